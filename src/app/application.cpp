@@ -1,0 +1,87 @@
+#include "app/application.h"
+
+#include <memory>
+#include <vector>
+
+#include "app/dev_seed.h"
+#include "core/logging.h"
+#include "http/dispatcher.h"
+#include "http/handlers/routes.h"
+#include "http/metrics.h"
+#include "http/openapi.h"
+#include "http/router.h"
+#include "http/server/server.h"
+#include "identity/authenticator.h"
+#include "identity/schema.h"
+#include "identity/tenant_service.h"
+#include "storage/database.h"
+#include "storage/migrations.h"
+
+namespace credence::app {
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+
+// Every module's migrations, in version order.
+std::vector<storage::Migration> AllMigrations() {
+  std::vector<storage::Migration> all;
+  for (const auto* module : {&identity::Migrations()}) all.insert(all.end(), module->begin(), module->end());
+  return all;
+}
+
+}  // namespace
+
+int Serve(const Config& config) {
+  const int threads = config.EffectiveThreads();
+  storage::DatabaseOptions db_options;
+  db_options.pool_size = config.db_pool_size > 0 ? config.db_pool_size : threads + 2;
+
+  std::unique_ptr<storage::Database> db;
+  try {
+    db = storage::OpenDatabase(config.EffectiveDatabaseUrl(), db_options);
+    const auto migrations = AllMigrations();
+    storage::ApplyMigrations(*db, migrations);
+  } catch (const std::exception& e) {
+    LogLine(LogLevel::kError, "cannot open the database").Str("error", e.what());
+    return 1;
+  }
+
+  SystemClock clock;
+  identity::TenantService tenants(*db, clock, config.dev);
+  if (config.dev) SeedDevelopmentData(tenants);
+
+  http::Metrics metrics;
+  http::Router router;
+  http::Services services{*db, tenants, metrics, config.dev, kVersion};
+  auto openapi = std::make_shared<const std::string>();
+  http::AddSystemRoutes(router, services, &openapi);
+  http::AddIdentityRoutes(router, services);
+  openapi = std::make_shared<const std::string>(http::BuildOpenApiDocument(router, kVersion));
+
+  identity::Authenticator authenticator(*db, config.dev);
+  http::Dispatcher dispatcher(router, authenticator, metrics, config.dev);
+  http::ServerOptions options{config.listen_host,    config.listen_port,     threads,
+                              config.max_body_bytes, config.max_header_bytes, config.read_timeout_ms,
+                              config.idle_timeout_ms, config.shutdown_timeout_ms};
+  http::Server server(options, dispatcher);
+  uint16_t port = 0;
+  try {
+    port = server.Listen();
+  } catch (const std::exception& e) {
+    LogLine(LogLevel::kError, "cannot listen").Str("error", e.what());
+    return 1;
+  }
+  LogLine(LogLevel::kInfo, "listening")
+      .Str("address", config.listen_host)
+      .Int("port", port)
+      .Str("database", db->Describe())
+      .Bool("dev", config.dev)
+      .Int("threads", threads)
+      .Int("routes", static_cast<int64_t>(router.routes().size()));
+  server.Run();
+  db.reset();  // close the store cleanly (SQLite checkpoints its WAL)
+  LogLine(LogLevel::kInfo, "stopped");
+  return 0;
+}
+
+}  // namespace credence::app

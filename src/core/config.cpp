@@ -1,0 +1,174 @@
+#include "core/config.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <thread>
+
+namespace credence {
+namespace {
+
+enum class FlagType { kString, kBool, kInt };
+
+struct FlagSpec {
+  const char* name;  // flag without dashes; env name is CREDENCE_ + upper snake
+  FlagType type;
+  const char* help;
+};
+
+constexpr FlagSpec kFlags[] = {
+    {"listen", FlagType::kString, "HOST:PORT to listen on (default 127.0.0.1:8080)"},
+    {"database", FlagType::kString, "sqlite:<path> or postgresql://... (default sqlite:<data-dir>/credence.db)"},
+    {"data-dir", FlagType::kString, "directory for the SQLite file and other state (default ./data)"},
+    {"dev", FlagType::kBool, "development mode: dev sign-in and a seeded demo tenant"},
+    {"threads", FlagType::kInt, "HTTP worker threads (default: one per core)"},
+    {"db-pool-size", FlagType::kInt, "database connections (default: threads + 2)"},
+    {"max-body-bytes", FlagType::kInt, "largest request body accepted (default 1048576)"},
+    {"max-header-bytes", FlagType::kInt, "largest request header block accepted (default 16384)"},
+    {"read-timeout-ms", FlagType::kInt, "time to receive a whole request (default 30000)"},
+    {"idle-timeout-ms", FlagType::kInt, "keep-alive idle time before closing (default 60000)"},
+    {"shutdown-timeout-ms", FlagType::kInt, "grace period for in-flight requests on SIGTERM (default 10000)"},
+};
+
+std::string EnvName(std::string_view flag) {
+  std::string out = "CREDENCE_";
+  for (char c : flag) out.push_back(c == '-' ? '_' : static_cast<char>(std::toupper(c)));
+  return out;
+}
+
+const FlagSpec* FindFlag(std::string_view name) {
+  for (const auto& f : kFlags)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+std::optional<bool> ParseBool(std::string_view v) {
+  if (v == "1" || v == "true" || v == "yes" || v == "on") return true;
+  if (v == "0" || v == "false" || v == "no" || v == "off") return false;
+  return std::nullopt;
+}
+
+std::optional<int64_t> ParseInt(std::string_view v) {
+  int64_t out = 0;
+  auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  if (ec != std::errc() || ptr != v.data() + v.size()) return std::nullopt;
+  return out;
+}
+
+Error FlagError(std::string_view flag, std::string message) {
+  return Error::InvalidArgument("invalid_flag", "--" + std::string(flag) + ": " + message,
+                                {{std::string(flag), std::move(message)}});
+}
+
+Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
+  const std::string_view name = f.name;
+  int64_t number = 0;
+  if (f.type == FlagType::kInt) {
+    auto parsed = ParseInt(value);
+    if (!parsed || *parsed < 0) return FlagError(name, "expected a non-negative integer, got '" + value + "'");
+    number = *parsed;
+  }
+  if (name == "listen") {
+    const auto colon = value.rfind(':');
+    if (colon == std::string::npos) return FlagError(name, "expected HOST:PORT, got '" + value + "'");
+    auto port = ParseInt(std::string_view(value).substr(colon + 1));
+    if (!port || *port < 0 || *port > 65535) return FlagError(name, "invalid port in '" + value + "'");
+    std::string host = value.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    c.listen_host = host.empty() ? "0.0.0.0" : host;
+    c.listen_port = static_cast<uint16_t>(*port);
+  } else if (name == "database") {
+    if (value.rfind("sqlite:", 0) != 0 && value.rfind("postgresql://", 0) != 0 &&
+        value.rfind("postgres://", 0) != 0)
+      return FlagError(name, "expected sqlite:<path> or postgresql://..., got '" + value + "'");
+    c.database_url = value;
+  } else if (name == "data-dir") {
+    if (value.empty()) return FlagError(name, "must not be empty");
+    c.data_dir = value;
+  } else if (name == "dev") {
+    auto b = ParseBool(value);
+    if (!b) return FlagError(name, "expected true or false, got '" + value + "'");
+    c.dev = *b;
+  } else if (name == "threads") {
+    if (number > 256) return FlagError(name, "at most 256");
+    c.threads = static_cast<int>(number);
+  } else if (name == "db-pool-size") {
+    if (number > 1024) return FlagError(name, "at most 1024");
+    c.db_pool_size = static_cast<int>(number);
+  } else if (name == "max-body-bytes") {
+    if (number < 1024) return FlagError(name, "at least 1024");
+    c.max_body_bytes = static_cast<size_t>(number);
+  } else if (name == "max-header-bytes") {
+    if (number < 1024) return FlagError(name, "at least 1024");
+    c.max_header_bytes = static_cast<size_t>(number);
+  } else if (name == "read-timeout-ms") {
+    if (number < 10) return FlagError(name, "at least 10");
+    c.read_timeout_ms = number;
+  } else if (name == "idle-timeout-ms") {
+    if (number < 10) return FlagError(name, "at least 10");
+    c.idle_timeout_ms = number;
+  } else if (name == "shutdown-timeout-ms") {
+    c.shutdown_timeout_ms = number;
+  }
+  return Ok();
+}
+
+}  // namespace
+
+std::string Config::EffectiveDatabaseUrl() const {
+  if (!database_url.empty()) return database_url;
+  return "sqlite:" + data_dir + "/credence.db";
+}
+
+int Config::EffectiveThreads() const {
+  if (threads > 0) return threads;
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 2 : static_cast<int>(n);
+}
+
+std::optional<std::string> ProcessEnv(const std::string& name) {
+  const char* v = std::getenv(name.c_str());
+  if (v == nullptr) return std::nullopt;
+  return std::string(v);
+}
+
+Result<Config> ParseConfig(const std::vector<std::string>& args, const EnvLookup& env) {
+  Config config;
+  for (const auto& f : kFlags) {
+    if (auto value = env(EnvName(f.name))) CR_TRY(Apply(config, f, *value));
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string_view arg = args[i];
+    if (arg.rfind("--", 0) != 0)
+      return Error::InvalidArgument("invalid_flag", "unexpected argument '" + args[i] + "'");
+    arg.remove_prefix(2);
+    std::optional<std::string> value;
+    if (auto eq = arg.find('='); eq != std::string_view::npos) {
+      value = std::string(arg.substr(eq + 1));
+      arg = arg.substr(0, eq);
+    }
+    const FlagSpec* f = FindFlag(arg);
+    if (f == nullptr) return Error::InvalidArgument("invalid_flag", "unknown flag --" + std::string(arg));
+    if (!value) {
+      if (f->type == FlagType::kBool) {
+        value = "true";
+      } else {
+        if (i + 1 >= args.size()) return FlagError(f->name, "needs a value");
+        value = args[++i];
+      }
+    }
+    CR_TRY(Apply(config, *f, *value));
+  }
+  return config;
+}
+
+std::string ConfigUsage() {
+  std::string out = "usage: credence serve [flags]\n\nflags (each also read from CREDENCE_<NAME>):\n";
+  for (const auto& f : kFlags) {
+    std::string left = std::string("  --") + f.name + (f.type == FlagType::kBool ? "" : " VALUE");
+    left.resize(std::max<size_t>(left.size() + 2, 30), ' ');
+    out += left + f.help + "\n";
+  }
+  return out;
+}
+
+}  // namespace credence

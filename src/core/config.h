@@ -1,0 +1,44 @@
+#pragma once
+// Server configuration: command-line flags, each also readable from the
+// environment as CREDENCE_<NAME> (flags win). decisions.md section 1.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace credence {
+
+struct Config {
+  std::string listen_host = "127.0.0.1";
+  uint16_t listen_port = 8080;
+  std::string data_dir = "./data";
+  std::string database_url;  // empty: sqlite:<data_dir>/credence.db
+  bool dev = false;
+  int threads = 0;  // 0: one per core
+  int db_pool_size = 0;  // 0: derived from threads
+  size_t max_body_bytes = 1 << 20;
+  size_t max_header_bytes = 16 << 10;
+  int64_t read_timeout_ms = 30'000;  // to receive a whole request once it started
+  int64_t idle_timeout_ms = 60'000;  // keep-alive connection with no request
+  int64_t shutdown_timeout_ms = 10'000;  // in-flight requests get this long on SIGTERM
+
+  std::string EffectiveDatabaseUrl() const;
+  int EffectiveThreads() const;
+};
+
+using EnvLookup = std::function<std::optional<std::string>(const std::string& name)>;
+
+// The process environment.
+std::optional<std::string> ProcessEnv(const std::string& name);
+
+// Parses `serve` flags (args exclude the program and command names). Unknown
+// flags and malformed values are errors naming the flag.
+Result<Config> ParseConfig(const std::vector<std::string>& args, const EnvLookup& env);
+
+// Usage text for `credence --help`.
+std::string ConfigUsage();
+
+}  // namespace credence

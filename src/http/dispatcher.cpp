@@ -1,0 +1,150 @@
+#include "http/dispatcher.h"
+
+#include <chrono>
+#include <exception>
+
+#include "core/ids.h"
+#include "core/json_text.h"
+#include "core/logging.h"
+#include "http/metrics.h"
+#include "http/problem.h"
+#include "http/router.h"
+#include "identity/authenticator.h"
+#include "storage/database.h"
+
+namespace credence::http {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A client-supplied request id is kept when it is short and plain, so a
+// caller can correlate its own logs with ours.
+std::string RequestIdFor(const HttpRequest& request) {
+  std::string_view given = request.Header("x-request-id");
+  if (!given.empty() && given.size() <= 64) {
+    bool plain = true;
+    for (char c : given)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) plain = false;
+    if (plain) return std::string(given);
+  }
+  return NewId();
+}
+
+std::string Quoted(std::string_view s) {
+  std::string out;
+  AppendJsonString(out, s);
+  return out;
+}
+
+// Route-level access: authentication happened already; this checks the kind
+// of principal the route admits. Finer checks (roles) are the handler's.
+Status CheckAccess(const Route& route, const std::optional<identity::Principal>& principal) {
+  if (route.auth == Auth::kPublic || route.auth == Auth::kDevOnly) return Ok();
+  if (!principal) return Error::Unauthenticated("missing_credentials", "This endpoint needs a bearer token.");
+  if (route.auth == Auth::kUser && !principal->is_user())
+    return Error::PermissionDenied("This endpoint needs a signed-in user; machine credentials are not accepted.");
+  if (route.auth == Auth::kUserOrMachine && !principal->is_user() && !route.scope.empty() &&
+      !principal->HasScope(route.scope)) {
+    Error e = Error::PermissionDenied("The credential lacks the scope " + route.scope + ".");
+    e.code = "insufficient_scope";
+    return std::move(e).With("scope", Quoted(route.scope));
+  }
+  return Ok();
+}
+
+}  // namespace
+
+HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
+  const auto started = Clock::now();
+  RequestContext ctx(request, RequestIdFor(request));
+  const Route* route = nullptr;
+  HttpResponse response;
+
+  auto fail = [&](const Error& e) { response = ProblemResponse(e, request.path(), ctx.request_id); };
+
+  Router::Match match = router_.Find(request.method, request.path());
+  switch (match.outcome) {
+    case Router::Match::Outcome::kNotFound:
+      fail(Error{ErrorKind::kNotFound, "route_not_found", "No route matches " + std::string(request.path()) + ".", {}, {}});
+      break;
+    case Router::Match::Outcome::kMethodNotAllowed:
+      fail(Error{ErrorKind::kMethodNotAllowed, "method_not_allowed",
+                 std::string(request.method_name) + " is not allowed here; allowed: " + match.allow + ".", {}, {}}
+               .With("allow", Quoted(match.allow)));
+      break;
+    case Router::Match::Outcome::kBadPath:
+      fail(Error::InvalidArgument("invalid_path", "The path contains a malformed percent-escape."));
+      break;
+    case Router::Match::Outcome::kFound:
+      route = match.route;
+      break;
+  }
+
+  if (route != nullptr && route->auth == Auth::kDevOnly && !dev_mode_) {
+    fail(Error{ErrorKind::kNotFound, "route_not_found", "No route matches " + std::string(request.path()) + ".", {}, {}});
+    route = nullptr;
+  }
+
+  if (route != nullptr) {
+    ctx.path_params = std::move(match.params);
+    try {
+      auto principal = authenticator_.Authenticate({request.Header("authorization"), request.Header("x-api-key")});
+      if (!principal && route->auth != Auth::kPublic && route->auth != Auth::kDevOnly) {
+        fail(principal.error());
+      } else {
+        if (principal) ctx.principal = std::move(*principal);
+        if (Status access = CheckAccess(*route, ctx.principal); !access) {
+          fail(access.error());
+        } else {
+          response = route->handler(ctx);
+        }
+      }
+    } catch (const storage::StorageError& e) {
+      LogLine(LogLevel::kError, "storage error").Str("requestId", ctx.request_id).Str("route", route->path).Str("error", e.what());
+      if (e.kind() == storage::StorageError::Kind::kUniqueViolation) {
+        fail(Error::Conflict("conflict", "The request conflicts with existing data."));
+      } else if (e.kind() == storage::StorageError::Kind::kBusy || e.kind() == storage::StorageError::Kind::kUnavailable) {
+        fail(Error{ErrorKind::kUnavailable, "storage_unavailable", "The store is busy; retry shortly.", {}, {}}
+                 .With("retryAfter", "\"1\""));
+        response.WithHeader("Retry-After", "1");
+      } else {
+        fail(Error::Internal("An internal error occurred; quote the request id when reporting it."));
+      }
+    } catch (const std::exception& e) {
+      LogLine(LogLevel::kError, "handler failed").Str("requestId", ctx.request_id).Str("route", route->path).Str("error", e.what());
+      fail(Error::Internal("An internal error occurred; quote the request id when reporting it."));
+    } catch (...) {
+      LogLine(LogLevel::kError, "handler failed").Str("requestId", ctx.request_id).Str("route", route->path);
+      fail(Error::Internal("An internal error occurred; quote the request id when reporting it."));
+    }
+  }
+
+  response.WithHeader("X-Request-Id", ctx.request_id);
+  const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  metrics_.Record(route, request.method, response.status, seconds);
+  LogLine(LogLevel::kInfo, "request")
+      .Str("requestId", ctx.request_id)
+      .Str("method", request.method_name)
+      .Str("route", route != nullptr ? std::string_view(route->path) : std::string_view("unmatched"))
+      .Int("status", response.status)
+      .Num("durationMs", seconds * 1000)
+      .Str("tenant", ctx.principal ? std::string_view(ctx.principal->tenant_id) : std::string_view());
+  return response;
+}
+
+HttpResponse Dispatcher::Reject(const Error& error, Method method, std::string_view target) const {
+  const std::string request_id = NewId();
+  const std::string_view path = target.substr(0, target.find('?'));
+  HttpResponse response = ProblemResponse(error, path, request_id);
+  response.WithHeader("X-Request-Id", request_id);
+  metrics_.Record(nullptr, method, response.status, 0);
+  LogLine(LogLevel::kInfo, "request")
+      .Str("requestId", request_id)
+      .Str("method", MethodName(method))
+      .Str("route", "unmatched")
+      .Int("status", response.status)
+      .Str("error", error.code);
+  return response;
+}
+
+}  // namespace credence::http

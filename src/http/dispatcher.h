@@ -1,0 +1,38 @@
+#pragma once
+// Turns an HttpRequest into an HttpResponse: request id, routing (404/405),
+// authentication and route-level access, the handler, error mapping, the
+// access log line and metrics. Never throws. Knows nothing of sockets, so
+// it is unit-testable and the Beast server stays a thin shell around it.
+#include <string_view>
+
+#include "core/error.h"
+#include "http/request.h"
+
+namespace credence::identity {
+class Authenticator;
+}
+
+namespace credence::http {
+
+class Metrics;
+class Router;
+
+class Dispatcher {
+ public:
+  Dispatcher(const Router& router, const identity::Authenticator& authenticator, Metrics& metrics, bool dev_mode)
+      : router_(router), authenticator_(authenticator), metrics_(metrics), dev_mode_(dev_mode) {}
+
+  HttpResponse Dispatch(const HttpRequest& request) const;
+
+  // For requests the server refuses before they are complete (body too
+  // large, malformed, timed out): the same problem shape, log line and metric.
+  HttpResponse Reject(const Error& error, Method method, std::string_view target) const;
+
+ private:
+  const Router& router_;
+  const identity::Authenticator& authenticator_;
+  Metrics& metrics_;
+  const bool dev_mode_;
+};
+
+}  // namespace credence::http

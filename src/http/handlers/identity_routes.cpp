@@ -1,0 +1,176 @@
+#include "core/ids.h"
+#include "http/handlers/routes.h"
+#include "http/json_io.h"
+#include "http/problem.h"
+#include "http/router.h"
+#include "identity/tenant_service.h"
+
+namespace credence::http {
+namespace json = boost::json;
+using identity::TenantService;
+
+namespace {
+
+HttpResponse Problem(const RequestContext& ctx, const Error& e) {
+  return ProblemResponse(e, ctx.request.path(), ctx.request_id);
+}
+
+json::object UserJson(const identity::UserProfile& u) {
+  return {{"id", u.id},
+          {"email", u.email},
+          {"displayName", u.display_name},
+          {"tenantId", u.tenant_id},
+          {"tenantRole", identity::TenantRoleName(u.role)},
+          {"isGlobalAdmin", u.role == identity::TenantRole::kOwner},
+          {"preferredLanguage", u.preferred_language ? json::value(*u.preferred_language) : json::value(nullptr)}};
+}
+
+json::object TenantJson(const identity::Tenant& t) {
+  return {{"id", t.id},
+          {"name", t.name},
+          {"slug", t.slug},
+          {"domain", t.domain ? json::value(*t.domain) : json::value(nullptr)},
+          {"allowAllUsers", t.allow_all_users},
+          {"enabledLanguages", ToJsonArray(t.enabled_languages)},
+          {"enabledPlugins", ToJsonArray(t.enabled_plugins)},
+          {"defaultLanguage", t.default_language},
+          {"createdAt", FormatTimestamp(t.created_at)}};
+}
+
+Schema UserSchema() {
+  return Schema::Object({
+      Required("id", Schema::Uuid()),
+      Required("email", Schema::String()),
+      Required("displayName", Schema::String()),
+      Required("tenantId", Schema::Uuid()),
+      Required("tenantRole", Schema::String().Enum({"Owner", "Member", "Guest"})),
+      Required("isGlobalAdmin", Schema::Boolean()),
+      Required("preferredLanguage", Schema::String().Nullable()),
+  });
+}
+
+Schema TenantSchema() {
+  return Schema::Object({
+      Required("id", Schema::Uuid()),
+      Required("name", Schema::String()),
+      Required("slug", Schema::String()),
+      Required("domain", Schema::String().Nullable()),
+      Required("allowAllUsers", Schema::Boolean()),
+      Required("enabledLanguages", Schema::Array(Schema::String())),
+      Required("enabledPlugins", Schema::Array(Schema::String())),
+      Required("defaultLanguage", Schema::String()),
+      Required("createdAt", Schema::Timestamp()),
+  });
+}
+
+bool IsKebabId(std::string_view s) {
+  if (s.empty() || s.size() > 64 || s.front() == '-' || s.back() == '-') return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+  return true;
+}
+
+bool IsHostName(std::string_view s) {
+  if (s.empty() || s.size() > 253) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.')) return false;
+  return s.front() != '.' && s.back() != '.' && s.front() != '-';
+}
+
+}  // namespace
+
+void AddIdentityRoutes(Router& router, const Services& s) {
+  const TenantService& tenants = s.tenants;
+
+  router.Add({Method::kGet, "/auth/dev-tenants", Auth::kDevOnly, "",
+              [&tenants](RequestContext&) {
+                json::array out;
+                for (const auto& t : tenants.ListAll())
+                  out.push_back(json::object{{"id", t.id}, {"name", t.name}, {"slug", t.slug}});
+                return JsonResponse(200, out);
+              },
+              {.summary = "Development mode: the tenants one can sign in to.",
+               .tag = "auth",
+               .response = Schema::Array(Schema::Object({Required("id", Schema::Uuid()),
+                                                         Required("name", Schema::String()),
+                                                         Required("slug", Schema::String())}))}});
+
+  static const Schema kDevLoginRequest = Schema::Object({
+      Required("persona", Schema::String().MinLength(1).MaxLength(64).Describe("admin, editor, viewer or guest")),
+      Required("tenantId", Schema::Uuid()),
+  });
+  router.Add({Method::kPost, "/auth/dev-login", Auth::kDevOnly, "",
+              [&tenants](RequestContext& ctx) {
+                auto body = ParseBody(ctx.request, kDevLoginRequest);
+                if (!body) return Problem(ctx, body.error());
+                auto login = tenants.DevLogin(GetString(*body, "persona"), CanonicalUuid(GetString(*body, "tenantId")));
+                if (!login) return Problem(ctx, login.error());
+                return JsonResponse(200, {{"token", login->token}, {"user", UserJson(login->user)}});
+              },
+              {.summary = "Development mode: sign in as a persona; the token is dev-token-<tenant_id>:<user_id>.",
+               .tag = "auth",
+               .request = kDevLoginRequest,
+               .response = Schema::Object({Required("token", Schema::String()), Required("user", UserSchema())}),
+               .errors = {404}}});
+
+  static const Schema kCreateTenantRequest = Schema::Object({
+      Required("name", Schema::String().MinLength(1).MaxLength(200)),
+      Required("slug", Schema::String().MinLength(1).MaxLength(63).Check(
+                           IsSlug, "must be URL-safe: lowercase letters, digits and inner hyphens")),
+      Optional("domain", Schema::String().MaxLength(253).Check(IsHostName, "must be a host name")),
+      Optional("allowAllUsers", Schema::Boolean()),
+      Optional("enabledLanguages", Schema::Array(Schema::String().MinLength(2).MaxLength(16)).MaxItems(100)),
+      Optional("enabledPlugins", Schema::Array(Schema::String().Check(IsKebabId, "must be a kebab-case plugin id"))
+                                     .MaxItems(100)),
+  });
+  auto create_tenant = [&tenants, dev = s.dev_mode](RequestContext& ctx) {
+    auto body = ParseBody(ctx.request, kCreateTenantRequest);
+    if (!body) return Problem(ctx, body.error());
+    // Outside development mode a workspace needs an owner: the caller.
+    if (!dev && (!ctx.principal || !ctx.principal->is_user()))
+      return Problem(ctx, Error::Unauthenticated("missing_credentials",
+                                                 "Sign in to provision a workspace; you become its owner."));
+    identity::NewTenant request;
+    request.name = GetString(*body, "name");
+    request.slug = GetString(*body, "slug");
+    request.domain = GetOptString(*body, "domain");
+    request.allow_all_users = GetBool(*body, "allowAllUsers");
+    request.enabled_languages = GetStringArray(*body, "enabledLanguages");
+    request.enabled_plugins = GetStringArray(*body, "enabledPlugins");
+    auto tenant = tenants.Create(request, ctx.principal ? &*ctx.principal : nullptr);
+    if (!tenant) return Problem(ctx, tenant.error());
+    return JsonResponse(201, TenantJson(*tenant));
+  };
+  for (const char* path : {"/api/tenant/create", "/tenant/create"}) {
+    router.Add({Method::kPost, path, Auth::kPublic, "", create_tenant,
+                {.summary = "Provision a workspace. In development mode anyone may, and the four personas are "
+                            "created; otherwise the signed-in caller becomes its Owner.",
+                 .tag = "tenants",
+                 .request = kCreateTenantRequest,
+                 .response = TenantSchema(),
+                 .success_status = 201,
+                 .errors = {401, 409}}});
+  }
+
+  router.Add({Method::kGet, "/api/tenant/known-languages", Auth::kPublic, "",
+              [](RequestContext&) {
+                json::array out;
+                for (const auto& l : identity::KnownLanguages())
+                  out.push_back(
+                      json::object{{"code", l.code}, {"displayName", l.display_name}, {"nativeName", l.native_name}});
+                return JsonResponse(200, out);
+              },
+              {.summary = "Languages the platform supports.",
+               .tag = "tenants",
+               .response = Schema::Array(Schema::Object({Required("code", Schema::String()),
+                                                         Required("displayName", Schema::String()),
+                                                         Required("nativeName", Schema::String())}))}});
+
+  for (const char* path : {"/api/users/me", "/users/me"}) {
+    router.Add({Method::kGet, path, Auth::kUser, "",
+                [](RequestContext& ctx) { return JsonResponse(200, UserJson(TenantService::ProfileOf(ctx.Caller()))); },
+                {.summary = "The signed-in user's profile and tenant role.", .tag = "users", .response = UserSchema()}});
+  }
+}
+
+}  // namespace credence::http

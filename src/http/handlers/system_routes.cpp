@@ -1,0 +1,46 @@
+#include "http/handlers/routes.h"
+#include "http/json_io.h"
+#include "http/metrics.h"
+#include "http/router.h"
+#include "storage/database.h"
+
+namespace credence::http {
+
+void AddSystemRoutes(Router& router, const Services& s, std::shared_ptr<const std::string>* openapi) {
+  const Schema status_schema = Schema::Object({Required("status", Schema::String())});
+
+  router.Add({Method::kGet, "/healthz", Auth::kPublic, "",
+              [](RequestContext&) { return JsonResponse(200, {{"status", "ok"}}); },
+              {.summary = "Liveness: the process is up and serving.", .tag = "system", .response = status_schema}});
+
+  router.Add({Method::kGet, "/readyz", Auth::kPublic, "",
+              [&db = s.db](RequestContext&) {
+                if (db.Ping()) return JsonResponse(200, {{"status", "ready"}});
+                return JsonResponse(503, {{"status", "storage_unreachable"}});
+              },
+              {.summary = "Readiness: the store answers.", .tag = "system", .response = status_schema,
+               .errors = {503}}});
+
+  router.Add({Method::kGet, "/metrics", Auth::kPublic, "",
+              [&metrics = s.metrics](RequestContext&) {
+                HttpResponse r;
+                r.content_type = "text/plain; version=0.0.4; charset=utf-8";
+                r.body = metrics.RenderPrometheus();
+                return r;
+              },
+              {.summary = "Prometheus metrics: requests by route and status, latency histogram.",
+               .tag = "system",
+               .response = Schema::String(),
+               .response_content_type = "text/plain"}});
+
+  router.Add({Method::kGet, "/openapi.json", Auth::kPublic, "",
+              [openapi](RequestContext&) {
+                HttpResponse r;
+                r.content_type = "application/json";
+                r.body = **openapi;
+                return r;
+              },
+              {.summary = "This OpenAPI 3.1 document.", .tag = "system", .response = Schema::FreeObject()}});
+}
+
+}  // namespace credence::http

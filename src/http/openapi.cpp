@@ -1,0 +1,168 @@
+#include "http/openapi.h"
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <cctype>
+#include <set>
+
+#include "http/router.h"
+
+namespace credence::http {
+namespace json = boost::json;
+namespace {
+
+json::value ProblemSchema() {
+  return Schema::Object({
+                            Required("type", Schema::String()),
+                            Required("title", Schema::String()),
+                            Required("status", Schema::Integer()),
+                            Required("detail", Schema::String()),
+                            Required("code", Schema::String().Describe("stable snake_case error code")),
+                            Optional("errors", Schema::Array(Schema::Object({
+                                                   Required("field", Schema::String()),
+                                                   Required("message", Schema::String()),
+                                               }))),
+                            Optional("instance", Schema::String()),
+                            Optional("requestId", Schema::String()),
+                        })
+      .ToJsonSchema();
+}
+
+std::string_view StatusDescription(int status) {
+  switch (status) {
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 400: return "Malformed JSON or failed validation";
+    case 401: return "Missing or invalid credentials";
+    case 403: return "Authenticated but not allowed";
+    case 404: return "Not found (also for other tenants' resources)";
+    case 405: return "Method not allowed";
+    case 409: return "Conflict";
+    case 413: return "Request body too large";
+    case 422: return "A plugin action guard denied the action";
+    case 429: return "Rate limited";
+    default: return "Internal error";
+  }
+}
+
+// "POST /api/hubs/{key}/transfer-ownership" -> "postApiHubsKeyTransferOwnership"
+std::string OperationId(const Route& route) {
+  std::string out(MethodName(route.method));
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  bool upper = true;
+  for (char c : route.path) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) {
+      upper = true;
+      continue;
+    }
+    out.push_back(upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c);
+    upper = false;
+  }
+  return out;
+}
+
+json::object Operation(const Route& route) {
+  json::object op;
+  op["operationId"] = OperationId(route);
+  op["summary"] = route.doc.summary;
+  if (!route.doc.tag.empty()) op["tags"] = json::array{route.doc.tag};
+
+  json::array parameters;
+  std::string_view path = route.path;
+  size_t pos = 0;
+  while ((pos = path.find('{', pos)) != std::string_view::npos) {
+    const auto end = path.find('}', pos);
+    const std::string name(path.substr(pos + 1, end - pos - 1));
+    Schema schema = Schema::String();
+    for (const auto& [n, s] : route.doc.path_params)
+      if (n == name) schema = s;
+    parameters.push_back(json::object{{"name", name}, {"in", "path"}, {"required", true},
+                                      {"schema", schema.ToJsonSchema()}});
+    pos = end;
+  }
+  for (const auto& q : route.doc.query) {
+    json::object p{{"name", q.name}, {"in", "query"}, {"required", q.required}, {"schema", q.schema.ToJsonSchema()}};
+    if (!q.description.empty()) p["description"] = q.description;
+    parameters.push_back(std::move(p));
+  }
+  if (!parameters.empty()) op["parameters"] = std::move(parameters);
+
+  if (route.doc.request) {
+    op["requestBody"] = json::object{
+        {"required", true},
+        {"content", json::object{{route.doc.request_content_type,
+                                  json::object{{"schema", route.doc.request->ToJsonSchema()}}}}}};
+  }
+
+  json::object responses;
+  json::object success{{"description", StatusDescription(route.doc.success_status)}};
+  if (route.doc.response)
+    success["content"] = json::object{
+        {route.doc.response_content_type, json::object{{"schema", route.doc.response->ToJsonSchema()}}}};
+  responses[std::to_string(route.doc.success_status)] = std::move(success);
+
+  std::set<int> errors(route.doc.errors.begin(), route.doc.errors.end());
+  if (route.doc.request) errors.insert({400, 413});
+  if (route.auth == Auth::kUser || route.auth == Auth::kUserOrMachine) errors.insert({401, 403});
+  if (route.auth == Auth::kDevOnly) errors.insert(404);
+  if (route.path.find('{') != std::string::npos) errors.insert(404);
+  errors.insert(500);
+  for (int status : errors) {
+    responses[std::to_string(status)] = json::object{
+        {"description", StatusDescription(status)},
+        {"content", json::object{{"application/problem+json",
+                                  json::object{{"schema", json::object{{"$ref", "#/components/schemas/Problem"}}}}}}}};
+  }
+  op["responses"] = std::move(responses);
+
+  switch (route.auth) {
+    case Auth::kPublic:
+    case Auth::kDevOnly: op["security"] = json::array{}; break;
+    case Auth::kUser: op["security"] = json::array{json::object{{"bearerAuth", json::array{}}}}; break;
+    case Auth::kUserOrMachine: {
+      json::array scopes;
+      if (!route.scope.empty()) scopes.emplace_back(route.scope);
+      op["security"] = json::array{json::object{{"bearerAuth", json::array{}}},
+                                   json::object{{"apiKey", scopes}}};
+      op["x-required-scope"] = route.scope;
+      break;
+    }
+  }
+  if (route.auth == Auth::kDevOnly) op["x-development-mode-only"] = true;
+  return op;
+}
+
+}  // namespace
+
+std::string BuildOpenApiDocument(const Router& router, const std::string& version) {
+  json::object paths;
+  for (const auto& route : router.routes()) {
+    std::string method(MethodName(route->method));
+    for (char& c : method) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    auto& item = paths[route->path];
+    if (!item.is_object()) item = json::object{};
+    item.get_object()[method] = Operation(*route);
+  }
+  json::object doc{
+      {"openapi", "3.1.0"},
+      {"info", json::object{{"title", "Credence"},
+                            {"version", version},
+                            {"description",
+                             "Trust-control plane for company knowledge: trust evaluation, decision ledger and the "
+                             "multilingual knowledge base."}}},
+      {"components",
+       json::object{
+           {"securitySchemes",
+            json::object{{"bearerAuth", json::object{{"type", "http"}, {"scheme", "bearer"}}},
+                         {"apiKey", json::object{{"type", "apiKey"}, {"in", "header"}, {"name", "X-Api-Key"}}}}},
+           {"schemas", json::object{{"Problem", ProblemSchema()}}}}},
+      {"paths", std::move(paths)},
+  };
+  return json::serialize(doc);
+}
+
+}  // namespace credence::http

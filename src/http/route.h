@@ -1,0 +1,71 @@
+#pragma once
+// A route: method, path template, who may call it, the handler, and its
+// documentation. The router serves from this table and /openapi.json is
+// generated from the same table, so the two cannot disagree.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "http/request.h"
+#include "http/schema.h"
+#include "identity/principal.h"
+
+namespace credence::http {
+
+enum class Auth {
+  kPublic,        // no credentials; a valid principal is still resolved when sent
+  kDevOnly,       // only in development mode; 404 otherwise
+  kUser,          // a signed-in user
+  kUserOrMachine, // a signed-in user, or a machine credential holding `scope`
+};
+
+struct QueryParamDoc {
+  std::string name;
+  Schema schema;
+  bool required = false;
+  std::string description;
+};
+
+struct RouteDoc {
+  std::string summary;
+  std::string tag;
+  std::optional<Schema> request;  // JSON request body
+  std::string request_content_type = "application/json";
+  std::optional<Schema> response;  // success body; none for 204
+  int success_status = 200;
+  std::string response_content_type = "application/json";
+  std::vector<QueryParamDoc> query;
+  std::vector<int> errors;  // error statuses this route can answer besides 401/500
+  // Path parameters are strings unless listed here (e.g. {"id", Schema::Uuid()}).
+  std::vector<std::pair<std::string, Schema>> path_params;
+};
+
+class RequestContext {
+ public:
+  RequestContext(const HttpRequest& request, std::string request_id)
+      : request(request), request_id(std::move(request_id)) {}
+
+  const HttpRequest& request;
+  std::string request_id;
+  std::vector<std::pair<std::string_view, std::string>> path_params;  // decoded
+  std::optional<identity::Principal> principal;
+
+  // The decoded path parameter; the route template guarantees it exists.
+  const std::string& PathParam(std::string_view name) const;
+  // The authenticated principal; only on routes that require one.
+  const identity::Principal& Caller() const { return *principal; }
+};
+
+using Handler = std::function<HttpResponse(RequestContext&)>;
+
+struct Route {
+  Method method;
+  std::string path;  // "/api/hubs/{key}"
+  Auth auth;
+  std::string scope;  // for kUserOrMachine
+  Handler handler;
+  RouteDoc doc;
+};
+
+}  // namespace credence::http

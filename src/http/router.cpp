@@ -1,0 +1,120 @@
+#include "http/router.h"
+
+#include <stdexcept>
+
+namespace credence::http {
+
+namespace {
+
+std::vector<std::string_view> Split(std::string_view path) {
+  std::vector<std::string_view> out;
+  if (path.empty() || path.front() != '/') return out;
+  path.remove_prefix(1);
+  while (true) {
+    const auto slash = path.find('/');
+    out.push_back(path.substr(0, slash));
+    if (slash == std::string_view::npos) break;
+    path.remove_prefix(slash + 1);
+  }
+  return out;
+}
+
+bool IsParam(std::string_view segment) {
+  return segment.size() > 2 && segment.front() == '{' && segment.back() == '}';
+}
+
+}  // namespace
+
+const std::string& RequestContext::PathParam(std::string_view name) const {
+  for (const auto& [n, v] : path_params)
+    if (n == name) return v;
+  static const std::string kEmpty;
+  return kEmpty;
+}
+
+Router::Router() : root_(std::make_unique<Node>()) {}
+Router::~Router() = default;
+
+bool Router::Node::HasAny() const {
+  for (const Route* r : handlers)
+    if (r != nullptr) return true;
+  return false;
+}
+
+void Router::Add(Route route) {
+  if (route.path.empty() || route.path.front() != '/') throw std::logic_error("route must start with /: " + route.path);
+  Node* node = root_.get();
+  for (std::string_view segment : Split(route.path)) {
+    if (IsParam(segment)) {
+      const std::string name(segment.substr(1, segment.size() - 2));
+      if (!node->param) {
+        node->param = std::make_unique<Node>();
+        node->param_name = name;
+      } else if (node->param_name != name) {
+        throw std::logic_error("conflicting parameter names at " + route.path);
+      }
+      node = node->param.get();
+    } else {
+      auto& child = node->literals[std::string(segment)];
+      if (!child) child = std::make_unique<Node>();
+      node = child.get();
+    }
+  }
+  const auto index = static_cast<size_t>(route.method);
+  if (node->handlers[index] != nullptr)
+    throw std::logic_error("duplicate route " + std::string(MethodName(route.method)) + " " + route.path);
+  routes_.push_back(std::make_unique<Route>(std::move(route)));
+  node->handlers[index] = routes_.back().get();
+}
+
+const Router::Node* Router::Walk(const Node* node, const std::vector<std::string_view>& segments, size_t index,
+                                 std::vector<std::string_view>& captured) const {
+  if (index == segments.size()) return node->HasAny() ? node : nullptr;
+  const std::string_view segment = segments[index];
+  if (auto it = node->literals.find(segment); it != node->literals.end()) {
+    if (const Node* found = Walk(it->second.get(), segments, index + 1, captured)) return found;
+  }
+  if (node->param && !segment.empty()) {
+    captured.push_back(segment);
+    if (const Node* found = Walk(node->param.get(), segments, index + 1, captured)) return found;
+    captured.pop_back();
+  }
+  return nullptr;
+}
+
+Router::Match Router::Find(Method method, std::string_view encoded_path) const {
+  Match match;
+  const auto segments = Split(encoded_path);
+  if (segments.empty()) return match;
+  std::vector<std::string_view> captured;
+  const Node* node = Walk(root_.get(), segments, 0, captured);
+  if (node == nullptr) return match;
+
+  const Route* route = node->handlers[static_cast<size_t>(method)];
+  if (route == nullptr && method == Method::kHead) route = node->handlers[static_cast<size_t>(Method::kGet)];
+  if (route == nullptr) {
+    match.outcome = Match::Outcome::kMethodNotAllowed;
+    for (size_t m = 0; m < kMethods; ++m) {
+      if (node->handlers[m] == nullptr) continue;
+      if (!match.allow.empty()) match.allow += ", ";
+      match.allow += MethodName(static_cast<Method>(m));
+    }
+    return match;
+  }
+  // Recover parameter names from the template of the matched route.
+  size_t next = 0;
+  for (std::string_view segment : Split(route->path)) {
+    if (!IsParam(segment)) continue;
+    auto decoded = PercentDecode(captured[next++]);
+    if (!decoded) {
+      match.outcome = Match::Outcome::kBadPath;
+      return match;
+    }
+    match.params.emplace_back(segment.substr(1, segment.size() - 2), std::move(*decoded));
+  }
+  match.outcome = Match::Outcome::kFound;
+  match.route = route;
+  return match;
+}
+
+}  // namespace credence::http

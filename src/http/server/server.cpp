@@ -1,0 +1,313 @@
+#include "http/server/server.h"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <list>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "core/logging.h"
+#include "http/dispatcher.h"
+
+namespace credence::http {
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = beast::http;
+using tcp = asio::ip::tcp;
+using std::chrono::milliseconds;
+
+namespace {
+
+constexpr auto kUseTuple = asio::as_tuple(asio::use_awaitable);
+
+struct Connection {
+  beast::tcp_stream* stream;
+  bool busy = false;  // between the first byte of a request and its response
+};
+
+// One thread, one io_context, the connections it serves. Connections are
+// touched only from this worker's thread, so the list needs no lock.
+struct Worker {
+  asio::io_context ioc{1};
+  asio::executor_work_guard<asio::io_context::executor_type> guard = asio::make_work_guard(ioc);
+  std::list<Connection*> connections;
+  std::thread thread;
+};
+
+HttpRequest ToHttpRequest(bhttp::request<bhttp::string_body>&& in) {
+  HttpRequest out;
+  out.method_name = std::string(in.method_string());
+  out.method = ParseMethod(out.method_name);
+  out.target = std::string(in.target());
+  out.headers.reserve(8);
+  for (const auto& field : in) {
+    std::string name(field.name_string());
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out.headers.emplace_back(std::move(name), std::string(field.value()));
+  }
+  out.body = std::move(in.body());
+  return out;
+}
+
+bhttp::response<bhttp::string_body> ToBeastResponse(HttpResponse&& in, unsigned version, bool keep_alive,
+                                                    bool head) {
+  bhttp::response<bhttp::string_body> out;
+  out.version(version);
+  out.result(static_cast<unsigned>(in.status));
+  if (!in.content_type.empty()) out.set(bhttp::field::content_type, in.content_type);
+  for (auto& [name, value] : in.headers) out.insert(name, value);
+  out.body() = std::move(in.body);
+  out.keep_alive(keep_alive);
+  out.prepare_payload();
+  if (head) out.body().clear();  // Content-Length stays that of the GET response
+  return out;
+}
+
+}  // namespace
+
+struct Server::Impl {
+  Impl(ServerOptions o, const Dispatcher& d) : options(std::move(o)), dispatcher(d) {
+    for (int i = 0; i < std::max(1, options.threads); ++i) workers.push_back(std::make_unique<Worker>());
+  }
+
+  asio::awaitable<void> AcceptLoop();
+  asio::awaitable<void> Serve(Worker& worker, tcp::socket socket);
+  asio::awaitable<void> Refuse(beast::tcp_stream& stream, const Error& error, Method method,
+                               std::string_view target, unsigned version);
+  void BeginShutdown();
+
+  const ServerOptions options;
+  const Dispatcher& dispatcher;
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::unique_ptr<tcp::acceptor> acceptor;
+  std::unique_ptr<asio::signal_set> signals;
+  size_t next_worker = 0;  // only the accept loop touches it
+  std::atomic<int> open_connections{0};
+
+  std::mutex mu;
+  std::condition_variable shutdown_requested;
+  bool stopping = false;  // guarded by mu; mirrored in stopping_flag for the hot path
+  std::atomic<bool> stopping_flag{false};
+};
+
+asio::awaitable<void> Server::Impl::AcceptLoop() {
+  while (true) {
+    Worker& worker = *workers[next_worker++ % workers.size()];
+    auto [ec, socket] = co_await acceptor->async_accept(worker.ioc, kUseTuple);
+    if (ec) {
+      if (stopping_flag || ec == asio::error::operation_aborted) co_return;
+      // Out of file descriptors and the like: back off instead of spinning.
+      LogLine(LogLevel::kWarn, "accept failed").Str("error", ec.message());
+      asio::steady_timer pause(acceptor->get_executor(), milliseconds(50));
+      co_await pause.async_wait(kUseTuple);
+      continue;
+    }
+    boost::system::error_code ignored;
+    socket.set_option(tcp::no_delay(true), ignored);
+    asio::co_spawn(worker.ioc, Serve(worker, std::move(socket)), asio::detached);
+  }
+}
+
+asio::awaitable<void> Server::Impl::Refuse(beast::tcp_stream& stream, const Error& error, Method method,
+                                           std::string_view target, unsigned version) {
+  auto response = ToBeastResponse(dispatcher.Reject(error, method, target), version == 10 ? 10 : 11, false, false);
+  stream.expires_after(milliseconds(options.read_timeout_ms));
+  co_await bhttp::async_write(stream, response, kUseTuple);
+}
+
+asio::awaitable<void> Server::Impl::Serve(Worker& worker, tcp::socket socket) {
+  beast::tcp_stream stream(std::move(socket));
+  Connection connection{&stream};
+  worker.connections.push_front(&connection);
+  const auto self = worker.connections.begin();
+  ++open_connections;
+  beast::flat_buffer buffer;
+
+  while (!stopping_flag) {
+    // Wait for the next request under the idle timeout, unless pipelined
+    // bytes are already buffered.
+    if (buffer.size() == 0) {
+      stream.expires_after(milliseconds(options.idle_timeout_ms));
+      auto [ec, n] = co_await stream.async_read_some(buffer.prepare(4096), kUseTuple);
+      if (ec) break;
+      buffer.commit(n);
+    }
+    connection.busy = true;
+    // The whole request, header and body, must arrive within the read timeout.
+    stream.expires_after(milliseconds(options.read_timeout_ms));
+    bhttp::request_parser<bhttp::string_body> parser;
+    parser.header_limit(static_cast<std::uint32_t>(options.max_header_bytes));
+    parser.body_limit(options.max_body_bytes);
+
+    auto [header_ec, header_n] = co_await bhttp::async_read_header(stream, buffer, parser, kUseTuple);
+    if (header_ec) {
+      if (header_ec == bhttp::error::header_limit) {
+        co_await Refuse(stream, Error::InvalidArgument("headers_too_large", "The request headers exceed " +
+                                                       std::to_string(options.max_header_bytes) + " bytes."),
+                        Method::kOther, "/", 11);
+      } else if (header_ec != beast::error::timeout && header_ec != bhttp::error::end_of_stream &&
+                 header_ec != asio::error::eof && header_ec != asio::error::operation_aborted &&
+                 header_ec != asio::error::connection_reset) {
+        co_await Refuse(stream, Error::InvalidArgument("malformed_request", "The request is not valid HTTP/1.1: " +
+                                                       header_ec.message() + "."),
+                        Method::kOther, "/", 11);
+      }
+      break;
+    }
+    const auto& header = parser.get();
+    const Method method = ParseMethod(header.method_string());
+    const std::string target(header.target());
+    const unsigned version = header.version();
+    const auto content_length = parser.content_length();
+    if (content_length && *content_length > options.max_body_bytes) {
+      // Answer at once instead of reading (and discarding) a huge body.
+      co_await Refuse(stream, Error{ErrorKind::kPayloadTooLarge, "payload_too_large",
+                                    "The request body exceeds the limit of " + std::to_string(options.max_body_bytes) +
+                                        " bytes.", {}, {}},
+                      method, target, version);
+      break;
+    }
+    if (!parser.is_done()) {
+      if (beast::iequals(header[bhttp::field::expect], "100-continue")) {
+        static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+        auto [continue_ec, unused] = co_await asio::async_write(stream, asio::buffer(kContinue), kUseTuple);
+        if (continue_ec) break;
+      }
+      auto [body_ec, body_n] = co_await bhttp::async_read(stream, buffer, parser, kUseTuple);
+      if (body_ec) {
+        if (body_ec == bhttp::error::body_limit) {
+          co_await Refuse(stream, Error{ErrorKind::kPayloadTooLarge, "payload_too_large",
+                                        "The request body exceeds the limit of " +
+                                            std::to_string(options.max_body_bytes) + " bytes.", {}, {}},
+                          method, target, version);
+        } else if (body_ec != beast::error::timeout && body_ec != asio::error::eof &&
+                   body_ec != bhttp::error::partial_message && body_ec != asio::error::operation_aborted &&
+                   body_ec != asio::error::connection_reset) {
+          co_await Refuse(stream, Error::InvalidArgument("malformed_request", "The request body could not be read: " +
+                                                         body_ec.message() + "."),
+                          method, target, version);
+        }
+        break;
+      }
+    }
+
+    const bool keep_alive = parser.get().keep_alive();
+    HttpRequest request = ToHttpRequest(parser.release());
+    HttpResponse response = dispatcher.Dispatch(request);
+    const bool keep_open = keep_alive && !stopping_flag;
+    auto out = ToBeastResponse(std::move(response), version, keep_open, method == Method::kHead);
+    stream.expires_after(milliseconds(options.read_timeout_ms));
+    auto [write_ec, written] = co_await bhttp::async_write(stream, out, kUseTuple);
+    connection.busy = false;
+    if (write_ec || !keep_open) break;
+  }
+
+  boost::system::error_code ignored;
+  stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  stream.socket().close(ignored);
+  worker.connections.erase(self);
+  --open_connections;
+}
+
+void Server::Impl::BeginShutdown() {
+  {
+    std::lock_guard lock(mu);
+    if (stopping) return;
+    stopping = true;
+    stopping_flag = true;
+  }
+  LogLine(LogLevel::kInfo, "shutdown requested").Int("openConnections", open_connections.load());
+  asio::post(workers[0]->ioc, [this] {
+    boost::system::error_code ignored;
+    acceptor->close(ignored);
+    if (signals) signals->cancel(ignored);
+  });
+  for (auto& worker : workers) {
+    asio::post(worker->ioc, [w = worker.get()] {
+      for (Connection* c : w->connections)
+        if (!c->busy) c->stream->cancel();
+    });
+  }
+  shutdown_requested.notify_all();
+}
+
+Server::Server(ServerOptions options, const Dispatcher& dispatcher)
+    : impl_(std::make_unique<Impl>(std::move(options), dispatcher)) {}
+
+Server::~Server() = default;
+
+uint16_t Server::Listen() {
+  auto& ioc = impl_->workers[0]->ioc;
+  boost::system::error_code ec;
+  const auto address = asio::ip::make_address(impl_->options.host, ec);
+  if (ec) throw std::runtime_error("invalid listen address '" + impl_->options.host + "'");
+  const tcp::endpoint endpoint(address, impl_->options.port);
+  auto acceptor = std::make_unique<tcp::acceptor>(ioc);
+  acceptor->open(endpoint.protocol(), ec);
+  if (!ec) acceptor->set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor->bind(endpoint, ec);
+  if (!ec) acceptor->listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) throw std::runtime_error("cannot listen on " + impl_->options.host + ":" +
+                                   std::to_string(impl_->options.port) + ": " + ec.message());
+  impl_->acceptor = std::move(acceptor);
+  return impl_->acceptor->local_endpoint().port();
+}
+
+void Server::Run() {
+  Impl& s = *impl_;
+  s.signals = std::make_unique<asio::signal_set>(s.workers[0]->ioc, SIGINT, SIGTERM);
+  s.signals->async_wait([&s](const boost::system::error_code& ec, int) {
+    if (!ec) s.BeginShutdown();
+  });
+  asio::co_spawn(s.workers[0]->ioc, s.AcceptLoop(), asio::detached);
+  for (auto& worker : s.workers) {
+    worker->thread = std::thread([w = worker.get()] {
+      try {
+        w->ioc.run();
+      } catch (const std::exception& e) {
+        LogLine(LogLevel::kError, "worker stopped").Str("error", e.what());
+      }
+    });
+  }
+
+  {
+    std::unique_lock lock(s.mu);
+    s.shutdown_requested.wait(lock, [&s] { return s.stopping; });
+  }
+  // Drain: in-flight requests finish and their connections close.
+  const auto deadline = std::chrono::steady_clock::now() + milliseconds(s.options.shutdown_timeout_ms);
+  while (s.open_connections.load() > 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(milliseconds(5));
+  if (s.open_connections.load() > 0)
+    LogLine(LogLevel::kWarn, "shutdown timeout; closing remaining connections").Int("open", s.open_connections.load());
+  for (auto& worker : s.workers) {
+    worker->guard.reset();
+    worker->ioc.stop();
+  }
+  for (auto& worker : s.workers)
+    if (worker->thread.joinable()) worker->thread.join();
+  LogLine(LogLevel::kInfo, "server stopped");
+}
+
+void Server::Stop() { impl_->BeginShutdown(); }
+
+}  // namespace credence::http

@@ -1,0 +1,43 @@
+#pragma once
+// Who is calling: a signed-in user of a tenant, or a machine credential of a
+// tenant. Resolved once per request by the Authenticator.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace credence::identity {
+
+enum class TenantRole { kOwner, kMember, kGuest };
+
+std::string_view TenantRoleName(TenantRole role);
+std::optional<TenantRole> ParseTenantRole(std::string_view name);
+
+enum class PrincipalKind { kUser, kMachine };
+
+struct Principal {
+  PrincipalKind kind = PrincipalKind::kUser;
+  std::string tenant_id;
+
+  // Users.
+  std::string user_id;
+  TenantRole role = TenantRole::kGuest;
+  std::string email;
+  std::string display_name;
+  std::optional<std::string> preferred_language;
+
+  // Machine credentials.
+  std::string key_id;
+  std::string app_id;  // empty for tenant keys
+  std::vector<std::string> scopes;
+
+  bool is_user() const { return kind == PrincipalKind::kUser; }
+  // decisions.md 4: TenantRole Owner is a global admin of its tenant.
+  bool is_global_admin() const { return is_user() && role == TenantRole::kOwner; }
+  bool HasScope(std::string_view scope) const {
+    return std::find(scopes.begin(), scopes.end(), scope) != scopes.end();
+  }
+};
+
+}  // namespace credence::identity

@@ -1,0 +1,102 @@
+#pragma once
+// Tenants (workspaces), their provisioning, and development sign-in.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/result.h"
+#include "identity/principal.h"
+
+namespace credence::storage {
+class Database;
+}
+
+namespace credence::identity {
+
+struct Tenant {
+  std::string id;
+  std::string name;
+  std::string slug;
+  std::optional<std::string> domain;
+  bool allow_all_users = false;
+  std::vector<std::string> enabled_languages;
+  std::vector<std::string> enabled_plugins;
+  std::string default_language;
+  TimeMs created_at = 0;
+};
+
+struct NewTenant {
+  std::string name;
+  std::string slug;
+  std::optional<std::string> domain;
+  bool allow_all_users = false;
+  std::vector<std::string> enabled_languages;  // empty: English only
+  std::vector<std::string> enabled_plugins;
+};
+
+struct TenantSummary {
+  std::string id;
+  std::string name;
+  std::string slug;
+};
+
+struct UserProfile {
+  std::string id;
+  std::string email;
+  std::string display_name;
+  std::string tenant_id;
+  TenantRole role = TenantRole::kGuest;
+  std::optional<std::string> preferred_language;
+};
+
+struct DevSignIn {
+  std::string token;
+  UserProfile user;
+};
+
+// A development persona (decisions.md 4).
+struct Persona {
+  std::string key;  // admin, editor, viewer, guest
+  std::string display_name;
+  TenantRole role;
+};
+const std::vector<Persona>& DevPersonas();
+
+struct KnownLanguage {
+  std::string code;  // BCP 47
+  std::string display_name;
+  std::string native_name;
+};
+const std::vector<KnownLanguage>& KnownLanguages();
+bool IsKnownLanguage(std::string_view code);
+
+class TenantService {
+ public:
+  TenantService(storage::Database& db, const Clock& clock, bool dev_mode)
+      : db_(db), clock_(clock), dev_mode_(dev_mode) {}
+
+  // Provisions a tenant. `creator`, when given, becomes its Owner; in
+  // development mode the four personas are created too. 409 slug_taken when
+  // the slug exists; 400 for unknown languages.
+  Result<Tenant> Create(const NewTenant& request, const Principal* creator) const;
+
+  // The tenant with `slug`, creating it (with personas) when missing.
+  // Idempotent; used by development seeding.
+  Tenant EnsureDevTenant(const std::string& name, const std::string& slug) const;
+
+  std::vector<TenantSummary> ListAll() const;
+  Result<Tenant> Get(const std::string& tenant_id) const;
+
+  // decisions.md 4. 404 for an unknown tenant or persona.
+  Result<DevSignIn> DevLogin(const std::string& persona, const std::string& tenant_id) const;
+
+  static UserProfile ProfileOf(const Principal& principal);
+
+ private:
+  storage::Database& db_;
+  const Clock& clock_;
+  const bool dev_mode_;
+};
+
+}  // namespace credence::identity

@@ -1,0 +1,60 @@
+#include "storage/migrations.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "core/clock.h"
+#include "core/logging.h"
+
+namespace credence::storage {
+namespace {
+
+constexpr std::string_view kCreateTable =
+    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+    " version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)";
+// An arbitrary constant shared by every node of one deployment.
+constexpr std::string_view kLockId = "7250911";
+
+}  // namespace
+
+int ApplyMigrations(Database& db, std::span<const Migration> migrations) {
+  for (size_t i = 1; i < migrations.size(); ++i)
+    if (migrations[i].version <= migrations[i - 1].version)
+      throw std::logic_error("migration versions must strictly increase");
+
+  auto conn = db.Acquire();
+  const bool postgres = conn->dialect() == Dialect::kPostgres;
+  if (postgres) conn->ExecuteScript("SELECT pg_advisory_lock(" + std::string(kLockId) + ")");
+  int applied = 0;
+  try {
+    conn->ExecuteScript(kCreateTable);
+    Rows current = conn->Execute("migrations.current", "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", {});
+    const int64_t version = current.front().Int(0);
+    if (!migrations.empty() && version > migrations.back().version)
+      throw std::logic_error("database schema version " + std::to_string(version) +
+                             " is newer than this binary knows (" + std::to_string(migrations.back().version) + ")");
+    for (const Migration& m : migrations) {
+      if (m.version <= version) continue;
+      conn->Begin(TxMode::kWrite);
+      try {
+        conn->ExecuteScript(postgres && !m.postgres.empty() ? m.postgres : m.sqlite);
+        const Param params[] = {static_cast<int64_t>(m.version), m.name, SystemClock().Now()};
+        conn->Execute("migrations.record",
+                      "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", params);
+        conn->Commit();
+      } catch (...) {
+        conn->Rollback();
+        throw;
+      }
+      LogLine(LogLevel::kInfo, "migration applied").Int("version", m.version).Str("name", m.name);
+      ++applied;
+    }
+  } catch (...) {
+    if (postgres) conn->ExecuteScript("SELECT pg_advisory_unlock(" + std::string(kLockId) + ")");
+    throw;
+  }
+  if (postgres) conn->ExecuteScript("SELECT pg_advisory_unlock(" + std::string(kLockId) + ")");
+  return applied;
+}
+
+}  // namespace credence::storage

@@ -1,0 +1,49 @@
+#pragma once
+// What repositories use: a Session holds one pooled connection, optionally
+// inside a transaction that rolls back unless committed. TenantSession adds
+// the tenant: it only runs TenantQuery statements and binds the tenant id as
+// $1 itself, so tenant scoping cannot be forgotten.
+#include <initializer_list>
+#include <string>
+
+#include "storage/database.h"
+#include "storage/query.h"
+
+namespace credence::storage {
+
+class Session {
+ public:
+  // No transaction: each statement commits on its own.
+  explicit Session(Database& db);
+  Session(Database& db, TxMode mode);
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  ~Session();  // rolls back an uncommitted transaction
+
+  Rows Run(const GlobalQuery& q, std::initializer_list<Param> params = {});
+  void Commit();
+  Dialect dialect() const { return dialect_; }
+  Connection& connection() { return *lease_; }
+
+ private:
+  ConnectionLease lease_;
+  Dialect dialect_;
+  bool in_transaction_ = false;
+};
+
+class TenantSession {
+ public:
+  TenantSession(Session& session, std::string tenant_id)
+      : session_(session), tenant_id_(std::move(tenant_id)) {}
+
+  Rows Run(const TenantQuery& q, std::initializer_list<Param> params = {});
+  const std::string& tenant_id() const { return tenant_id_; }
+  Session& session() { return session_; }
+  void Commit() { session_.Commit(); }
+
+ private:
+  Session& session_;
+  std::string tenant_id_;
+};
+
+}  // namespace credence::storage

@@ -1,0 +1,228 @@
+#include "storage/sqlite/sqlite_database.h"
+
+#include <sqlite3.h>
+
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace credence::storage {
+namespace {
+
+[[noreturn]] void Throw(sqlite3* db, int rc, std::string_view what) {
+  const int extended = db != nullptr ? sqlite3_extended_errcode(db) : rc;
+  std::string message = std::string(what) + ": " + (db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+  StorageError::Kind kind = StorageError::Kind::kOther;
+  switch (extended) {
+    case SQLITE_CONSTRAINT_UNIQUE:
+    case SQLITE_CONSTRAINT_PRIMARYKEY: kind = StorageError::Kind::kUniqueViolation; break;
+    case SQLITE_CONSTRAINT_FOREIGNKEY: kind = StorageError::Kind::kForeignKeyViolation; break;
+    default:
+      if ((extended & 0xff) == SQLITE_BUSY || (extended & 0xff) == SQLITE_LOCKED) kind = StorageError::Kind::kBusy;
+      if ((extended & 0xff) == SQLITE_CANTOPEN) kind = StorageError::Kind::kUnavailable;
+  }
+  throw StorageError(kind, message);
+}
+
+struct CachedStatement {
+  sqlite3_stmt* stmt = nullptr;
+  // For each SQLite parameter index (1-based, slot 0 unused), the 0-based
+  // index into the caller's params ($k -> k-1).
+  std::vector<int> param_slots;
+};
+
+class SqliteConnection final : public Connection {
+ public:
+  SqliteConnection(const std::string& path, const DatabaseOptions& options) {
+    const int rc = sqlite3_open_v2(path.c_str(), &db_,
+                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
+      std::string message = "cannot open " + path + ": " + (db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc));
+      sqlite3_close(db_);
+      db_ = nullptr;
+      throw StorageError(StorageError::Kind::kUnavailable, message);
+    }
+    sqlite3_busy_timeout(db_, options.busy_timeout_ms);
+    ExecuteScript(
+        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
+        "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16000;");
+  }
+
+  ~SqliteConnection() override {
+    for (auto& [sql, cached] : cache_) sqlite3_finalize(cached.stmt);
+    sqlite3_close(db_);
+  }
+
+  Dialect dialect() const override { return Dialect::kSqlite; }
+  bool healthy() const override { return true; }
+
+  Rows Execute(std::string_view name, std::string_view sql, std::span<const Param> params) override {
+    CachedStatement& cached = Prepare(name, sql);
+    sqlite3_stmt* stmt = cached.stmt;
+    // Reset on every exit path so the statement never holds a read lock.
+    struct Resetter {
+      sqlite3_stmt* s;
+      ~Resetter() { sqlite3_reset(s); sqlite3_clear_bindings(s); }
+    } resetter{stmt};
+
+    for (size_t i = 1; i < cached.param_slots.size(); ++i) {
+      const int slot = cached.param_slots[i];
+      if (slot < 0 || static_cast<size_t>(slot) >= params.size())
+        throw StorageError(StorageError::Kind::kOther, std::string(name) + ": parameter $" +
+                                                            std::to_string(slot + 1) + " not supplied");
+      int rc = SQLITE_OK;
+      const auto& v = params[static_cast<size_t>(slot)].get();
+      const int index = static_cast<int>(i);
+      switch (v.index()) {
+        case 0: rc = sqlite3_bind_null(stmt, index); break;
+        case 1: rc = sqlite3_bind_int64(stmt, index, std::get<1>(v)); break;
+        case 2: rc = sqlite3_bind_double(stmt, index, std::get<2>(v)); break;
+        case 3: {
+          const std::string_view s = std::get<3>(v);
+          rc = sqlite3_bind_text(stmt, index, s.data(), static_cast<int>(s.size()), SQLITE_STATIC);
+          break;
+        }
+      }
+      if (rc != SQLITE_OK) Throw(db_, rc, name);
+    }
+
+    const int columns = sqlite3_column_count(stmt);
+    Rows rows(columns);
+    while (true) {
+      const int rc = sqlite3_step(stmt);
+      if (rc == SQLITE_DONE) break;
+      if (rc != SQLITE_ROW) Throw(db_, rc, name);
+      for (int c = 0; c < columns; ++c) {
+        switch (sqlite3_column_type(stmt, c)) {
+          case SQLITE_NULL: rows.Add(std::monostate{}); break;
+          case SQLITE_INTEGER: rows.Add(static_cast<int64_t>(sqlite3_column_int64(stmt, c))); break;
+          case SQLITE_FLOAT: rows.Add(sqlite3_column_double(stmt, c)); break;
+          default: {
+            const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
+            rows.Add(std::string(text, static_cast<size_t>(sqlite3_column_bytes(stmt, c))));
+          }
+        }
+      }
+    }
+    rows.set_affected(sqlite3_changes64(db_));
+    return rows;
+  }
+
+  void ExecuteScript(std::string_view sql) override {
+    const std::string text(sql);
+    char* message = nullptr;
+    const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &message);
+    if (rc != SQLITE_OK) {
+      std::string what = message != nullptr ? message : sqlite3_errstr(rc);
+      sqlite3_free(message);
+      Throw(db_, rc, "script: " + what);
+    }
+  }
+
+  void Begin(TxMode mode) override { ExecuteScript(mode == TxMode::kWrite ? "BEGIN IMMEDIATE" : "BEGIN"); }
+  void Commit() override { ExecuteScript("COMMIT"); }
+  void Rollback() override {
+    if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+
+ private:
+  CachedStatement& Prepare(std::string_view name, std::string_view sql) {
+    auto it = cache_.find(sql);
+    if (it != cache_.end()) return it->second;
+    sqlite3_stmt* stmt = nullptr;
+    const int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                                      &stmt, nullptr);
+    if (rc != SQLITE_OK) Throw(db_, rc, std::string(name) + " (prepare)");
+    CachedStatement cached{stmt, {}};
+    const int count = sqlite3_bind_parameter_count(stmt);
+    cached.param_slots.assign(static_cast<size_t>(count) + 1, -1);
+    for (int i = 1; i <= count; ++i) {
+      const char* pname = sqlite3_bind_parameter_name(stmt, i);
+      if (pname != nullptr && pname[0] == '$') cached.param_slots[static_cast<size_t>(i)] = std::atoi(pname + 1) - 1;
+    }
+    return cache_.emplace(std::string(sql), std::move(cached)).first->second;
+  }
+
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  sqlite3* db_ = nullptr;
+  std::unordered_map<std::string, CachedStatement, Hash, std::equal_to<>> cache_;
+};
+
+class SqliteDatabase final : public Database {
+ public:
+  SqliteDatabase(std::string path, const DatabaseOptions& options) : path_(std::move(path)), options_(options) {
+    const auto parent = std::filesystem::path(path_).parent_path();
+    std::error_code ec;
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    // Open one connection now so a bad path fails at start-up, not on the first request.
+    Release(std::make_unique<SqliteConnection>(path_, options_));
+    ++open_;
+  }
+
+  Dialect dialect() const override { return Dialect::kSqlite; }
+  std::string Describe() const override { return "sqlite:" + path_; }
+
+  ConnectionLease Acquire() override {
+    std::unique_lock lock(mu_);
+    while (true) {
+      if (!idle_.empty()) {
+        auto conn = std::move(idle_.back());
+        idle_.pop_back();
+        return ConnectionLease(this, std::move(conn));
+      }
+      if (open_ < options_.pool_size) {
+        ++open_;
+        lock.unlock();
+        try {
+          return ConnectionLease(this, std::make_unique<SqliteConnection>(path_, options_));
+        } catch (...) {
+          lock.lock();
+          --open_;
+          throw;
+        }
+      }
+      available_.wait(lock);
+    }
+  }
+
+  bool Ping() override {
+    try {
+      auto conn = Acquire();
+      conn->Execute("ping", "SELECT 1", {});
+      return true;
+    } catch (const StorageError&) {
+      return false;
+    }
+  }
+
+ protected:
+  void Release(std::unique_ptr<Connection> conn) override {
+    {
+      std::lock_guard lock(mu_);
+      idle_.push_back(std::move(conn));
+    }
+    available_.notify_one();
+  }
+
+ private:
+  const std::string path_;
+  const DatabaseOptions options_;
+  std::mutex mu_;
+  std::condition_variable available_;
+  std::vector<std::unique_ptr<Connection>> idle_;  // guarded by mu_
+  int open_ = 0;                                  // guarded by mu_
+};
+
+}  // namespace
+
+std::unique_ptr<Database> OpenSqlite(const std::string& path, const DatabaseOptions& options) {
+  return std::make_unique<SqliteDatabase>(path, options);
+}
+
+}  // namespace credence::storage
