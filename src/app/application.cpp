@@ -8,12 +8,12 @@
 #include "http/dispatcher.h"
 #include "http/handlers/routes.h"
 #include "http/metrics.h"
-#include "http/openapi.h"
 #include "http/router.h"
 #include "http/server/server.h"
 #include "identity/authenticator.h"
 #include "identity/schema.h"
 #include "identity/tenant_service.h"
+#include "identity/user_service.h"
 #include "storage/database.h"
 #include "storage/migrations.h"
 
@@ -48,18 +48,15 @@ int Serve(const Config& config) {
 
   SystemClock clock;
   identity::TenantService tenants(*db, clock, config.dev);
+  identity::UserService users(*db);
   if (config.dev) SeedDevelopmentData(tenants);
 
   http::Metrics metrics;
-  http::Router router;
-  http::Services services{*db, tenants, metrics, config.dev, kVersion};
-  auto openapi = std::make_shared<const std::string>();
-  http::AddSystemRoutes(router, services, &openapi);
-  http::AddIdentityRoutes(router, services);
-  openapi = std::make_shared<const std::string>(http::BuildOpenApiDocument(router, kVersion));
+  http::Services services{*db, tenants, users, metrics, config.dev, kVersion};
+  const auto router = http::BuildRouter(services);
 
   identity::Authenticator authenticator(*db, config.dev);
-  http::Dispatcher dispatcher(router, authenticator, metrics, config.dev);
+  http::Dispatcher dispatcher(*router, authenticator, metrics, config.dev);
   http::ServerOptions options{config.listen_host,    config.listen_port,     threads,
                               config.max_body_bytes, config.max_header_bytes, config.read_timeout_ms,
                               config.idle_timeout_ms, config.shutdown_timeout_ms};
@@ -77,7 +74,7 @@ int Serve(const Config& config) {
       .Str("database", db->Describe())
       .Bool("dev", config.dev)
       .Int("threads", threads)
-      .Int("routes", static_cast<int64_t>(router.routes().size()));
+      .Int("routes", static_cast<int64_t>(router->routes().size()));
   server.Run();
   db.reset();  // close the store cleanly (SQLite checkpoints its WAL)
   LogLine(LogLevel::kInfo, "stopped");

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <exception>
 
+#include <boost/json/value.hpp>
+
 #include "core/ids.h"
 #include "core/json_text.h"
 #include "core/logging.h"
@@ -52,6 +54,20 @@ Status CheckAccess(const Route& route, const std::optional<identity::Principal>&
   return Ok();
 }
 
+// Declared path parameters (e.g. UUID ids) are checked here, once, so a
+// malformed id is a 400 naming the parameter on every route.
+Status ValidatePathParams(const Route& route, const std::vector<std::pair<std::string_view, std::string>>& params) {
+  std::vector<FieldError> errors;
+  for (const auto& [name, schema] : route.doc.path_params) {
+    for (const auto& [param, value] : params) {
+      if (param != name) continue;
+      schema.Validate(boost::json::value(value), std::string(name), errors);
+    }
+  }
+  if (errors.empty()) return Ok();
+  return Error::InvalidArgument("invalid_path_parameter", "A path parameter is malformed.", std::move(errors));
+}
+
 }  // namespace
 
 HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
@@ -95,6 +111,8 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
         if (principal) ctx.principal = std::move(*principal);
         if (Status access = CheckAccess(*route, ctx.principal); !access) {
           fail(access.error());
+        } else if (Status params = ValidatePathParams(*route, ctx.path_params); !params) {
+          fail(params.error());
         } else {
           response = route->handler(ctx);
         }

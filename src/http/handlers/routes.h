@@ -9,6 +9,7 @@ class Database;
 }
 namespace credence::identity {
 class TenantService;
+class UserService;
 }
 
 namespace credence::http {
@@ -20,14 +21,19 @@ class Router;
 struct Services {
   storage::Database& db;
   const identity::TenantService& tenants;
+  const identity::UserService& users;
   Metrics& metrics;
   bool dev_mode;
   std::string version;
 };
 
-// /healthz, /readyz, /metrics, /openapi.json. `openapi` is filled in after
-// every route has been added.
-void AddSystemRoutes(Router& router, const Services& services, std::shared_ptr<const std::string>* openapi);
+// Every route of the service, and /openapi.json generated from them.
+std::unique_ptr<Router> BuildRouter(const Services& services);
+
+// /healthz, /readyz, /metrics, /openapi.json. The document in `openapi` is
+// filled in after every route has been added.
+using OpenApiHolder = std::shared_ptr<std::shared_ptr<const std::string>>;
+void AddSystemRoutes(Router& router, const Services& services, OpenApiHolder openapi);
 // Sign-in, tenants, the signed-in user.
 void AddIdentityRoutes(Router& router, const Services& services);
 

@@ -6,7 +6,7 @@
 
 namespace credence::http {
 
-void AddSystemRoutes(Router& router, const Services& s, std::shared_ptr<const std::string>* openapi) {
+void AddSystemRoutes(Router& router, const Services& s, OpenApiHolder openapi) {
   const Schema status_schema = Schema::Object({Required("status", Schema::String())});
 
   router.Add({Method::kGet, "/healthz", Auth::kPublic, "",

@@ -82,6 +82,11 @@ bhttp::response<bhttp::string_body> ToBeastResponse(HttpResponse&& in, unsigned 
   return out;
 }
 
+Error PayloadTooLarge(size_t limit) {
+  return Error{ErrorKind::kPayloadTooLarge, "payload_too_large",
+               "The request body exceeds the limit of " + std::to_string(limit) + " bytes.", {}, {}};
+}
+
 }  // namespace
 
 struct Server::Impl {
@@ -160,7 +165,11 @@ asio::awaitable<void> Server::Impl::Serve(Worker& worker, tcp::socket socket) {
 
     auto [header_ec, header_n] = co_await bhttp::async_read_header(stream, buffer, parser, kUseTuple);
     if (header_ec) {
-      if (header_ec == bhttp::error::header_limit) {
+      if (header_ec == bhttp::error::body_limit) {
+        // Beast checks Content-Length against the body limit with the header.
+        co_await Refuse(stream, PayloadTooLarge(options.max_body_bytes), ParseMethod(parser.get().method_string()),
+                        parser.get().target(), parser.get().version());
+      } else if (header_ec == bhttp::error::header_limit) {
         co_await Refuse(stream, Error::InvalidArgument("headers_too_large", "The request headers exceed " +
                                                        std::to_string(options.max_header_bytes) + " bytes."),
                         Method::kOther, "/", 11);
@@ -180,10 +189,7 @@ asio::awaitable<void> Server::Impl::Serve(Worker& worker, tcp::socket socket) {
     const auto content_length = parser.content_length();
     if (content_length && *content_length > options.max_body_bytes) {
       // Answer at once instead of reading (and discarding) a huge body.
-      co_await Refuse(stream, Error{ErrorKind::kPayloadTooLarge, "payload_too_large",
-                                    "The request body exceeds the limit of " + std::to_string(options.max_body_bytes) +
-                                        " bytes.", {}, {}},
-                      method, target, version);
+      co_await Refuse(stream, PayloadTooLarge(options.max_body_bytes), method, target, version);
       break;
     }
     if (!parser.is_done()) {
@@ -195,10 +201,7 @@ asio::awaitable<void> Server::Impl::Serve(Worker& worker, tcp::socket socket) {
       auto [body_ec, body_n] = co_await bhttp::async_read(stream, buffer, parser, kUseTuple);
       if (body_ec) {
         if (body_ec == bhttp::error::body_limit) {
-          co_await Refuse(stream, Error{ErrorKind::kPayloadTooLarge, "payload_too_large",
-                                        "The request body exceeds the limit of " +
-                                            std::to_string(options.max_body_bytes) + " bytes.", {}, {}},
-                          method, target, version);
+          co_await Refuse(stream, PayloadTooLarge(options.max_body_bytes), method, target, version);
         } else if (body_ec != beast::error::timeout && body_ec != asio::error::eof &&
                    body_ec != bhttp::error::partial_message && body_ec != asio::error::operation_aborted &&
                    body_ec != asio::error::connection_reset) {

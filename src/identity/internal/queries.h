@@ -47,3 +47,29 @@ inline constexpr GlobalQuery kInsertUser{
     "INSERT INTO users (id, email, display_name, created_at) VALUES ($1, $2, $3, $4)"};
 
 }  // namespace credence::identity::internal
+
+namespace credence::identity::internal {
+
+inline constexpr TenantQuery kListMembers{
+    "identity.list_members",
+    "SELECT u.id, u.email, u.display_name, m.role, m.preferred_language, m.joined_at FROM tenant_members m"
+    " JOIN users u ON u.id = m.user_id WHERE m.tenant_id = $1 AND m.is_active = 1"
+    " ORDER BY u.display_name, u.id"};
+
+inline constexpr TenantQuery kSetPreferredLanguage{
+    "identity.set_preferred_language",
+    "UPDATE tenant_members SET preferred_language = $3 WHERE tenant_id = $1 AND user_id = $2"};
+
+inline constexpr TenantQuery kFindMemberRole{
+    "identity.find_member_role",
+    "SELECT role FROM tenant_members WHERE tenant_id = $1 AND user_id = $2 AND is_active = 1"};
+
+inline constexpr TenantQuery kCountActiveOwners{
+    "identity.count_active_owners",
+    "SELECT COUNT(*) FROM tenant_members WHERE tenant_id = $1 AND role = 'Owner' AND is_active = 1"};
+
+inline constexpr TenantQuery kDeactivateMember{
+    "identity.deactivate_member",
+    "UPDATE tenant_members SET is_active = 0, persona = NULL WHERE tenant_id = $1 AND user_id = $2 AND is_active = 1"};
+
+}  // namespace credence::identity::internal

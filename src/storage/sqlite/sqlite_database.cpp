@@ -82,7 +82,9 @@ class SqliteConnection final : public Connection {
         case 2: rc = sqlite3_bind_double(stmt, index, std::get<2>(v)); break;
         case 3: {
           const std::string_view s = std::get<3>(v);
-          rc = sqlite3_bind_text(stmt, index, s.data(), static_cast<int>(s.size()), SQLITE_STATIC);
+          // A null data pointer would bind NULL; an empty string must stay "".
+          rc = sqlite3_bind_text(stmt, index, s.data() != nullptr ? s.data() : "", static_cast<int>(s.size()),
+                                 SQLITE_STATIC);
           break;
         }
       }

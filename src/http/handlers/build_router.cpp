@@ -1,0 +1,18 @@
+#include "http/handlers/routes.h"
+#include "http/openapi.h"
+#include "http/router.h"
+
+namespace credence::http {
+
+std::unique_ptr<Router> BuildRouter(const Services& services) {
+  auto router = std::make_unique<Router>();
+  // The /openapi.json handler holds this and reads the document, which
+  // exists only once every route has been added.
+  auto openapi = std::make_shared<std::shared_ptr<const std::string>>(std::make_shared<const std::string>());
+  AddSystemRoutes(*router, services, openapi);
+  AddIdentityRoutes(*router, services);
+  *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version));
+  return router;
+}
+
+}  // namespace credence::http

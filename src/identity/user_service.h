@@ -1,0 +1,46 @@
+#pragma once
+// The users of a tenant: listing, preferences, removal.
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "identity/principal.h"
+#include "identity/tenant_service.h"
+
+namespace credence::storage {
+class Database;
+}
+
+namespace credence::identity {
+
+struct TenantUser {
+  std::string id;
+  std::string email;
+  std::string display_name;
+  TenantRole role = TenantRole::kGuest;
+  std::optional<std::string> preferred_language;
+  TimeMs joined_at = 0;
+};
+
+class UserService {
+ public:
+  explicit UserService(storage::Database& db) : db_(db) {}
+
+  // Active members of the caller's tenant, by display name.
+  std::vector<TenantUser> List(const Principal& caller) const;
+
+  // `code` must be a known language (400 otherwise).
+  Status SetPreferredLanguage(const Principal& caller, const std::string& code) const;
+  Status ClearPreferredLanguage(const Principal& caller) const;
+
+  // Global admins only. The membership is deactivated, not deleted: the
+  // user's entries and history stay, attributed to an inactive owner (which
+  // the trust plane reports), until ownership is transferred. Removing
+  // yourself or the last Owner is refused (400).
+  Status RemoveFromTenant(const Principal& caller, const std::string& user_id) const;
+
+ private:
+  storage::Database& db_;
+};
+
+}  // namespace credence::identity

@@ -1,0 +1,55 @@
+#include "support/api_fixture.h"
+
+#include <atomic>
+#include <memory>
+
+#include "core/ids.h"
+
+namespace credence::test {
+
+ServerProcess& SharedServer() {
+  static std::unique_ptr<ServerProcess> server = std::make_unique<ServerProcess>();
+  return *server;
+}
+
+TestTenant CreateTenant(HttpClient& client, const std::string& prefix) {
+  static std::atomic<int> counter{0};
+  TestTenant t;
+  t.slug = prefix + "-" + NewId().substr(24) + "-" + std::to_string(counter++);
+  auto created = client.Post("/api/tenant/create", {{"name", "Tenant " + t.slug}, {"slug", t.slug},
+                                                    {"enabledLanguages", {"en", "es", "de"}}});
+  if (created.status != 201) throw std::runtime_error("tenant creation failed: " + created.body);
+  t.id = std::string(created.Json().at("id").as_string());
+  for (const char* persona : {"admin", "editor", "viewer", "guest"}) {
+    auto login = client.Post("/auth/dev-login", {{"persona", persona}, {"tenantId", t.id}});
+    if (login.status != 200) throw std::runtime_error("dev-login failed: " + login.body);
+    const auto body = login.Json();
+    t.tokens[persona] = std::string(body.at("token").as_string());
+    t.user_ids[persona] = std::string(body.at("user").at("id").as_string());
+  }
+  return t;
+}
+
+void ExpectProblem(const Response& r, int status, const std::string& code) {
+  EXPECT_EQ(r.status, status) << r.body;
+  EXPECT_EQ(r.Header("content-type"), "application/problem+json") << r.body;
+  boost::json::value body;
+  try {
+    body = r.Json();
+  } catch (const std::exception&) {
+    ADD_FAILURE() << "problem body is not JSON: " << r.body;
+    return;
+  }
+  ASSERT_TRUE(body.is_object()) << r.body;
+  const auto& o = body.as_object();
+  EXPECT_EQ(o.at("status").as_int64(), status);
+  EXPECT_EQ(o.at("code").as_string(), code) << r.body;
+  EXPECT_TRUE(o.contains("type") && o.contains("title") && o.contains("detail")) << r.body;
+}
+
+void ApiTest::SetUp() {
+  if (BackendUnavailable()) GTEST_SKIP() << "CREDENCE_TEST_PG_URL is not set";
+  client_ = std::make_unique<HttpClient>(SharedServer().base_url());
+}
+
+}  // namespace credence::test

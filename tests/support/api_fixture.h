@@ -1,0 +1,43 @@
+#pragma once
+// Shared pieces of the API tests: one development server per test binary,
+// fresh tenants with their four personas signed in, and problem+json checks.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "support/http_client.h"
+#include "support/server_process.h"
+
+namespace credence::test {
+
+// The development-mode server shared by the tests of this binary.
+ServerProcess& SharedServer();
+
+struct TestTenant {
+  std::string id;
+  std::string slug;
+  std::map<std::string, std::string> tokens;    // persona -> bearer token
+  std::map<std::string, std::string> user_ids;  // persona -> user id
+  const std::string& token(const std::string& persona) const { return tokens.at(persona); }
+};
+
+// Provisions a tenant with a unique slug on the shared server and signs in
+// admin, editor, viewer and guest.
+TestTenant CreateTenant(HttpClient& client, const std::string& prefix = "t");
+
+// Asserts an RFC 9457 problem with the given status and code.
+void ExpectProblem(const Response& response, int status, const std::string& code);
+
+// Fixture: skips when the selected backend is unavailable; `api` talks to
+// the shared server.
+class ApiTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  HttpClient& api() { return *client_; }
+
+ private:
+  std::unique_ptr<HttpClient> client_;
+};
+
+}  // namespace credence::test

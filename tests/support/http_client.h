@@ -1,0 +1,50 @@
+#pragma once
+// A small blocking HTTP/1.1 client on libcurl for API tests, with a reused
+// keep-alive connection.
+#include <boost/json/value.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace credence::test {
+
+struct Response {
+  int status = 0;  // 0 when the connection failed
+  std::vector<std::pair<std::string, std::string>> headers;  // names lowercased
+  std::string body;
+
+  std::string Header(std::string_view lowercase_name) const;
+  // The body parsed as JSON (throws when it is not JSON).
+  boost::json::value Json() const;
+};
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+class HttpClient {
+ public:
+  explicit HttpClient(std::string base_url);
+  ~HttpClient();
+  HttpClient(const HttpClient&) = delete;
+  HttpClient& operator=(const HttpClient&) = delete;
+
+  // Sends a request; `token`, when not empty, goes in "Authorization: Bearer".
+  Response Send(const std::string& method, const std::string& path, const std::string& body = "",
+                const std::string& token = "", const Headers& headers = {});
+
+  Response Get(const std::string& path, const std::string& token = "") { return Send("GET", path, "", token); }
+  Response Delete(const std::string& path, const std::string& token = "") { return Send("DELETE", path, "", token); }
+  Response Post(const std::string& path, const boost::json::value& body, const std::string& token = "");
+  Response Put(const std::string& path, const boost::json::value& body, const std::string& token = "");
+  Response Patch(const std::string& path, const boost::json::value& body, const std::string& token = "");
+
+ private:
+  std::string base_url_;
+  void* curl_;
+};
+
+// Sends raw bytes on a fresh TCP connection and returns what the server
+// answered before closing or before `timeout_ms` passed.
+std::string RawExchange(int port, const std::string& bytes, int timeout_ms = 5000);
+
+}  // namespace credence::test

@@ -1,0 +1,63 @@
+#pragma once
+// Runs the real credence binary for API tests: a free loopback port, a
+// fresh SQLite directory or a fresh PostgreSQL database (by
+// CREDENCE_TEST_BACKEND), waits for /healthz, and stops it with SIGTERM on
+// destruction. Its stderr (the JSON log) goes to a file kept on failure.
+#include <sys/types.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace credence::test {
+
+class PgTestDatabase;
+
+// "sqlite" (default) or "postgres", from CREDENCE_TEST_BACKEND.
+std::string TestBackend();
+// True when the postgres backend was asked for but no server is available;
+// API suites then skip.
+bool BackendUnavailable();
+
+struct ServerOptions {
+  bool dev = true;
+  std::vector<std::string> extra_args;  // e.g. {"--max-body-bytes", "2048"}
+};
+
+class ServerProcess {
+ public:
+  explicit ServerProcess(ServerOptions options = {});
+  ~ServerProcess();
+  ServerProcess(const ServerProcess&) = delete;
+  ServerProcess& operator=(const ServerProcess&) = delete;
+
+  const std::string& base_url() const { return base_url_; }
+  int port() const { return port_; }
+  pid_t pid() const { return pid_; }
+  const std::string& log_path() const { return log_path_; }
+  const std::string& database_url() const { return database_url_; }
+
+  // Sends SIGTERM and waits; returns the exit status (or -signal).
+  int Terminate();
+  // SIGKILL, as a crash would.
+  void Kill();
+  // Starts the binary again on the same port and data (after Kill/Terminate).
+  void Restart();
+  std::string ReadLog() const;
+
+ private:
+  void Start();
+  ServerOptions options_;
+  std::unique_ptr<PgTestDatabase> pg_;
+  std::string data_dir_;
+  std::string database_url_;
+  std::string log_path_;
+  std::string base_url_;
+  int port_ = 0;
+  pid_t pid_ = -1;
+};
+
+// A free TCP port on 127.0.0.1 (bound and released; racy but fine locally).
+int FreePort();
+
+}  // namespace credence::test
