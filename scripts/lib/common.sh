@@ -1,0 +1,41 @@
+# Shared by scripts/dev and scripts/test: installs what the build needs on a
+# Debian 12 machine (as root, through apt-get) and builds with CMake+Ninja.
+
+# Debian packages the build, the tests and the benchmarks need.
+readonly CREDENCE_PACKAGES=(
+  g++ cmake ninja-build ccache mold pkg-config
+  libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
+  libsqlite3-dev libpq-dev libssl-dev libcurl4-openssl-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  postgresql-15 wrk curl python3
+)
+
+credence_install_packages() {
+  local missing=()
+  for pkg in "${CREDENCE_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
+  done
+  [[ ${#missing[@]} -eq 0 ]] && return 0
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "missing packages: ${missing[*]} (run as root, or install them)" >&2
+    return 1
+  fi
+  echo "installing: ${missing[*]}" >&2
+  # The postgresql package would otherwise create and start a cluster on
+  # port 5432; tests start their own servers.
+  mkdir -p /etc/postgresql-common/createcluster.d
+  echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.d/credence.conf
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+# credence_build BUILD_DIR [TARGET...]
+credence_build() {
+  local dir=$1
+  shift
+  if [[ ! -f "$dir/build.ninja" ]]; then
+    cmake -S "$CREDENCE_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
+  fi
+  cmake --build "$dir" -- "$@" >&2
+}
