@@ -55,8 +55,8 @@ std::optional<int64_t> ParseInt(std::string_view v) {
 }
 
 Error FlagError(std::string_view flag, std::string message) {
-  return Error::InvalidArgument("invalid_flag", "--" + std::string(flag) + ": " + message,
-                                {{std::string(flag), std::move(message)}});
+  std::string detail = "--" + std::string(flag) + ": " + message;
+  return Error::InvalidArgument("invalid_flag", std::move(detail), {{std::string(flag), std::move(message)}});
 }
 
 Status Apply(Config& c, const FlagSpec& f, const std::string& value) {

@@ -1,6 +1,7 @@
 #include "http/metrics.h"
 
 #include <array>
+#include <atomic>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -62,19 +63,23 @@ struct Metrics::Shard {
   std::unordered_map<const Route*, Histogram> latency;              // guarded by mu
 };
 
-Metrics::Metrics() = default;
+namespace {
+std::atomic<uint64_t> g_next_metrics_id{1};
+}  // namespace
+
+Metrics::Metrics() : id_(g_next_metrics_id.fetch_add(1)) {}
 Metrics::~Metrics() = default;
 
 Metrics::Shard& Metrics::LocalShard() {
-  thread_local const Metrics* owner = nullptr;
-  thread_local Shard* shard = nullptr;
-  if (owner != this) {
-    std::lock_guard lock(shards_mu_);
-    shards_.push_back(std::make_unique<Shard>());
-    shard = shards_.back().get();
-    owner = this;
-  }
-  return *shard;
+  // Keyed by instance id, not address: a Metrics built where a destroyed one
+  // lived must not find that one's freed shard.
+  thread_local std::vector<std::pair<uint64_t, Shard*>> shards;
+  for (const auto& [id, shard] : shards)
+    if (id == id_) return *shard;
+  std::lock_guard lock(shards_mu_);
+  shards_.push_back(std::make_unique<Shard>());
+  shards.emplace_back(id_, shards_.back().get());
+  return *shards_.back();
 }
 
 void Metrics::Record(const Route* route, Method method, int status, double seconds) {

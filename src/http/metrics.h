@@ -28,6 +28,7 @@ class Metrics {
   struct Shard;
   Shard& LocalShard();
 
+  const uint64_t id_;  // unique per instance, never reused (unlike an address)
   mutable std::mutex shards_mu_;
   std::vector<std::unique_ptr<Shard>> shards_;  // guarded by shards_mu_
 };

@@ -45,6 +45,7 @@ std::string_view StatusDescription(int status) {
     case 413: return "Request body too large";
     case 422: return "A plugin action guard denied the action";
     case 429: return "Rate limited";
+    case 503: return "Temporarily unavailable; retry";
     default: return "Internal error";
   }
 }
@@ -65,9 +66,13 @@ std::string OperationId(const Route& route) {
   return out;
 }
 
-json::object Operation(const Route& route) {
+json::object Operation(const Route& route, std::set<std::string>& used_ids) {
   json::object op;
-  op["operationId"] = OperationId(route);
+  // Paths that differ only in separators would share an id; OpenAPI needs them unique.
+  std::string id = OperationId(route);
+  for (int n = 2; used_ids.count(id); ++n) id = OperationId(route) + std::to_string(n);
+  used_ids.insert(id);
+  op["operationId"] = id;
   op["summary"] = route.doc.summary;
   if (!route.doc.tag.empty()) op["tags"] = json::array{route.doc.tag};
 
@@ -140,12 +145,13 @@ json::object Operation(const Route& route) {
 
 std::string BuildOpenApiDocument(const Router& router, const std::string& version) {
   json::object paths;
+  std::set<std::string> used_ids;
   for (const auto& route : router.routes()) {
     std::string method(MethodName(route->method));
     for (char& c : method) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     auto& item = paths[route->path];
     if (!item.is_object()) item = json::object{};
-    item.get_object()[method] = Operation(*route);
+    item.get_object()[method] = Operation(*route, used_ids);
   }
   json::object doc{
       {"openapi", "3.1.0"},

@@ -67,16 +67,26 @@ void Router::Add(Route route) {
   node->handlers[index] = routes_.back().get();
 }
 
+const Route* Router::RouteFor(const Node& node, Method method) {
+  const Route* route = node.handlers[static_cast<size_t>(method)];
+  if (route == nullptr && method == Method::kHead) route = node.handlers[static_cast<size_t>(Method::kGet)];
+  return route;
+}
+
 const Router::Node* Router::Walk(const Node* node, const std::vector<std::string_view>& segments, size_t index,
-                                 std::vector<std::string_view>& captured) const {
-  if (index == segments.size()) return node->HasAny() ? node : nullptr;
+                                 Method method, std::vector<std::string_view>& captured, const Node*& fallback) const {
+  if (index == segments.size()) {
+    if (RouteFor(*node, method) != nullptr) return node;
+    if (fallback == nullptr && node->HasAny()) fallback = node;
+    return nullptr;
+  }
   const std::string_view segment = segments[index];
   if (auto it = node->literals.find(segment); it != node->literals.end()) {
-    if (const Node* found = Walk(it->second.get(), segments, index + 1, captured)) return found;
+    if (const Node* found = Walk(it->second.get(), segments, index + 1, method, captured, fallback)) return found;
   }
   if (node->param && !segment.empty()) {
     captured.push_back(segment);
-    if (const Node* found = Walk(node->param.get(), segments, index + 1, captured)) return found;
+    if (const Node* found = Walk(node->param.get(), segments, index + 1, method, captured, fallback)) return found;
     captured.pop_back();
   }
   return nullptr;
@@ -87,20 +97,21 @@ Router::Match Router::Find(Method method, std::string_view encoded_path) const {
   const auto segments = Split(encoded_path);
   if (segments.empty()) return match;
   std::vector<std::string_view> captured;
-  const Node* node = Walk(root_.get(), segments, 0, captured);
-  if (node == nullptr) return match;
-
-  const Route* route = node->handlers[static_cast<size_t>(method)];
-  if (route == nullptr && method == Method::kHead) route = node->handlers[static_cast<size_t>(Method::kGet)];
-  if (route == nullptr) {
+  const Node* fallback = nullptr;
+  const Node* node = Walk(root_.get(), segments, 0, method, captured, fallback);
+  if (node == nullptr) {
+    if (fallback == nullptr) return match;
     match.outcome = Match::Outcome::kMethodNotAllowed;
     for (size_t m = 0; m < kMethods; ++m) {
-      if (node->handlers[m] == nullptr) continue;
+      if (fallback->handlers[m] == nullptr) continue;
       if (!match.allow.empty()) match.allow += ", ";
       match.allow += MethodName(static_cast<Method>(m));
+      if (static_cast<Method>(m) == Method::kGet && fallback->handlers[static_cast<size_t>(Method::kHead)] == nullptr)
+        match.allow += ", HEAD";
     }
     return match;
   }
+  const Route* route = RouteFor(*node, method);
   // Recover parameter names from the template of the matched route.
   size_t next = 0;
   for (std::string_view segment : Split(route->path)) {

@@ -49,8 +49,12 @@ class Router {
     std::array<const Route*, kMethods> handlers{};
     bool HasAny() const;
   };
-  const Node* Walk(const Node* node, const std::vector<std::string_view>& segments, size_t index,
-                   std::vector<std::string_view>& captured) const;
+  // Depth-first, literals before parameters. Returns the first node that
+  // serves `method`; remembers in `fallback` the first node that matched the
+  // path at all (for 405).
+  const Node* Walk(const Node* node, const std::vector<std::string_view>& segments, size_t index, Method method,
+                   std::vector<std::string_view>& captured, const Node*& fallback) const;
+  static const Route* RouteFor(const Node& node, Method method);
 
   std::unique_ptr<Node> root_;
   std::vector<std::unique_ptr<Route>> routes_;

@@ -170,7 +170,7 @@ TEST_F(RouterTest, WrongMethodIsMethodNotAllowedWithAllowList) {
   const auto match = Find(Method::kDelete, "/api/hubs");
   EXPECT_EQ(match.outcome, Outcome::kMethodNotAllowed);
   EXPECT_EQ(match.route, nullptr);
-  EXPECT_EQ(match.allow, "GET, POST");
+  EXPECT_EQ(match.allow, "GET, HEAD, POST");
 }
 
 TEST_F(RouterTest, AllowListFollowsMethodOrderNotRegistrationOrder) {
@@ -179,7 +179,21 @@ TEST_F(RouterTest, AllowListFollowsMethodOrderNotRegistrationOrder) {
   Add(Method::kGet, "/api/hubs/{key}");
   const auto match = Find(Method::kPost, "/api/hubs/x");
   EXPECT_EQ(match.outcome, Outcome::kMethodNotAllowed);
-  EXPECT_EQ(match.allow, "GET, PUT, DELETE");
+  EXPECT_EQ(match.allow, "GET, HEAD, PUT, DELETE");
+}
+
+// DELETE /api/users/me is not a method of the literal "me" route, but the
+// parameter route /api/users/{id} serves DELETE: it must be found.
+TEST_F(RouterTest, MethodMismatchOnLiteralBacktracksToParameterRoute) {
+  Add(Method::kGet, "/api/users/me");
+  Add(Method::kDelete, "/api/users/{id}");
+  const auto match = Find(Method::kDelete, "/api/users/me");
+  ASSERT_EQ(match.outcome, Outcome::kFound);
+  EXPECT_EQ(match.route->path, "/api/users/{id}");
+  EXPECT_EQ(Param(match, "id"), "me");
+  const auto wrong = Find(Method::kPost, "/api/users/me");
+  EXPECT_EQ(wrong.outcome, Outcome::kMethodNotAllowed);
+  EXPECT_EQ(wrong.allow, "GET, HEAD");
 }
 
 TEST_F(RouterTest, HeadFallsBackToGet) {

@@ -104,8 +104,8 @@ void Schema::Validate(const json::value& v, const std::string& path, std::vector
         n = v.get_int64();
       } else if (v.is_uint64() && v.get_uint64() <= static_cast<uint64_t>(INT64_MAX)) {
         n = static_cast<int64_t>(v.get_uint64());
-      } else if (v.is_double() && v.get_double() == static_cast<double>(static_cast<int64_t>(v.get_double())) &&
-                 std::abs(v.get_double()) < 9e15) {
+      } else if (v.is_double() && std::abs(v.get_double()) < 9e15 &&
+                 v.get_double() == static_cast<double>(static_cast<int64_t>(v.get_double()))) {
         n = static_cast<int64_t>(v.get_double());
       } else {
         errors.push_back({FieldName(path), "must be an integer"});
@@ -190,6 +190,7 @@ json::value Schema::ToJsonSchema() const {
   if (!enum_.empty()) {
     json::array values;
     for (const auto& e : enum_) values.emplace_back(e);
+    if (nullable_) values.emplace_back(nullptr);
     out["enum"] = std::move(values);
   }
   if (!check_message_.empty() && description_.empty()) out["description"] = check_message_;

@@ -1,5 +1,8 @@
 #include "identity/authenticator.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "core/ids.h"
 #include "identity/internal/queries.h"
 #include "storage/session.h"
@@ -18,8 +21,10 @@ Result<std::optional<Principal>> Authenticator::Authenticate(const Credentials& 
   if (!credentials.authorization.empty()) {
     std::string_view header = credentials.authorization;
     // The scheme is case-insensitive (RFC 9110 11.1).
-    if (header.size() < 7 || (header.substr(0, 7) != "Bearer " && header.substr(0, 7) != "bearer "))
-      return InvalidToken("The Authorization header must use the Bearer scheme.");
+    auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+    const bool bearer = header.size() > 7 && header[6] == ' ' &&
+                        std::equal(header.begin(), header.begin() + 6, "bearer", [&](char a, char b) { return lower(a) == b; });
+    if (!bearer) return InvalidToken("The Authorization header must use the Bearer scheme.");
     token = header.substr(7);
     while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
   } else if (!credentials.api_key.empty()) {
