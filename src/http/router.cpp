@@ -46,13 +46,9 @@ void Router::Add(Route route) {
   Node* node = root_.get();
   for (std::string_view segment : Split(route.path)) {
     if (IsParam(segment)) {
-      const std::string name(segment.substr(1, segment.size() - 2));
-      if (!node->param) {
-        node->param = std::make_unique<Node>();
-        node->param_name = name;
-      } else if (node->param_name != name) {
-        throw std::logic_error("conflicting parameter names at " + route.path);
-      }
+      // Templates may name the same position differently (/api/hubs/{key},
+      // /api/hubs/{hubId}/memberships): names come from the matched route.
+      if (!node->param) node->param = std::make_unique<Node>();
       node = node->param.get();
     } else {
       auto& child = node->literals[std::string(segment)];

@@ -45,7 +45,6 @@ class Router {
   struct Node {
     std::unordered_map<std::string, std::unique_ptr<Node>, SegmentHash, std::equal_to<>> literals;
     std::unique_ptr<Node> param;
-    std::string param_name;
     std::array<const Route*, kMethods> handlers{};
     bool HasAny() const;
   };

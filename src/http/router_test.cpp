@@ -242,10 +242,15 @@ TEST_F(RouterTest, SamePathWithAnotherMethodIsNotADuplicate) {
   EXPECT_NO_THROW(Add(Method::kDelete, "/api/hubs/{key}"));
 }
 
-TEST_F(RouterTest, ConflictingParamNamesAtSamePositionThrow) {
+TEST_F(RouterTest, EachRouteNamesItsOwnParametersAtASharedPosition) {
   Add(Method::kGet, "/api/hubs/{key}");
-  EXPECT_THROW(Add(Method::kDelete, "/api/hubs/{id}"), std::logic_error);
-  EXPECT_THROW(Add(Method::kGet, "/api/hubs/{hubKey}/entries"), std::logic_error);
+  Add(Method::kGet, "/api/hubs/{hubId}/memberships");
+  const auto hub = Find(Method::kGet, "/api/hubs/docs");
+  ASSERT_EQ(hub.outcome, Outcome::kFound);
+  EXPECT_EQ(Param(hub, "key"), "docs");
+  const auto memberships = Find(Method::kGet, "/api/hubs/42/memberships");
+  ASSERT_EQ(memberships.outcome, Outcome::kFound);
+  EXPECT_EQ(Param(memberships, "hubId"), "42");
 }
 
 TEST_F(RouterTest, TemplateWithoutLeadingSlashThrows) {

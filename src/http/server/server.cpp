@@ -16,6 +16,8 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -136,7 +138,21 @@ asio::awaitable<void> Server::Impl::Refuse(beast::tcp_stream& stream, const Erro
                                            std::string_view target, unsigned version) {
   auto response = ToBeastResponse(dispatcher.Reject(error, method, target), version == 10 ? 10 : 11, false, false);
   stream.expires_after(milliseconds(options.read_timeout_ms));
-  co_await bhttp::async_write(stream, response, kUseTuple);
+  auto [write_ec, written] = co_await bhttp::async_write(stream, response, kUseTuple);
+  if (write_ec) co_return;
+  // Lingering close: a client still sending its (refused) body would get a
+  // reset instead of our answer if we closed at once. Stop sending, then
+  // drain what it sends for a short while.
+  boost::system::error_code ignored;
+  stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  stream.expires_after(milliseconds(std::min<int64_t>(options.read_timeout_ms, 2000)));
+  std::array<char, 16 * 1024> scratch;
+  size_t drained = 0;
+  while (drained < 64 * options.max_body_bytes) {
+    auto [read_ec, n] = co_await stream.async_read_some(asio::buffer(scratch), kUseTuple);
+    if (read_ec) break;
+    drained += n;
+  }
 }
 
 asio::awaitable<void> Server::Impl::Serve(Worker& worker, tcp::socket socket) {
