@@ -11,6 +11,8 @@
 #include "http/router.h"
 #include "http/server/server.h"
 #include "identity/authenticator.h"
+#include "identity/group_service.h"
+#include "identity/invitation_service.h"
 #include "identity/schema.h"
 #include "identity/tenant_service.h"
 #include "identity/user_service.h"
@@ -49,10 +51,12 @@ int Serve(const Config& config) {
   SystemClock clock;
   identity::TenantService tenants(*db, clock, config.dev);
   identity::UserService users(*db);
+  identity::GroupService groups(*db, clock);
+  identity::InvitationService invitations(*db, clock);
   if (config.dev) SeedDevelopmentData(tenants);
 
   http::Metrics metrics;
-  http::Services services{*db, tenants, users, metrics, config.dev, kVersion};
+  http::Services services{*db, tenants, users, groups, invitations, metrics, config.dev, kVersion};
   const auto router = http::BuildRouter(services);
 
   identity::Authenticator authenticator(*db, config.dev);

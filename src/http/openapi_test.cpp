@@ -18,6 +18,8 @@
 #include "http/handlers/routes.h"
 #include "http/metrics.h"
 #include "http/router.h"
+#include "identity/group_service.h"
+#include "identity/invitation_service.h"
 #include "identity/schema.h"
 #include "identity/tenant_service.h"
 #include "identity/user_service.h"
@@ -58,8 +60,10 @@ class OpenApiTest : public ::testing::Test {
     clock_ = new ManualClock(1'700'000'000'000);
     tenants_ = new identity::TenantService(*db_, *clock_, /*dev_mode=*/true);
     users_ = new identity::UserService(*db_);
+    groups_ = new identity::GroupService(*db_, *clock_);
+    invitations_ = new identity::InvitationService(*db_, *clock_);
     metrics_ = new Metrics;
-    services_ = new Services{*db_, *tenants_, *users_, *metrics_, /*dev_mode=*/true, kVersion};
+    services_ = new Services{*db_, *tenants_, *users_, *groups_, *invitations_, *metrics_, /*dev_mode=*/true, kVersion};
     router_ = BuildRouter(*services_).release();
 
     const Router::Match match = router_->Find(Method::kGet, "/openapi.json");
@@ -82,6 +86,8 @@ class OpenApiTest : public ::testing::Test {
     delete services_;
     // metrics_ is left alive on purpose: Metrics caches its shard per thread
     // by address (see MetricsDeathTest in dispatcher_test.cpp).
+    delete invitations_;
+    delete groups_;
     delete users_;
     delete tenants_;
     delete clock_;
@@ -104,6 +110,8 @@ class OpenApiTest : public ::testing::Test {
   static inline ManualClock* clock_ = nullptr;
   static inline identity::TenantService* tenants_ = nullptr;
   static inline identity::UserService* users_ = nullptr;
+  static inline identity::GroupService* groups_ = nullptr;
+  static inline identity::InvitationService* invitations_ = nullptr;
   static inline Metrics* metrics_ = nullptr;
   static inline Services* services_ = nullptr;
   static inline Router* router_ = nullptr;

@@ -39,6 +39,47 @@ CREATE UNIQUE INDEX tenant_members_persona ON tenant_members (tenant_id, persona
 CREATE INDEX tenant_members_user ON tenant_members (user_id);
 )sql",
        ""},
+      // Groups hold tenant members (the composite foreign key to
+      // tenant_members keeps a group from holding another tenant's user).
+      // name_key is the name trimmed and ASCII-lowercased: names are unique
+      // per tenant ignoring case. At most one Pending invitation per email.
+      {101, "identity: groups, group members, invitations",
+       R"sql(
+CREATE TABLE groups (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  name_key TEXT NOT NULL,
+  description TEXT,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, id),
+  UNIQUE (tenant_id, name_key)
+);
+CREATE TABLE group_members (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  group_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  added_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, group_id, user_id),
+  FOREIGN KEY (tenant_id, group_id) REFERENCES groups (tenant_id, id) ON DELETE CASCADE,
+  FOREIGN KEY (tenant_id, user_id) REFERENCES tenant_members (tenant_id, user_id) ON DELETE CASCADE
+);
+CREATE INDEX group_members_user ON group_members (tenant_id, user_id);
+CREATE TABLE invitations (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  email TEXT NOT NULL,
+  role TEXT NOT NULL,
+  display_name TEXT,
+  status TEXT NOT NULL,
+  invited_by TEXT NOT NULL REFERENCES users(id),
+  invited_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, id)
+);
+CREATE INDEX invitations_email ON invitations (tenant_id, email);
+CREATE UNIQUE INDEX invitations_pending_email ON invitations (tenant_id, email) WHERE status = 'Pending';
+)sql",
+       ""},
   };
   return kMigrations;
 }

@@ -10,6 +10,8 @@ class Database;
 namespace credence::identity {
 class TenantService;
 class UserService;
+class GroupService;
+class InvitationService;
 }
 
 namespace credence::http {
@@ -22,6 +24,8 @@ struct Services {
   storage::Database& db;
   const identity::TenantService& tenants;
   const identity::UserService& users;
+  const identity::GroupService& groups;
+  const identity::InvitationService& invitations;
   Metrics& metrics;
   bool dev_mode;
   std::string version;
@@ -36,5 +40,7 @@ using OpenApiHolder = std::shared_ptr<std::shared_ptr<const std::string>>;
 void AddSystemRoutes(Router& router, const Services& services, OpenApiHolder openapi);
 // Sign-in, tenants, the signed-in user.
 void AddIdentityRoutes(Router& router, const Services& services);
+// Groups and their members; invitations.
+void AddGroupRoutes(Router& router, const Services& services);
 
 }  // namespace credence::http

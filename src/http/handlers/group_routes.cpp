@@ -1,0 +1,258 @@
+// Groups (/api/groups and /groups, decisions.md 9) and invitations
+// (/api/users/invite and /users/invite).
+#include "core/ids.h"
+#include "http/handlers/routes.h"
+#include "http/json_io.h"
+#include "http/problem.h"
+#include "http/router.h"
+#include "identity/authorization.h"
+#include "identity/group_service.h"
+#include "identity/invitation_service.h"
+
+namespace credence::http {
+namespace json = boost::json;
+
+namespace {
+
+HttpResponse Problem(const RequestContext& ctx, const Error& e) {
+  return ProblemResponse(e, ctx.request.path(), ctx.request_id);
+}
+
+Schema TenantRoleSchema() { return Schema::String().Enum({"Owner", "Member", "Guest"}); }
+
+json::value OptJson(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
+
+json::object GroupJson(const identity::Group& g) {
+  return {{"id", g.id},
+          {"name", g.name},
+          {"description", OptJson(g.description)},
+          {"memberCount", g.member_count},
+          {"createdAt", FormatTimestamp(g.created_at)}};
+}
+
+Schema GroupSchema() {
+  return Schema::Object({
+      Required("id", Schema::Uuid()),
+      Required("name", Schema::String()),
+      Required("description", Schema::String().Nullable()),
+      Required("memberCount", Schema::Integer().Min(0).Describe("active tenant members in the group")),
+      Required("createdAt", Schema::Timestamp()),
+  });
+}
+
+json::object MemberJson(const identity::GroupMember& m) {
+  return {{"id", m.id},
+          {"email", m.email},
+          {"displayName", m.display_name},
+          {"tenantRole", identity::TenantRoleName(m.role)},
+          {"addedAt", FormatTimestamp(m.added_at)}};
+}
+
+Schema MemberSchema() {
+  return Schema::Object({
+      Required("id", Schema::Uuid().Describe("the user's id")),
+      Required("email", Schema::String()),
+      Required("displayName", Schema::String()),
+      Required("tenantRole", TenantRoleSchema()),
+      Required("addedAt", Schema::Timestamp()),
+  });
+}
+
+json::object MembershipJson(const identity::GroupMembership& m) {
+  return {{"groupId", m.group_id},
+          {"userId", m.member.id},
+          {"email", m.member.email},
+          {"displayName", m.member.display_name},
+          {"tenantRole", identity::TenantRoleName(m.member.role)},
+          {"addedAt", FormatTimestamp(m.member.added_at)}};
+}
+
+Schema MembershipSchema() {
+  return Schema::Object({
+      Required("groupId", Schema::Uuid()),
+      Required("userId", Schema::Uuid()),
+      Required("email", Schema::String()),
+      Required("displayName", Schema::String()),
+      Required("tenantRole", TenantRoleSchema()),
+      Required("addedAt", Schema::Timestamp()),
+  });
+}
+
+json::object InvitationJson(const identity::Invitation& i) {
+  return {{"id", i.id},
+          {"email", i.email},
+          {"role", identity::TenantRoleName(i.role)},
+          {"displayName", OptJson(i.display_name)},
+          {"status", i.status},
+          {"invitedBy", i.invited_by},
+          {"invitedAt", FormatTimestamp(i.invited_at)}};
+}
+
+Schema InvitationStatusSchema() { return Schema::String().Enum(identity::InvitationStatuses()); }
+
+Schema InvitationSchema() {
+  return Schema::Object({
+      Required("id", Schema::Uuid()),
+      Required("email", Schema::String().Format("email").Describe("lowercased")),
+      Required("role", TenantRoleSchema()),
+      Required("displayName", Schema::String().Nullable()),
+      Required("status", InvitationStatusSchema()),
+      Required("invitedBy", Schema::Uuid().Describe("the inviting admin's user id")),
+      Required("invitedAt", Schema::Timestamp()),
+  });
+}
+
+}  // namespace
+
+void AddGroupRoutes(Router& router, const Services& s) {
+  const identity::GroupService& groups = s.groups;
+  const identity::InvitationService& invitations = s.invitations;
+
+  for (const char* path : {"/api/groups", "/groups"}) {
+    router.Add({Method::kGet, path, Auth::kUser, "",
+                [&groups](RequestContext& ctx) {
+                  auto list = groups.List(ctx.Caller());
+                  if (!list) return Problem(ctx, list.error());
+                  json::array out;
+                  for (const auto& g : *list) out.push_back(GroupJson(g));
+                  return JsonResponse(200, out);
+                },
+                {.summary = "Every group of the tenant with its member count, by name.",
+                 .tag = "groups",
+                 .response = Schema::Array(GroupSchema())}});
+  }
+
+  static const Schema kCreateGroupRequest = Schema::Object({
+      Required("name", Schema::String()
+                           .MinLength(1)
+                           .MaxLength(static_cast<int64_t>(identity::kMaxGroupNameLength))
+                           .Describe("unique in the tenant, ignoring case; surrounding blanks are trimmed")),
+      Optional("description", Schema::String().MaxLength(2000)),
+  });
+  for (const char* path : {"/api/groups", "/groups"}) {
+    router.Add({Method::kPost, path, Auth::kUser, "",
+                [&groups](RequestContext& ctx) {
+                  // Who may act is answered before the body is looked at.
+                  if (auto admin = identity::RequireGlobalAdmin(ctx.Caller()); !admin) return Problem(ctx, admin.error());
+                  auto body = ParseBody(ctx.request, kCreateGroupRequest);
+                  if (!body) return Problem(ctx, body.error());
+                  auto group = groups.Create(ctx.Caller(), GetString(*body, "name"), GetOptString(*body, "description"));
+                  if (!group) return Problem(ctx, group.error());
+                  return JsonResponse(201, GroupJson(*group));
+                },
+                {.summary = "Create a group (global admin). 409 group_name_taken when the tenant has a group of "
+                            "that name, ignoring case.",
+                 .tag = "groups",
+                 .request = kCreateGroupRequest,
+                 .response = GroupSchema(),
+                 .success_status = 201,
+                 .errors = {409}}});
+  }
+
+  for (const char* path : {"/api/groups/{groupId}/members", "/groups/{groupId}/members"}) {
+    router.Add({Method::kGet, path, Auth::kUser, "",
+                [&groups](RequestContext& ctx) {
+                  auto members = groups.Members(ctx.Caller(), CanonicalUuid(ctx.PathParam("groupId")));
+                  if (!members) return Problem(ctx, members.error());
+                  json::array out;
+                  for (const auto& m : *members) out.push_back(MemberJson(m));
+                  return JsonResponse(200, out);
+                },
+                {.summary = "The active tenant members in the group, by display name.",
+                 .tag = "groups",
+                 .response = Schema::Array(MemberSchema()),
+                 .path_params = {{"groupId", Schema::Uuid()}}}});
+  }
+
+  static const Schema kAddMemberRequest = Schema::Object({
+      Optional("userId", Schema::Uuid().Describe("the user to add; userId or targetUserId is required")),
+      Optional("targetUserId", Schema::Uuid().Describe("alias of userId")),
+  });
+  for (const char* path : {"/api/groups/{groupId}/members", "/groups/{groupId}/members"}) {
+    router.Add({Method::kPost, path, Auth::kUser, "",
+                [&groups](RequestContext& ctx) {
+                  if (auto admin = identity::RequireGlobalAdmin(ctx.Caller()); !admin) return Problem(ctx, admin.error());
+                  auto body = ParseBody(ctx.request, kAddMemberRequest);
+                  if (!body) return Problem(ctx, body.error());
+                  auto user_id = GetOptString(*body, "userId");
+                  const auto target = GetOptString(*body, "targetUserId");
+                  if (!user_id && !target)
+                    return Problem(ctx, Error::Validation({{"userId", "is required (or its alias targetUserId)"}}));
+                  if (user_id && target && CanonicalUuid(*user_id) != CanonicalUuid(*target))
+                    return Problem(ctx, Error::Validation({{"targetUserId", "must equal userId when both are given"}}));
+                  auto added = groups.AddMember(ctx.Caller(), CanonicalUuid(ctx.PathParam("groupId")),
+                                                CanonicalUuid(user_id ? *user_id : *target));
+                  if (!added) return Problem(ctx, added.error());
+                  return JsonResponse(added->created ? 201 : 200, MembershipJson(*added));
+                },
+                {.summary = "Add an active member of the tenant to the group (global admin). 201 when added; "
+                            "adding a member again is idempotent and answers 200 with the existing membership.",
+                 .tag = "groups",
+                 .request = kAddMemberRequest,
+                 .response = MembershipSchema(),
+                 .success_status = 201,
+                 .path_params = {{"groupId", Schema::Uuid()}}}});
+  }
+
+  for (const char* path : {"/api/groups/{groupId}/members/{targetUserId}", "/groups/{groupId}/members/{targetUserId}"}) {
+    router.Add({Method::kDelete, path, Auth::kUser, "",
+                [&groups](RequestContext& ctx) {
+                  auto removed = groups.RemoveMember(ctx.Caller(), CanonicalUuid(ctx.PathParam("groupId")),
+                                                     CanonicalUuid(ctx.PathParam("targetUserId")));
+                  if (!removed) return Problem(ctx, removed.error());
+                  return NoContent();
+                },
+                {.summary = "Remove a user from the group (global admin); 404 when they are not in it.",
+                 .tag = "groups",
+                 .success_status = 204,
+                 .path_params = {{"groupId", Schema::Uuid()}, {"targetUserId", Schema::Uuid()}}}});
+  }
+
+  static const Schema kInviteRequest = Schema::Object({
+      Required("email", Schema::String().Format("email").MaxLength(254).Describe("compared ignoring case")),
+      Optional("role", TenantRoleSchema().Describe("TenantRole on joining; default Member")),
+      Optional("displayName", Schema::String().MinLength(1).MaxLength(200)),
+  });
+  for (const char* path : {"/api/users/invite", "/users/invite"}) {
+    router.Add({Method::kPost, path, Auth::kUser, "",
+                [&invitations](RequestContext& ctx) {
+                  if (auto admin = identity::RequireGlobalAdmin(ctx.Caller()); !admin) return Problem(ctx, admin.error());
+                  auto body = ParseBody(ctx.request, kInviteRequest);
+                  if (!body) return Problem(ctx, body.error());
+                  identity::NewInvitation request;
+                  request.email = GetString(*body, "email");
+                  request.role = identity::ParseTenantRole(GetString(*body, "role", "Member"))
+                                     .value_or(identity::TenantRole::kMember);
+                  request.display_name = GetOptString(*body, "displayName");
+                  auto invited = invitations.Invite(ctx.Caller(), request);
+                  if (!invited) return Problem(ctx, invited.error());
+                  return JsonResponse(invited->created ? 201 : 200, InvitationJson(invited->invitation));
+                },
+                {.summary = "Invite a person by email (global admin); the invitation is recorded as Pending. "
+                            "201 when created; an email with a Pending invitation answers 200 with that "
+                            "invitation unchanged; 409 already_member when an active member has the email.",
+                 .tag = "users",
+                 .request = kInviteRequest,
+                 .response = InvitationSchema(),
+                 .success_status = 201,
+                 .errors = {409}}});
+  }
+
+  for (const char* path : {"/api/users/invitations", "/users/invitations"}) {
+    router.Add({Method::kGet, path, Auth::kUser, "",
+                [&invitations](RequestContext& ctx) {
+                  auto list = invitations.List(ctx.Caller(), ctx.request.QueryParam("status"));
+                  if (!list) return Problem(ctx, list.error());
+                  json::array out;
+                  for (const auto& i : *list) out.push_back(InvitationJson(i));
+                  return JsonResponse(200, out);
+                },
+                {.summary = "Invitations of the tenant, newest first (global admin).",
+                 .tag = "users",
+                 .response = Schema::Array(InvitationSchema()),
+                 .query = {{"status", InvitationStatusSchema(), false, "only invitations with this status"}},
+                 .errors = {400}}});
+  }
+}
+
+}  // namespace credence::http

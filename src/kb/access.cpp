@@ -1,0 +1,31 @@
+#include "kb/access.h"
+
+#include <algorithm>
+
+#include "kb/internal/queries.h"
+#include "storage/session.h"
+
+namespace credence::kb {
+
+AccessLevel HubLevel(storage::TenantSession& session, const identity::Principal& caller, const Hub& hub) {
+  if (!caller.is_user()) return AccessLevel::kNone;
+  if (caller.is_global_admin() || hub.owner_id == caller.user_id) return AccessLevel::kAdmin;
+  auto level = static_cast<AccessLevel>(
+      session.Run(internal::kHubMembershipLevel, {hub.id, caller.user_id}).front().Int(0));
+  if (hub.default_org_role && DefaultOrgRoleApplies(caller))
+    level = std::max(level, identity::ParseAccessLevel(*hub.default_org_role).value_or(AccessLevel::kNone));
+  return level;
+}
+
+AccessLevel EntryLevel(storage::TenantSession& session, const identity::Principal& caller, const Hub& hub,
+                       const Entry& entry) {
+  AccessLevel level = HubLevel(session, caller, hub);
+  if (level == AccessLevel::kAdmin || !caller.is_user()) return level;
+  if (entry.owner_id == caller.user_id) level = std::max(level, AccessLevel::kEditor);
+  if (level >= AccessLevel::kEditor) return level;
+  const auto granted = static_cast<AccessLevel>(
+      session.Run(internal::kEntryPermissionLevel, {entry.id, caller.user_id}).front().Int(0));
+  return std::max(level, granted);
+}
+
+}  // namespace credence::kb

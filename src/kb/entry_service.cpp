@@ -1,0 +1,365 @@
+#include "kb/entry_service.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/ids.h"
+#include "identity/tenant_service.h"
+#include "kb/access.h"
+#include "kb/document.h"
+#include "kb/internal/entry_access.h"
+#include "kb/internal/queries.h"
+#include "kb/internal/rows.h"
+#include "kb/translation_service.h"
+#include "storage/session.h"
+
+namespace credence::kb {
+namespace {
+
+using identity::RequireLevel;
+using internal::LoadEntry;
+
+struct StoredBlock {
+  int position;
+  std::string hash;
+  std::string node;
+  bool is_deleted;
+};
+
+std::vector<std::pair<std::string, StoredBlock>> LoadBlocks(storage::TenantSession& s, const std::string& entry_id) {
+  std::vector<std::pair<std::string, StoredBlock>> out;
+  for (const auto& row : s.Run(internal::kBlocksOfEntry, {entry_id}))
+    out.emplace_back(row.Text(0), StoredBlock{static_cast<int>(row.Int(1)), row.Text(2), row.Text(3), row.Bool(4)});
+  return out;
+}
+
+std::string SearchBody(const std::vector<Block>& blocks) {
+  std::string body;
+  for (const Block& b : blocks) {
+    if (b.text.empty()) continue;
+    if (!body.empty()) body.push_back('\n');
+    body += b.text;
+  }
+  return body;
+}
+
+void Reindex(storage::TenantSession& s, const std::string& entry_id, const std::string& title, const std::string& body) {
+  s.Run(internal::kSearchDelete, {entry_id});
+  s.Run(internal::kSearchInsert, {entry_id, title, body});
+}
+
+std::optional<Hub> FindHub(storage::TenantSession& s, const std::string& key) {
+  auto rows = s.Run(internal::kHubByKey, {key});
+  if (rows.empty()) return std::nullopt;
+  return internal::HubFromRow(rows.front());
+}
+
+// The reader's view in `language`: translated blocks where they exist, the
+// original's block where the translation has none yet, and the placeholder
+// where the original block was removed but the translation still has it.
+EntryView Compose(storage::TenantSession& s, Entry entry, const std::string& language) {
+  EntryView view;
+  if (language.empty() || language == entry.original_language) {
+    view.language = entry.original_language;
+    view.entry = std::move(entry);
+    return view;
+  }
+  auto summary = TranslationService::Summary(s, entry.id, language);
+  if (!summary) {
+    view.language = entry.original_language;
+    view.entry = std::move(entry);
+    return view;
+  }
+  std::unordered_map<std::string, std::string> translated;
+  for (const auto& row : s.Run(internal::kTranslationBlocks, {entry.id, language}))
+    translated.emplace(row.Text(0), row.Text(1));
+  std::vector<std::string> nodes;
+  for (const auto& [id, block] : LoadBlocks(s, entry.id)) {
+    const auto it = translated.find(id);
+    if (block.is_deleted) {
+      if (it != translated.end()) nodes.push_back(RemovedPlaceholderNode(id));
+    } else {
+      nodes.push_back(it != translated.end() ? it->second : block.node);
+    }
+  }
+  entry.title = summary->title;
+  entry.content = AssembleDocument(nodes);
+  view.entry = std::move(entry);
+  view.language = language;
+  view.is_translation = true;
+  view.translation = std::move(summary);
+  return view;
+}
+
+// FTS expressions from free text: words only, each a prefix term, all
+// required. Punctuation never reaches the query syntax.
+std::vector<std::string> SearchTerms(const std::string& q) {
+  std::vector<std::string> terms;
+  std::string current;
+  for (const char ch : q) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (std::isalnum(c) || c >= 0x80) {
+      current.push_back(static_cast<char>(std::tolower(c)));
+    } else if (!current.empty()) {
+      terms.push_back(std::move(current));
+      current.clear();
+    }
+  }
+  if (!current.empty()) terms.push_back(std::move(current));
+  if (terms.size() > 16) terms.resize(16);
+  return terms;
+}
+
+}  // namespace
+
+Result<std::vector<Entry>> EntryService::ListByHub(const identity::Principal& caller,
+                                                   const std::string& hub_key) const {
+  storage::Session session(db_);
+  storage::TenantSession s(session, caller.tenant_id);
+  auto hub = FindHub(s, hub_key);
+  if (!hub) return Error::NotFound("Hub not found.");
+  CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kViewer, "hub"));
+  std::vector<Entry> out;
+  for (const auto& row : s.Run(internal::kEntriesOfHub, {hub->id})) out.push_back(internal::EntryFromRow(row));
+  return out;
+}
+
+Result<EntryView> EntryService::RootEntry(const identity::Principal& caller, const std::string& hub_key) const {
+  std::string root;
+  {
+    storage::Session session(db_);
+    storage::TenantSession s(session, caller.tenant_id);
+    auto hub = FindHub(s, hub_key);
+    if (!hub) return Error::NotFound("Hub not found.");
+    CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kViewer, "hub"));
+    if (!hub->root_entry_id) return Error::NotFound("The hub has no root entry.");
+    root = *hub->root_entry_id;
+  }
+  return Get(caller, root, "");
+}
+
+Result<EntryView> EntryService::Get(const identity::Principal& caller, const std::string& id,
+                                    const std::string& language) const {
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession s(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kViewer));
+  return Compose(s, std::move(loaded.entry), language);
+}
+
+Result<EntryView> EntryService::Create(const identity::Principal& caller, const NewEntry& request) const {
+  if (!identity::IsKnownLanguage(request.original_language))
+    return Error::Validation({{"originalLanguage", "unknown language '" + request.original_language + "'"}});
+  CR_TRY_ASSIGN(ParsedDocument doc, ParseOriginal(request.content, "content"));
+
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession s(session, caller.tenant_id);
+  auto hub = FindHub(s, request.hub_key);
+  if (!hub) return Error::Validation({{"hubKey", "no hub with this key"}});
+  const AccessLevel level = HubLevel(s, caller, *hub);
+  if (level == AccessLevel::kNone) return Error::Validation({{"hubKey", "no hub with this key"}});
+  CR_TRY(RequireLevel(level, AccessLevel::kEditor, "hub"));
+  if (!s.Run(internal::kEntryKeyTaken, {hub->id, request.key}).empty())
+    return Error::Conflict("entry_key_taken", "An entry with key '" + request.key + "' exists in this hub.");
+
+  const TimeMs now = clock_.Now();
+  Entry e;
+  e.id = NewId();
+  e.hub_id = hub->id;
+  e.hub_key = hub->key;
+  e.key = request.key;
+  e.title = request.title;
+  e.content = doc.content;
+  e.original_language = request.original_language;
+  e.status = EntryStatus::kDraft;
+  e.expiry_at = now + static_cast<TimeMs>(request.expiry_days.value_or(hub->default_expiry_days)) * kMsPerDay;
+  e.owner_id = caller.user_id;
+  e.preview_image = request.preview_image;
+  e.created_at = e.updated_at = e.content_updated_at = now;
+  s.Run(internal::kInsertEntry, {e.id, e.hub_id, e.key, e.title, e.content, e.original_language,
+                                 EntryStatusName(e.status), e.expiry_at, e.owner_id, e.preview_image, now});
+  for (const Block& b : doc.blocks) s.Run(internal::kInsertBlock, {e.id, b.block_id, b.position, b.hash, b.node_json});
+  Reindex(s, e.id, e.title, SearchBody(doc.blocks));
+  session.Commit();
+  return EntryView{std::move(e), request.original_language, false, std::nullopt};
+}
+
+Result<EntryView> EntryService::Update(const identity::Principal& caller, const std::string& id,
+                                       const std::string& language, const EntryUpdate& update) const {
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession s(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kEditor));
+  Entry& e = loaded.entry;
+  const TimeMs now = clock_.Now();
+
+  if (!language.empty() && language != e.original_language) {
+    if (!TranslationService::Summary(s, id, language))
+      return Error::NotFound("No translation in '" + language + "'; create it with POST "
+                             "/api/entries/{id}/translations/" + language + ".");
+    CR_TRY(TranslationService::Replace(s, e, language, update.title, update.content, caller.user_id, now));
+    EntryView view = Compose(s, std::move(e), language);
+    session.Commit();
+    return view;
+  }
+
+  CR_TRY_ASSIGN(ParsedDocument doc, ParseOriginal(update.content, "content"));
+  std::unordered_map<std::string, StoredBlock> existing;
+  for (auto& [block_id, block] : LoadBlocks(s, id)) existing.emplace(block_id, std::move(block));
+
+  bool content_changed = false;
+  for (const Block& b : doc.blocks) {
+    auto it = existing.find(b.block_id);
+    if (it == existing.end()) {
+      s.Run(internal::kInsertBlock, {id, b.block_id, b.position, b.hash, b.node_json});
+      content_changed = true;
+      continue;
+    }
+    const StoredBlock& old = it->second;
+    if (old.hash != b.hash) {
+      // Translations of this block now hold an older hash: stale, by derivation.
+      s.Run(internal::kUpdateBlock, {id, b.block_id, b.position, b.hash, b.node_json});
+      content_changed = true;
+    } else if (old.position != b.position || old.is_deleted || old.node != b.node_json) {
+      s.Run(internal::kMoveBlock, {id, b.block_id, b.position});
+      content_changed = content_changed || old.is_deleted;
+    }
+    existing.erase(it);
+  }
+  // Blocks no longer in the document: kept (flagged) while a translation
+  // still aligns to them, removed otherwise.
+  std::unordered_set<std::string> translated;
+  bool translated_loaded = false;
+  for (const auto& [block_id, old] : existing) {
+    if (old.is_deleted) continue;
+    content_changed = true;
+    if (!translated_loaded) {
+      for (const auto& row : s.Run(internal::kTranslatedBlockIds, {id})) translated.insert(row.Text(0));
+      translated_loaded = true;
+    }
+    s.Run(translated.count(block_id) ? internal::kSoftDeleteBlock : internal::kDeleteBlock, {id, block_id});
+  }
+
+  const bool title_changed = update.title != e.title;
+  e.title = update.title;
+  e.content = doc.content;
+  if (update.preview_image) e.preview_image = update.preview_image;
+  if (update.status) e.status = *update.status;
+  if (content_changed) e.content_updated_at = now;
+  e.updated_at = now;
+  ++e.version;
+  s.Run(internal::kUpdateEntry, {id, e.title, e.content, e.preview_image, EntryStatusName(e.status), now,
+                                 e.content_updated_at});
+  if (content_changed || title_changed) Reindex(s, id, e.title, SearchBody(doc.blocks));
+  session.Commit();
+  const std::string original = e.original_language;
+  return EntryView{std::move(e), original, false, std::nullopt};
+}
+
+Status EntryService::Delete(const identity::Principal& caller, const std::string& id) const {
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession s(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kViewer));
+  if (loaded.entry.owner_id != caller.user_id)
+    return Error::PermissionDenied("Only the entry's owner can delete it.");
+  if (loaded.hub.root_entry_id == id)
+    return Error::InvalidArgument("entry_is_hub_root",
+                                  "The entry is its hub's root entry; set another root entry first.");
+  s.Run(internal::kSearchDelete, {id});
+  s.Run(internal::kDeleteEntry, {id});
+  session.Commit();
+  return Ok();
+}
+
+Result<EntryView> EntryService::Publish(const identity::Principal& caller, const std::string& id) const {
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession s(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kEditor));
+  const TimeMs now = clock_.Now();
+  s.Run(internal::kSetEntryStatus, {id, EntryStatusName(EntryStatus::kPublished), now});
+  loaded.entry.status = EntryStatus::kPublished;
+  if (!loaded.entry.published_at) loaded.entry.published_at = now;
+  loaded.entry.updated_at = now;
+  session.Commit();
+  const std::string original = loaded.entry.original_language;
+  return EntryView{std::move(loaded.entry), original, false, std::nullopt};
+}
+
+std::vector<Entry> EntryService::Expired(const identity::Principal& caller) const {
+  storage::Session session(db_);
+  storage::TenantSession s(session, caller.tenant_id);
+  std::vector<Entry> out;
+  for (const auto& row : s.Run(internal::kExpiredViewable, {clock_.Now(), caller.user_id, caller.is_global_admin(),
+                                                            DefaultOrgRoleApplies(caller)}))
+    out.push_back(internal::EntryFromRow(row));
+  return out;
+}
+
+Result<EntryView> EntryService::TransferOwnership(const identity::Principal& caller, const std::string& id,
+                                                  const std::string& new_owner_id) const {
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession s(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kEditor));
+  if (s.Run(internal::kIsActiveMember, {new_owner_id}).empty())
+    return Error::Validation({{"newOwnerId", "is not an active user of this tenant"}});
+  const TimeMs now = clock_.Now();
+  s.Run(internal::kSetEntryOwner, {id, new_owner_id, now});
+  loaded.entry.owner_id = new_owner_id;
+  loaded.entry.updated_at = now;
+  session.Commit();
+  const std::string original = loaded.entry.original_language;
+  return EntryView{std::move(loaded.entry), original, false, std::nullopt};
+}
+
+Result<EntryView> EntryService::ChangeOriginalLanguage(const identity::Principal& caller, const std::string& id,
+                                                       const std::string& language) const {
+  if (!identity::IsKnownLanguage(language))
+    return Error::Validation({{"languageCode", "unknown language '" + language + "'"}});
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession s(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kEditor));
+  if (TranslationService::Summary(s, id, language))
+    return Error::Conflict("translation_exists", "The entry has a translation in '" + language +
+                                                     "'; delete it before making that the original language.");
+  const TimeMs now = clock_.Now();
+  s.Run(internal::kSetOriginalLanguage, {id, language, now});
+  loaded.entry.original_language = language;
+  loaded.entry.updated_at = now;
+  session.Commit();
+  return EntryView{std::move(loaded.entry), language, false, std::nullopt};
+}
+
+Result<EntryView> EntryService::SetRoot(const identity::Principal& caller, const std::string& id) const {
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession s(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kEditor));
+  s.Run(internal::kSetHubRoot, {loaded.hub.id, id, clock_.Now()});
+  session.Commit();
+  const std::string original = loaded.entry.original_language;
+  return EntryView{std::move(loaded.entry), original, false, std::nullopt};
+}
+
+Result<std::vector<SearchResult>> EntryService::Search(const identity::Principal& caller, const std::string& q,
+                                                       const std::string& hub_key, int take) const {
+  const auto terms = SearchTerms(q);
+  if (terms.empty()) return Error::Validation({{"q", "must contain a letter or a digit"}});
+  storage::Session session(db_);
+  storage::TenantSession s(session, caller.tenant_id);
+  std::string match;
+  for (const auto& t : terms) {
+    if (session.dialect() == storage::Dialect::kSqlite) {
+      if (!match.empty()) match += ' ';
+      match += '"' + t + "\"*";
+    } else {
+      if (!match.empty()) match += " & ";
+      match += t + ":*";
+    }
+  }
+  std::vector<SearchResult> out;
+  for (const auto& row : s.Run(internal::kSearch, {match, caller.user_id, caller.is_global_admin(),
+                                                   DefaultOrgRoleApplies(caller), hub_key, take})) {
+    out.push_back({row.Text(0), row.Text(1), row.Text(2), row.Text(3), row.Text(4), row.Text(5),
+                   ParseEntryStatus(row.Text(6)).value_or(EntryStatus::kDraft), row.Text(7)});
+  }
+  return out;
+}
+
+}  // namespace credence::kb

@@ -1,0 +1,83 @@
+#pragma once
+// Entries: documents made of blocks, in a hub. Block ids, hashes and the
+// staleness of translations follow decisions.md section 5 and
+// docs/knowledge-base.md.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/result.h"
+#include "identity/principal.h"
+#include "kb/model.h"
+
+namespace credence::storage {
+class Database;
+}
+
+namespace credence::kb {
+
+struct NewEntry {
+  std::string hub_key;
+  std::string key;
+  std::string original_language;
+  std::string title;
+  std::string content;
+  std::optional<int> expiry_days;  // else the hub's defaultExpiryDays
+  std::optional<std::string> preview_image;
+};
+
+struct EntryUpdate {
+  std::string title;
+  std::string content;
+  std::optional<std::string> preview_image;
+  std::optional<EntryStatus> status;  // status override
+};
+
+inline constexpr int kSearchDefaultTake = 15;
+inline constexpr int kSearchMaxTake = 100;
+
+class EntryService {
+ public:
+  EntryService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
+
+  // Hub Viewer+. Listings carry no content.
+  Result<std::vector<Entry>> ListByHub(const identity::Principal& caller, const std::string& hub_key) const;
+  // Hub Viewer+; 404 when the hub has no root entry.
+  Result<EntryView> RootEntry(const identity::Principal& caller, const std::string& hub_key) const;
+  // Entry Viewer+. The translation in `language` when one exists, else the
+  // original (EntryView::language says which).
+  Result<EntryView> Get(const identity::Principal& caller, const std::string& id, const std::string& language) const;
+  // Hub Editor+ (the author needs to be able to edit in the hub). 201.
+  Result<EntryView> Create(const identity::Principal& caller, const NewEntry& request) const;
+  // Entry Editor+. With `language` empty or the original language: updates
+  // the original, re-hashing blocks (translations of changed blocks become
+  // stale). With a translation's language: updates that translation.
+  Result<EntryView> Update(const identity::Principal& caller, const std::string& id, const std::string& language,
+                           const EntryUpdate& update) const;
+  // Owner only; 400 entry_is_hub_root for a hub's root entry.
+  Status Delete(const identity::Principal& caller, const std::string& id) const;
+  // Entry Editor+. Draft (or any status) -> Published.
+  Result<EntryView> Publish(const identity::Principal& caller, const std::string& id) const;
+  // Entries past their expiry date that the caller may open.
+  std::vector<Entry> Expired(const identity::Principal& caller) const;
+  // Entry Editor+; the new owner must be an active user of the tenant.
+  Result<EntryView> TransferOwnership(const identity::Principal& caller, const std::string& id,
+                                      const std::string& new_owner_id) const;
+  // Entry Editor+. 409 translation_exists when a translation in that
+  // language exists (delete it first); staleness is untouched (the content
+  // did not change, only its label).
+  Result<EntryView> ChangeOriginalLanguage(const identity::Principal& caller, const std::string& id,
+                                           const std::string& language) const;
+  // Entry Editor+; replaces the hub's previous root entry.
+  Result<EntryView> SetRoot(const identity::Principal& caller, const std::string& id) const;
+  // Titles and block text, ranked, restricted to entries the caller may open.
+  Result<std::vector<SearchResult>> Search(const identity::Principal& caller, const std::string& q,
+                                           const std::string& hub_key, int take) const;
+
+ private:
+  storage::Database& db_;
+  const Clock& clock_;
+};
+
+}  // namespace credence::kb

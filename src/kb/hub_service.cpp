@@ -1,0 +1,127 @@
+#include "kb/hub_service.h"
+
+#include "core/ids.h"
+#include "kb/internal/queries.h"
+#include "kb/internal/rows.h"
+#include "storage/session.h"
+
+namespace credence::kb {
+namespace {
+
+using identity::RequireLevel;
+
+std::optional<Hub> FindHub(storage::TenantSession& s, const std::string& key) {
+  auto rows = s.Run(internal::kHubByKey, {key});
+  if (rows.empty()) return std::nullopt;
+  return internal::HubFromRow(rows.front());
+}
+
+Error HubNotFound() { return Error::NotFound("Hub not found."); }
+
+}  // namespace
+
+std::vector<Hub> HubService::List(const identity::Principal& caller) const {
+  storage::Session session(db_);
+  storage::TenantSession s(session, caller.tenant_id);
+  std::vector<Hub> out;
+  for (const auto& row : s.Run(internal::kListViewableHubs,
+                               {caller.user_id, caller.is_global_admin(), DefaultOrgRoleApplies(caller)}))
+    out.push_back(internal::HubFromRow(row));
+  return out;
+}
+
+Result<Hub> HubService::Get(const identity::Principal& caller, const std::string& key) const {
+  storage::Session session(db_);
+  storage::TenantSession s(session, caller.tenant_id);
+  auto hub = FindHub(s, key);
+  if (!hub) return HubNotFound();
+  CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kViewer, "hub"));
+  return *hub;
+}
+
+Result<HubPermissions> HubService::Permissions(const identity::Principal& caller, const std::string& key) const {
+  storage::Session session(db_);
+  storage::TenantSession s(session, caller.tenant_id);
+  auto hub = FindHub(s, key);
+  if (!hub) return HubNotFound();
+  const AccessLevel level = HubLevel(s, caller, *hub);
+  CR_TRY(RequireLevel(level, AccessLevel::kViewer, "hub"));
+  return HubPermissions{level, caller.is_global_admin()};
+}
+
+Result<Hub> HubService::Create(const identity::Principal& caller, const NewHub& request) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession s(session, caller.tenant_id);
+  if (FindHub(s, request.key)) return Error::Conflict("hub_key_taken", "A hub with key '" + request.key + "' exists.");
+  Hub hub;
+  hub.id = NewId();
+  hub.key = request.key;
+  hub.name = request.name;
+  hub.default_expiry_days = request.default_expiry_days;
+  hub.owner_id = caller.user_id;
+  hub.category_id = request.category_id;
+  hub.tag_ids = request.tag_ids;
+  hub.preview_image = request.preview_image;
+  hub.default_org_role = request.default_org_role;
+  hub.default_expiry_template_id = request.default_expiry_template_id;
+  hub.created_at = hub.updated_at = clock_.Now();
+  s.Run(internal::kInsertHub, {hub.id, hub.key, hub.name, hub.default_expiry_days, hub.owner_id, hub.category_id,
+                               internal::ToJsonText(hub.tag_ids), hub.preview_image, hub.default_org_role,
+                               hub.default_expiry_template_id, hub.created_at});
+  session.Commit();
+  return hub;
+}
+
+Result<Hub> HubService::Update(const identity::Principal& caller, const std::string& key,
+                               const HubUpdate& update) const {
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession s(session, caller.tenant_id);
+  auto hub = FindHub(s, key);
+  if (!hub) return HubNotFound();
+  CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kAdmin, "hub"));
+  hub->name = update.name;
+  hub->default_expiry_days = update.default_expiry_days;
+  hub->preview_image = update.preview_image;
+  hub->default_org_role = update.default_org_role;
+  hub->default_expiry_template_id = update.default_expiry_template_id;
+  hub->updated_at = clock_.Now();
+  s.Run(internal::kUpdateHub, {hub->id, hub->name, hub->default_expiry_days, hub->preview_image,
+                               hub->default_org_role, hub->default_expiry_template_id, hub->updated_at});
+  session.Commit();
+  return *hub;
+}
+
+Status HubService::Delete(const identity::Principal& caller, const std::string& key) const {
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession s(session, caller.tenant_id);
+  auto hub = FindHub(s, key);
+  if (!hub) return HubNotFound();
+  CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kViewer, "hub"));
+  if (!caller.is_global_admin() && hub->owner_id != caller.user_id)
+    return Error::PermissionDenied("Only the hub's owner or a global admin can delete a hub.");
+  // Foreign keys cascade to entries, blocks, translations, memberships and
+  // permissions; the SQLite search index is a virtual table and goes by hand.
+  s.Run(internal::kSearchDeleteHub, {hub->id});
+  s.Run(internal::kDeleteHub, {hub->id});
+  session.Commit();
+  return Ok();
+}
+
+Result<Hub> HubService::TransferOwnership(const identity::Principal& caller, const std::string& key,
+                                          const std::string& new_owner_id) const {
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession s(session, caller.tenant_id);
+  auto hub = FindHub(s, key);
+  if (!hub) return HubNotFound();
+  CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kAdmin, "hub"));
+  if (s.Run(internal::kIsActiveMember, {new_owner_id}).empty())
+    return Error::Validation({{"newOwnerId", "is not an active user of this tenant"}});
+  hub->owner_id = new_owner_id;
+  hub->updated_at = clock_.Now();
+  s.Run(internal::kSetHubOwner, {hub->id, hub->owner_id, hub->updated_at});
+  session.Commit();
+  return *hub;
+}
+
+}  // namespace credence::kb

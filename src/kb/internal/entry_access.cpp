@@ -1,0 +1,21 @@
+#include "kb/internal/entry_access.h"
+
+#include "kb/internal/queries.h"
+#include "kb/internal/rows.h"
+#include "storage/session.h"
+
+namespace credence::kb::internal {
+
+Result<LoadedEntry> LoadEntry(storage::TenantSession& session, const identity::Principal& caller,
+                              const std::string& entry_id, AccessLevel needed) {
+  auto rows = session.Run(kEntryById, {entry_id});
+  if (rows.empty()) return Error::NotFound("Entry not found.");
+  const auto row = rows.front();
+  LoadedEntry out{EntryFromRow(row), HubFromRow(row, kEntryColumnCount + 1), AccessLevel::kNone};
+  out.entry.content = row.Text(kEntryColumnCount);
+  out.level = EntryLevel(session, caller, out.hub, out.entry);
+  CR_TRY(identity::RequireLevel(out.level, needed, "entry"));
+  return out;
+}
+
+}  // namespace credence::kb::internal

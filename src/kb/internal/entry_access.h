@@ -1,0 +1,27 @@
+#pragma once
+// Loads an entry with its hub and checks the caller's level on it.
+#include <string>
+
+#include "core/result.h"
+#include "identity/principal.h"
+#include "kb/access.h"
+#include "kb/model.h"
+
+namespace credence::storage {
+class TenantSession;
+}
+
+namespace credence::kb::internal {
+
+struct LoadedEntry {
+  Entry entry;  // with content
+  Hub hub;
+  AccessLevel level = AccessLevel::kNone;
+};
+
+// 404 when the entry does not exist or the caller cannot view it; 403 when
+// the caller can view it but `needed` is more.
+Result<LoadedEntry> LoadEntry(storage::TenantSession& session, const identity::Principal& caller,
+                              const std::string& entry_id, AccessLevel needed);
+
+}  // namespace credence::kb::internal

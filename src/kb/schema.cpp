@@ -1,0 +1,146 @@
+#include "kb/schema.h"
+
+#include <string>
+
+namespace credence::kb {
+namespace {
+
+// Shared by both dialects; only full-text search differs.
+constexpr std::string_view kTables = R"sql(
+CREATE TABLE hubs (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  hub_key TEXT NOT NULL,
+  name TEXT NOT NULL,
+  default_expiry_days INTEGER NOT NULL,
+  owner_id TEXT NOT NULL,
+  category_id TEXT,
+  tag_ids TEXT NOT NULL DEFAULT '[]',
+  preview_image TEXT,
+  default_org_role TEXT,
+  default_expiry_template_id TEXT,
+  root_entry_id TEXT,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, id),
+  UNIQUE (tenant_id, hub_key)
+);
+CREATE TABLE entries (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  hub_id TEXT NOT NULL,
+  entry_key TEXT NOT NULL,
+  title TEXT NOT NULL,
+  content TEXT NOT NULL,
+  original_language TEXT NOT NULL,
+  status TEXT NOT NULL,
+  expiry_at BIGINT NOT NULL,
+  owner_id TEXT NOT NULL,
+  preview_image TEXT,
+  version INTEGER NOT NULL DEFAULT 1,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  content_updated_at BIGINT NOT NULL,
+  published_at BIGINT,
+  PRIMARY KEY (tenant_id, id),
+  UNIQUE (tenant_id, hub_id, entry_key),
+  FOREIGN KEY (tenant_id, hub_id) REFERENCES hubs (tenant_id, id) ON DELETE CASCADE
+);
+CREATE INDEX entries_hub ON entries (tenant_id, hub_id, title);
+CREATE INDEX entries_expiry ON entries (tenant_id, expiry_at);
+CREATE INDEX entries_owner ON entries (tenant_id, owner_id);
+CREATE TABLE entry_blocks (
+  tenant_id TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  block_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  hash TEXT NOT NULL,
+  node TEXT NOT NULL,
+  is_deleted INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (tenant_id, entry_id, block_id),
+  FOREIGN KEY (tenant_id, entry_id) REFERENCES entries (tenant_id, id) ON DELETE CASCADE
+);
+CREATE TABLE translations (
+  tenant_id TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  language TEXT NOT NULL,
+  title TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  updated_by TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, entry_id, language),
+  FOREIGN KEY (tenant_id, entry_id) REFERENCES entries (tenant_id, id) ON DELETE CASCADE
+);
+CREATE TABLE translation_blocks (
+  tenant_id TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  language TEXT NOT NULL,
+  block_id TEXT NOT NULL,
+  node TEXT NOT NULL,
+  source_hash TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, entry_id, language, block_id),
+  FOREIGN KEY (tenant_id, entry_id, language) REFERENCES translations (tenant_id, entry_id, language) ON DELETE CASCADE
+);
+CREATE INDEX translation_blocks_block ON translation_blocks (tenant_id, entry_id, block_id);
+CREATE TABLE hub_memberships (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  hub_id TEXT NOT NULL,
+  user_id TEXT,
+  group_id TEXT,
+  role TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, id),
+  FOREIGN KEY (tenant_id, hub_id) REFERENCES hubs (tenant_id, id) ON DELETE CASCADE
+);
+CREATE UNIQUE INDEX hub_memberships_user ON hub_memberships (tenant_id, hub_id, user_id) WHERE user_id IS NOT NULL;
+CREATE UNIQUE INDEX hub_memberships_group ON hub_memberships (tenant_id, hub_id, group_id) WHERE group_id IS NOT NULL;
+CREATE INDEX hub_memberships_by_user ON hub_memberships (tenant_id, user_id);
+CREATE INDEX hub_memberships_by_group ON hub_memberships (tenant_id, group_id);
+CREATE TABLE entry_permissions (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  user_id TEXT,
+  group_id TEXT,
+  role TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, id),
+  FOREIGN KEY (tenant_id, entry_id) REFERENCES entries (tenant_id, id) ON DELETE CASCADE
+);
+CREATE UNIQUE INDEX entry_permissions_user ON entry_permissions (tenant_id, entry_id, user_id) WHERE user_id IS NOT NULL;
+CREATE UNIQUE INDEX entry_permissions_group ON entry_permissions (tenant_id, entry_id, group_id) WHERE group_id IS NOT NULL;
+CREATE INDEX entry_permissions_by_user ON entry_permissions (tenant_id, user_id);
+CREATE INDEX entry_permissions_by_group ON entry_permissions (tenant_id, group_id);
+)sql";
+
+}  // namespace
+
+// Search: SQLite FTS5 keyed by the entries table's rowid; PostgreSQL a
+// weighted tsvector with a GIN index ('simple' configuration: the corpus is
+// multilingual, so no language's stemmer is imposed on the others).
+const std::vector<storage::Migration>& Migrations() {
+  static const std::string kSqlite = std::string(kTables) + R"sql(
+CREATE VIRTUAL TABLE entry_search USING fts5(
+  title, body, tenant_id UNINDEXED, entry_id UNINDEXED, hub_id UNINDEXED,
+  tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
+)sql";
+  static const std::string kPostgres = std::string(kTables) + R"sql(
+CREATE TABLE entry_search (
+  tenant_id TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  hub_id TEXT NOT NULL,
+  title TEXT NOT NULL,
+  document tsvector NOT NULL,
+  PRIMARY KEY (tenant_id, entry_id),
+  FOREIGN KEY (tenant_id, entry_id) REFERENCES entries (tenant_id, id) ON DELETE CASCADE
+);
+CREATE INDEX entry_search_document ON entry_search USING GIN (document);
+)sql";
+  static const std::vector<storage::Migration> kMigrations = {
+      {200, "kb: hubs, entries, blocks, translations, memberships, permissions, search", kSqlite, kPostgres},
+  };
+  return kMigrations;
+}
+
+}  // namespace credence::kb

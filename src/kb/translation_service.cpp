@@ -1,0 +1,178 @@
+#include "kb/translation_service.h"
+
+#include <unordered_map>
+
+#include "identity/tenant_service.h"
+#include "kb/document.h"
+#include "kb/internal/entry_access.h"
+#include "kb/internal/queries.h"
+#include "storage/session.h"
+
+namespace credence::kb {
+namespace {
+
+using internal::LoadEntry;
+
+// Draft: incomplete (some live original blocks have no translated block);
+// Stale: some translated block was translated from an older version of its
+// original; UpToDate otherwise. Stale wins: it is the one that needs work.
+TranslationStatus StatusOf(const TranslationSummary& s) {
+  if (s.stale_block_count > 0) return TranslationStatus::kStale;
+  if (s.missing_block_count > 0) return TranslationStatus::kDraft;
+  return TranslationStatus::kUpToDate;
+}
+
+TranslationSummary SummaryFromRow(const storage::Row& r) {
+  TranslationSummary s;
+  s.language = r.Text(0);
+  s.title = r.Text(1);
+  s.updated_at = r.Int(2);
+  s.stale_block_count = static_cast<int>(r.Int(3));
+  s.total_block_count = static_cast<int>(r.Int(4));
+  s.missing_block_count = static_cast<int>(r.Int(5) - r.Int(4));
+  s.status = StatusOf(s);
+  return s;
+}
+
+Error TranslationNotFound(const std::string& language) {
+  return Error::NotFound("No translation in '" + language + "'.");
+}
+
+// The translation's blocks in the original's order, for reading back.
+std::string TranslationContent(storage::TenantSession& s, const std::string& entry_id, const std::string& language) {
+  std::unordered_map<std::string, std::string> translated;
+  for (const auto& row : s.Run(internal::kTranslationBlocks, {entry_id, language}))
+    translated.emplace(row.Text(0), row.Text(1));
+  std::vector<std::string> nodes;
+  for (const auto& row : s.Run(internal::kBlocksOfEntry, {entry_id})) {
+    auto it = translated.find(row.Text(0));
+    if (it != translated.end()) nodes.push_back(it->second);
+  }
+  return AssembleDocument(nodes);
+}
+
+}  // namespace
+
+std::optional<TranslationSummary> TranslationService::Summary(storage::TenantSession& s, const std::string& entry_id,
+                                                             const std::string& language) {
+  auto rows = s.Run(internal::kTranslationSummaries, {entry_id, language});
+  if (rows.empty()) return std::nullopt;
+  return SummaryFromRow(rows.front());
+}
+
+Result<std::vector<TranslationSummary>> TranslationService::List(const identity::Principal& caller,
+                                                                 const std::string& entry_id) const {
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession s(session, caller.tenant_id);
+  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kViewer));
+  std::vector<TranslationSummary> out;
+  for (const auto& row : s.Run(internal::kTranslationSummaries, {entry_id, ""})) out.push_back(SummaryFromRow(row));
+  return out;
+}
+
+Result<FullTranslation> TranslationService::Get(const identity::Principal& caller, const std::string& entry_id,
+                                                const std::string& language) const {
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession s(session, caller.tenant_id);
+  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kViewer));
+  auto summary = Summary(s, entry_id, language);
+  if (!summary) return TranslationNotFound(language);
+  return FullTranslation{*summary, TranslationContent(s, entry_id, language)};
+}
+
+Status TranslationService::Replace(storage::TenantSession& s, const Entry& entry, const std::string& language,
+                                   const std::string& title, const std::string& content, const std::string& user_id,
+                                   TimeMs now) {
+  std::unordered_map<std::string, int> live_positions;
+  std::unordered_map<std::string, std::string> current_hash;
+  for (const auto& row : s.Run(internal::kBlocksOfEntry, {entry.id})) {
+    if (row.Bool(4)) continue;  // a removed original block cannot be translated anew
+    live_positions.emplace(row.Text(0), static_cast<int>(row.Int(1)));
+    current_hash.emplace(row.Text(0), row.Text(2));
+  }
+  CR_TRY_ASSIGN(ParsedDocument parsed, ParseTranslation(content, "content", live_positions));
+  // Existing translated blocks: node and the hash they were translated from.
+  std::unordered_map<std::string, std::pair<std::string, std::string>> previous;
+  for (const auto& row : s.Run(internal::kTranslationBlocks, {entry.id, language}))
+    previous.emplace(row.Text(0), std::make_pair(row.Text(1), row.Text(2)));
+
+  s.Run(internal::kUpdateTranslation, {entry.id, language, title, now, user_id});
+  s.Run(internal::kDeleteTranslationBlocks, {entry.id, language});
+  for (const Block& b : parsed.blocks) {
+    std::string source_hash = current_hash.at(b.block_id);
+    if (auto it = previous.find(b.block_id); it != previous.end() && BlockHash(it->second.first) == b.hash)
+      source_hash = it->second.second;  // untouched: still translated from what it was
+    s.Run(internal::kInsertTranslationBlock, {entry.id, language, b.block_id, b.node_json, source_hash});
+  }
+  return Ok();
+}
+
+Result<FullTranslation> TranslationService::Create(const identity::Principal& caller, const std::string& entry_id,
+                                                   const std::string& language, const std::string& title,
+                                                   const std::string& content) const {
+  if (!identity::IsKnownLanguage(language))
+    return Error::Validation({{"language", "unknown language '" + language + "' (see /api/tenant/known-languages)"}});
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession s(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, entry_id, AccessLevel::kEditor));
+  if (language == loaded.entry.original_language)
+    return Error::Validation({{"language", "is the entry's original language"}});
+  if (Summary(s, entry_id, language))
+    return Error::Conflict("translation_exists", "A translation in '" + language + "' exists; update it with "
+                                                 "PUT /api/entries/{id}?language=" + language + ".");
+  const TimeMs now = clock_.Now();
+  s.Run(internal::kInsertTranslation, {entry_id, language, title, now, caller.user_id});
+  CR_TRY(Replace(s, loaded.entry, language, title, content, caller.user_id, now));
+  FullTranslation out{*Summary(s, entry_id, language), TranslationContent(s, entry_id, language)};
+  session.Commit();
+  return out;
+}
+
+Result<TranslationSummary> TranslationService::GetStatus(const identity::Principal& caller, const std::string& entry_id,
+                                                      const std::string& language) const {
+  storage::Session session(db_);
+  storage::TenantSession s(session, caller.tenant_id);
+  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kViewer));
+  auto summary = Summary(s, entry_id, language);
+  if (!summary) return TranslationNotFound(language);
+  return *summary;
+}
+
+Result<TranslationSummary> TranslationService::MarkUpToDate(const identity::Principal& caller,
+                                                            const std::string& entry_id,
+                                                            const std::string& language) const {
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession s(session, caller.tenant_id);
+  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kEditor));
+  if (!Summary(s, entry_id, language)) return TranslationNotFound(language);
+  s.Run(internal::kMarkTranslationUpToDate, {entry_id, language});
+  auto summary = *Summary(s, entry_id, language);
+  session.Commit();
+  return summary;
+}
+
+Result<std::vector<StaleBlock>> TranslationService::StaleBlocks(const identity::Principal& caller,
+                                                                const std::string& entry_id,
+                                                                const std::string& language) const {
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession s(session, caller.tenant_id);
+  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kViewer));
+  if (!Summary(s, entry_id, language)) return TranslationNotFound(language);
+  std::vector<StaleBlock> out;
+  for (const auto& row : s.Run(internal::kStaleBlocks, {entry_id, language}))
+    out.push_back({row.Text(0), row.Text(1), row.Text(2), NodeText(row.Text(3)), row.Text(3), row.Text(4)});
+  return out;
+}
+
+Status TranslationService::Delete(const identity::Principal& caller, const std::string& entry_id,
+                                  const std::string& language) const {
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession s(session, caller.tenant_id);
+  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kEditor));
+  if (s.Run(internal::kDeleteTranslation, {entry_id, language}).affected() == 0)
+    return TranslationNotFound(language);
+  session.Commit();
+  return Ok();
+}
+
+}  // namespace credence::kb

@@ -1,0 +1,61 @@
+#pragma once
+// Per-block translations of an entry. A translated block records the hash of
+// the original block it was translated from; it is stale when that hash no
+// longer matches (derived at read time, never stored).
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/result.h"
+#include "identity/principal.h"
+#include "kb/model.h"
+
+namespace credence::storage {
+class Database;
+class TenantSession;
+}
+
+namespace credence::kb {
+
+struct FullTranslation {
+  TranslationSummary summary;
+  std::string content;  // translated blocks in the original's order
+};
+
+class TranslationService {
+ public:
+  TranslationService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
+
+  Result<std::vector<TranslationSummary>> List(const identity::Principal& caller, const std::string& entry_id) const;
+  Result<FullTranslation> Get(const identity::Principal& caller, const std::string& entry_id,
+                              const std::string& language) const;
+  // Entry Editor+. 409 translation_exists; 400 for the original's language,
+  // an unknown language, or a block that is not in the original.
+  Result<FullTranslation> Create(const identity::Principal& caller, const std::string& entry_id,
+                                 const std::string& language, const std::string& title,
+                                 const std::string& content) const;
+  Result<TranslationSummary> GetStatus(const identity::Principal& caller, const std::string& entry_id,
+                                    const std::string& language) const;
+  Result<TranslationSummary> MarkUpToDate(const identity::Principal& caller, const std::string& entry_id,
+                                          const std::string& language) const;
+  Result<std::vector<StaleBlock>> StaleBlocks(const identity::Principal& caller, const std::string& entry_id,
+                                              const std::string& language) const;
+  Status Delete(const identity::Principal& caller, const std::string& entry_id, const std::string& language) const;
+
+  // Replaces a translation's title and blocks within the caller's write
+  // transaction (the entry is loaded and its access checked by the caller).
+  // A block whose text changed is taken as re-translated from the current
+  // original; an unchanged block keeps the hash it was translated from.
+  static Status Replace(storage::TenantSession& session, const Entry& entry, const std::string& language,
+                        const std::string& title, const std::string& content, const std::string& user_id,
+                        TimeMs now);
+  // The summary of one translation, or nullopt when there is none.
+  static std::optional<TranslationSummary> Summary(storage::TenantSession& session, const std::string& entry_id,
+                                                   const std::string& language);
+
+ private:
+  storage::Database& db_;
+  const Clock& clock_;
+};
+
+}  // namespace credence::kb
