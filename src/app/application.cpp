@@ -16,6 +16,10 @@
 #include "identity/schema.h"
 #include "identity/tenant_service.h"
 #include "identity/user_service.h"
+#include "kb/entry_service.h"
+#include "kb/hub_service.h"
+#include "kb/schema.h"
+#include "kb/translation_service.h"
 #include "storage/database.h"
 #include "storage/migrations.h"
 
@@ -27,7 +31,7 @@ constexpr const char* kVersion = "0.1.0";
 // Every module's migrations, in version order.
 std::vector<storage::Migration> AllMigrations() {
   std::vector<storage::Migration> all;
-  for (const auto* module : {&identity::Migrations()}) all.insert(all.end(), module->begin(), module->end());
+  for (const auto* module : {&identity::Migrations(), &kb::Migrations()}) all.insert(all.end(), module->begin(), module->end());
   return all;
 }
 
@@ -53,10 +57,13 @@ int Serve(const Config& config) {
   identity::UserService users(*db);
   identity::GroupService groups(*db, clock);
   identity::InvitationService invitations(*db, clock);
+  kb::HubService hubs(*db, clock);
+  kb::EntryService entries(*db, clock);
+  kb::TranslationService translations(*db, clock);
   if (config.dev) SeedDevelopmentData(tenants);
 
   http::Metrics metrics;
-  http::Services services{*db, tenants, users, groups, invitations, metrics, config.dev, kVersion};
+  http::Services services{*db, tenants, users, groups, invitations, hubs, entries, translations, metrics, config.dev, kVersion};
   const auto router = http::BuildRouter(services);
 
   identity::Authenticator authenticator(*db, config.dev);

@@ -23,6 +23,10 @@
 #include "identity/schema.h"
 #include "identity/tenant_service.h"
 #include "identity/user_service.h"
+#include "kb/entry_service.h"
+#include "kb/hub_service.h"
+#include "kb/schema.h"
+#include "kb/translation_service.h"
 #include "storage/database.h"
 #include "storage/migrations.h"
 
@@ -57,13 +61,17 @@ class OpenApiTest : public ::testing::Test {
                                      ("credence-openapi-test-" + std::to_string(random()) + std::to_string(random())));
     db_ = storage::OpenDatabase("sqlite:" + (*dir_ / "test.db").string(), {}).release();
     storage::ApplyMigrations(*db_, identity::Migrations());
+    storage::ApplyMigrations(*db_, kb::Migrations());
     clock_ = new ManualClock(1'700'000'000'000);
     tenants_ = new identity::TenantService(*db_, *clock_, /*dev_mode=*/true);
     users_ = new identity::UserService(*db_);
     groups_ = new identity::GroupService(*db_, *clock_);
     invitations_ = new identity::InvitationService(*db_, *clock_);
+    hubs_ = new kb::HubService(*db_, *clock_);
+    entries_ = new kb::EntryService(*db_, *clock_);
+    translations_ = new kb::TranslationService(*db_, *clock_);
     metrics_ = new Metrics;
-    services_ = new Services{*db_, *tenants_, *users_, *groups_, *invitations_, *metrics_, /*dev_mode=*/true, kVersion};
+    services_ = new Services{*db_, *tenants_, *users_, *groups_, *invitations_, *hubs_, *entries_, *translations_, *metrics_, /*dev_mode=*/true, kVersion};
     router_ = BuildRouter(*services_).release();
 
     const Router::Match match = router_->Find(Method::kGet, "/openapi.json");
@@ -86,6 +94,9 @@ class OpenApiTest : public ::testing::Test {
     delete services_;
     // metrics_ is left alive on purpose: Metrics caches its shard per thread
     // by address (see MetricsDeathTest in dispatcher_test.cpp).
+    delete translations_;
+    delete entries_;
+    delete hubs_;
     delete invitations_;
     delete groups_;
     delete users_;
@@ -112,6 +123,9 @@ class OpenApiTest : public ::testing::Test {
   static inline identity::UserService* users_ = nullptr;
   static inline identity::GroupService* groups_ = nullptr;
   static inline identity::InvitationService* invitations_ = nullptr;
+  static inline kb::HubService* hubs_ = nullptr;
+  static inline kb::EntryService* entries_ = nullptr;
+  static inline kb::TranslationService* translations_ = nullptr;
   static inline Metrics* metrics_ = nullptr;
   static inline Services* services_ = nullptr;
   static inline Router* router_ = nullptr;

@@ -12,6 +12,8 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddSystemRoutes(*router, services, openapi);
   AddIdentityRoutes(*router, services);
   AddGroupRoutes(*router, services);
+  AddHubRoutes(*router, services);
+  AddEntryRoutes(*router, services);
   *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version));
   return router;
 }

@@ -13,6 +13,11 @@ class UserService;
 class GroupService;
 class InvitationService;
 }
+namespace credence::kb {
+class HubService;
+class EntryService;
+class TranslationService;
+}
 
 namespace credence::http {
 
@@ -26,10 +31,17 @@ struct Services {
   const identity::UserService& users;
   const identity::GroupService& groups;
   const identity::InvitationService& invitations;
+  const kb::HubService& hubs;
+  const kb::EntryService& entries;
+  const kb::TranslationService& translations;
   Metrics& metrics;
   bool dev_mode;
   std::string version;
 };
+
+// Hubs; entries, translations and search.
+void AddHubRoutes(Router& router, const Services& services);
+void AddEntryRoutes(Router& router, const Services& services);
 
 // Every route of the service, and /openapi.json generated from them.
 std::unique_ptr<Router> BuildRouter(const Services& services);
