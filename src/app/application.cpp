@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app/dev_seed.h"
+#include "app/migrations.h"
 #include "core/logging.h"
 #include "http/dispatcher.h"
 #include "http/handlers/routes.h"
@@ -18,6 +19,7 @@
 #include "identity/user_service.h"
 #include "kb/entry_service.h"
 #include "kb/hub_service.h"
+#include "kb/membership_service.h"
 #include "kb/schema.h"
 #include "kb/translation_service.h"
 #include "storage/database.h"
@@ -27,13 +29,6 @@ namespace credence::app {
 namespace {
 
 constexpr const char* kVersion = "0.1.0";
-
-// Every module's migrations, in version order.
-std::vector<storage::Migration> AllMigrations() {
-  std::vector<storage::Migration> all;
-  for (const auto* module : {&identity::Migrations(), &kb::Migrations()}) all.insert(all.end(), module->begin(), module->end());
-  return all;
-}
 
 }  // namespace
 
@@ -60,10 +55,11 @@ int Serve(const Config& config) {
   kb::HubService hubs(*db, clock);
   kb::EntryService entries(*db, clock);
   kb::TranslationService translations(*db, clock);
+  kb::MembershipService memberships(*db, clock);
   if (config.dev) SeedDevelopmentData(tenants);
 
   http::Metrics metrics;
-  http::Services services{*db, tenants, users, groups, invitations, hubs, entries, translations, metrics, config.dev, kVersion};
+  http::Services services{*db, tenants, users, groups, invitations, hubs, entries, translations, metrics, config.dev, kVersion, memberships};
   const auto router = http::BuildRouter(services);
 
   identity::Authenticator authenticator(*db, config.dev);

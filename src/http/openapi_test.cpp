@@ -25,6 +25,7 @@
 #include "identity/user_service.h"
 #include "kb/entry_service.h"
 #include "kb/hub_service.h"
+#include "kb/membership_service.h"
 #include "kb/schema.h"
 #include "kb/translation_service.h"
 #include "storage/database.h"
@@ -70,8 +71,9 @@ class OpenApiTest : public ::testing::Test {
     hubs_ = new kb::HubService(*db_, *clock_);
     entries_ = new kb::EntryService(*db_, *clock_);
     translations_ = new kb::TranslationService(*db_, *clock_);
+    memberships_ = new kb::MembershipService(*db_, *clock_);
     metrics_ = new Metrics;
-    services_ = new Services{*db_, *tenants_, *users_, *groups_, *invitations_, *hubs_, *entries_, *translations_, *metrics_, /*dev_mode=*/true, kVersion};
+    services_ = new Services{*db_, *tenants_, *users_, *groups_, *invitations_, *hubs_, *entries_, *translations_, *metrics_, /*dev_mode=*/true, kVersion, *memberships_};
     router_ = BuildRouter(*services_).release();
 
     const Router::Match match = router_->Find(Method::kGet, "/openapi.json");
@@ -94,6 +96,7 @@ class OpenApiTest : public ::testing::Test {
     delete services_;
     // metrics_ is left alive on purpose: Metrics caches its shard per thread
     // by address (see MetricsDeathTest in dispatcher_test.cpp).
+    delete memberships_;
     delete translations_;
     delete entries_;
     delete hubs_;
@@ -126,6 +129,7 @@ class OpenApiTest : public ::testing::Test {
   static inline kb::HubService* hubs_ = nullptr;
   static inline kb::EntryService* entries_ = nullptr;
   static inline kb::TranslationService* translations_ = nullptr;
+  static inline kb::MembershipService* memberships_ = nullptr;
   static inline Metrics* metrics_ = nullptr;
   static inline Services* services_ = nullptr;
   static inline Router* router_ = nullptr;

@@ -13,13 +13,22 @@ namespace credence::kb {
 namespace json = boost::json;
 namespace {
 
-void AppendCanonical(std::string& out, const json::value& v) {
+// `top` is the block node itself: its attrs.blockId is left out, and an
+// attrs object left empty by that is left out too (decisions.md 5).
+void AppendCanonical(std::string& out, const json::value& v, bool top = false, bool in_attrs = false) {
   switch (v.kind()) {
     case json::kind::object: {
       const auto& o = v.get_object();
       std::vector<const json::key_value_pair*> members;
       members.reserve(o.size());
-      for (const auto& kv : o) members.push_back(&kv);
+      for (const auto& kv : o) {
+        if (in_attrs && kv.key() == "blockId") continue;
+        if (top && kv.key() == "attrs" && kv.value().is_object()) {
+          const auto& attrs = kv.value().get_object();
+          if (attrs.empty() || (attrs.size() == 1 && attrs.contains("blockId"))) continue;
+        }
+        members.push_back(&kv);
+      }
       std::sort(members.begin(), members.end(),
                 [](const auto* a, const auto* b) { return a->key() < b->key(); });
       out.push_back('{');
@@ -27,7 +36,7 @@ void AppendCanonical(std::string& out, const json::value& v) {
         if (i > 0) out.push_back(',');
         out += json::serialize(json::string(members[i]->key()));
         out.push_back(':');
-        AppendCanonical(out, members[i]->value());
+        AppendCanonical(out, members[i]->value(), false, top && members[i]->key() == "attrs");
       }
       out.push_back('}');
       return;
@@ -47,15 +56,10 @@ void AppendCanonical(std::string& out, const json::value& v) {
   }
 }
 
-std::string HashOf(json::value node) {
-  if (auto* o = node.if_object()) {
-    if (auto* attrs = o->if_contains("attrs"); attrs != nullptr && attrs->is_object()) {
-      attrs->get_object().erase("blockId");
-      if (attrs->get_object().empty()) o->erase("attrs");
-    }
-  }
+std::string HashOf(const json::value& node) {
   std::string canonical;
-  AppendCanonical(canonical, node);
+  canonical.reserve(256);
+  AppendCanonical(canonical, node, /*top=*/true);
   return Sha256Hex(canonical);
 }
 
@@ -111,13 +115,13 @@ Status ParseShell(std::string_view content, const std::string& field, json::valu
   return Ok();
 }
 
-Block MakeBlock(const json::object& node, const std::string& id, int position) {
+Block MakeBlock(const json::value& node, const std::string& id, int position) {
   Block b;
   b.block_id = id;
   b.position = position;
   b.node_json = json::serialize(node);
-  b.hash = HashOf(json::value(node));
-  AppendText(b.text, json::value(node));
+  b.hash = HashOf(node);
+  AppendText(b.text, node);
   return b;
 }
 
@@ -139,7 +143,7 @@ Result<ParsedDocument> ParseOriginal(std::string_view content, const std::string
       seen.insert(id);
       SetBlockId(node, id);
     }
-    out.blocks.push_back(MakeBlock(node, id, static_cast<int>(i)));
+    out.blocks.push_back(MakeBlock(nodes[i], id, static_cast<int>(i)));
   }
   out.content = json::serialize(doc);
   return out;
@@ -163,7 +167,7 @@ Result<ParsedDocument> ParseTranslation(std::string_view content, const std::str
     } else if (!seen.insert(id).second) {
       errors.push_back({field, "block " + id + " is translated twice"});
     } else {
-      out.blocks.push_back(MakeBlock(node, id, original_ids.at(id)));
+      out.blocks.push_back(MakeBlock(nodes[i], id, original_ids.at(id)));
     }
   }
   if (!errors.empty()) return Error::Validation(std::move(errors));

@@ -64,25 +64,39 @@ EntryView Compose(storage::TenantSession& s, Entry entry, const std::string& lan
     view.entry = std::move(entry);
     return view;
   }
-  auto summary = TranslationService::Summary(s, entry.id, language);
-  if (!summary) {
+  auto row = s.Run(internal::kTranslationRow, {entry.id, language});
+  if (row.empty()) {
     view.language = entry.original_language;
     view.entry = std::move(entry);
     return view;
   }
-  std::unordered_map<std::string, std::string> translated;
-  for (const auto& row : s.Run(internal::kTranslationBlocks, {entry.id, language}))
-    translated.emplace(row.Text(0), row.Text(1));
+  // The summary comes from the blocks loaded for the view itself (the same
+  // derivation as kTranslationSummaries), not from another query.
+  TranslationSummary summary;
+  summary.language = language;
+  summary.title = row.front().Text(0);
+  summary.updated_at = row.front().Int(1);
+  std::unordered_map<std::string, std::pair<std::string, std::string>> translated;  // id -> node, source hash
+  for (const auto& r : s.Run(internal::kTranslationBlocks, {entry.id, language}))
+    translated.emplace(r.Text(0), std::make_pair(r.Text(1), r.Text(2)));
   std::vector<std::string> nodes;
-  for (const auto& [id, block] : LoadBlocks(s, entry.id)) {
+  for (auto& [id, block] : LoadBlocks(s, entry.id)) {
     const auto it = translated.find(id);
     if (block.is_deleted) {
       if (it != translated.end()) nodes.push_back(RemovedPlaceholderNode(id));
+    } else if (it != translated.end()) {
+      ++summary.total_block_count;
+      if (it->second.second != block.hash) ++summary.stale_block_count;
+      nodes.push_back(std::move(it->second.first));
     } else {
-      nodes.push_back(it != translated.end() ? it->second : block.node);
+      ++summary.missing_block_count;
+      nodes.push_back(std::move(block.node));
     }
   }
-  entry.title = summary->title;
+  summary.status = summary.stale_block_count > 0     ? TranslationStatus::kStale
+                   : summary.missing_block_count > 0 ? TranslationStatus::kDraft
+                                                     : TranslationStatus::kUpToDate;
+  entry.title = summary.title;
   entry.content = AssembleDocument(nodes);
   view.entry = std::move(entry);
   view.language = language;
@@ -185,13 +199,21 @@ Result<EntryView> EntryService::Create(const identity::Principal& caller, const 
 
 Result<EntryView> EntryService::Update(const identity::Principal& caller, const std::string& id,
                                        const std::string& language, const EntryUpdate& update) const {
+  const bool for_original = language.empty();
+  // Parsing and hashing are pure CPU: done before taking the write lock.
+  std::optional<ParsedDocument> parsed;
+  if (for_original) {
+    auto doc = ParseOriginal(update.content, "content");
+    if (!doc) return std::move(doc).error();
+    parsed = std::move(doc).value();
+  }
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
   CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kEditor));
   Entry& e = loaded.entry;
   const TimeMs now = clock_.Now();
 
-  if (!language.empty() && language != e.original_language) {
+  if (!for_original && language != e.original_language) {
     if (!TranslationService::Summary(s, id, language))
       return Error::NotFound("No translation in '" + language + "'; create it with POST "
                              "/api/entries/{id}/translations/" + language + ".");
@@ -201,9 +223,15 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
     return view;
   }
 
-  CR_TRY_ASSIGN(ParsedDocument doc, ParseOriginal(update.content, "content"));
+  if (!parsed) {
+    auto doc = ParseOriginal(update.content, "content");  // ?language= named the original language
+    if (!doc) return std::move(doc).error();
+    parsed = std::move(doc).value();
+  }
+  const ParsedDocument& doc = *parsed;
   std::unordered_map<std::string, StoredBlock> existing;
-  for (auto& [block_id, block] : LoadBlocks(s, id)) existing.emplace(block_id, std::move(block));
+  for (const auto& row : s.Run(internal::kBlockHashesOfEntry, {id}))
+    existing.emplace(row.Text(0), StoredBlock{static_cast<int>(row.Int(1)), row.Text(2), {}, row.Bool(3)});
 
   bool content_changed = false;
   for (const Block& b : doc.blocks) {
@@ -218,7 +246,7 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
       // Translations of this block now hold an older hash: stale, by derivation.
       s.Run(internal::kUpdateBlock, {id, b.block_id, b.position, b.hash, b.node_json});
       content_changed = true;
-    } else if (old.position != b.position || old.is_deleted || old.node != b.node_json) {
+    } else if (old.position != b.position || old.is_deleted) {
       s.Run(internal::kMoveBlock, {id, b.block_id, b.position});
       content_changed = content_changed || old.is_deleted;
     }

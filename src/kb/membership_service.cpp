@@ -87,14 +87,11 @@ Result<GrantChange> Upsert(storage::TenantSession& s, const GrantStatements& q, 
   return GrantChange{GrantFromRow(rows.front()), created};
 }
 
+// Hub roles are Viewer, Editor or Admin; entry roles Viewer or Editor.
 Status RequireRole(AccessLevel role, AccessLevel highest) {
-  if (role == AccessLevel::kNone || role > highest) {
-    std::string allowed = "Viewer, Editor";
-    if (highest == AccessLevel::kAdmin) allowed += " or Admin";
-    else allowed = "Viewer or Editor";
-    return Error::Validation({{"role", "must be one of " + allowed}});
-  }
-  return Ok();
+  if (role != AccessLevel::kNone && role <= highest) return Ok();
+  return Error::Validation(
+      {{"role", highest == AccessLevel::kAdmin ? "must be Viewer, Editor or Admin" : "must be Viewer or Editor"}});
 }
 
 }  // namespace

@@ -14,6 +14,7 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddGroupRoutes(*router, services);
   AddHubRoutes(*router, services);
   AddEntryRoutes(*router, services);
+  AddMembershipRoutes(*router, services);
   *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version));
   return router;
 }

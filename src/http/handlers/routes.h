@@ -19,6 +19,8 @@ class EntryService;
 class TranslationService;
 }
 
+namespace credence::kb { class MembershipService; }
+
 namespace credence::http {
 
 class Metrics;
@@ -37,6 +39,7 @@ struct Services {
   Metrics& metrics;
   bool dev_mode;
   std::string version;
+  const kb::MembershipService& memberships;
 };
 
 // Hubs; entries, translations and search.
@@ -54,5 +57,7 @@ void AddSystemRoutes(Router& router, const Services& services, OpenApiHolder ope
 void AddIdentityRoutes(Router& router, const Services& services);
 // Groups and their members; invitations.
 void AddGroupRoutes(Router& router, const Services& services);
+// Hub memberships and entry permissions.
+void AddMembershipRoutes(Router& router, const Services& services);
 
 }  // namespace credence::http

@@ -128,6 +128,10 @@ inline constexpr TenantQuery kBlocksOfEntry{
     "SELECT block_id, position, hash, node, is_deleted FROM entry_blocks WHERE tenant_id = $1 AND entry_id = $2"
     " ORDER BY position, is_deleted DESC, block_id"};
 
+inline constexpr TenantQuery kBlockHashesOfEntry{
+    "kb.block_hashes_of_entry",
+    "SELECT block_id, position, hash, is_deleted FROM entry_blocks WHERE tenant_id = $1 AND entry_id = $2"};
+
 inline constexpr TenantQuery kInsertBlock{
     "kb.insert_block",
     "INSERT INTO entry_blocks (tenant_id, entry_id, block_id, position, hash, node, is_deleted)"
@@ -171,6 +175,10 @@ inline constexpr TenantQuery kTranslationSummaries{
     "   AND eb.is_deleted = 0)"
     " FROM translations t WHERE t.tenant_id = $1 AND t.entry_id = $2 AND ($3 = '' OR t.language = $3)"
     " ORDER BY t.language"};
+
+inline constexpr TenantQuery kTranslationRow{
+    "kb.translation_row",
+    "SELECT title, updated_at FROM translations WHERE tenant_id = $1 AND entry_id = $2 AND language = $3"};
 
 inline constexpr TenantQuery kTranslationBlocks{
     "kb.translation_blocks",

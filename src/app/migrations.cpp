@@ -1,0 +1,15 @@
+#include "app/migrations.h"
+
+#include "identity/schema.h"
+#include "kb/schema.h"
+
+namespace credence::app {
+
+std::vector<storage::Migration> AllMigrations() {
+  std::vector<storage::Migration> all;
+  for (const auto* module : {&identity::Migrations(), &kb::Migrations()})
+    all.insert(all.end(), module->begin(), module->end());
+  return all;
+}
+
+}  // namespace credence::app
