@@ -56,7 +56,14 @@ int Serve(const Config& config) {
   kb::EntryService entries(*db, clock);
   kb::TranslationService translations(*db, clock);
   kb::MembershipService memberships(*db, clock);
-  if (config.dev) SeedDevelopmentData(tenants);
+  if (config.dev) {
+    try {
+      SeedDevelopmentData({tenants, groups, hubs, entries, translations, memberships});
+    } catch (const std::exception& e) {
+      LogLine(LogLevel::kError, "development seed failed").Str("error", e.what());
+      return 1;
+    }
+  }
 
   http::Metrics metrics;
   http::Services services{*db, tenants, users, groups, invitations, hubs, entries, translations, metrics, config.dev, kVersion, memberships};

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <stdexcept>
 
@@ -114,9 +115,16 @@ std::string Base64UrlEncode(std::string_view in) {
 }
 
 std::string Sha256Hex(std::string_view data) {
+  // OpenSSL 3 looks the algorithm up on every EVP_Digest call; for the many
+  // small inputs here (one per block) that lookup dominates. Fetch once,
+  // and reuse one context per thread.
+  static EVP_MD* const kSha256 = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  thread_local const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
-  if (EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr) != 1)
+  if (kSha256 == nullptr || ctx == nullptr || EVP_DigestInit_ex2(ctx.get(), kSha256, nullptr) != 1 ||
+      EVP_DigestUpdate(ctx.get(), data.data(), data.size()) != 1 ||
+      EVP_DigestFinal_ex(ctx.get(), digest, &length) != 1)
     throw std::runtime_error("SHA-256 failed");
   std::string out;
   out.reserve(length * 2);

@@ -185,6 +185,20 @@ std::string NodeText(std::string_view node_json) {
 
 std::string BlockHash(std::string_view node_json) { return HashOf(json::parse(node_json)); }
 
+std::string AssembleDocument(const std::vector<std::string_view>& node_jsons) {
+  size_t size = 32;
+  for (const auto& n : node_jsons) size += n.size() + 1;
+  std::string out;
+  out.reserve(size);
+  out += "{\"type\":\"doc\",\"content\":[";
+  for (size_t i = 0; i < node_jsons.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    out += node_jsons[i];
+  }
+  out += "]}";
+  return out;
+}
+
 std::string AssembleDocument(const std::vector<std::string>& node_jsons) {
   std::string out = "{\"type\":\"doc\",\"content\":[";
   for (size_t i = 0; i < node_jsons.size(); ++i) {

@@ -46,6 +46,7 @@ std::string NodeText(std::string_view node_json);
 
 // Assembles a document from nodes in order.
 std::string AssembleDocument(const std::vector<std::string>& node_jsons);
+std::string AssembleDocument(const std::vector<std::string_view>& node_jsons);
 
 // The node readers see in place of a removed original block.
 std::string RemovedPlaceholderNode(const std::string& block_id);

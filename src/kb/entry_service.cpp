@@ -1,5 +1,6 @@
 #include "kb/entry_service.h"
 
+#include <deque>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -22,16 +23,8 @@ using internal::LoadEntry;
 struct StoredBlock {
   int position;
   std::string hash;
-  std::string node;
   bool is_deleted;
 };
-
-std::vector<std::pair<std::string, StoredBlock>> LoadBlocks(storage::TenantSession& s, const std::string& entry_id) {
-  std::vector<std::pair<std::string, StoredBlock>> out;
-  for (const auto& row : s.Run(internal::kBlocksOfEntry, {entry_id}))
-    out.emplace_back(row.Text(0), StoredBlock{static_cast<int>(row.Int(1)), row.Text(2), row.Text(3), row.Bool(4)});
-  return out;
-}
 
 std::string SearchBody(const std::vector<Block>& blocks) {
   std::string body;
@@ -76,21 +69,28 @@ EntryView Compose(storage::TenantSession& s, Entry entry, const std::string& lan
   summary.language = language;
   summary.title = row.front().Text(0);
   summary.updated_at = row.front().Int(1);
-  std::unordered_map<std::string, std::pair<std::string, std::string>> translated;  // id -> node, source hash
-  for (const auto& r : s.Run(internal::kTranslationBlocks, {entry.id, language}))
-    translated.emplace(r.Text(0), std::make_pair(r.Text(1), r.Text(2)));
-  std::vector<std::string> nodes;
-  for (auto& [id, block] : LoadBlocks(s, entry.id)) {
+  // Views into the two result sets: no per-row copies on this hot path.
+  const storage::Rows translated_rows = s.Run(internal::kTranslationBlocks, {entry.id, language});
+  const storage::Rows block_rows = s.Run(internal::kBlocksOfEntry, {entry.id});
+  std::unordered_map<std::string_view, size_t> translated;  // block id -> row
+  translated.reserve(translated_rows.size());
+  for (size_t i = 0; i < translated_rows.size(); ++i) translated.emplace(translated_rows[i].TextView(0), i);
+  std::deque<std::string> placeholders;  // stable addresses for the views below
+  std::vector<std::string_view> nodes;
+  nodes.reserve(block_rows.size());
+  for (const auto& block : block_rows) {
+    const std::string_view id = block.TextView(0);
     const auto it = translated.find(id);
-    if (block.is_deleted) {
-      if (it != translated.end()) nodes.push_back(RemovedPlaceholderNode(id));
+    if (block.Bool(4)) {  // removed from the original
+      if (it != translated.end()) nodes.push_back(placeholders.emplace_back(RemovedPlaceholderNode(std::string(id))));
     } else if (it != translated.end()) {
+      const auto t = translated_rows[it->second];
       ++summary.total_block_count;
-      if (it->second.second != block.hash) ++summary.stale_block_count;
-      nodes.push_back(std::move(it->second.first));
+      if (t.TextView(2) != block.TextView(2)) ++summary.stale_block_count;
+      nodes.push_back(t.TextView(1));
     } else {
       ++summary.missing_block_count;
-      nodes.push_back(std::move(block.node));
+      nodes.push_back(block.TextView(3));
     }
   }
   summary.status = summary.stale_block_count > 0     ? TranslationStatus::kStale
@@ -231,7 +231,7 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
   const ParsedDocument& doc = *parsed;
   std::unordered_map<std::string, StoredBlock> existing;
   for (const auto& row : s.Run(internal::kBlockHashesOfEntry, {id}))
-    existing.emplace(row.Text(0), StoredBlock{static_cast<int>(row.Int(1)), row.Text(2), {}, row.Bool(3)});
+    existing.emplace(row.Text(0), StoredBlock{static_cast<int>(row.Int(1)), row.Text(2), row.Bool(3)});
 
   bool content_changed = false;
   for (const Block& b : doc.blocks) {

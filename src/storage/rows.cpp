@@ -22,6 +22,11 @@ std::string Row::Text(int column) const {
   return {};
 }
 
+std::string_view Row::TextView(int column) const {
+  if (auto* s = std::get_if<std::string>(&At(column))) return *s;
+  return {};
+}
+
 std::optional<std::string> Row::OptText(int column) const {
   if (IsNull(column)) return std::nullopt;
   return Text(column);

@@ -18,6 +18,9 @@ class Row {
 
   bool IsNull(int column) const;
   std::string Text(int column) const;  // "" for NULL
+  // A view of a text cell, valid while the Rows live; empty for NULL and
+  // for non-text cells (use Text for those).
+  std::string_view TextView(int column) const;
   std::optional<std::string> OptText(int column) const;
   int64_t Int(int column) const;  // 0 for NULL
   std::optional<int64_t> OptInt(int column) const;
