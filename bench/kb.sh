@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Knowledge-base load runs (issue 3), wrk beside the server, SQLite:
 #   1. PUT of a 200-block entry with 5 translations, one block changed per request (8 connections)
-#   2. GET of that entry with ?language=es (64 connections)
+#   2. GET of that entry, and of a typical 20-block entry, with ?language=es (64 connections)
 #   3. search over ENTRIES seeded entries (32 connections)
 #
 #   bench/kb.sh [seconds] [entries]      (defaults: 10 s, 100000 entries)
@@ -52,10 +52,14 @@ ids = [n["attrs"]["blockId"] for n in json.loads(e["content"])["content"]]
 for lang in ["es", "de", "fr", "it", "pt"]:
     call("POST", "/api/entries/%s/translations/%s" % (e["id"], lang),
          {"title": "Big " + lang, "content": doc(["[%s] %s" % (lang, t) for t in texts], ids)}, token)
+small = texts[:20]
+t = call("POST", "/api/entries", {"hubKey": "perf", "key": "typical", "originalLanguage": "en", "title": "Typical", "content": doc(small)}, token)
+tids = [n["attrs"]["blockId"] for n in json.loads(t["content"])["content"]]
+call("POST", "/api/entries/%s/translations/es" % t["id"], {"title": "Typical es", "content": doc(["[es] " + x for x in small], tids)}, token)
 texts[0] = "Block 0, revision __N__"
 with open(d + "/put_body.json", "w") as f:
     f.write(json.dumps({"title": "Big", "content": doc(texts, ids)}))
-print("export TOKEN=%s ENTRY_PATH=/api/entries/%s BODY_FILE=%s/put_body.json" % (token, e["id"], d))
+print("export TOKEN=%s ENTRY_PATH=/api/entries/%s TYPICAL_PATH=/api/entries/%s BODY_FILE=%s/put_body.json" % (token, e["id"], t["id"], d))
 PY
 )"
 
@@ -73,6 +77,7 @@ run() {  # name, connections, script, url
 }
 BASE="http://127.0.0.1:$PORT"
 run "PUT 200-block entry, 5 translations, 1 block changed" 8 "$ROOT/bench/kb_put.lua" "$BASE$ENTRY_PATH" put
-run "GET entry ?language=es" 64 "$ROOT/bench/kb_get.lua" "$BASE$ENTRY_PATH?language=es" get
+run "GET 200-block entry ?language=es" 64 "$ROOT/bench/kb_get.lua" "$BASE$ENTRY_PATH?language=es" get
+run "GET 20-block entry ?language=es" 64 "$ROOT/bench/kb_get.lua" "$BASE$TYPICAL_PATH?language=es" get_typical
 run "search over $ENTRIES entries" 32 "$ROOT/bench/kb_search.lua" "$BASE/api/entries/search?q=x" search
 echo "== on disk: $(du -sh "$DIR/credence.db" | cut -f1) database"

@@ -2,6 +2,9 @@
 
 #include <cstdint>
 
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
+
 namespace credence {
 
 namespace {
@@ -68,6 +71,26 @@ void AppendJsonString(std::string& out, std::string_view s) {
     }
   }
   out.push_back('"');
+}
+
+std::string StringListToJson(const std::vector<std::string>& values) {
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    AppendJsonString(out, values[i]);
+  }
+  out.push_back(']');
+  return out;
+}
+
+std::vector<std::string> StringListFromJson(std::string_view text) {
+  std::vector<std::string> out;
+  boost::system::error_code ec;
+  auto v = boost::json::parse(text, ec);
+  if (ec || !v.is_array()) return out;
+  for (const auto& item : v.get_array())
+    if (item.is_string()) out.emplace_back(item.get_string());
+  return out;
 }
 
 }  // namespace credence

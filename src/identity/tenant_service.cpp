@@ -5,28 +5,13 @@
 #include <boost/json/serialize.hpp>
 
 #include "core/ids.h"
+#include "core/json_text.h"
 #include "identity/internal/queries.h"
 #include "storage/session.h"
 
 namespace credence::identity {
 namespace json = boost::json;
 namespace {
-
-std::string ToJsonText(const std::vector<std::string>& values) {
-  json::array a;
-  for (const auto& v : values) a.emplace_back(v);
-  return json::serialize(a);
-}
-
-std::vector<std::string> FromJsonText(const std::string& text) {
-  std::vector<std::string> out;
-  boost::system::error_code ec;
-  auto v = json::parse(text, ec);
-  if (ec || !v.is_array()) return out;
-  for (const auto& item : v.get_array())
-    if (item.is_string()) out.emplace_back(item.get_string());
-  return out;
-}
 
 Tenant TenantFromRow(const storage::Row& r) {
   Tenant t;
@@ -35,8 +20,8 @@ Tenant TenantFromRow(const storage::Row& r) {
   t.slug = r.Text(2);
   t.domain = r.OptText(3);
   t.allow_all_users = r.Bool(4);
-  t.enabled_languages = FromJsonText(r.Text(5));
-  t.enabled_plugins = FromJsonText(r.Text(6));
+  t.enabled_languages = StringListFromJson(r.Text(5));
+  t.enabled_plugins = StringListFromJson(r.Text(6));
   t.default_language = r.Text(7);
   t.created_at = r.Int(8);
   return t;
@@ -103,8 +88,8 @@ Result<Tenant> TenantService::Create(const NewTenant& request, const Principal* 
     return Error::Conflict("slug_taken", "A tenant with slug '" + t.slug + "' already exists.");
   try {
     session.Run(internal::kInsertTenant,
-                {t.id, t.name, t.slug, t.domain, t.allow_all_users, ToJsonText(t.enabled_languages),
-                 ToJsonText(t.enabled_plugins), t.default_language, t.created_at});
+                {t.id, t.name, t.slug, t.domain, t.allow_all_users, StringListToJson(t.enabled_languages),
+                 StringListToJson(t.enabled_plugins), t.default_language, t.created_at});
   } catch (const storage::StorageError& e) {
     if (e.kind() == storage::StorageError::Kind::kUniqueViolation)
       return Error::Conflict("slug_taken", "A tenant with slug '" + t.slug + "' already exists.");

@@ -1,6 +1,7 @@
 #include "kb/hub_service.h"
 
 #include "core/ids.h"
+#include "core/json_text.h"
 #include "kb/internal/queries.h"
 #include "kb/internal/rows.h"
 #include "storage/session.h"
@@ -67,7 +68,7 @@ Result<Hub> HubService::Create(const identity::Principal& caller, const NewHub& 
   hub.default_expiry_template_id = request.default_expiry_template_id;
   hub.created_at = hub.updated_at = clock_.Now();
   s.Run(internal::kInsertHub, {hub.id, hub.key, hub.name, hub.default_expiry_days, hub.owner_id, hub.category_id,
-                               internal::ToJsonText(hub.tag_ids), hub.preview_image, hub.default_org_role,
+                               StringListToJson(hub.tag_ids), hub.preview_image, hub.default_org_role,
                                hub.default_expiry_template_id, hub.created_at});
   session.Commit();
   return hub;

@@ -22,7 +22,6 @@ namespace {
 
 namespace json = boost::json;
 
-std::string Str(const json::value& v, const char* key) { return std::string(v.at(key).as_string()); }
 
 using Foundation = ApiTest;
 

@@ -21,23 +21,6 @@ namespace json = boost::json;
 
 constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
 
-std::string Str(const json::value& v, const char* key) { return std::string(v.at(key).as_string()); }
-
-// The `field` of every {field, message} in a validation problem.
-std::set<std::string> ErrorFields(const Response& r) {
-  std::set<std::string> out;
-  const auto body = r.Json();
-  if (const auto* errors = body.as_object().if_contains("errors"))
-    for (const auto& e : errors->as_array()) out.insert(Str(e, "field"));
-  return out;
-}
-
-void ExpectValidation(const Response& r, const std::string& field) {
-  ExpectProblem(r, 400, "validation_failed");
-  if (r.status == 400) {
-    EXPECT_TRUE(ErrorFields(r).count(field)) << field << ": " << r.body;
-  }
-}
 
 std::string PersonaEmail(const TestTenant& t, const std::string& persona) {
   return persona + "@" + t.slug + ".example";

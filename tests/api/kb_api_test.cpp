@@ -15,7 +15,6 @@ namespace {
 
 namespace json = boost::json;
 
-std::string Str(const json::value& v, const char* key) { return std::string(v.at(key).as_string()); }
 int64_t Int(const json::value& v, const char* key) { return v.at(key).as_int64(); }
 
 class KnowledgeBase : public ApiTest {

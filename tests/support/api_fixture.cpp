@@ -47,6 +47,23 @@ void ExpectProblem(const Response& r, int status, const std::string& code) {
   EXPECT_TRUE(o.contains("type") && o.contains("title") && o.contains("detail")) << r.body;
 }
 
+std::string Str(const boost::json::value& v, const char* key) { return std::string(v.at(key).as_string()); }
+
+std::set<std::string> ErrorFields(const Response& r) {
+  std::set<std::string> out;
+  const auto body = r.Json();
+  if (const auto* errors = body.as_object().if_contains("errors"))
+    for (const auto& e : errors->as_array()) out.insert(Str(e, "field"));
+  return out;
+}
+
+void ExpectValidation(const Response& r, const std::string& field) {
+  ExpectProblem(r, 400, "validation_failed");
+  if (r.status == 400) {
+    EXPECT_TRUE(ErrorFields(r).count(field)) << field << ": " << r.body;
+  }
+}
+
 void ApiTest::SetUp() {
   if (BackendUnavailable()) GTEST_SKIP() << "CREDENCE_TEST_PG_URL is not set";
   client_ = std::make_unique<HttpClient>(SharedServer().base_url());

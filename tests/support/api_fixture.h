@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "support/http_client.h"
@@ -28,6 +29,14 @@ TestTenant CreateTenant(HttpClient& client, const std::string& prefix = "t");
 
 // Asserts an RFC 9457 problem with the given status and code.
 void ExpectProblem(const Response& response, int status, const std::string& code);
+
+// The `field` of every {field, message} in a validation problem.
+std::set<std::string> ErrorFields(const Response& response);
+// Asserts a 400 validation_failed naming `field`.
+void ExpectValidation(const Response& response, const std::string& field);
+
+// A string member of a JSON object.
+std::string Str(const boost::json::value& v, const char* key);
 
 // Fixture: skips when the selected backend is unavailable; `api` talks to
 // the shared server.

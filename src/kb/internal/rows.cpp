@@ -1,27 +1,13 @@
 #include "kb/internal/rows.h"
 
+#include "core/json_text.h"
+
 #include <boost/json/array.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 namespace credence::kb::internal {
 namespace json = boost::json;
-
-std::string ToJsonText(const std::vector<std::string>& values) {
-  json::array a;
-  for (const auto& v : values) a.emplace_back(v);
-  return json::serialize(a);
-}
-
-std::vector<std::string> FromJsonText(const std::string& text) {
-  std::vector<std::string> out;
-  boost::system::error_code ec;
-  auto v = json::parse(text, ec);
-  if (ec || !v.is_array()) return out;
-  for (const auto& item : v.get_array())
-    if (item.is_string()) out.emplace_back(item.get_string());
-  return out;
-}
 
 Hub HubFromRow(const storage::Row& r, int f) {
   Hub h;
@@ -31,7 +17,7 @@ Hub HubFromRow(const storage::Row& r, int f) {
   h.default_expiry_days = static_cast<int>(r.Int(f + 3));
   h.owner_id = r.Text(f + 4);
   h.category_id = r.OptText(f + 5);
-  h.tag_ids = FromJsonText(r.Text(f + 6));
+  h.tag_ids = StringListFromJson(r.Text(f + 6));
   h.preview_image = r.OptText(f + 7);
   h.default_org_role = r.OptText(f + 8);
   h.default_expiry_template_id = r.OptText(f + 9);

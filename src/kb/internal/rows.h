@@ -11,7 +11,4 @@ inline constexpr int kEntryColumnCount = 15;
 Hub HubFromRow(const storage::Row& row, int first = 0);
 Entry EntryFromRow(const storage::Row& row, int first = 0);
 
-std::string ToJsonText(const std::vector<std::string>& values);
-std::vector<std::string> FromJsonText(const std::string& text);
-
 }  // namespace credence::kb::internal
