@@ -38,7 +38,13 @@ std::string SearchBody(const std::vector<Block>& blocks) {
 
 void Reindex(storage::TenantSession& s, const std::string& entry_id, const std::string& title, const std::string& body) {
   s.Run(internal::kSearchDelete, {entry_id});
+  if (s.session().dialect() == storage::Dialect::kSqlite) s.Run(internal::kSearchUpsertDoc, {entry_id});
   s.Run(internal::kSearchInsert, {entry_id, title, body});
+}
+
+void Unindex(storage::TenantSession& s, const std::string& entry_id) {
+  s.Run(internal::kSearchDelete, {entry_id});
+  if (s.session().dialect() == storage::Dialect::kSqlite) s.Run(internal::kSearchDeleteDoc, {entry_id});
 }
 
 std::optional<Hub> FindHub(storage::TenantSession& s, const std::string& key) {
@@ -291,7 +297,7 @@ Status EntryService::Delete(const identity::Principal& caller, const std::string
   if (loaded.hub.root_entry_id == id)
     return Error::InvalidArgument("entry_is_hub_root",
                                   "The entry is its hub's root entry; set another root entry first.");
-  s.Run(internal::kSearchDelete, {id});
+  Unindex(s, id);
   s.Run(internal::kDeleteEntry, {id});
   session.Commit();
   return Ok();
@@ -330,6 +336,7 @@ Result<EntryView> EntryService::TransferOwnership(const identity::Principal& cal
     return Error::Validation({{"newOwnerId", "is not an active user of this tenant"}});
   const TimeMs now = clock_.Now();
   s.Run(internal::kSetEntryOwner, {id, new_owner_id, now});
+  if (session.dialect() == storage::Dialect::kSqlite) s.Run(internal::kSearchSetOwner, {id, new_owner_id});
   loaded.entry.owner_id = new_owner_id;
   loaded.entry.updated_at = now;
   session.Commit();
@@ -371,21 +378,46 @@ Result<std::vector<SearchResult>> EntryService::Search(const identity::Principal
   if (terms.empty()) return Error::Validation({{"q", "must contain a letter or a digit"}});
   storage::Session session(db_);
   storage::TenantSession s(session, caller.tenant_id);
+  // Every word must occur; the last one may be unfinished (search as you
+  // type), so it matches as a prefix. Exact words keep posting lists short.
   std::string match;
-  for (const auto& t : terms) {
+  for (size_t i = 0; i < terms.size(); ++i) {
+    const bool prefix = i + 1 == terms.size();
     if (session.dialect() == storage::Dialect::kSqlite) {
       if (!match.empty()) match += ' ';
-      match += '"' + t + "\"*";
+      match += '"' + terms[i] + (prefix ? "\"*" : "\"");
     } else {
       if (!match.empty()) match += " & ";
-      match += t + ":*";
+      match += terms[i] + (prefix ? ":*" : "");
     }
   }
+  auto result_from = [](const storage::Row& row) {
+    return SearchResult{row.Text(0), row.Text(1), row.Text(2), row.Text(3), row.Text(4), row.Text(5),
+                        ParseEntryStatus(row.Text(6)).value_or(EntryStatus::kDraft), row.Text(7)};
+  };
   std::vector<SearchResult> out;
-  for (const auto& row : s.Run(internal::kSearch, {match, caller.user_id, caller.is_global_admin(),
-                                                   DefaultOrgRoleApplies(caller), hub_key, take})) {
-    out.push_back({row.Text(0), row.Text(1), row.Text(2), row.Text(3), row.Text(4), row.Text(5),
-                   ParseEntryStatus(row.Text(6)).value_or(EntryStatus::kDraft), row.Text(7)});
+  if (session.dialect() == storage::Dialect::kPostgres) {
+    for (const auto& row : s.Run(internal::kSearch, {match, caller.user_id, caller.is_global_admin(),
+                                                     DefaultOrgRoleApplies(caller), hub_key, take}))
+      out.push_back(result_from(row));
+    return out;
+  }
+  // Bounded ranking (see kSearchCandidates): relevance among the newest
+  // kSearchRankWindow matches the caller may open.
+  std::unordered_set<int64_t> candidates;
+  int64_t lowest = 0;
+  for (const auto& row : s.Run(internal::kSearchCandidates, {match, caller.user_id, caller.is_global_admin(),
+                                                             DefaultOrgRoleApplies(caller), hub_key,
+                                                             kSearchRankWindow})) {
+    lowest = row.Int(0);
+    candidates.insert(lowest);
+  }
+  if (candidates.empty()) return out;
+  for (const auto& ranked : s.Run(internal::kSearchRank, {match, lowest})) {
+    if (!candidates.count(ranked.Int(0))) continue;  // another hub, or one the caller may not open
+    auto details = s.Run(internal::kSearchDetails, {match, ranked.Int(0)});
+    if (!details.empty()) out.push_back(result_from(details.front()));
+    if (static_cast<int>(out.size()) == take) break;
   }
   return out;
 }

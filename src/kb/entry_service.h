@@ -36,6 +36,9 @@ struct EntryUpdate {
 
 inline constexpr int kSearchDefaultTake = 15;
 inline constexpr int kSearchMaxTake = 100;
+// A query matching more entries than this ranks the newest this many that
+// the caller may open (docs/knowledge-base.md, "Search").
+inline constexpr int kSearchRankWindow = 300;
 
 class EntryService {
  public:

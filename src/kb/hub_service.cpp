@@ -104,6 +104,7 @@ Status HubService::Delete(const identity::Principal& caller, const std::string& 
   // Foreign keys cascade to entries, blocks, translations, memberships and
   // permissions; the SQLite search index is a virtual table and goes by hand.
   s.Run(internal::kSearchDeleteHub, {hub->id});
+  if (session.dialect() == storage::Dialect::kSqlite) s.Run(internal::kSearchDeleteHubDocs, {hub->id});
   s.Run(internal::kDeleteHub, {hub->id});
   session.Commit();
   return Ok();

@@ -131,9 +131,18 @@ std::string Dialect(std::string_view sql, std::string_view clustered) {
 // multilingual, so no language's stemmer is imposed on the others).
 const std::vector<storage::Migration>& Migrations() {
   static const std::string kSqlite = Dialect(kTables, "WITHOUT ROWID") + R"sql(
-CREATE VIRTUAL TABLE entry_search USING fts5(
-  title, body, tenant_id UNINDEXED, entry_id UNINDEXED, hub_id UNINDEXED,
-  tokenize = 'unicode61 remove_diacritics 2');
+-- What search filters on lives in compact rows beside the index: reading an
+-- UNINDEXED column of the FTS table itself would load each match's text.
+CREATE TABLE search_docs (
+  rowid INTEGER PRIMARY KEY,
+  tenant_id TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  hub_id TEXT NOT NULL,
+  owner_id TEXT NOT NULL,
+  UNIQUE (tenant_id, entry_id)
+);
+CREATE INDEX search_docs_hub ON search_docs (tenant_id, hub_id);
+CREATE VIRTUAL TABLE entry_search USING fts5(title, body, tokenize = 'unicode61 remove_diacritics 2');
 )sql";
   static const std::string kPostgres = Dialect(kTables, "") + R"sql(
 CREATE TABLE entry_search (

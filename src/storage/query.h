@@ -34,9 +34,19 @@ struct TenantQuery {
       : TenantQuery(query_name, common_sql, common_sql) {}
   consteval TenantQuery(const char* query_name, const char* sqlite_sql, const char* postgres_sql)
       : name(query_name), sqlite(sqlite_sql), postgres(postgres_sql) {
-    if (!internal::Contains(sqlite, "tenant_id") || !internal::Contains(sqlite, "$1") ||
-        !internal::Contains(postgres, "tenant_id") || !internal::Contains(postgres, "$1"))
+    // A dialect may be left empty by SqliteOnly/PostgresOnly; running it there throws.
+    if ((!sqlite.empty() && (!internal::Contains(sqlite, "tenant_id") || !internal::Contains(sqlite, "$1"))) ||
+        (!postgres.empty() && (!internal::Contains(postgres, "tenant_id") || !internal::Contains(postgres, "$1"))) ||
+        (sqlite.empty() && postgres.empty()))
       internal::TenantQueryMustFilterOnTenantId();
+  }
+  // A statement that exists in one dialect only (the caller branches on
+  // Session::dialect()).
+  static consteval TenantQuery SqliteOnly(const char* query_name, const char* sql) {
+    return TenantQuery(query_name, sql, "");
+  }
+  static consteval TenantQuery PostgresOnly(const char* query_name, const char* sql) {
+    return TenantQuery(query_name, "", sql);
   }
   std::string_view name;
   std::string_view sqlite;

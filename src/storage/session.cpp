@@ -37,6 +37,7 @@ Rows TenantSession::Run(const TenantQuery& q, std::initializer_list<Param> param
   bound.emplace_back(std::string_view(tenant_id_));
   bound.insert(bound.end(), params.begin(), params.end());
   const std::string_view sql = session_.dialect() == Dialect::kSqlite ? q.sqlite : q.postgres;
+  if (sql.empty()) throw StorageError(StorageError::Kind::kOther, std::string(q.name) + " has no SQL for this dialect");
   return session_.connection().Execute(q.name, sql, bound);
 }
 

@@ -24,12 +24,13 @@ inline constexpr TenantQuery kEntryPermissionLevel{
 // Entries the caller may open: $3 user, $4 1 when global admin, $5 1 when
 // the default org role applies (not a Guest). Used inside WHERE with
 // entries aliased e and hubs aliased h.
-#define CREDENCE_KB_CAN_VIEW_ENTRY                                                                              \
-  "($4 = 1 OR h.owner_id = $3 OR e.owner_id = $3 OR (h.default_org_role IS NOT NULL AND $5 = 1)"                \
+#define CREDENCE_KB_CAN_VIEW(ENTRY_ID, ENTRY_OWNER)                                                             \
+  "($4 = 1 OR h.owner_id = $3 OR " ENTRY_OWNER " = $3 OR (h.default_org_role IS NOT NULL AND $5 = 1)"           \
   " OR EXISTS (SELECT 1 FROM hub_memberships m WHERE m.tenant_id = $1 AND m.hub_id = h.id"                      \
   "   AND (m.user_id = $3 OR m.group_id IN " CREDENCE_KB_USER_GROUPS "))"                                      \
-  " OR EXISTS (SELECT 1 FROM entry_permissions p WHERE p.tenant_id = $1 AND p.entry_id = e.id"                  \
+  " OR EXISTS (SELECT 1 FROM entry_permissions p WHERE p.tenant_id = $1 AND p.entry_id = " ENTRY_ID              \
   "   AND (p.user_id = $3 OR p.group_id IN " CREDENCE_KB_USER_GROUPS ")))"
+#define CREDENCE_KB_CAN_VIEW_ENTRY CREDENCE_KB_CAN_VIEW("e.id", "e.owner_id")
 
 #define CREDENCE_KB_HUB_COLUMNS                                                                                \
   "h.id, h.hub_key, h.name, h.default_expiry_days, h.owner_id, h.category_id, h.tag_ids, h.preview_image,"      \
@@ -221,40 +222,80 @@ inline constexpr TenantQuery kStaleBlocks{
     " WHERE tb.tenant_id = $1 AND tb.entry_id = $2 AND tb.language = $3 AND eb.is_deleted = 0"
     " AND tb.source_hash <> eb.hash ORDER BY eb.position"};
 
-// Search.
+// Search maintenance. SQLite: FTS rows keyed by search_docs.rowid;
+// PostgreSQL: entry_search rows, cascading with their entry.
 inline constexpr TenantQuery kSearchDelete{
     "kb.search_delete",
-    "DELETE FROM entry_search WHERE rowid = (SELECT rowid FROM entries WHERE tenant_id = $1 AND id = $2)",
+    "DELETE FROM entry_search WHERE rowid = (SELECT rowid FROM search_docs WHERE tenant_id = $1 AND entry_id = $2)",
     "DELETE FROM entry_search WHERE tenant_id = $1 AND entry_id = $2"};
+
+inline constexpr TenantQuery kSearchDeleteDoc = TenantQuery::SqliteOnly(
+    "kb.search_delete_doc", "DELETE FROM search_docs WHERE tenant_id = $1 AND entry_id = $2");
 
 inline constexpr TenantQuery kSearchDeleteHub{
     "kb.search_delete_hub",
-    "DELETE FROM entry_search WHERE rowid IN (SELECT rowid FROM entries WHERE tenant_id = $1 AND hub_id = $2)",
+    "DELETE FROM entry_search WHERE rowid IN (SELECT rowid FROM search_docs WHERE tenant_id = $1 AND hub_id = $2)",
     "DELETE FROM entry_search WHERE tenant_id = $1 AND hub_id = $2"};
+
+inline constexpr TenantQuery kSearchDeleteHubDocs = TenantQuery::SqliteOnly(
+    "kb.search_delete_hub_docs", "DELETE FROM search_docs WHERE tenant_id = $1 AND hub_id = $2");
+
+inline constexpr TenantQuery kSearchUpsertDoc = TenantQuery::SqliteOnly(
+    "kb.search_upsert_doc",
+    "INSERT INTO search_docs (tenant_id, entry_id, hub_id, owner_id)"
+    " SELECT $1, $2, hub_id, owner_id FROM entries WHERE tenant_id = $1 AND id = $2"
+    " ON CONFLICT (tenant_id, entry_id) DO UPDATE SET hub_id = excluded.hub_id, owner_id = excluded.owner_id");
+
+inline constexpr TenantQuery kSearchSetOwner = TenantQuery::SqliteOnly(
+    "kb.search_set_owner", "UPDATE search_docs SET owner_id = $3 WHERE tenant_id = $1 AND entry_id = $2");
 
 inline constexpr TenantQuery kSearchInsert{
     "kb.search_insert",
-    "INSERT INTO entry_search (rowid, title, body, tenant_id, entry_id, hub_id)"
-    " SELECT rowid, $3, $4, $1, $2, hub_id FROM entries WHERE tenant_id = $1 AND id = $2",
+    "INSERT INTO entry_search (rowid, title, body)"
+    " SELECT rowid, $3, $4 FROM search_docs WHERE tenant_id = $1 AND entry_id = $2",
     "INSERT INTO entry_search (tenant_id, entry_id, hub_id, title, document)"
     " SELECT $1, $2, hub_id, CAST($3 AS TEXT), setweight(to_tsvector('simple', CAST($3 AS TEXT)), 'A')"
     " || setweight(to_tsvector('simple', CAST($4 AS TEXT)), 'B') FROM entries WHERE tenant_id = $1 AND id = $2"};
 
-// $2 match expression, $6 hub key or '', $7 limit.
-inline constexpr TenantQuery kSearch{
-    "kb.search",
+// SQLite search runs in three steps so that a common word matching most of
+// the corpus costs a bounded amount of work: (1) the newest N matching
+// entries the caller may open (FTS5 walks postings in rowid order and stops);
+// (2) bm25 ranking of the matches in that rowid range only; (3) details and a
+// snippet for the top results.
+// (1): $2 match, $3..$5 caller (CAN_VIEW), $6 hub key or '', $7 N.
+inline constexpr TenantQuery kSearchCandidates = TenantQuery::SqliteOnly(
+    "kb.search_candidates",
+    "SELECT d.rowid FROM entry_search JOIN search_docs d ON d.rowid = entry_search.rowid"
+    " JOIN hubs h ON h.tenant_id = d.tenant_id AND h.id = d.hub_id"
+    " WHERE entry_search MATCH $2 AND d.tenant_id = $1 AND ($6 = '' OR h.hub_key = $6)"
+    " AND " CREDENCE_KB_CAN_VIEW("d.entry_id", "d.owner_id") " ORDER BY entry_search.rowid DESC LIMIT $7");
+
+// (2): $2 match, $3 lowest candidate rowid.
+inline constexpr TenantQuery kSearchRank = TenantQuery::SqliteOnly(
+    "kb.search_rank",
+    "SELECT entry_search.rowid FROM entry_search JOIN search_docs d ON d.rowid = entry_search.rowid"
+    " WHERE entry_search MATCH $2 AND entry_search.rowid >= $3 AND d.tenant_id = $1"
+    " ORDER BY bm25(entry_search, 10.0, 1.0)");
+
+// (3): $2 match, $3 rowid.
+inline constexpr TenantQuery kSearchDetails = TenantQuery::SqliteOnly(
+    "kb.search_details",
     "SELECT e.id, e.title, e.entry_key, e.hub_id, h.hub_key, e.original_language, e.status,"
     " snippet(entry_search, 1, '', '', '...', 12)"
-    " FROM entry_search JOIN entries e ON e.rowid = entry_search.rowid"
+    " FROM entry_search JOIN search_docs d ON d.rowid = entry_search.rowid"
+    " JOIN entries e ON e.tenant_id = d.tenant_id AND e.id = d.entry_id"
     " JOIN hubs h ON h.tenant_id = e.tenant_id AND h.id = e.hub_id"
-    " WHERE entry_search MATCH $2 AND entry_search.tenant_id = $1 AND ($6 = '' OR h.hub_key = $6)"
-    " AND " CREDENCE_KB_CAN_VIEW_ENTRY " ORDER BY bm25(entry_search, 10.0, 1.0) LIMIT $7",
+    " WHERE entry_search MATCH $2 AND entry_search.rowid = $3 AND d.tenant_id = $1");
+
+// PostgreSQL: one ranked query. $2 match, $6 hub key or '', $7 limit.
+inline constexpr TenantQuery kSearch = TenantQuery::PostgresOnly(
+    "kb.search",
     "SELECT e.id, e.title, e.entry_key, e.hub_id, h.hub_key, e.original_language, e.status, ''"
     " FROM entry_search s JOIN entries e ON e.tenant_id = s.tenant_id AND e.id = s.entry_id"
     " JOIN hubs h ON h.tenant_id = e.tenant_id AND h.id = e.hub_id"
     " WHERE s.tenant_id = $1 AND s.document @@ to_tsquery('simple', CAST($2 AS TEXT))"
     " AND (CAST($6 AS TEXT) = '' OR h.hub_key = $6)"
     " AND " CREDENCE_KB_CAN_VIEW_ENTRY
-    " ORDER BY ts_rank(s.document, to_tsquery('simple', CAST($2 AS TEXT))) DESC, e.id LIMIT $7"};
+    " ORDER BY ts_rank(s.document, to_tsquery('simple', CAST($2 AS TEXT))) DESC, e.id LIMIT $7");
 
 }  // namespace credence::kb::internal
