@@ -10,8 +10,10 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <cmath>
 #include <random>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "app/migrations.h"
@@ -26,16 +28,20 @@ using namespace credence;
 
 namespace {
 
+// Distinct pseudo-words of two to four syllables. (An earlier version
+// numbered its words, which made every prefix query expand into a dozen
+// terms; natural vocabularies do not look like that.)
 std::vector<std::string> Vocabulary(size_t n) {
   static const char* kSyllables[] = {"ka", "lo", "mi", "ne", "ru", "ta", "vo", "shi", "pra", "den", "gol", "fen",
                                      "sol", "mar", "tin", "bur", "qua", "zel", "cor", "ith", "ban", "lux", "dor", "pel"};
   std::mt19937 rng(42);
   std::vector<std::string> words;
+  std::unordered_set<std::string> seen;
   while (words.size() < n) {
     std::string w;
-    const int parts = 2 + static_cast<int>(rng() % 2);
+    const int parts = 2 + static_cast<int>(rng() % 3);
     for (int i = 0; i < parts; ++i) w += kSyllables[rng() % 24];
-    words.push_back(w + std::to_string(words.size() % 97));
+    if (seen.insert(w).second) words.push_back(w);
   }
   return words;
 }

@@ -56,19 +56,19 @@ std::optional<Hub> FindHub(storage::TenantSession& s, const std::string& key) {
 // The reader's view in `language`: translated blocks where they exist, the
 // original's block where the translation has none yet, and the placeholder
 // where the original block was removed but the translation still has it.
+// `entry` may come without its content; it is read only when the original
+// is what the reader gets.
 EntryView Compose(storage::TenantSession& s, Entry entry, const std::string& language) {
   EntryView view;
-  if (language.empty() || language == entry.original_language) {
+  auto original = [&] {
+    if (entry.content.empty()) entry.content = s.Run(internal::kEntryContent, {entry.id}).front().Text(0);
     view.language = entry.original_language;
     view.entry = std::move(entry);
     return view;
-  }
+  };
+  if (language.empty() || language == entry.original_language) return original();
   auto row = s.Run(internal::kTranslationRow, {entry.id, language});
-  if (row.empty()) {
-    view.language = entry.original_language;
-    view.entry = std::move(entry);
-    return view;
-  }
+  if (row.empty()) return original();
   // The summary comes from the blocks loaded for the view itself (the same
   // derivation as kTranslationSummaries), not from another query.
   TranslationSummary summary;
@@ -162,7 +162,7 @@ Result<EntryView> EntryService::Get(const identity::Principal& caller, const std
                                     const std::string& language) const {
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession s(session, caller.tenant_id);
-  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kViewer));
+  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kViewer, /*with_content=*/false));
   return Compose(s, std::move(loaded.entry), language);
 }
 
@@ -215,7 +215,7 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
   }
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
-  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kEditor));
+  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kEditor, /*with_content=*/false));
   Entry& e = loaded.entry;
   const TimeMs now = clock_.Now();
 
@@ -291,7 +291,7 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
 Status EntryService::Delete(const identity::Principal& caller, const std::string& id) const {
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
-  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kViewer));
+  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kViewer, /*with_content=*/false));
   if (loaded.entry.owner_id != caller.user_id)
     return Error::PermissionDenied("Only the entry's owner can delete it.");
   if (loaded.hub.root_entry_id == id)

@@ -64,7 +64,7 @@ Result<std::vector<TranslationSummary>> TranslationService::List(const identity:
                                                                  const std::string& entry_id) const {
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession s(session, caller.tenant_id);
-  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kViewer));
+  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kViewer, false));
   std::vector<TranslationSummary> out;
   for (const auto& row : s.Run(internal::kTranslationSummaries, {entry_id, ""})) out.push_back(SummaryFromRow(row));
   return out;
@@ -74,7 +74,7 @@ Result<FullTranslation> TranslationService::Get(const identity::Principal& calle
                                                 const std::string& language) const {
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession s(session, caller.tenant_id);
-  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kViewer));
+  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kViewer, false));
   auto summary = Summary(s, entry_id, language);
   if (!summary) return TranslationNotFound(language);
   return FullTranslation{*summary, TranslationContent(s, entry_id, language)};
@@ -114,7 +114,7 @@ Result<FullTranslation> TranslationService::Create(const identity::Principal& ca
     return Error::Validation({{"language", "unknown language '" + language + "' (see /api/tenant/known-languages)"}});
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
-  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, entry_id, AccessLevel::kEditor));
+  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, entry_id, AccessLevel::kEditor, false));
   if (language == loaded.entry.original_language)
     return Error::Validation({{"language", "is the entry's original language"}});
   if (Summary(s, entry_id, language))
@@ -132,7 +132,7 @@ Result<TranslationSummary> TranslationService::GetStatus(const identity::Princip
                                                       const std::string& language) const {
   storage::Session session(db_);
   storage::TenantSession s(session, caller.tenant_id);
-  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kViewer));
+  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kViewer, false));
   auto summary = Summary(s, entry_id, language);
   if (!summary) return TranslationNotFound(language);
   return *summary;
@@ -143,7 +143,7 @@ Result<TranslationSummary> TranslationService::MarkUpToDate(const identity::Prin
                                                             const std::string& language) const {
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
-  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kEditor));
+  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kEditor, false));
   if (!Summary(s, entry_id, language)) return TranslationNotFound(language);
   s.Run(internal::kMarkTranslationUpToDate, {entry_id, language});
   auto summary = *Summary(s, entry_id, language);
@@ -156,7 +156,7 @@ Result<std::vector<StaleBlock>> TranslationService::StaleBlocks(const identity::
                                                                 const std::string& language) const {
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession s(session, caller.tenant_id);
-  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kViewer));
+  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kViewer, false));
   if (!Summary(s, entry_id, language)) return TranslationNotFound(language);
   std::vector<StaleBlock> out;
   for (const auto& row : s.Run(internal::kStaleBlocks, {entry_id, language}))
@@ -168,7 +168,7 @@ Status TranslationService::Delete(const identity::Principal& caller, const std::
                                   const std::string& language) const {
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
-  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kEditor));
+  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kEditor, false));
   if (s.Run(internal::kDeleteTranslation, {entry_id, language}).affected() == 0)
     return TranslationNotFound(language);
   session.Commit();

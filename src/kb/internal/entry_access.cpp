@@ -7,8 +7,8 @@
 namespace credence::kb::internal {
 
 Result<LoadedEntry> LoadEntry(storage::TenantSession& session, const identity::Principal& caller,
-                              const std::string& entry_id, AccessLevel needed) {
-  auto rows = session.Run(kEntryById, {entry_id});
+                              const std::string& entry_id, AccessLevel needed, bool with_content) {
+  auto rows = session.Run(with_content ? kEntryById : kEntryMetaById, {entry_id});
   if (rows.empty()) return Error::NotFound("Entry not found.");
   const auto row = rows.front();
   LoadedEntry out{EntryFromRow(row), HubFromRow(row, kEntryColumnCount + 1), AccessLevel::kNone};

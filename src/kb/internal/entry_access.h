@@ -20,8 +20,9 @@ struct LoadedEntry {
 };
 
 // 404 when the entry does not exist or the caller cannot view it; 403 when
-// the caller can view it but `needed` is more.
+// the caller can view it but `needed` is more. `with_content` false leaves
+// Entry::content empty (cheaper for writes that replace or ignore it).
 Result<LoadedEntry> LoadEntry(storage::TenantSession& session, const identity::Principal& caller,
-                              const std::string& entry_id, AccessLevel needed);
+                              const std::string& entry_id, AccessLevel needed, bool with_content = true);
 
 }  // namespace credence::kb::internal

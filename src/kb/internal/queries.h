@@ -85,6 +85,17 @@ inline constexpr TenantQuery kEntryById{
     " FROM entries e JOIN hubs h ON h.tenant_id = e.tenant_id AND h.id = e.hub_id"
     " WHERE e.tenant_id = $1 AND e.id = $2"};
 
+// The same without the content column (which can be large): for writes and
+// checks that never show the document.
+inline constexpr TenantQuery kEntryMetaById{
+    "kb.entry_meta_by_id",
+    "SELECT " CREDENCE_KB_ENTRY_COLUMNS ", '', " CREDENCE_KB_HUB_COLUMNS
+    " FROM entries e JOIN hubs h ON h.tenant_id = e.tenant_id AND h.id = e.hub_id"
+    " WHERE e.tenant_id = $1 AND e.id = $2"};
+
+inline constexpr TenantQuery kEntryContent{
+    "kb.entry_content", "SELECT content FROM entries WHERE tenant_id = $1 AND id = $2"};
+
 inline constexpr TenantQuery kEntriesOfHub{
     "kb.entries_of_hub",
     "SELECT " CREDENCE_KB_ENTRY_COLUMNS " FROM entries e JOIN hubs h ON h.tenant_id = e.tenant_id AND h.id = e.hub_id"
