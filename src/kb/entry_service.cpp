@@ -111,21 +111,30 @@ EntryView Compose(storage::TenantSession& s, Entry entry, const std::string& lan
   return view;
 }
 
-// FTS expressions from free text: words only, each a prefix term, all
-// required. Punctuation never reaches the query syntax.
-std::vector<std::string> SearchTerms(const std::string& q) {
-  std::vector<std::string> terms;
+struct SearchTerm {
+  std::string word;
+  bool prefix = false;  // the word was followed by '*'
+};
+
+// Words from free text (letters and digits; anything else separates them),
+// all required. A word directly followed by '*' matches as a prefix. No
+// other character reaches the query syntax.
+std::vector<SearchTerm> SearchTerms(const std::string& q) {
+  std::vector<SearchTerm> terms;
   std::string current;
+  auto flush = [&](bool prefix) {
+    if (!current.empty()) terms.push_back({std::move(current), prefix});
+    current.clear();
+  };
   for (const char ch : q) {
     const auto c = static_cast<unsigned char>(ch);
     if (std::isalnum(c) || c >= 0x80) {
       current.push_back(static_cast<char>(std::tolower(c)));
-    } else if (!current.empty()) {
-      terms.push_back(std::move(current));
-      current.clear();
+    } else {
+      flush(ch == '*');
     }
   }
-  if (!current.empty()) terms.push_back(std::move(current));
+  flush(false);
   if (terms.size() > 16) terms.resize(16);
   return terms;
 }
@@ -378,17 +387,17 @@ Result<std::vector<SearchResult>> EntryService::Search(const identity::Principal
   if (terms.empty()) return Error::Validation({{"q", "must contain a letter or a digit"}});
   storage::Session session(db_);
   storage::TenantSession s(session, caller.tenant_id);
-  // Every word must occur; the last one may be unfinished (search as you
-  // type), so it matches as a prefix. Exact words keep posting lists short.
+  // Whole words unless asked otherwise: a prefix term merges the posting
+  // lists of every word it starts, which on a large corpus costs more than
+  // the rest of the search together.
   std::string match;
-  for (size_t i = 0; i < terms.size(); ++i) {
-    const bool prefix = i + 1 == terms.size();
+  for (const auto& [word, prefix] : terms) {
     if (session.dialect() == storage::Dialect::kSqlite) {
       if (!match.empty()) match += ' ';
-      match += '"' + terms[i] + (prefix ? "\"*" : "\"");
+      match += '"' + word + (prefix ? "\"*" : "\"");
     } else {
       if (!match.empty()) match += " & ";
-      match += terms[i] + (prefix ? ":*" : "");
+      match += word + (prefix ? ":*" : "");
     }
   }
   auto result_from = [](const storage::Row& row) {

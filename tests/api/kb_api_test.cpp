@@ -445,24 +445,28 @@ TEST_F(KnowledgeBase, SearchFindsTitlesAndBlockTextOnlyWhereTheCallerMayLook) {
   MakeEntry(api(), admin(), "public", "benefits", {"Read the onboarding notes before your first day"});
   MakeEntry(api(), admin(), "private", "salaries", {"Onboarding bonus for executives"});
 
-  auto all = api().Get("/api/entries/search?q=onboard", admin()).Json().as_array();
+  auto all = api().Get("/api/entries/search?q=onboarding", admin()).Json().as_array();
   ASSERT_EQ(all.size(), 3u);
   EXPECT_EQ(Str(all[0], "key"), "onboarding");  // a title match ranks first
-  auto viewer = api().Get("/api/entries/search?q=onboard", t.token("viewer")).Json().as_array();
+  // Whole words by default; a trailing * asks for a prefix.
+  EXPECT_EQ(api().Get("/api/entries/search?q=onboard", admin()).Json().as_array().size(), 0u);
+  EXPECT_EQ(api().Get("/api/entries/search?q=onboard*", admin()).Json().as_array().size(), 3u);
+  EXPECT_EQ(api().Get("/api/entries/search?q=ONBOARDING", admin()).Json().as_array().size(), 3u);
+  auto viewer = api().Get("/api/entries/search?q=onboarding", t.token("viewer")).Json().as_array();
   EXPECT_EQ(viewer.size(), 2u);
   for (const auto& r : viewer) EXPECT_NE(Str(r, "key"), "salaries");
-  EXPECT_EQ(api().Get("/api/entries/search?q=onboard", t.token("guest")).Json().as_array().size(), 0u);
-  EXPECT_EQ(api().Get("/api/entries/search?q=onboard&hubKey=private", admin()).Json().as_array().size(), 1u);
-  EXPECT_EQ(api().Get("/api/entries/search?q=onboard&take=1", admin()).Json().as_array().size(), 1u);
+  EXPECT_EQ(api().Get("/api/entries/search?q=onboarding", t.token("guest")).Json().as_array().size(), 0u);
+  EXPECT_EQ(api().Get("/api/entries/search?q=onboarding&hubKey=private", admin()).Json().as_array().size(), 1u);
+  EXPECT_EQ(api().Get("/api/entries/search?q=onboarding&take=1", admin()).Json().as_array().size(), 1u);
   EXPECT_EQ(api().Get("/api/entries/search?q=welcome%20aboard", admin()).Json().as_array().size(), 1u);
   // Query syntax never reaches the engine.
-  EXPECT_EQ(api().Get("/api/entries/search?q=%22onboard%22%20OR%20*", admin()).status, 200);
+  EXPECT_EQ(api().Get("/api/entries/search?q=%22onboarding%22%20OR%20*%20NEAR(", admin()).status, 200);
   ExpectProblem(api().Get("/api/entries/search?q=o", admin()), 400, "validation_failed");
   ExpectProblem(api().Get("/api/entries/search", admin()), 400, "validation_failed");
   ExpectProblem(api().Get("/api/entries/search?q=%21%21%21", admin()), 400, "validation_failed");
-  ExpectProblem(api().Get("/api/entries/search?q=onboard&take=0", admin()), 400, "validation_failed");
-  ExpectProblem(api().Get("/api/entries/search?q=onboard&take=101", admin()), 400, "validation_failed");
-  ExpectProblem(api().Get("/api/entries/search?q=onboard&take=abc", admin()), 400, "validation_failed");
+  ExpectProblem(api().Get("/api/entries/search?q=onboarding&take=0", admin()), 400, "validation_failed");
+  ExpectProblem(api().Get("/api/entries/search?q=onboarding&take=101", admin()), 400, "validation_failed");
+  ExpectProblem(api().Get("/api/entries/search?q=onboarding&take=abc", admin()), 400, "validation_failed");
 }
 
 TEST_F(KnowledgeBase, EditsReachTheSearchIndex) {
