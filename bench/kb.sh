@@ -2,7 +2,7 @@
 # Knowledge-base load runs (issue 3), wrk beside the server, SQLite:
 #   1. PUT of a 200-block entry with 5 translations, one block changed per request (8 connections)
 #   2. GET of that entry, and of a typical 20-block entry, with ?language=es (64 connections)
-#   3. search over ENTRIES seeded entries (32 connections)
+#   3. search over ENTRIES seeded entries (8 connections, then 32 to saturate)
 #
 #   bench/kb.sh [seconds] [entries]      (defaults: 10 s, 100000 entries)
 set -euo pipefail
@@ -79,5 +79,6 @@ BASE="http://127.0.0.1:$PORT"
 run "PUT 200-block entry, 5 translations, 1 block changed" 8 "$ROOT/bench/kb_put.lua" "$BASE$ENTRY_PATH" put
 run "GET 200-block entry ?language=es" 64 "$ROOT/bench/kb_get.lua" "$BASE$ENTRY_PATH?language=es" get
 run "GET 20-block entry ?language=es" 64 "$ROOT/bench/kb_get.lua" "$BASE$TYPICAL_PATH?language=es" get_typical
-run "search over $ENTRIES entries" 32 "$ROOT/bench/kb_search.lua" "$BASE/api/entries/search?q=x" search
+run "search over $ENTRIES entries" 8 "$ROOT/bench/kb_search.lua" "$BASE/api/entries/search?q=x" search
+run "search over $ENTRIES entries, saturated" 32 "$ROOT/bench/kb_search.lua" "$BASE/api/entries/search?q=x" search32
 echo "== on disk: $(du -sh "$DIR/credence.db" | cut -f1) database"
