@@ -469,6 +469,22 @@ TEST_F(KnowledgeBase, SearchFindsTitlesAndBlockTextOnlyWhereTheCallerMayLook) {
   ExpectProblem(api().Get("/api/entries/search?q=onboarding&take=abc", admin()), 400, "validation_failed");
 }
 
+// An entry's owner may open it even in a hub they cannot see; search knows
+// the owner as it changes.
+TEST_F(KnowledgeBase, SearchFollowsOwnershipTransfers) {
+  MakeHub(api(), admin(), "closed");
+  auto e = MakeEntry(api(), admin(), "closed", "handover", {"Quarterly handover notes"});
+  EXPECT_EQ(api().Get("/api/entries/search?q=handover", t.token("viewer")).Json().as_array().size(), 0u);
+  ASSERT_EQ(api().Post("/api/entries/" + Str(e, "id") + "/transfer-ownership", {{"newOwnerId", t.user_ids["viewer"]}},
+                       admin()).status,
+            200);
+  auto found = api().Get("/api/entries/search?q=handover", t.token("viewer")).Json().as_array();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(Str(found[0], "id"), Str(e, "id"));
+  EXPECT_EQ(api().Get("/api/entries/" + Str(e, "id"), t.token("viewer")).status, 200);
+  ExpectProblem(api().Get("/api/hubs/closed", t.token("viewer")), 404, "not_found");
+}
+
 TEST_F(KnowledgeBase, EditsReachTheSearchIndex) {
   MakeHub(api(), admin(), "docs");
   auto e = MakeEntry(api(), admin(), "docs", "page", {"Alpha content"});
