@@ -12,10 +12,6 @@ namespace json = boost::json;
 
 namespace {
 
-HttpResponse Problem(const RequestContext& ctx, const Error& e) {
-  return ProblemResponse(e, ctx.request.path(), ctx.request_id);
-}
-
 // BCP 47-shaped: letters, digits and hyphens, 2 to 16 characters.
 bool IsLanguageTag(std::string_view s) {
   if (s.size() < 2 || s.size() > 16 || s.front() == '-' || s.back() == '-') return false;

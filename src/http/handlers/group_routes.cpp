@@ -14,10 +14,6 @@ namespace json = boost::json;
 
 namespace {
 
-HttpResponse Problem(const RequestContext& ctx, const Error& e) {
-  return ProblemResponse(e, ctx.request.path(), ctx.request_id);
-}
-
 Schema TenantRoleSchema() { return Schema::String().Enum({"Owner", "Member", "Guest"}); }
 
 json::value OptJson(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }

@@ -11,10 +11,6 @@ namespace json = boost::json;
 
 namespace {
 
-HttpResponse Problem(const RequestContext& ctx, const Error& e) {
-  return ProblemResponse(e, ctx.request.path(), ctx.request_id);
-}
-
 std::optional<std::string> OptUuid(const json::object& body, std::string_view key) {
   auto v = GetOptString(body, key);
   if (v) return CanonicalUuid(*v);

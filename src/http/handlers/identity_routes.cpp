@@ -12,10 +12,6 @@ using identity::TenantService;
 
 namespace {
 
-HttpResponse Problem(const RequestContext& ctx, const Error& e) {
-  return ProblemResponse(e, ctx.request.path(), ctx.request_id);
-}
-
 json::object UserJson(const identity::UserProfile& u) {
   return {{"id", u.id},
           {"email", u.email},

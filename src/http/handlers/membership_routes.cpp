@@ -15,10 +15,6 @@ namespace json = boost::json;
 
 namespace {
 
-HttpResponse Problem(const RequestContext& ctx, const Error& e) {
-  return ProblemResponse(e, ctx.request.path(), ctx.request_id);
-}
-
 json::value OptJson(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
 
 Schema HubRoleSchema() { return Schema::String().Enum({"Viewer", "Editor", "Admin"}); }
