@@ -84,7 +84,7 @@ class Database {
   // when no connection can be made.
   virtual ConnectionLease Acquire() = 0;
   // True when the store answers a trivial query.
-  virtual bool Ping() = 0;
+  bool Ping();
   // A short description without secrets, for logs.
   virtual std::string Describe() const = 0;
 

@@ -4,6 +4,16 @@
 
 namespace credence::storage {
 
+bool Database::Ping() {
+  try {
+    auto conn = Acquire();
+    conn->Execute("ping", "SELECT 1", {});
+    return true;
+  } catch (const StorageError&) {
+    return false;
+  }
+}
+
 ConnectionLease::~ConnectionLease() {
   if (conn_ && db_ != nullptr) db_->Release(std::move(conn_));
 }

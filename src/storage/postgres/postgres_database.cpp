@@ -1,5 +1,7 @@
 #include "storage/postgres/postgres_database.h"
 
+#include "storage/internal/connection_pool.h"
+
 #include <libpq-fe.h>
 
 #include <charconv>
@@ -305,75 +307,27 @@ class PostgresDatabase final : public Database {
   PostgresDatabase(std::string url, const DatabaseOptions& options)
       : url_(std::move(url)), described_(RedactUrl(url_)), options_(options) {
     // Connect once now so a wrong URL fails at start-up, not on the first request.
-    auto conn = std::make_unique<PostgresConnection>(url_, described_);
-    open_ = 1;
-    Release(std::move(conn));
+    pool_.Give(pool_.Take(), /*reusable=*/true);
   }
 
   Dialect dialect() const override { return Dialect::kPostgres; }
   std::string Describe() const override { return described_; }
 
-  ConnectionLease Acquire() override {
-    std::unique_lock lock(mu_);
-    while (true) {
-      if (!idle_.empty()) {
-        auto conn = std::move(idle_.back());
-        idle_.pop_back();
-        return ConnectionLease(this, std::move(conn));
-      }
-      if (open_ < options_.pool_size) {
-        // Reserve the slot, then connect without holding the lock: a
-        // connection takes a network round trip or several.
-        ++open_;
-        lock.unlock();
-        try {
-          return ConnectionLease(this, std::make_unique<PostgresConnection>(url_, described_));
-        } catch (...) {
-          lock.lock();
-          --open_;
-          available_.notify_one();
-          throw;
-        }
-      }
-      available_.wait(lock);
-    }
-  }
-
-  bool Ping() override {
-    try {
-      auto conn = Acquire();
-      conn->Execute("ping", "SELECT 1", {});
-      return true;
-    } catch (const StorageError&) {
-      return false;
-    }
-  }
+  ConnectionLease Acquire() override { return ConnectionLease(this, pool_.Take()); }
 
  protected:
   void Release(std::unique_ptr<Connection> conn) override {
     // Only this pool makes connections, so they are all PostgresConnections.
     const bool reusable = static_cast<PostgresConnection&>(*conn).ResetForReuse();
-    {
-      std::lock_guard lock(mu_);
-      if (reusable) {
-        idle_.push_back(std::move(conn));
-      } else {
-        --open_;  // frees the slot: the next Acquire opens a fresh connection
-      }
-    }
-    available_.notify_one();
-    // A dropped connection is closed here, outside the lock (PQfinish sends
-    // a Terminate message).
+    pool_.Give(std::move(conn), reusable);
   }
 
  private:
   const std::string url_;
   const std::string described_;
   const DatabaseOptions options_;
-  std::mutex mu_;
-  std::condition_variable available_;
-  std::vector<std::unique_ptr<Connection>> idle_;  // guarded by mu_
-  int open_ = 0;                                  // guarded by mu_; idle and leased
+  internal::ConnectionPool pool_{options_.pool_size,
+                                 [this] { return std::make_unique<PostgresConnection>(url_, described_); }};
 };
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "storage/sqlite/sqlite_database.h"
 
+#include "storage/internal/connection_pool.h"
+
 #include <sqlite3.h>
 
 #include <condition_variable>
@@ -192,68 +194,23 @@ class SqliteDatabase final : public Database {
     std::error_code ec;
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
     // Open one connection now so a bad path fails at start-up, not on the first request.
-    Release(std::make_unique<SqliteConnection>(path_, options_, writer_));
-    ++open_;
+    pool_.Give(pool_.Take(), /*reusable=*/true);
   }
 
   Dialect dialect() const override { return Dialect::kSqlite; }
   std::string Describe() const override { return "sqlite:" + path_; }
 
-  ConnectionLease Acquire() override {
-    std::unique_lock lock(mu_);
-    while (true) {
-      if (!idle_.empty()) {
-        auto conn = std::move(idle_.back());
-        idle_.pop_back();
-        return ConnectionLease(this, std::move(conn));
-      }
-      if (open_ < options_.pool_size) {
-        ++open_;
-        lock.unlock();
-        try {
-          return ConnectionLease(this, std::make_unique<SqliteConnection>(path_, options_, writer_));
-        } catch (...) {
-          lock.lock();
-          --open_;
-          throw;
-        }
-      }
-      ++waiting_;
-      available_.wait(lock);
-      --waiting_;
-    }
-  }
-
-  bool Ping() override {
-    try {
-      auto conn = Acquire();
-      conn->Execute("ping", "SELECT 1", {});
-      return true;
-    } catch (const StorageError&) {
-      return false;
-    }
-  }
+  ConnectionLease Acquire() override { return ConnectionLease(this, pool_.Take()); }
 
  protected:
-  void Release(std::unique_ptr<Connection> conn) override {
-    bool wake;
-    {
-      std::lock_guard lock(mu_);
-      idle_.push_back(std::move(conn));
-      wake = waiting_ > 0;
-    }
-    if (wake) available_.notify_one();
-  }
+  void Release(std::unique_ptr<Connection> conn) override { pool_.Give(std::move(conn), /*reusable=*/true); }
 
  private:
   const std::string path_;
   const DatabaseOptions options_;
   const std::shared_ptr<std::mutex> writer_ = std::make_shared<std::mutex>();
-  std::mutex mu_;
-  std::condition_variable available_;
-  std::vector<std::unique_ptr<Connection>> idle_;  // guarded by mu_
-  int open_ = 0;                                  // guarded by mu_
-  int waiting_ = 0;                               // guarded by mu_
+  internal::ConnectionPool pool_{options_.pool_size,
+                                 [this] { return std::make_unique<SqliteConnection>(path_, options_, writer_); }};
 };
 
 }  // namespace
