@@ -74,14 +74,15 @@ class ConnectionLease {
 struct DatabaseOptions {
   int pool_size = 4;
   int busy_timeout_ms = 5000;  // SQLite: wait this long for the write lock
+  int acquire_timeout_ms = 5000;  // wait this long for a free connection, then kUnavailable
 };
 
 class Database {
  public:
   virtual ~Database() = default;
   virtual Dialect dialect() const = 0;
-  // Blocks until a connection is free. Throws StorageError(kUnavailable)
-  // when no connection can be made.
+  // Waits until a connection is free. Throws StorageError(kUnavailable)
+  // when none can be made, or none frees up within acquire_timeout_ms.
   virtual ConnectionLease Acquire() = 0;
   // True when the store answers a trivial query.
   bool Ping();

@@ -3,6 +3,8 @@
 // CREDENCE_TEST_PG_URL=<the URL it prints>; without it they are skipped.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <cstdint>
 #include <filesystem>
 #include <limits>
@@ -511,6 +513,30 @@ TEST_P(StorageTest, FailedMigrationRollsBackAndStops) {
 }
 
 // --- Concurrency ---
+
+// A hung or exhausted store must not hang every request: once all
+// connections are leased, the next Acquire gives up after the timeout.
+TEST_P(StorageTest, ExhaustedPoolTimesOutInsteadOfHanging) {
+  DatabaseOptions options;
+  options.pool_size = 2;
+  options.acquire_timeout_ms = 100;
+  Database& db = Open(options);
+  auto first = db.Acquire();
+  auto second = db.Acquire();
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    auto third = db.Acquire();
+    FAIL() << "a third connection was handed out from a pool of two";
+  } catch (const StorageError& e) {
+    EXPECT_EQ(e.kind(), StorageError::Kind::kUnavailable);
+  }
+  const auto waited = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(waited, std::chrono::milliseconds(90));
+  EXPECT_LT(waited, std::chrono::seconds(2));
+  EXPECT_FALSE(db.Ping());  // health checks answer instead of hanging
+  { auto released = std::move(second); }
+  EXPECT_TRUE(db.Ping());
+}
 
 TEST_P(StorageTest, ConcurrentWriteTransactions) {
   constexpr int kThreads = 4;

@@ -3,6 +3,7 @@
 namespace credence::storage::internal {
 
 std::unique_ptr<Connection> ConnectionPool::Take() {
+  const auto deadline = std::chrono::steady_clock::now() + timeout_;
   std::unique_lock lock(mu_);
   while (true) {
     if (!idle_.empty()) {
@@ -23,8 +24,10 @@ std::unique_ptr<Connection> ConnectionPool::Take() {
       }
     }
     ++waiting_;
-    available_.wait(lock);
+    const bool woken = available_.wait_until(lock, deadline) == std::cv_status::no_timeout;
     --waiting_;
+    if (!woken && idle_.empty() && open_ >= max_open_)
+      throw StorageError(StorageError::Kind::kUnavailable, "no database connection became free in time");
   }
 }
 

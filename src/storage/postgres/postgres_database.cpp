@@ -326,7 +326,7 @@ class PostgresDatabase final : public Database {
   const std::string url_;
   const std::string described_;
   const DatabaseOptions options_;
-  internal::ConnectionPool pool_{options_.pool_size,
+  internal::ConnectionPool pool_{options_.pool_size, options_.acquire_timeout_ms,
                                  [this] { return std::make_unique<PostgresConnection>(url_, described_); }};
 };
 

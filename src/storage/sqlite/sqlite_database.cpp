@@ -209,7 +209,7 @@ class SqliteDatabase final : public Database {
   const std::string path_;
   const DatabaseOptions options_;
   const std::shared_ptr<std::mutex> writer_ = std::make_shared<std::mutex>();
-  internal::ConnectionPool pool_{options_.pool_size,
+  internal::ConnectionPool pool_{options_.pool_size, options_.acquire_timeout_ms,
                                  [this] { return std::make_unique<SqliteConnection>(path_, options_, writer_); }};
 };
 
