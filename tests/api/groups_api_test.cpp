@@ -365,20 +365,6 @@ TEST_F(Groups, BadInputIsRejected) {
   ExpectProblem(api().Send("PUT", "/groups/" + group + "/members", "{}", admin), 405, "method_not_allowed");
 }
 
-// The same request from several clients at once: `send` runs on each
-// client's own connection; answers in no particular order.
-std::vector<Response> Concurrently(int clients, const std::function<Response(HttpClient&)>& send) {
-  std::vector<Response> out(static_cast<size_t>(clients));
-  std::vector<std::thread> threads;
-  for (int i = 0; i < clients; ++i) {
-    threads.emplace_back([&out, &send, i] {
-      HttpClient client(SharedServer().base_url());
-      out[static_cast<size_t>(i)] = send(client);
-    });
-  }
-  for (auto& t : threads) t.join();
-  return out;
-}
 
 // Racing writers rely on the constraints, never on read-then-write: one
 // group per name, one membership per user, one Pending invitation per email.

@@ -627,19 +627,6 @@ TEST_F(Memberships, BadInputIsRejected) {
   ExpectProblem(api().Send("GET", HubPath(hub) + "/users", "", admin), 405, "method_not_allowed");
 }
 
-// The same request from several clients at once.
-std::vector<Response> Concurrently(int clients, const std::function<Response(HttpClient&)>& send) {
-  std::vector<Response> out(static_cast<size_t>(clients));
-  std::vector<std::thread> threads;
-  for (int i = 0; i < clients; ++i) {
-    threads.emplace_back([&out, &send, i] {
-      HttpClient client(SharedServer().base_url());
-      out[static_cast<size_t>(i)] = send(client);
-    });
-  }
-  for (auto& t : threads) t.join();
-  return out;
-}
 
 // Racing admins leave one membership per user (the partial unique index and
 // ON CONFLICT), never a 500.

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <memory>
+#include <thread>
 
 #include "core/ids.h"
 
@@ -62,6 +63,19 @@ void ExpectValidation(const Response& r, const std::string& field) {
   if (r.status == 400) {
     EXPECT_TRUE(ErrorFields(r).count(field)) << field << ": " << r.body;
   }
+}
+
+std::vector<Response> Concurrently(int clients, const std::function<Response(HttpClient&)>& send) {
+  std::vector<Response> out(static_cast<size_t>(clients));
+  std::vector<std::thread> threads;
+  for (int i = 0; i < clients; ++i) {
+    threads.emplace_back([&out, &send, i] {
+      HttpClient client(SharedServer().base_url());
+      out[static_cast<size_t>(i)] = send(client);
+    });
+  }
+  for (auto& t : threads) t.join();
+  return out;
 }
 
 void ApiTest::SetUp() {

@@ -3,7 +3,9 @@
 // fresh tenants with their four personas signed in, and problem+json checks.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
+#include <vector>
 #include <set>
 #include <string>
 
@@ -34,6 +36,10 @@ void ExpectProblem(const Response& response, int status, const std::string& code
 std::set<std::string> ErrorFields(const Response& response);
 // Asserts a 400 validation_failed naming `field`.
 void ExpectValidation(const Response& response, const std::string& field);
+
+// The same request from several clients at once, each on its own
+// connection to the shared server; answers in client order.
+std::vector<Response> Concurrently(int clients, const std::function<Response(HttpClient&)>& send);
 
 // A string member of a JSON object.
 std::string Str(const boost::json::value& v, const char* key);
