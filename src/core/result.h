@@ -52,9 +52,13 @@ inline Status Ok() { return Unit{}; }
 // Declares `lhs` from the value of `expr`, or returns its error.
 #define CR_TRY_ASSIGN(lhs, expr) \
   CR_TRY_ASSIGN_IMPL(CREDENCE_CONCAT(cr_result_, __LINE__), lhs, expr)
+// `tmp` and `lhs` are a name and a declaration ("auto x"), which cannot be
+// parenthesized.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define CR_TRY_ASSIGN_IMPL(tmp, lhs, expr)           \
   auto tmp = (expr);                                 \
   if (!tmp) return std::move(tmp).error();           \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)
 
 }  // namespace credence

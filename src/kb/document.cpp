@@ -90,7 +90,7 @@ void SetBlockId(json::object& node, const std::string& id) {
 
 // Parses the document shell; fills `nodes` with the top-level node objects.
 Status ParseShell(std::string_view content, const std::string& field, json::value& doc) {
-  const auto not_a_doc = [&](std::string why) {
+  const auto not_a_doc = [&](const std::string& why) {
     return Error::Validation({{field, "must be an editor document {\"type\":\"doc\",\"content\":[...]}: " + why}});
   };
   boost::system::error_code ec;
