@@ -22,6 +22,8 @@
 #include "kb/membership_service.h"
 #include "kb/schema.h"
 #include "kb/translation_service.h"
+#include "lifecycle/expiry_template_service.h"
+#include "lifecycle/review_checklist_service.h"
 #include "storage/database.h"
 #include "storage/migrations.h"
 
@@ -56,6 +58,8 @@ int Serve(const Config& config) {
   kb::EntryService entries(*db, clock);
   kb::TranslationService translations(*db, clock);
   kb::MembershipService memberships(*db, clock);
+  lifecycle::ExpiryTemplateService expiry_templates(*db, clock);
+  lifecycle::ReviewChecklistService review_checklists(*db, clock);
   if (config.dev) {
     try {
       SeedDevelopmentData({tenants, groups, hubs, entries, translations, memberships});
@@ -66,7 +70,8 @@ int Serve(const Config& config) {
   }
 
   http::Metrics metrics;
-  http::Services services{*db, tenants, users, groups, invitations, hubs, entries, translations, metrics, config.dev, kVersion, memberships};
+  http::Services services{*db, tenants, users, groups, invitations, hubs, entries, translations, metrics, config.dev, kVersion, memberships,
+                          expiry_templates, review_checklists};
   const auto router = http::BuildRouter(services);
 
   identity::Authenticator authenticator(*db, config.dev);
@@ -91,7 +96,7 @@ int Serve(const Config& config) {
       .Int("routes", static_cast<int64_t>(router->routes().size()));
   server.Run();
   db.reset();  // close the store cleanly (SQLite checkpoints its WAL)
-  LogLine(LogLevel::kInfo, "stopped");
+  LogLine(LogLevel::kInfo, "stopped");  // NOLINT(bugprone-unused-raii): emitted on destruction
   return 0;
 }
 

@@ -127,7 +127,7 @@ std::string Sha256Hex(std::string_view data) {
       EVP_DigestFinal_ex(ctx.get(), digest, &length) != 1)
     throw std::runtime_error("SHA-256 failed");
   std::string out;
-  out.reserve(length * 2);
+  out.reserve(static_cast<size_t>(length) * 2);
   AppendHex(out, digest, length);
   return out;
 }

@@ -20,6 +20,10 @@ class TranslationService;
 }
 
 namespace credence::kb { class MembershipService; }
+namespace credence::lifecycle {
+class ExpiryTemplateService;
+class ReviewChecklistService;
+}  // namespace credence::lifecycle
 
 namespace credence::http {
 
@@ -40,6 +44,8 @@ struct Services {
   bool dev_mode;
   std::string version;
   const kb::MembershipService& memberships;
+  const lifecycle::ExpiryTemplateService& expiry_templates;
+  const lifecycle::ReviewChecklistService& review_checklists;
 };
 
 // Hubs; entries, translations and search.
@@ -52,12 +58,14 @@ std::unique_ptr<Router> BuildRouter(const Services& services);
 // /healthz, /readyz, /metrics, /openapi.json. The document in `openapi` is
 // filled in after every route has been added.
 using OpenApiHolder = std::shared_ptr<std::shared_ptr<const std::string>>;
-void AddSystemRoutes(Router& router, const Services& services, OpenApiHolder openapi);
+void AddSystemRoutes(Router& router, const Services& services, const OpenApiHolder& openapi);
 // Sign-in, tenants, the signed-in user.
 void AddIdentityRoutes(Router& router, const Services& services);
 // Groups and their members; invitations.
 void AddGroupRoutes(Router& router, const Services& services);
 // Hub memberships and entry permissions.
 void AddMembershipRoutes(Router& router, const Services& services);
+// Expiry templates and review checklists.
+void AddLifecycleRoutes(Router& router, const Services& services);
 
 }  // namespace credence::http

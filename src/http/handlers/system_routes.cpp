@@ -6,7 +6,7 @@
 
 namespace credence::http {
 
-void AddSystemRoutes(Router& router, const Services& s, OpenApiHolder openapi) {
+void AddSystemRoutes(Router& router, const Services& s, const OpenApiHolder& openapi) {
   const Schema status_schema = Schema::Object({Required("status", Schema::String())});
 
   router.Add({Method::kGet, "/healthz", Auth::kPublic, "",

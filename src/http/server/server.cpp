@@ -146,7 +146,7 @@ asio::awaitable<void> Server::Impl::Refuse(beast::tcp_stream& stream, const Erro
   boost::system::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
   stream.expires_after(milliseconds(std::min<int64_t>(options.read_timeout_ms, 2000)));
-  std::array<char, 16 * 1024> scratch;
+  std::array<char, size_t{16} * 1024> scratch;
   size_t drained = 0;
   while (drained < 64 * options.max_body_bytes) {
     auto [read_ec, n] = co_await stream.async_read_some(asio::buffer(scratch), kUseTuple);
