@@ -2,12 +2,13 @@
 
 #include "identity/schema.h"
 #include "kb/schema.h"
+#include "lifecycle/schema.h"
 
 namespace credence::app {
 
 std::vector<storage::Migration> AllMigrations() {
   std::vector<storage::Migration> all;
-  for (const auto* module : {&identity::Migrations(), &kb::Migrations()})
+  for (const auto* module : {&identity::Migrations(), &kb::Migrations(), &lifecycle::Migrations()})
     all.insert(all.end(), module->begin(), module->end());
   return all;
 }

@@ -28,6 +28,9 @@
 #include "kb/membership_service.h"
 #include "kb/schema.h"
 #include "kb/translation_service.h"
+#include "lifecycle/expiry_template_service.h"
+#include "lifecycle/review_checklist_service.h"
+#include "lifecycle/schema.h"
 #include "storage/database.h"
 #include "storage/migrations.h"
 
@@ -63,6 +66,7 @@ class OpenApiTest : public ::testing::Test {
     db_ = storage::OpenDatabase("sqlite:" + (*dir_ / "test.db").string(), {}).release();
     storage::ApplyMigrations(*db_, identity::Migrations());
     storage::ApplyMigrations(*db_, kb::Migrations());
+    storage::ApplyMigrations(*db_, lifecycle::Migrations());
     clock_ = new ManualClock(1'700'000'000'000);
     tenants_ = new identity::TenantService(*db_, *clock_, /*dev_mode=*/true);
     users_ = new identity::UserService(*db_);
@@ -72,8 +76,11 @@ class OpenApiTest : public ::testing::Test {
     entries_ = new kb::EntryService(*db_, *clock_);
     translations_ = new kb::TranslationService(*db_, *clock_);
     memberships_ = new kb::MembershipService(*db_, *clock_);
+    expiry_templates_ = new lifecycle::ExpiryTemplateService(*db_, *clock_);
+    review_checklists_ = new lifecycle::ReviewChecklistService(*db_, *clock_);
     metrics_ = new Metrics;
-    services_ = new Services{*db_, *tenants_, *users_, *groups_, *invitations_, *hubs_, *entries_, *translations_, *metrics_, /*dev_mode=*/true, kVersion, *memberships_};
+    services_ = new Services{*db_, *tenants_, *users_, *groups_, *invitations_, *hubs_, *entries_, *translations_, *metrics_, /*dev_mode=*/true, kVersion, *memberships_,
+                             *expiry_templates_, *review_checklists_};
     router_ = BuildRouter(*services_).release();
 
     const Router::Match match = router_->Find(Method::kGet, "/openapi.json");
@@ -96,6 +103,8 @@ class OpenApiTest : public ::testing::Test {
     delete services_;
     // metrics_ is left alive on purpose: Metrics caches its shard per thread
     // by address (see MetricsDeathTest in dispatcher_test.cpp).
+    delete review_checklists_;
+    delete expiry_templates_;
     delete memberships_;
     delete translations_;
     delete entries_;
@@ -130,6 +139,8 @@ class OpenApiTest : public ::testing::Test {
   static inline kb::EntryService* entries_ = nullptr;
   static inline kb::TranslationService* translations_ = nullptr;
   static inline kb::MembershipService* memberships_ = nullptr;
+  static inline lifecycle::ExpiryTemplateService* expiry_templates_ = nullptr;
+  static inline lifecycle::ReviewChecklistService* review_checklists_ = nullptr;
   static inline Metrics* metrics_ = nullptr;
   static inline Services* services_ = nullptr;
   static inline Router* router_ = nullptr;

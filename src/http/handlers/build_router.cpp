@@ -15,6 +15,7 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddHubRoutes(*router, services);
   AddEntryRoutes(*router, services);
   AddMembershipRoutes(*router, services);
+  AddLifecycleRoutes(*router, services);
   *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version));
   return router;
 }
