@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "core/ids.h"
+#include "core/text.h"
 
 namespace credence::http {
 namespace json = boost::json;
@@ -32,13 +33,6 @@ bool IsEmail(std::string_view s) {
 
 bool IsHttpUrl(std::string_view s) {
   return (s.rfind("http://", 0) == 0 && s.size() > 7) || (s.rfind("https://", 0) == 0 && s.size() > 8);
-}
-
-size_t Utf8Length(std::string_view s) {
-  size_t n = 0;
-  for (const char c : s)
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
-  return n;
 }
 
 }  // namespace

@@ -1,35 +1,13 @@
 #include "identity/group_service.h"
 
 #include "core/ids.h"
+#include "core/text.h"
 #include "identity/authorization.h"
 #include "identity/internal/queries.h"
 #include "storage/session.h"
 
 namespace credence::identity {
 namespace {
-
-std::string Trim(std::string_view s) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
-  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
-  return std::string(s);
-}
-
-// Names compare ignoring ASCII case (both backends' LOWER() disagree beyond
-// ASCII, so the key is computed here).
-std::string NameKey(std::string_view name) {
-  std::string key(name);
-  for (char& c : key)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return key;
-}
-
-size_t Utf8Length(std::string_view s) {
-  size_t n = 0;
-  for (const char c : s)
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
-  return n;
-}
 
 Group GroupFromRow(const storage::Row& r) {
   return {r.Text(0), r.Text(1), r.OptText(2), r.Int(4), r.Int(3)};

@@ -5,7 +5,7 @@
 #include "core/ids.h"
 #include "identity/authorization.h"
 #include "lifecycle/internal/queries.h"
-#include "lifecycle/internal/text.h"
+#include "core/text.h"
 #include "storage/session.h"
 
 namespace credence::lifecycle {
@@ -40,10 +40,10 @@ Error NameTaken(const std::string& name) {
 // Field rules that need no database; `input.name` is trimmed in place.
 Status ValidateFields(ExpiryTemplateInput& input) {
   std::vector<FieldError> errors;
-  input.name = internal::Trim(input.name);
+  input.name = Trim(input.name);
   if (input.name.empty())
     errors.push_back({"name", "must not be blank"});
-  else if (internal::Utf8Length(input.name) > kMaxTemplateNameLength)
+  else if (Utf8Length(input.name) > kMaxTemplateNameLength)
     errors.push_back({"name", "must be at most " + std::to_string(kMaxTemplateNameLength) + " characters"});
   if (input.expiry_days < 1 || input.expiry_days > kMaxExpiryDays)
     errors.push_back({"expiryDays", "must be between 1 and " + std::to_string(kMaxExpiryDays)});
@@ -105,7 +105,7 @@ Result<ExpiryTemplate> ExpiryTemplateService::Create(const identity::Principal& 
   CR_TRY(identity::RequireGlobalAdmin(caller));
   ExpiryTemplateInput input = request;
   CR_TRY(ValidateFields(input));
-  const std::string key = internal::NameKey(input.name);
+  const std::string key = NameKey(input.name);
 
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
@@ -143,7 +143,7 @@ Result<ExpiryTemplate> ExpiryTemplateService::Update(const identity::Principal& 
   CR_TRY(identity::RequireGlobalAdmin(caller));
   ExpiryTemplateInput input = request;
   CR_TRY(ValidateFields(input));
-  const std::string key = internal::NameKey(input.name);
+  const std::string key = NameKey(input.name);
 
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);

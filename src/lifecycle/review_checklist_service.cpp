@@ -9,7 +9,7 @@
 #include "core/ids.h"
 #include "identity/authorization.h"
 #include "lifecycle/internal/queries.h"
-#include "lifecycle/internal/text.h"
+#include "core/text.h"
 #include "storage/session.h"
 
 namespace credence::lifecycle {
@@ -49,10 +49,10 @@ Error ChecklistNotFound() { return Error::NotFound("Review checklist not found."
 // Rules that need no database; trims the name and the item texts.
 Status ValidateFields(ReviewChecklistInput& input) {
   std::vector<FieldError> errors;
-  input.name = internal::Trim(input.name);
+  input.name = Trim(input.name);
   if (input.name.empty())
     errors.push_back({"name", "must not be blank"});
-  else if (internal::Utf8Length(input.name) > kMaxChecklistNameLength)
+  else if (Utf8Length(input.name) > kMaxChecklistNameLength)
     errors.push_back({"name", "must be at most " + std::to_string(kMaxChecklistNameLength) + " characters"});
   if (input.hub_id && !IsUuid(*input.hub_id)) errors.push_back({"hubId", "must be a UUID"});
   if (input.items.empty() || input.items.size() > kMaxChecklistItems)
@@ -61,10 +61,10 @@ Status ValidateFields(ReviewChecklistInput& input) {
   for (size_t i = 0; i < input.items.size(); ++i) {
     auto& item = input.items[i];
     const std::string at = "items[" + std::to_string(i) + "]";
-    item.text = internal::Trim(item.text);
+    item.text = Trim(item.text);
     if (item.text.empty())
       errors.push_back({at + ".text", "must not be blank"});
-    else if (internal::Utf8Length(item.text) > kMaxChecklistItemLength)
+    else if (Utf8Length(item.text) > kMaxChecklistItemLength)
       errors.push_back({at + ".text", "must be at most " + std::to_string(kMaxChecklistItemLength) + " characters"});
     if (item.id) {
       if (!IsUuid(*item.id)) {

@@ -1,31 +1,26 @@
-#pragma once
-// Name helpers shared by the lifecycle services.
-#include <string>
-#include <string_view>
+#include "core/text.h"
 
-namespace credence::lifecycle::internal {
+namespace credence {
 
-inline std::string Trim(std::string_view s) {
+std::string Trim(std::string_view s) {
   const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
   while (!s.empty() && blank(s.front())) s.remove_prefix(1);
   while (!s.empty() && blank(s.back())) s.remove_suffix(1);
   return std::string(s);
 }
 
-// Names compare ignoring ASCII case (computed here: the backends' LOWER()
-// disagree beyond ASCII).
-inline std::string NameKey(std::string_view name) {
+std::string NameKey(std::string_view name) {
   std::string key(name);
   for (char& c : key)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return key;
 }
 
-inline size_t Utf8Length(std::string_view s) {
+size_t Utf8Length(std::string_view s) {
   size_t n = 0;
   for (const char c : s)
     if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
   return n;
 }
 
-}  // namespace credence::lifecycle::internal
+}  // namespace credence

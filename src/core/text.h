@@ -1,0 +1,19 @@
+#pragma once
+// Small text rules shared by every module.
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace credence {
+
+// `s` without leading and trailing ASCII white space.
+std::string Trim(std::string_view s);
+
+// The uniqueness key of a user-visible name: ASCII letters lowercased,
+// computed here because the backends' LOWER() disagree beyond ASCII.
+std::string NameKey(std::string_view name);
+
+// Characters, not bytes, of valid UTF-8.
+size_t Utf8Length(std::string_view s);
+
+}  // namespace credence
