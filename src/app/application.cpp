@@ -22,6 +22,7 @@
 #include "kb/membership_service.h"
 #include "kb/schema.h"
 #include "kb/translation_service.h"
+#include "lifecycle/expiry_service.h"
 #include "lifecycle/expiry_template_service.h"
 #include "lifecycle/review_checklist_service.h"
 #include "storage/database.h"
@@ -60,6 +61,7 @@ int Serve(const Config& config) {
   kb::MembershipService memberships(*db, clock);
   lifecycle::ExpiryTemplateService expiry_templates(*db, clock);
   lifecycle::ReviewChecklistService review_checklists(*db, clock);
+  lifecycle::ExpiryService expiry(*db, clock);
   if (config.dev) {
     try {
       SeedDevelopmentData({tenants, groups, hubs, entries, translations, memberships});
@@ -71,7 +73,7 @@ int Serve(const Config& config) {
 
   http::Metrics metrics;
   http::Services services{*db, tenants, users, groups, invitations, hubs, entries, translations, metrics, config.dev, kVersion, memberships,
-                          expiry_templates, review_checklists};
+                          expiry_templates, review_checklists, expiry};
   const auto router = http::BuildRouter(services);
 
   identity::Authenticator authenticator(*db, config.dev);

@@ -28,6 +28,7 @@
 #include "kb/membership_service.h"
 #include "kb/schema.h"
 #include "kb/translation_service.h"
+#include "lifecycle/expiry_service.h"
 #include "lifecycle/expiry_template_service.h"
 #include "lifecycle/review_checklist_service.h"
 #include "lifecycle/schema.h"
@@ -78,9 +79,10 @@ class OpenApiTest : public ::testing::Test {
     memberships_ = new kb::MembershipService(*db_, *clock_);
     expiry_templates_ = new lifecycle::ExpiryTemplateService(*db_, *clock_);
     review_checklists_ = new lifecycle::ReviewChecklistService(*db_, *clock_);
+    expiry_ = new lifecycle::ExpiryService(*db_, *clock_);
     metrics_ = new Metrics;
     services_ = new Services{*db_, *tenants_, *users_, *groups_, *invitations_, *hubs_, *entries_, *translations_, *metrics_, /*dev_mode=*/true, kVersion, *memberships_,
-                             *expiry_templates_, *review_checklists_};
+                             *expiry_templates_, *review_checklists_, *expiry_};
     router_ = BuildRouter(*services_).release();
 
     const Router::Match match = router_->Find(Method::kGet, "/openapi.json");
@@ -103,6 +105,7 @@ class OpenApiTest : public ::testing::Test {
     delete services_;
     // metrics_ is left alive on purpose: Metrics caches its shard per thread
     // by address (see MetricsDeathTest in dispatcher_test.cpp).
+    delete expiry_;
     delete review_checklists_;
     delete expiry_templates_;
     delete memberships_;
@@ -141,6 +144,7 @@ class OpenApiTest : public ::testing::Test {
   static inline kb::MembershipService* memberships_ = nullptr;
   static inline lifecycle::ExpiryTemplateService* expiry_templates_ = nullptr;
   static inline lifecycle::ReviewChecklistService* review_checklists_ = nullptr;
+  static inline lifecycle::ExpiryService* expiry_ = nullptr;
   static inline Metrics* metrics_ = nullptr;
   static inline Services* services_ = nullptr;
   static inline Router* router_ = nullptr;

@@ -5,30 +5,12 @@
 #include "core/ids.h"
 #include "identity/authorization.h"
 #include "lifecycle/internal/queries.h"
+#include "lifecycle/internal/rows.h"
 #include "core/text.h"
 #include "storage/session.h"
 
 namespace credence::lifecycle {
 namespace {
-
-ExpiryTemplate TemplateFromRow(const storage::Row& r) {
-  ExpiryTemplate t;
-  t.id = r.Text(0);
-  t.name = r.Text(1);
-  t.description = r.OptText(2);
-  t.expiry_days = r.Int(3);
-  t.warning_days = r.Int(4);
-  t.grace_days = r.Int(5);
-  t.review_required = r.Bool(6);
-  t.review_type = r.OptText(7);
-  t.checklist_id = r.OptText(8);
-  t.auto_renew_on_attestation = r.Bool(9);
-  t.is_active = r.Bool(10);
-  t.is_default = r.Bool(11);
-  t.created_at = r.Int(12);
-  t.updated_at = r.Int(13);
-  return t;
-}
 
 Error TemplateNotFound() { return Error::NotFound("Expiry template not found."); }
 
@@ -78,7 +60,7 @@ Result<std::vector<ExpiryTemplate>> ExpiryTemplateService::List(const identity::
   storage::TenantSession tenant(session, caller.tenant_id);
   std::vector<ExpiryTemplate> out;
   for (const auto& row : tenant.Run(internal::kListTemplates, {active_only ? 1 : 0}))
-    out.push_back(TemplateFromRow(row));
+    out.push_back(internal::TemplateFromRow(row));
   return out;
 }
 
@@ -88,7 +70,7 @@ Result<ExpiryTemplate> ExpiryTemplateService::Get(const identity::Principal& cal
   storage::TenantSession tenant(session, caller.tenant_id);
   auto rows = tenant.Run(internal::kFindTemplate, {id});
   if (rows.empty()) return TemplateNotFound();
-  return TemplateFromRow(rows.front());
+  return internal::TemplateFromRow(rows.front());
 }
 
 Result<ExpiryTemplate> ExpiryTemplateService::GetDefault(const identity::Principal& caller) const {
@@ -97,7 +79,7 @@ Result<ExpiryTemplate> ExpiryTemplateService::GetDefault(const identity::Princip
   storage::TenantSession tenant(session, caller.tenant_id);
   auto rows = tenant.Run(internal::kFindDefaultTemplate);
   if (rows.empty()) return Error::NotFound("The tenant has no default expiry template.");
-  return TemplateFromRow(rows.front());
+  return internal::TemplateFromRow(rows.front());
 }
 
 Result<ExpiryTemplate> ExpiryTemplateService::Create(const identity::Principal& caller,
@@ -149,7 +131,7 @@ Result<ExpiryTemplate> ExpiryTemplateService::Update(const identity::Principal& 
   storage::TenantSession tenant(session, caller.tenant_id);
   auto rows = tenant.Run(internal::kFindTemplate, {id});
   if (rows.empty()) return TemplateNotFound();
-  ExpiryTemplate t = TemplateFromRow(rows.front());
+  ExpiryTemplate t = internal::TemplateFromRow(rows.front());
   if (input.checklist_id && tenant.Run(internal::kChecklistExists, {*input.checklist_id}).empty())
     return Error::Validation({{"checklistId", "is not a review checklist of this tenant"}});
   if (!tenant.Run(internal::kFindOtherTemplateByNameKey, {key, id}).empty()) return NameTaken(input.name);
@@ -196,7 +178,7 @@ Result<ExpiryTemplate> ExpiryTemplateService::SetDefault(const identity::Princip
   storage::TenantSession tenant(session, caller.tenant_id);
   auto rows = tenant.Run(internal::kFindTemplate, {id});
   if (rows.empty()) return TemplateNotFound();
-  ExpiryTemplate t = TemplateFromRow(rows.front());
+  ExpiryTemplate t = internal::TemplateFromRow(rows.front());
   if (t.is_default) return t;
   t.is_default = true;
   t.updated_at = clock_.Now();

@@ -47,6 +47,24 @@ ALTER TABLE entries ADD COLUMN expiry_template_id TEXT;
 CREATE INDEX entries_expiry_template ON entries (tenant_id, expiry_template_id);
 )sql",
        ""},
+      // Changes of an entry's custom template (change-template), with the
+      // optional reason; from_template_id is NULL when it had none.
+      {301, "lifecycle: entry template changes",
+       R"sql(
+CREATE TABLE entry_template_changes (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  from_template_id TEXT,
+  to_template_id TEXT NOT NULL,
+  reason TEXT,
+  changed_by TEXT NOT NULL,
+  changed_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, id)
+);
+CREATE INDEX entry_template_changes_entry ON entry_template_changes (tenant_id, entry_id);
+)sql",
+       ""},
   };
   return kMigrations;
 }

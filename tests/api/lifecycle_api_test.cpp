@@ -423,5 +423,193 @@ TEST_F(Lifecycle, BadInputIsRefused) {
   EXPECT_EQ(Str(api().Get("/api/expiry-templates/" + tpl, admin).Json(), "name"), "Existing");
 }
 
+// ---- Expiry of entries: expiry-status, expiry-config, effective-template,
+// change-template.
+
+json::value MakeEntryWithExpiry(HttpClient& api, const std::string& token, const std::string& hub_key,
+                                const std::string& key, int64_t expiry_days) {
+  auto r = api.Post("/api/entries",
+                    {{"hubKey", hub_key},
+                     {"key", key},
+                     {"originalLanguage", "en"},
+                     {"title", "Entry " + key},
+                     {"content", Doc({"Text"})},
+                     {"expiryDays", expiry_days}},
+                    token);
+  EXPECT_EQ(r.status, 201) << r.body;
+  return r.Json();
+}
+
+TEST_F(Lifecycle, ExpiryStatusFollowsPublishingAndTheTemplateWindows) {
+  auto t = CreateTenant(api(), "life-exp-status");
+  const std::string admin = t.token("admin");
+  MakeHub(api(), admin, "exp-hub");
+  const std::string id = Str(MakeEntryWithExpiry(api(), admin, "exp-hub", "fresh", 30), "id");
+
+  auto draft = api().Get("/api/entries/" + id + "/expiry-status", admin);
+  ASSERT_EQ(draft.status, 200) << draft.body;
+  auto d = draft.Json();
+  EXPECT_EQ(Str(d, "status"), "Draft");
+  const int64_t days = d.at("daysUntilExpiry").as_int64();
+  EXPECT_TRUE(days == 29 || days == 30) << days;
+  EXPECT_FALSE(d.at("isPaused").as_bool());
+  EXPECT_FALSE(d.at("isInWarningPeriod").as_bool());
+  EXPECT_EQ(Str(d, "expiryDate").back(), 'Z');
+
+  ASSERT_EQ(api().Post("/api/entries/" + id + "/publish", json::object{}, admin).status, 200);
+  auto published = api().Get("/api/entries/" + id + "/expiry-status", admin).Json();
+  EXPECT_EQ(Str(published, "status"), "Published");
+  EXPECT_FALSE(published.at("isInWarningPeriod").as_bool());
+
+  // Expiring in 3 days under a template warning 7 days ahead.
+  const std::string tpl = MakeTemplate(t, "Week warning", TemplateBody("Week warning", 30, 7));
+  const std::string soon = Str(MakeEntryWithExpiry(api(), admin, "exp-hub", "soon", 3), "id");
+  ASSERT_EQ(api().Post("/api/entries/" + soon + "/change-template", {{"templateId", tpl}}, admin).status, 200);
+  EXPECT_EQ(Str(api().Get("/api/entries/" + soon + "/expiry-status", admin).Json(), "status"), "Draft");
+  ASSERT_EQ(api().Post("/api/entries/" + soon + "/publish", json::object{}, admin).status, 200);
+  auto s = api().Get("/api/entries/" + soon + "/expiry-status", admin);
+  ASSERT_EQ(s.status, 200) << s.body;
+  EXPECT_EQ(Str(s.Json(), "status"), "ExpiringSoon");
+  EXPECT_TRUE(s.Json().at("isInWarningPeriod").as_bool());
+  EXPECT_FALSE(s.Json().at("isPaused").as_bool());
+}
+
+TEST_F(Lifecycle, EffectiveTemplateResolvesEntryThenHubThenTenant) {
+  auto t = CreateTenant(api(), "life-exp-resolve");
+  const std::string admin = t.token("admin");
+  MakeHub(api(), admin, "res-hub");
+  ASSERT_EQ(api().Put("/api/hubs/res-hub", {{"name", "Res hub"}, {"defaultExpiryDays", 45}}, admin).status, 200);
+  const std::string id = Str(MakeEntry(api(), admin, "res-hub", "one", {"One"}), "id");
+  const std::string effective = "/api/entries/" + id + "/effective-template";
+  const std::string config = "/api/entries/" + id + "/expiry-config";
+
+  // No template at all.
+  auto none = api().Get(effective, admin);
+  ASSERT_EQ(none.status, 200) << none.body;
+  EXPECT_EQ(Str(none.Json(), "source"), "none");
+  EXPECT_TRUE(none.Json().at("template").is_null());
+  auto none_config = api().Get(config, admin).Json();
+  EXPECT_EQ(Str(none_config, "source"), "none");
+  EXPECT_TRUE(none_config.at("template").is_null());
+  EXPECT_EQ(none_config.at("warningDays").as_int64(), 0);
+  EXPECT_EQ(none_config.at("graceDays").as_int64(), 0);
+  EXPECT_EQ(none_config.at("expiryDays").as_int64(), 45);
+
+  // The tenant's default.
+  const std::string tenant_tpl =
+      MakeTemplate(t, "Tenant policy", {{"name", "Tenant policy"}, {"expiryDays", 120}, {"warningDays", 10},
+                                        {"graceDays", 5}});
+  ASSERT_EQ(api().Post("/api/expiry-templates/" + tenant_tpl + "/set-default", json::object{}, admin).status, 200);
+  auto tenant = api().Get(effective, admin).Json();
+  EXPECT_EQ(Str(tenant, "source"), "tenant");
+  EXPECT_EQ(Str(tenant.at("template"), "id"), tenant_tpl);
+  auto tenant_config = api().Get(config, admin).Json();
+  EXPECT_EQ(Str(tenant_config, "source"), "tenant");
+  EXPECT_EQ(tenant_config.at("warningDays").as_int64(), 10);
+  EXPECT_EQ(tenant_config.at("graceDays").as_int64(), 5);
+  EXPECT_EQ(tenant_config.at("expiryDays").as_int64(), 120);
+
+  // The hub's default wins over the tenant's.
+  const std::string hub_tpl = MakeTemplate(t, "Hub policy", TemplateBody("Hub policy", 60, 3));
+  ASSERT_EQ(api()
+                .Put("/api/hubs/res-hub",
+                     {{"name", "Res hub"}, {"defaultExpiryDays", 45}, {"defaultExpiryTemplateId", hub_tpl}}, admin)
+                .status,
+            200);
+  auto hub = api().Get(effective, admin).Json();
+  EXPECT_EQ(Str(hub, "source"), "hub");
+  EXPECT_EQ(Str(hub.at("template"), "id"), hub_tpl);
+  EXPECT_EQ(api().Get(config, admin).Json().at("expiryDays").as_int64(), 60);
+
+  // The entry's own template wins over both.
+  const std::string own_tpl = MakeTemplate(t, "Own policy", TemplateBody("Own policy", 200, 20));
+  auto changed = api().Post("/api/entries/" + id + "/change-template",
+                            {{"templateId", own_tpl}, {"reason", "Stricter policy"}}, admin);
+  ASSERT_EQ(changed.status, 200) << changed.body;
+  EXPECT_EQ(Str(changed.Json(), "source"), "entry");
+  EXPECT_EQ(Str(changed.Json().at("template"), "id"), own_tpl);
+  EXPECT_EQ(Str(changed.Json().at("template"), "name"), "Own policy");
+  auto entry = api().Get(effective, admin).Json();
+  EXPECT_EQ(Str(entry, "source"), "entry");
+  EXPECT_EQ(Str(entry.at("template"), "id"), own_tpl);
+  auto entry_config = api().Get(config, admin).Json();
+  EXPECT_EQ(Str(entry_config, "source"), "entry");
+  EXPECT_EQ(entry_config.at("warningDays").as_int64(), 20);
+  EXPECT_EQ(entry_config.at("expiryDays").as_int64(), 200);
+  EXPECT_EQ(Usage(t, own_tpl).at("entryCount").as_int64(), 1);
+
+  // A second change (without a reason) is recorded too.
+  auto again = api().Post("/api/entries/" + id + "/change-template", {{"templateId", hub_tpl}}, admin);
+  ASSERT_EQ(again.status, 200) << again.body;
+  EXPECT_EQ(Str(again.Json(), "source"), "entry");
+  EXPECT_EQ(Str(api().Get(effective, admin).Json().at("template"), "id"), hub_tpl);
+
+  // An inactive template still applies.
+  auto inactive = TemplateBody("Hub policy", 60, 3);
+  inactive["isActive"] = false;
+  ASSERT_EQ(api().Put("/api/expiry-templates/" + hub_tpl, inactive, admin).status, 200);
+  auto still = api().Get(effective, admin).Json();
+  EXPECT_EQ(Str(still, "source"), "entry");
+  EXPECT_FALSE(still.at("template").at("isActive").as_bool());
+}
+
+TEST_F(Lifecycle, ChangeTemplateNeedsEditorAndATemplateOfTheTenant) {
+  auto t = CreateTenant(api(), "life-exp-403");
+  auto other = CreateTenant(api(), "life-exp-403-other");
+  const std::string admin = t.token("admin");
+  MakeHub(api(), admin, "view-hub", "Viewer");
+  const std::string id = Str(MakeEntry(api(), admin, "view-hub", "one", {"One"}), "id");
+  const std::string tpl = MakeTemplate(t, "Policy");
+  const std::string foreign_tpl = MakeTemplate(other, "Foreign policy");
+
+  // Members are Viewers: they may read the expiry but not change the template.
+  for (const std::string route : {"expiry-status", "expiry-config", "effective-template"})
+    EXPECT_EQ(api().Get("/api/entries/" + id + "/" + route, t.token("viewer")).status, 200) << route;
+  ExpectProblem(api().Post("/api/entries/" + id + "/change-template", {{"templateId", tpl}}, t.token("viewer")), 403,
+                "forbidden");
+  EXPECT_EQ(Str(api().Get("/api/entries/" + id + "/effective-template", admin).Json(), "source"), "none");
+
+  // Another tenant's template is not a template of this tenant.
+  ExpectValidation(api().Post("/api/entries/" + id + "/change-template", {{"templateId", foreign_tpl}}, admin),
+                   "templateId");
+  ExpectValidation(api().Post("/api/entries/" + id + "/change-template", {{"templateId", kUnknownId}}, admin),
+                   "templateId");
+  EXPECT_EQ(Str(api().Get("/api/entries/" + id + "/effective-template", admin).Json(), "source"), "none");
+
+  // Another tenant's entry is not found, on every route.
+  const std::string other_admin = other.token("admin");
+  for (const std::string route : {"expiry-status", "expiry-config", "effective-template"})
+    EXPECT_EQ(api().Get("/api/entries/" + id + "/" + route, other_admin).status, 404) << route;
+  EXPECT_EQ(
+      api().Post("/api/entries/" + id + "/change-template", {{"templateId", foreign_tpl}}, other_admin).status, 404);
+  for (const std::string route : {"expiry-status", "expiry-config", "effective-template"})
+    EXPECT_EQ(api().Get("/api/entries/" + std::string(kUnknownId) + "/" + route, admin).status, 404) << route;
+}
+
+TEST_F(Lifecycle, ChangeTemplateRefusesBadInput) {
+  auto t = CreateTenant(api(), "life-exp-400");
+  const std::string admin = t.token("admin");
+  MakeHub(api(), admin, "bad-hub");
+  const std::string id = Str(MakeEntry(api(), admin, "bad-hub", "one", {"One"}), "id");
+  const std::string tpl = MakeTemplate(t, "Policy");
+  const std::string path = "/api/entries/" + id + "/change-template";
+
+  ExpectValidation(api().Post(path, json::object{}, admin), "templateId");
+  ExpectValidation(api().Post(path, {{"reason", "why"}}, admin), "templateId");
+  ExpectValidation(api().Post(path, {{"templateId", "nope"}}, admin), "templateId");
+  ExpectValidation(api().Post(path, {{"templateId", 42}}, admin), "templateId");
+  ExpectValidation(api().Post(path, {{"templateId", tpl}, {"reason", std::string(1001, 'r')}}, admin), "reason");
+  ExpectValidation(api().Post(path, {{"templateId", tpl}, {"reason", 7}}, admin), "reason");
+  ExpectProblem(api().Send("POST", path, "{nope", admin), 400, "malformed_json");
+  EXPECT_EQ(Str(api().Get("/api/entries/" + id + "/effective-template", admin).Json(), "source"), "none");
+  // A reason of exactly 1000 characters is fine.
+  EXPECT_EQ(api().Post(path, {{"templateId", tpl}, {"reason", std::string(1000, 'r')}}, admin).status, 200);
+
+  for (const std::string route : {"expiry-status", "expiry-config", "effective-template"})
+    ExpectProblem(api().Get("/api/entries/nope/" + route, admin), 400, "invalid_path_parameter");
+  ExpectProblem(api().Post("/api/entries/nope/change-template", {{"templateId", tpl}}, admin), 400,
+                "invalid_path_parameter");
+}
+
 }  // namespace
 }  // namespace credence::test

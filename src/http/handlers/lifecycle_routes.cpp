@@ -6,6 +6,8 @@
 #include "http/problem.h"
 #include "http/router.h"
 #include "identity/authorization.h"
+#include "kb/model.h"
+#include "lifecycle/expiry_service.h"
 #include "lifecycle/expiry_template_service.h"
 #include "lifecycle/review_checklist_service.h"
 
@@ -67,6 +69,48 @@ Schema UsageSchema() {
       Required("hubCount", Schema::Integer().Min(0).Describe("hubs with the template as their default")),
       Required("entriesViaHubDefault",
                Schema::Integer().Min(0).Describe("entries without a custom template in those hubs")),
+  });
+}
+
+json::object ResolvedJson(const lifecycle::ResolvedTemplate& r) {
+  return {{"source", r.source}, {"template", r.tmpl ? json::value(TemplateJson(*r.tmpl)) : json::value(nullptr)}};
+}
+
+Schema SourceSchema() {
+  return Schema::String()
+      .Enum({lifecycle::kSourceEntry, lifecycle::kSourceHub, lifecycle::kSourceTenant, lifecycle::kSourceNone})
+      .Describe("entry: its custom template; hub: its hub's default; tenant: the tenant's default; none");
+}
+
+Schema ResolvedSchema() {
+  return Schema::Object({
+      Required("source", SourceSchema()),
+      Required("template", TemplateSchema().Nullable().Describe("null when no template applies")),
+  });
+}
+
+Schema ExpiryConfigSchema() {
+  return Schema::Object({
+      Required("source", SourceSchema()),
+      Required("template", TemplateSchema().Nullable().Describe("null when no template applies")),
+      Required("warningDays", Schema::Integer().Min(0).Describe("the template's; 0 without one")),
+      Required("graceDays", Schema::Integer().Min(0).Describe("the template's; 0 without one")),
+      Required("expiryDays", Schema::Integer().Min(0).Describe("the template's; the hub's defaultExpiryDays without one")),
+  });
+}
+
+Schema ExpiryStatusSchema() {
+  std::vector<std::string> statuses;
+  for (auto st : {kb::EntryStatus::kDraft, kb::EntryStatus::kPublished, kb::EntryStatus::kExpiringSoon,
+                  kb::EntryStatus::kWarning, kb::EntryStatus::kExpired})
+    statuses.emplace_back(kb::EntryStatusName(st));
+  return Schema::Object({
+      Required("expiryDate", Schema::Timestamp()),
+      Required("daysUntilExpiry",
+               Schema::Integer().Describe("whole days to the expiry date, rounded down; negative once past")),
+      Required("isInWarningPeriod", Schema::Boolean().Describe("ExpiringSoon")),
+      Required("isPaused", Schema::Boolean()),
+      Required("status", Schema::String().Enum(statuses).Describe("derived from the clock (docs/lifecycle.md)")),
   });
 }
 
@@ -386,6 +430,92 @@ void AddLifecycleRoutes(Router& router, const Services& s) {
                  .errors = {404, 409},
                  .path_params = {{"id", Schema::Uuid()}}}});
   }
+
+  const lifecycle::ExpiryService& expiry = s.expiry;
+
+  router.Add({Method::kGet,
+              "/api/entries/{entryId}/expiry-status",
+              Auth::kUser,
+              "",
+              [&expiry](RequestContext& ctx) {
+                auto st = expiry.ExpiryStatus(ctx.Caller(), CanonicalUuid(ctx.PathParam("entryId")));
+                if (!st) return Problem(ctx, st.error());
+                return JsonResponse(200, json::object{{"expiryDate", FormatTimestamp(st->expiry_at)},
+                                                      {"daysUntilExpiry", st->days_until_expiry},
+                                                      {"isInWarningPeriod", st->is_in_warning_period},
+                                                      {"isPaused", st->is_paused},
+                                                      {"status", kb::EntryStatusName(st->status)}});
+              },
+              {.summary = "The entry's expiry status now (entry Viewer+), from its expiry date and the windows of "
+                          "the template that applies.",
+               .tag = "expiry",
+               .response = ExpiryStatusSchema(),
+               .errors = {404},
+               .path_params = {{"entryId", Schema::Uuid()}}}});
+
+  router.Add({Method::kGet,
+              "/api/entries/{entryId}/expiry-config",
+              Auth::kUser,
+              "",
+              [&expiry](RequestContext& ctx) {
+                auto c = expiry.ExpiryConfig(ctx.Caller(), CanonicalUuid(ctx.PathParam("entryId")));
+                if (!c) return Problem(ctx, c.error());
+                json::object out = ResolvedJson(c->resolved);
+                out["warningDays"] = c->warning_days;
+                out["graceDays"] = c->grace_days;
+                out["expiryDays"] = c->expiry_days;
+                return JsonResponse(200, out);
+              },
+              {.summary = "The resolved expiry template of the entry (entry Viewer+) and its windows; "
+                          "may be inherited from the hub or the tenant.",
+               .tag = "expiry",
+               .response = ExpiryConfigSchema(),
+               .errors = {404},
+               .path_params = {{"entryId", Schema::Uuid()}}}});
+
+  router.Add({Method::kGet,
+              "/api/entries/{entryId}/effective-template",
+              Auth::kUser,
+              "",
+              [&expiry](RequestContext& ctx) {
+                auto r = expiry.EffectiveTemplate(ctx.Caller(), CanonicalUuid(ctx.PathParam("entryId")));
+                if (!r) return Problem(ctx, r.error());
+                return JsonResponse(200, ResolvedJson(*r));
+              },
+              {.summary = "The expiry template that applies to the entry (entry Viewer+): its custom one, else "
+                          "its hub's default, else the tenant's default, else none.",
+               .tag = "expiry",
+               .response = ResolvedSchema(),
+               .errors = {404},
+               .path_params = {{"entryId", Schema::Uuid()}}}});
+
+  static const Schema kChangeTemplateRequest = Schema::Object({
+      Required("templateId", Schema::Uuid().Describe("an expiry template of the tenant")),
+      Optional("reason", Schema::String()
+                             .MaxLength(static_cast<int64_t>(lifecycle::kMaxTemplateChangeReasonLength))
+                             .Nullable()
+                             .Describe("recorded with the change")),
+  });
+
+  router.Add({Method::kPost,
+              "/api/entries/{entryId}/change-template",
+              Auth::kUser,
+              "",
+              [&expiry](RequestContext& ctx) {
+                auto body = ParseBody(ctx.request, kChangeTemplateRequest);
+                if (!body) return Problem(ctx, body.error());
+                auto r = expiry.ChangeTemplate(ctx.Caller(), CanonicalUuid(ctx.PathParam("entryId")),
+                                               GetString(*body, "templateId"), GetOptString(*body, "reason"));
+                if (!r) return Problem(ctx, r.error());
+                return JsonResponse(200, ResolvedJson(*r));
+              },
+              {.summary = "Give the entry a custom expiry template (entry Editor+); returns the new effective "
+                          "template (source entry). 400 when templateId is not a template of the tenant.",
+               .tag = "expiry",
+               .request = kChangeTemplateRequest,
+               .response = ResolvedSchema(),
+               .errors = {403, 404},
+               .path_params = {{"entryId", Schema::Uuid()}}}});
 }
 
 }  // namespace credence::http

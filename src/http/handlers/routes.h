@@ -23,6 +23,7 @@ namespace credence::kb { class MembershipService; }
 namespace credence::lifecycle {
 class ExpiryTemplateService;
 class ReviewChecklistService;
+class ExpiryService;
 }  // namespace credence::lifecycle
 
 namespace credence::http {
@@ -46,6 +47,7 @@ struct Services {
   const kb::MembershipService& memberships;
   const lifecycle::ExpiryTemplateService& expiry_templates;
   const lifecycle::ReviewChecklistService& review_checklists;
+  const lifecycle::ExpiryService& expiry;
 };
 
 // Hubs; entries, translations and search.
@@ -65,7 +67,7 @@ void AddIdentityRoutes(Router& router, const Services& services);
 void AddGroupRoutes(Router& router, const Services& services);
 // Hub memberships and entry permissions.
 void AddMembershipRoutes(Router& router, const Services& services);
-// Expiry templates and review checklists.
+// Expiry templates and review checklists; entries' expiry.
 void AddLifecycleRoutes(Router& router, const Services& services);
 
 }  // namespace credence::http

@@ -98,4 +98,17 @@ inline constexpr TenantQuery kDeleteChecklist{"lifecycle.delete_checklist",
 inline constexpr TenantQuery kChecklistInUse{
     "lifecycle.checklist_in_use", "SELECT 1 FROM expiry_templates WHERE tenant_id = $1 AND checklist_id = $2 LIMIT 1"};
 
+// Expiry of entries (ExpiryService). The entry's custom template.
+inline constexpr TenantQuery kEntryTemplateId{
+    "lifecycle.entry_template_id", "SELECT expiry_template_id FROM entries WHERE tenant_id = $1 AND id = $2"};
+
+inline constexpr TenantQuery kSetEntryTemplate{
+    "lifecycle.set_entry_template", "UPDATE entries SET expiry_template_id = $3 WHERE tenant_id = $1 AND id = $2"};
+
+// Migration 301: one row per change of an entry's custom template.
+inline constexpr TenantQuery kInsertTemplateChange{
+    "lifecycle.insert_template_change",
+    "INSERT INTO entry_template_changes (tenant_id, id, entry_id, from_template_id, to_template_id, reason,"
+    " changed_by, changed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"};
+
 }  // namespace credence::lifecycle::internal

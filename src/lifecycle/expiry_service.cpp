@@ -1,0 +1,134 @@
+#include "lifecycle/expiry_service.h"
+
+#include "core/ids.h"
+#include "core/text.h"
+#include "identity/authorization.h"
+#include "kb/internal/entry_access.h"
+#include "lifecycle/internal/queries.h"
+#include "lifecycle/internal/rows.h"
+#include "storage/session.h"
+
+namespace credence::lifecycle {
+namespace {
+
+using kb::AccessLevel;
+
+std::optional<ExpiryTemplate> FindTemplate(storage::TenantSession& tenant, const std::string& id) {
+  auto rows = tenant.Run(internal::kFindTemplate, {id});
+  if (rows.empty()) return std::nullopt;
+  return internal::TemplateFromRow(rows.front());
+}
+
+// Entry custom template, else the hub's default (when it exists in the
+// tenant), else the tenant's default, else none. Inactive templates apply.
+ResolvedTemplate Resolve(storage::TenantSession& tenant, const std::string& entry_id, const kb::Hub& hub) {
+  ResolvedTemplate out;
+  auto own = tenant.Run(internal::kEntryTemplateId, {entry_id});
+  if (!own.empty()) {
+    if (auto id = own.front().OptText(0)) {
+      if (auto t = FindTemplate(tenant, *id)) {
+        out.source = kSourceEntry;
+        out.tmpl = std::move(t);
+        return out;
+      }
+    }
+  }
+  if (hub.default_expiry_template_id) {
+    if (auto t = FindTemplate(tenant, *hub.default_expiry_template_id)) {
+      out.source = kSourceHub;
+      out.tmpl = std::move(t);
+      return out;
+    }
+  }
+  auto def = tenant.Run(internal::kFindDefaultTemplate);
+  if (!def.empty()) {
+    out.source = kSourceTenant;
+    out.tmpl = internal::TemplateFromRow(def.front());
+    return out;
+  }
+  out.source = kSourceNone;
+  return out;
+}
+
+}  // namespace
+
+ExpiryWindows WindowsOf(const ResolvedTemplate& resolved) {
+  ExpiryWindows w;
+  if (resolved.tmpl) {
+    w.warning_days = static_cast<int>(resolved.tmpl->warning_days);
+    w.grace_days = static_cast<int>(resolved.tmpl->grace_days);
+  }
+  return w;
+}
+
+Result<lifecycle::ExpiryStatus> ExpiryService::ExpiryStatus(const identity::Principal& caller,
+                                                            const std::string& entry_id) const {
+  CR_TRY(identity::RequireUser(caller));
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto loaded,
+                kb::internal::LoadEntry(tenant, caller, entry_id, AccessLevel::kViewer, /*with_content=*/false));
+  const ResolvedTemplate resolved = Resolve(tenant, loaded.entry.id, loaded.hub);
+  ExpiryFacts facts;
+  facts.published = loaded.entry.status != kb::EntryStatus::kDraft;
+  facts.expiry_at = loaded.entry.expiry_at;
+  facts.paused_at = std::nullopt;  // pausing is still to come
+  return ComputeExpiryStatus(facts, WindowsOf(resolved), clock_.Now());
+}
+
+Result<ResolvedTemplate> ExpiryService::EffectiveTemplate(const identity::Principal& caller,
+                                                          const std::string& entry_id) const {
+  CR_TRY(identity::RequireUser(caller));
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto loaded,
+                kb::internal::LoadEntry(tenant, caller, entry_id, AccessLevel::kViewer, /*with_content=*/false));
+  return Resolve(tenant, loaded.entry.id, loaded.hub);
+}
+
+Result<EntryExpiryConfig> ExpiryService::ExpiryConfig(const identity::Principal& caller,
+                                                      const std::string& entry_id) const {
+  CR_TRY(identity::RequireUser(caller));
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto loaded,
+                kb::internal::LoadEntry(tenant, caller, entry_id, AccessLevel::kViewer, /*with_content=*/false));
+  EntryExpiryConfig config;
+  config.resolved = Resolve(tenant, loaded.entry.id, loaded.hub);
+  const ExpiryWindows w = WindowsOf(config.resolved);
+  config.warning_days = w.warning_days;
+  config.grace_days = w.grace_days;
+  config.expiry_days = config.resolved.tmpl ? config.resolved.tmpl->expiry_days : loaded.hub.default_expiry_days;
+  return config;
+}
+
+Result<ResolvedTemplate> ExpiryService::ChangeTemplate(const identity::Principal& caller,
+                                                       const std::string& entry_id, const std::string& template_id,
+                                                       const std::optional<std::string>& reason) const {
+  CR_TRY(identity::RequireUser(caller));
+  if (!IsUuid(template_id)) return Error::Validation({{"templateId", "must be a UUID"}});
+  if (reason && Utf8Length(*reason) > kMaxTemplateChangeReasonLength)
+    return Error::Validation(
+        {{"reason", "must be at most " + std::to_string(kMaxTemplateChangeReasonLength) + " characters"}});
+  const std::string to = CanonicalUuid(template_id);
+
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto loaded,
+                kb::internal::LoadEntry(tenant, caller, entry_id, AccessLevel::kEditor, /*with_content=*/false));
+  auto tmpl = FindTemplate(tenant, to);
+  if (!tmpl) return Error::Validation({{"templateId", "is not an expiry template of this tenant"}});
+  std::optional<std::string> from;
+  if (auto rows = tenant.Run(internal::kEntryTemplateId, {loaded.entry.id}); !rows.empty())
+    from = rows.front().OptText(0);
+  tenant.Run(internal::kSetEntryTemplate, {loaded.entry.id, to});
+  tenant.Run(internal::kInsertTemplateChange,
+             {NewId(), loaded.entry.id, from, to, reason, caller.user_id, clock_.Now()});
+  session.Commit();
+  ResolvedTemplate out;
+  out.source = kSourceEntry;
+  out.tmpl = std::move(tmpl);
+  return out;
+}
+
+}  // namespace credence::lifecycle
