@@ -50,6 +50,24 @@ ResolvedTemplate Resolve(storage::TenantSession& tenant, const std::string& entr
   return out;
 }
 
+// An entry the caller may view, with the template that applies to it, read
+// in one snapshot.
+struct EntryWithTemplate {
+  kb::internal::LoadedEntry loaded;
+  ResolvedTemplate resolved;
+};
+
+Result<EntryWithTemplate> ReadEntryWithTemplate(storage::Database& db, const identity::Principal& caller,
+                                                const std::string& entry_id) {
+  CR_TRY(identity::RequireUser(caller));
+  storage::Session session(db, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto loaded,
+                kb::internal::LoadEntry(tenant, caller, entry_id, AccessLevel::kViewer, /*with_content=*/false));
+  ResolvedTemplate resolved = Resolve(tenant, loaded.entry.id, loaded.hub);
+  return EntryWithTemplate{std::move(loaded), std::move(resolved)};
+}
+
 }  // namespace
 
 ExpiryWindows WindowsOf(const ResolvedTemplate& resolved) {
@@ -63,42 +81,29 @@ ExpiryWindows WindowsOf(const ResolvedTemplate& resolved) {
 
 Result<lifecycle::ExpiryStatus> ExpiryService::ExpiryStatus(const identity::Principal& caller,
                                                             const std::string& entry_id) const {
-  CR_TRY(identity::RequireUser(caller));
-  storage::Session session(db_, storage::TxMode::kRead);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(auto loaded,
-                kb::internal::LoadEntry(tenant, caller, entry_id, AccessLevel::kViewer, /*with_content=*/false));
-  const ResolvedTemplate resolved = Resolve(tenant, loaded.entry.id, loaded.hub);
+  CR_TRY_ASSIGN(auto read, ReadEntryWithTemplate(db_, caller, entry_id));
   ExpiryFacts facts;
-  facts.published = loaded.entry.status != kb::EntryStatus::kDraft;
-  facts.expiry_at = loaded.entry.expiry_at;
+  facts.published = read.loaded.entry.status != kb::EntryStatus::kDraft;
+  facts.expiry_at = read.loaded.entry.expiry_at;
   facts.paused_at = std::nullopt;  // pausing is still to come
-  return ComputeExpiryStatus(facts, WindowsOf(resolved), clock_.Now());
+  return ComputeExpiryStatus(facts, WindowsOf(read.resolved), clock_.Now());
 }
 
 Result<ResolvedTemplate> ExpiryService::EffectiveTemplate(const identity::Principal& caller,
                                                           const std::string& entry_id) const {
-  CR_TRY(identity::RequireUser(caller));
-  storage::Session session(db_, storage::TxMode::kRead);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(auto loaded,
-                kb::internal::LoadEntry(tenant, caller, entry_id, AccessLevel::kViewer, /*with_content=*/false));
-  return Resolve(tenant, loaded.entry.id, loaded.hub);
+  CR_TRY_ASSIGN(auto read, ReadEntryWithTemplate(db_, caller, entry_id));
+  return std::move(read.resolved);
 }
 
 Result<EntryExpiryConfig> ExpiryService::ExpiryConfig(const identity::Principal& caller,
                                                       const std::string& entry_id) const {
-  CR_TRY(identity::RequireUser(caller));
-  storage::Session session(db_, storage::TxMode::kRead);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(auto loaded,
-                kb::internal::LoadEntry(tenant, caller, entry_id, AccessLevel::kViewer, /*with_content=*/false));
+  CR_TRY_ASSIGN(auto read, ReadEntryWithTemplate(db_, caller, entry_id));
   EntryExpiryConfig config;
-  config.resolved = Resolve(tenant, loaded.entry.id, loaded.hub);
+  config.resolved = std::move(read.resolved);
   const ExpiryWindows w = WindowsOf(config.resolved);
   config.warning_days = w.warning_days;
   config.grace_days = w.grace_days;
-  config.expiry_days = config.resolved.tmpl ? config.resolved.tmpl->expiry_days : loaded.hub.default_expiry_days;
+  config.expiry_days = config.resolved.tmpl ? config.resolved.tmpl->expiry_days : read.loaded.hub.default_expiry_days;
   return config;
 }
 

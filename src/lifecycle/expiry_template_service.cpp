@@ -19,6 +19,21 @@ Error NameTaken(const std::string& name) {
                          "An expiry template named '" + name + "' already exists in this tenant.");
 }
 
+// Inserts or updates (by `statement`, which takes the same parameters) a
+// template. The unique index is the last word on names racing each other.
+Status WriteTemplate(storage::TenantSession& tenant, const storage::TenantQuery& statement, const ExpiryTemplate& t,
+                     const std::string& key, TimeMs at) {
+  try {
+    tenant.Run(statement, {t.id, t.name, key, t.description, t.expiry_days, t.warning_days, t.grace_days,
+                           t.review_required, t.review_type, t.checklist_id, t.auto_renew_on_attestation, t.is_active,
+                           at});
+  } catch (const storage::StorageError& e) {
+    if (e.kind() == storage::StorageError::Kind::kUniqueViolation) return NameTaken(t.name);
+    throw;
+  }
+  return Ok();
+}
+
 // Field rules that need no database; `input.name` is trimmed in place.
 Status ValidateFields(ExpiryTemplateInput& input) {
   std::vector<FieldError> errors;
@@ -97,25 +112,9 @@ Result<ExpiryTemplate> ExpiryTemplateService::Create(const identity::Principal& 
   if (!tenant.Run(internal::kFindOtherTemplateByNameKey, {key, ""}).empty()) return NameTaken(input.name);
   ExpiryTemplate t;
   t.id = NewId();
-  t.name = input.name;
-  t.description = input.description;
-  t.expiry_days = input.expiry_days;
-  t.warning_days = input.warning_days;
-  t.grace_days = input.grace_days;
-  t.review_required = input.review_required;
-  t.review_type = input.review_type;
-  t.checklist_id = input.checklist_id;
-  t.auto_renew_on_attestation = input.auto_renew_on_attestation;
-  t.is_active = input.is_active;
+  static_cast<ExpiryTemplateInput&>(t) = input;
   t.created_at = t.updated_at = clock_.Now();
-  try {
-    tenant.Run(internal::kInsertTemplate,
-               {t.id, t.name, key, t.description, t.expiry_days, t.warning_days, t.grace_days, t.review_required,
-                t.review_type, t.checklist_id, t.auto_renew_on_attestation, t.is_active, t.created_at});
-  } catch (const storage::StorageError& e) {
-    if (e.kind() == storage::StorageError::Kind::kUniqueViolation) return NameTaken(t.name);
-    throw;
-  }
+  CR_TRY(WriteTemplate(tenant, internal::kInsertTemplate, t, key, t.created_at));
   session.Commit();
   return t;
 }
@@ -135,25 +134,9 @@ Result<ExpiryTemplate> ExpiryTemplateService::Update(const identity::Principal& 
   if (input.checklist_id && tenant.Run(internal::kChecklistExists, {*input.checklist_id}).empty())
     return Error::Validation({{"checklistId", "is not a review checklist of this tenant"}});
   if (!tenant.Run(internal::kFindOtherTemplateByNameKey, {key, id}).empty()) return NameTaken(input.name);
-  t.name = input.name;
-  t.description = input.description;
-  t.expiry_days = input.expiry_days;
-  t.warning_days = input.warning_days;
-  t.grace_days = input.grace_days;
-  t.review_required = input.review_required;
-  t.review_type = input.review_type;
-  t.checklist_id = input.checklist_id;
-  t.auto_renew_on_attestation = input.auto_renew_on_attestation;
-  t.is_active = input.is_active;
+  static_cast<ExpiryTemplateInput&>(t) = input;
   t.updated_at = clock_.Now();
-  try {
-    tenant.Run(internal::kUpdateTemplate,
-               {t.id, t.name, key, t.description, t.expiry_days, t.warning_days, t.grace_days, t.review_required,
-                t.review_type, t.checklist_id, t.auto_renew_on_attestation, t.is_active, t.updated_at});
-  } catch (const storage::StorageError& e) {
-    if (e.kind() == storage::StorageError::Kind::kUniqueViolation) return NameTaken(t.name);
-    throw;
-  }
+  CR_TRY(WriteTemplate(tenant, internal::kUpdateTemplate, t, key, t.updated_at));
   session.Commit();
   return t;
 }

@@ -25,23 +25,6 @@ inline constexpr int64_t kMaxGraceDays = 365;
 // ReviewType: QuickReview, FullReview, Attestation.
 const std::vector<std::string>& ReviewTypes();
 
-struct ExpiryTemplate {
-  std::string id;
-  std::string name;
-  std::optional<std::string> description;
-  int64_t expiry_days = 0;
-  int64_t warning_days = 0;
-  int64_t grace_days = 0;
-  bool review_required = false;
-  std::optional<std::string> review_type;
-  std::optional<std::string> checklist_id;
-  bool auto_renew_on_attestation = false;
-  bool is_active = true;
-  bool is_default = false;
-  TimeMs created_at = 0;
-  TimeMs updated_at = 0;
-};
-
 // What Create and Update accept (Update replaces every field).
 struct ExpiryTemplateInput {
   std::string name;
@@ -54,6 +37,14 @@ struct ExpiryTemplateInput {
   std::optional<std::string> checklist_id;
   bool auto_renew_on_attestation = false;
   bool is_active = true;
+};
+
+// A stored template: its settings plus identity and bookkeeping.
+struct ExpiryTemplate : ExpiryTemplateInput {
+  std::string id;
+  bool is_default = false;
+  TimeMs created_at = 0;
+  TimeMs updated_at = 0;
 };
 
 struct TemplateUsage {
