@@ -19,6 +19,17 @@ Error NameTaken(const std::string& name) {
                          "An expiry template named '" + name + "' already exists in this tenant.");
 }
 
+// The rules that need the store: the checklist exists in the tenant, and no
+// other template (than `self_id`) has the name. Checked before writing: on
+// PostgreSQL a failed insert would abort the transaction.
+Status CheckAgainstStore(storage::TenantSession& tenant, const ExpiryTemplateInput& input, const std::string& key,
+                         const std::string& self_id) {
+  if (input.checklist_id && tenant.Run(internal::kChecklistExists, {*input.checklist_id}).empty())
+    return Error::Validation({{"checklistId", "is not a review checklist of this tenant"}});
+  if (!tenant.Run(internal::kFindOtherTemplateByNameKey, {key, self_id}).empty()) return NameTaken(input.name);
+  return Ok();
+}
+
 // Inserts or updates (by `statement`, which takes the same parameters) a
 // template. The unique index is the last word on names racing each other.
 Status WriteTemplate(storage::TenantSession& tenant, const storage::TenantQuery& statement, const ExpiryTemplate& t,
@@ -106,10 +117,7 @@ Result<ExpiryTemplate> ExpiryTemplateService::Create(const identity::Principal& 
 
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  if (input.checklist_id && tenant.Run(internal::kChecklistExists, {*input.checklist_id}).empty())
-    return Error::Validation({{"checklistId", "is not a review checklist of this tenant"}});
-  // Checked first: on PostgreSQL a failed insert would abort the transaction.
-  if (!tenant.Run(internal::kFindOtherTemplateByNameKey, {key, ""}).empty()) return NameTaken(input.name);
+  CR_TRY(CheckAgainstStore(tenant, input, key, /*self_id=*/""));
   ExpiryTemplate t;
   t.id = NewId();
   static_cast<ExpiryTemplateInput&>(t) = input;
@@ -131,9 +139,7 @@ Result<ExpiryTemplate> ExpiryTemplateService::Update(const identity::Principal& 
   auto rows = tenant.Run(internal::kFindTemplate, {id});
   if (rows.empty()) return TemplateNotFound();
   ExpiryTemplate t = internal::TemplateFromRow(rows.front());
-  if (input.checklist_id && tenant.Run(internal::kChecklistExists, {*input.checklist_id}).empty())
-    return Error::Validation({{"checklistId", "is not a review checklist of this tenant"}});
-  if (!tenant.Run(internal::kFindOtherTemplateByNameKey, {key, id}).empty()) return NameTaken(input.name);
+  CR_TRY(CheckAgainstStore(tenant, input, key, id));
   static_cast<ExpiryTemplateInput&>(t) = input;
   t.updated_at = clock_.Now();
   CR_TRY(WriteTemplate(tenant, internal::kUpdateTemplate, t, key, t.updated_at));
