@@ -1,9 +1,14 @@
 #include "app/application.h"
 
+#include <unistd.h>
+
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "app/background_jobs.h"
 #include "app/dev_seed.h"
+#include "app/service_set.h"
 #include "app/migrations.h"
 #include "core/logging.h"
 #include "http/dispatcher.h"
@@ -12,19 +17,6 @@
 #include "http/router.h"
 #include "http/server/server.h"
 #include "identity/authenticator.h"
-#include "identity/group_service.h"
-#include "identity/invitation_service.h"
-#include "identity/schema.h"
-#include "identity/tenant_service.h"
-#include "identity/user_service.h"
-#include "kb/entry_service.h"
-#include "kb/hub_service.h"
-#include "kb/membership_service.h"
-#include "kb/schema.h"
-#include "kb/translation_service.h"
-#include "lifecycle/expiry_service.h"
-#include "lifecycle/expiry_template_service.h"
-#include "lifecycle/review_checklist_service.h"
 #include "storage/database.h"
 #include "storage/migrations.h"
 
@@ -32,6 +24,13 @@ namespace credence::app {
 namespace {
 
 constexpr const char* kVersion = "0.1.0";
+
+// host:pid, which names this process in job leases.
+std::string NodeId() {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  return std::string(host) + ":" + std::to_string(getpid());
+}
 
 }  // namespace
 
@@ -50,34 +49,35 @@ int Serve(const Config& config) {
     return 1;
   }
 
-  SystemClock clock;
-  identity::TenantService tenants(*db, clock, config.dev);
-  identity::UserService users(*db);
-  identity::GroupService groups(*db, clock);
-  identity::InvitationService invitations(*db, clock);
-  kb::HubService hubs(*db, clock);
-  kb::EntryService entries(*db, clock);
-  kb::TranslationService translations(*db, clock);
-  kb::MembershipService memberships(*db, clock);
-  lifecycle::ExpiryTemplateService expiry_templates(*db, clock);
-  lifecycle::ReviewChecklistService review_checklists(*db, clock);
-  lifecycle::ExpiryService expiry(*db, clock);
+  SystemClock system_clock;
+  SettableClock test_clock;
+  const Clock& clock = config.test_clock ? static_cast<const Clock&>(test_clock) : system_clock;
+  ServiceSetOptions set_options;
+  set_options.dev = config.dev;
+  set_options.version = kVersion;
+  set_options.node_id = NodeId();
+  set_options.delivery.smtp_url = config.smtp_url;
+  set_options.delivery.smtp_from = config.smtp_from;
+  set_options.test_clock = config.test_clock ? &test_clock : nullptr;
+  ServiceSet set(*db, clock, set_options);
   if (config.dev) {
     try {
-      SeedDevelopmentData({tenants, groups, hubs, entries, translations, memberships});
+      SeedDevelopmentData({set.tenants, set.groups, set.hubs, set.entries, set.translations, set.memberships});
     } catch (const std::exception& e) {
       LogLine(LogLevel::kError, "development seed failed").Str("error", e.what());
       return 1;
     }
   }
 
-  http::Metrics metrics;
-  http::Services services{*db, tenants, users, groups, invitations, hubs, entries, translations, metrics, config.dev, kVersion, memberships,
-                          expiry_templates, review_checklists, expiry};
-  const auto router = http::BuildRouter(services);
+  const auto router = http::BuildRouter(set.services());
+  // Outside development mode the jobs always run; 0 there means the default.
+  int64_t jobs_interval_ms = config.jobs_interval_ms;
+  if (jobs_interval_ms == 0 && !config.dev) jobs_interval_ms = Config{}.jobs_interval_ms;
+  std::optional<BackgroundJobs> jobs;
+  if (jobs_interval_ms > 0) jobs.emplace(set.scheduler, set.outbox, jobs_interval_ms);
 
   identity::Authenticator authenticator(*db, config.dev);
-  http::Dispatcher dispatcher(*router, authenticator, metrics, config.dev);
+  http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev);
   http::ServerOptions options{config.listen_host,    config.listen_port,     threads,
                               config.max_body_bytes, config.max_header_bytes, config.read_timeout_ms,
                               config.idle_timeout_ms, config.shutdown_timeout_ms};
@@ -97,6 +97,7 @@ int Serve(const Config& config) {
       .Int("threads", threads)
       .Int("routes", static_cast<int64_t>(router->routes().size()));
   server.Run();
+  jobs.reset();
   db.reset();  // close the store cleanly (SQLite checkpoints its WAL)
   LogLine(LogLevel::kInfo, "stopped");  // NOLINT(bugprone-unused-raii): emitted on destruction
   return 0;

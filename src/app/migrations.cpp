@@ -3,12 +3,14 @@
 #include "identity/schema.h"
 #include "kb/schema.h"
 #include "lifecycle/schema.h"
+#include "notify/schema.h"
 
 namespace credence::app {
 
 std::vector<storage::Migration> AllMigrations() {
   std::vector<storage::Migration> all;
-  for (const auto* module : {&identity::Migrations(), &kb::Migrations(), &lifecycle::Migrations()})
+  for (const auto* module : {&identity::Migrations(), &kb::Migrations(), &lifecycle::Migrations(),
+                             &notify::Migrations()})
     all.insert(all.end(), module->begin(), module->end());
   return all;
 }

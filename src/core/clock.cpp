@@ -114,4 +114,9 @@ std::optional<TimeMs> ParseTimestamp(std::string_view s) {
   return s[pos] == '+' ? result - offset : result + offset;
 }
 
+TimeMs SettableClock::Now() const {
+  const TimeMs t = frozen_.load(std::memory_order_relaxed);
+  return t == kUnset ? SystemClock().Now() : t;
+}
+
 }  // namespace credence

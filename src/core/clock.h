@@ -34,6 +34,21 @@ class ManualClock final : public Clock {
   std::atomic<TimeMs> now_;
 };
 
+// The system time until a test sets it, then frozen there until cleared.
+// Served only with --dev --test-clock (PUT /dev/clock): API tests move time
+// through it instead of sleeping.
+class SettableClock final : public Clock {
+ public:
+  TimeMs Now() const override;
+  void Set(TimeMs t) { frozen_.store(t, std::memory_order_relaxed); }
+  void Clear() { frozen_.store(kUnset, std::memory_order_relaxed); }
+  bool IsSet() const { return frozen_.load(std::memory_order_relaxed) != kUnset; }
+
+ private:
+  static constexpr TimeMs kUnset = INT64_MIN;
+  std::atomic<TimeMs> frozen_{kUnset};
+};
+
 // "2026-11-22T17:32:07.123Z" (always milliseconds, always Z).
 std::string FormatTimestamp(TimeMs t);
 

@@ -27,6 +27,10 @@ constexpr FlagSpec kFlags[] = {
     {"read-timeout-ms", FlagType::kInt, "time to receive a whole request (default 30000)"},
     {"idle-timeout-ms", FlagType::kInt, "keep-alive idle time before closing (default 60000)"},
     {"shutdown-timeout-ms", FlagType::kInt, "grace period for in-flight requests on SIGTERM (default 10000)"},
+    {"test-clock", FlagType::kBool, "with --dev: the clock can be set with PUT /dev/clock (for tests)"},
+    {"jobs-interval-ms", FlagType::kInt, "how often background jobs run (default 5000; 0: only on demand in dev)"},
+    {"smtp-url", FlagType::kString, "outbound mail server, smtp://host:port (email channels)"},
+    {"smtp-from", FlagType::kString, "sender address of outbound mail (default credence@localhost)"},
 };
 
 std::string EnvName(std::string_view flag) {
@@ -108,6 +112,18 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
     c.idle_timeout_ms = number;
   } else if (name == "shutdown-timeout-ms") {
     c.shutdown_timeout_ms = number;
+  } else if (name == "test-clock") {
+    auto b = ParseBool(value);
+    if (!b) return FlagError(name, "expected true or false, got '" + value + "'");
+    c.test_clock = *b;
+  } else if (name == "jobs-interval-ms") {
+    c.jobs_interval_ms = number;
+  } else if (name == "smtp-url") {
+    if (!value.empty() && value.rfind("smtp://", 0) != 0) return FlagError(name, "expected smtp://host:port");
+    c.smtp_url = value;
+  } else if (name == "smtp-from") {
+    if (value.find('@') == std::string::npos) return FlagError(name, "expected an email address");
+    c.smtp_from = value;
   }
   return Ok();
 }
@@ -158,6 +174,8 @@ Result<Config> ParseConfig(const std::vector<std::string>& args, const EnvLookup
     }
     CR_TRY(Apply(config, *f, *value));
   }
+  if (config.test_clock && !config.dev)
+    return FlagError("test-clock", "only with --dev (it lets any caller move the server's time)");
   return config;
 }
 

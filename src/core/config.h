@@ -24,6 +24,14 @@ struct Config {
   int64_t read_timeout_ms = 30'000;  // to receive a whole request once it started
   int64_t idle_timeout_ms = 60'000;  // keep-alive connection with no request
   int64_t shutdown_timeout_ms = 10'000;  // in-flight requests get this long on SIGTERM
+  // Development only: the clock can be set over HTTP (PUT /dev/clock).
+  bool test_clock = false;
+  // Background jobs (expiry scheduler, notification outbox) run this often;
+  // 0 runs them only on demand (POST /dev/jobs/run, development only).
+  int64_t jobs_interval_ms = 5'000;
+  // Outbound email: smtp://host:port (empty: email channels fail to deliver).
+  std::string smtp_url;
+  std::string smtp_from = "credence@localhost";
 
   std::string EffectiveDatabaseUrl() const;
   int EffectiveThreads() const;

@@ -14,24 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "app/migrations.h"
+#include "app/service_set.h"
 #include "core/clock.h"
 #include "http/handlers/routes.h"
 #include "http/metrics.h"
 #include "http/router.h"
-#include "identity/group_service.h"
-#include "identity/invitation_service.h"
-#include "identity/schema.h"
-#include "identity/tenant_service.h"
-#include "identity/user_service.h"
-#include "kb/entry_service.h"
-#include "kb/hub_service.h"
-#include "kb/membership_service.h"
-#include "kb/schema.h"
-#include "kb/translation_service.h"
-#include "lifecycle/expiry_service.h"
-#include "lifecycle/expiry_template_service.h"
-#include "lifecycle/review_checklist_service.h"
-#include "lifecycle/schema.h"
 #include "storage/database.h"
 #include "storage/migrations.h"
 
@@ -65,24 +53,15 @@ class OpenApiTest : public ::testing::Test {
     dir_ = new std::filesystem::path(std::filesystem::temp_directory_path() /
                                      ("credence-openapi-test-" + std::to_string(random()) + std::to_string(random())));
     db_ = storage::OpenDatabase("sqlite:" + (*dir_ / "test.db").string(), {}).release();
-    storage::ApplyMigrations(*db_, identity::Migrations());
-    storage::ApplyMigrations(*db_, kb::Migrations());
-    storage::ApplyMigrations(*db_, lifecycle::Migrations());
-    clock_ = new ManualClock(1'700'000'000'000);
-    tenants_ = new identity::TenantService(*db_, *clock_, /*dev_mode=*/true);
-    users_ = new identity::UserService(*db_);
-    groups_ = new identity::GroupService(*db_, *clock_);
-    invitations_ = new identity::InvitationService(*db_, *clock_);
-    hubs_ = new kb::HubService(*db_, *clock_);
-    entries_ = new kb::EntryService(*db_, *clock_);
-    translations_ = new kb::TranslationService(*db_, *clock_);
-    memberships_ = new kb::MembershipService(*db_, *clock_);
-    expiry_templates_ = new lifecycle::ExpiryTemplateService(*db_, *clock_);
-    review_checklists_ = new lifecycle::ReviewChecklistService(*db_, *clock_);
-    expiry_ = new lifecycle::ExpiryService(*db_, *clock_);
-    metrics_ = new Metrics;
-    services_ = new Services{*db_, *tenants_, *users_, *groups_, *invitations_, *hubs_, *entries_, *translations_, *metrics_, /*dev_mode=*/true, kVersion, *memberships_,
-                             *expiry_templates_, *review_checklists_, *expiry_};
+    storage::ApplyMigrations(*db_, app::AllMigrations());
+    clock_ = new SettableClock;
+    app::ServiceSetOptions options;
+    options.dev = true;
+    options.version = kVersion;
+    options.node_id = "openapi-test";
+    options.test_clock = clock_;
+    set_ = new app::ServiceSet(*db_, *clock_, options);
+    services_ = &set_->services();
     router_ = BuildRouter(*services_).release();
 
     const Router::Match match = router_->Find(Method::kGet, "/openapi.json");
@@ -102,20 +81,9 @@ class OpenApiTest : public ::testing::Test {
     delete doc_;
     delete served_;
     delete router_;
-    delete services_;
-    // metrics_ is left alive on purpose: Metrics caches its shard per thread
-    // by address (see MetricsDeathTest in dispatcher_test.cpp).
-    delete expiry_;
-    delete review_checklists_;
-    delete expiry_templates_;
-    delete memberships_;
-    delete translations_;
-    delete entries_;
-    delete hubs_;
-    delete invitations_;
-    delete groups_;
-    delete users_;
-    delete tenants_;
+    // set_ (which owns the metrics) is left alive on purpose: Metrics caches
+    // its shard per thread by address (see MetricsDeathTest in
+    // dispatcher_test.cpp).
     delete clock_;
     delete db_;
     std::error_code ec;
@@ -133,20 +101,9 @@ class OpenApiTest : public ::testing::Test {
 
   static inline std::filesystem::path* dir_ = nullptr;
   static inline storage::Database* db_ = nullptr;
-  static inline ManualClock* clock_ = nullptr;
-  static inline identity::TenantService* tenants_ = nullptr;
-  static inline identity::UserService* users_ = nullptr;
-  static inline identity::GroupService* groups_ = nullptr;
-  static inline identity::InvitationService* invitations_ = nullptr;
-  static inline kb::HubService* hubs_ = nullptr;
-  static inline kb::EntryService* entries_ = nullptr;
-  static inline kb::TranslationService* translations_ = nullptr;
-  static inline kb::MembershipService* memberships_ = nullptr;
-  static inline lifecycle::ExpiryTemplateService* expiry_templates_ = nullptr;
-  static inline lifecycle::ReviewChecklistService* review_checklists_ = nullptr;
-  static inline lifecycle::ExpiryService* expiry_ = nullptr;
-  static inline Metrics* metrics_ = nullptr;
-  static inline Services* services_ = nullptr;
+  static inline SettableClock* clock_ = nullptr;
+  static inline app::ServiceSet* set_ = nullptr;
+  static inline const Services* services_ = nullptr;
   static inline Router* router_ = nullptr;
   static inline HttpResponse* served_ = nullptr;
   static inline json::object* doc_ = nullptr;

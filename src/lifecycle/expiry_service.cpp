@@ -127,6 +127,7 @@ Result<ResolvedTemplate> ExpiryService::ChangeTemplate(const identity::Principal
   if (auto rows = tenant.Run(internal::kEntryTemplateId, {loaded.entry.id}); !rows.empty())
     from = rows.front().OptText(0);
   tenant.Run(internal::kSetEntryTemplate, {loaded.entry.id, to});
+  tenant.Run(internal::kScheduleRecheck, {loaded.entry.id, clock_.Now()});
   tenant.Run(internal::kInsertTemplateChange,
              {NewId(), loaded.entry.id, from, to, reason, caller.user_id, clock_.Now()});
   session.Commit();

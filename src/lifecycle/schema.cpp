@@ -65,6 +65,55 @@ CREATE TABLE entry_template_changes (
 CREATE INDEX entry_template_changes_entry ON entry_template_changes (tenant_id, entry_id);
 )sql",
        ""},
+      // The scheduler's bookkeeping on entries, and what it produces.
+      // - paused_at: expiry paused since then (docs/lifecycle.md, Pausing).
+      // - last_renewed_at: start of the current expiry period (null: since
+      //   creation); reviews count toward a renewal from then on.
+      // - lifecycle_status: the status the scheduler last materialized.
+      // - next_check_at: when the scheduler should look at the entry next
+      //   (null: never on its own). Every write that changes an entry's
+      //   expiry facts sets it to now; new entries start due (0).
+      // expiry_transitions holds one row per materialized transition; its
+      // unique key makes a transition fire once even when a pass is retried.
+      {302, "lifecycle: scheduler state, transitions, notifications, job leases",
+       R"sql(
+ALTER TABLE entries ADD COLUMN paused_at BIGINT;
+ALTER TABLE entries ADD COLUMN paused_by TEXT;
+ALTER TABLE entries ADD COLUMN last_renewed_at BIGINT;
+ALTER TABLE entries ADD COLUMN lifecycle_status TEXT;
+ALTER TABLE entries ADD COLUMN next_check_at BIGINT DEFAULT 0;
+CREATE INDEX entries_next_check ON entries (next_check_at) WHERE next_check_at IS NOT NULL;
+CREATE TABLE expiry_transitions (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  from_status TEXT,
+  to_status TEXT NOT NULL,
+  expiry_at BIGINT NOT NULL,
+  occurred_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, id),
+  UNIQUE (tenant_id, entry_id, expiry_at, to_status)
+);
+CREATE TABLE notifications (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  expiry_at BIGINT NOT NULL,
+  created_at BIGINT NOT NULL,
+  acknowledged_at BIGINT,
+  PRIMARY KEY (tenant_id, id)
+);
+CREATE INDEX notifications_open ON notifications (tenant_id, user_id, created_at) WHERE acknowledged_at IS NULL;
+CREATE INDEX notifications_entry ON notifications (tenant_id, entry_id);
+CREATE TABLE job_leases (
+  name TEXT PRIMARY KEY,
+  holder TEXT NOT NULL,
+  expires_at BIGINT NOT NULL
+);
+)sql",
+       ""},
   };
   return kMigrations;
 }

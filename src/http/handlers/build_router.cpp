@@ -16,6 +16,10 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddEntryRoutes(*router, services);
   AddMembershipRoutes(*router, services);
   AddLifecycleRoutes(*router, services);
+  AddReviewRoutes(*router, services);
+  AddDashboardRoutes(*router, services);
+  AddChannelRoutes(*router, services);
+  AddDevRoutes(*router, services);
   *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version));
   return router;
 }

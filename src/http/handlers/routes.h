@@ -24,7 +24,18 @@ namespace credence::lifecycle {
 class ExpiryTemplateService;
 class ReviewChecklistService;
 class ExpiryService;
+class ReviewService;
+class NotificationService;
+class DashboardService;
+class ExpiryScheduler;
 }  // namespace credence::lifecycle
+namespace credence::notify {
+class ChannelService;
+class OutboxWorker;
+}  // namespace credence::notify
+namespace credence {
+class SettableClock;
+}
 
 namespace credence::http {
 
@@ -48,6 +59,15 @@ struct Services {
   const lifecycle::ExpiryTemplateService& expiry_templates;
   const lifecycle::ReviewChecklistService& review_checklists;
   const lifecycle::ExpiryService& expiry;
+  const lifecycle::ReviewService& reviews;
+  const lifecycle::NotificationService& notifications;
+  const lifecycle::DashboardService& dashboards;
+  const notify::ChannelService& channels;
+  // Background jobs, which development mode can also run on demand.
+  const lifecycle::ExpiryScheduler& scheduler;
+  const notify::OutboxWorker& outbox;
+  // Set only with --dev --test-clock.
+  SettableClock* test_clock;
 };
 
 // Hubs; entries, translations and search.
@@ -69,5 +89,14 @@ void AddGroupRoutes(Router& router, const Services& services);
 void AddMembershipRoutes(Router& router, const Services& services);
 // Expiry templates and review checklists; entries' expiry.
 void AddLifecycleRoutes(Router& router, const Services& services);
+// Reviews, review history, renewal eligibility, renewals (also bulk), pause
+// and resume.
+void AddReviewRoutes(Router& router, const Services& services);
+// Expiry dashboards; the user's expiry notifications.
+void AddDashboardRoutes(Router& router, const Services& services);
+// Notification channels (/api/notification-channels and /notification-channels).
+void AddChannelRoutes(Router& router, const Services& services);
+// Development mode: the test clock and running background jobs on demand.
+void AddDevRoutes(Router& router, const Services& services);
 
 }  // namespace credence::http

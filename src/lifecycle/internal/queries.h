@@ -111,4 +111,10 @@ inline constexpr TenantQuery kInsertTemplateChange{
     "INSERT INTO entry_template_changes (tenant_id, id, entry_id, from_template_id, to_template_id, reason,"
     " changed_by, changed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"};
 
+// Asks the scheduler to look at the entry at `$3` (normally now). Every
+// write that changes an entry's expiry facts (renewal, pause, resume,
+// template change, publish) runs it in its own transaction.
+inline constexpr TenantQuery kScheduleRecheck{
+    "lifecycle.schedule_recheck", "UPDATE entries SET next_check_at = $3 WHERE tenant_id = $1 AND id = $2"};
+
 }  // namespace credence::lifecycle::internal

@@ -1,0 +1,39 @@
+#pragma once
+// Runs the expiry scheduler and then the notification outbox every
+// interval on one thread, until destroyed. Both are idempotent and guarded
+// (a lease, claims), so several nodes may run them at once.
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+
+namespace credence::lifecycle {
+class ExpiryScheduler;
+}
+namespace credence::notify {
+class OutboxWorker;
+}
+
+namespace credence::app {
+
+class BackgroundJobs {
+ public:
+  BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, const notify::OutboxWorker& outbox,
+                 int64_t interval_ms);
+  ~BackgroundJobs();  // stops after the pass in progress
+  BackgroundJobs(const BackgroundJobs&) = delete;
+  BackgroundJobs& operator=(const BackgroundJobs&) = delete;
+
+ private:
+  void Loop();
+
+  const lifecycle::ExpiryScheduler& scheduler_;
+  const notify::OutboxWorker& outbox_;
+  int64_t interval_ms_;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace credence::app

@@ -1,0 +1,30 @@
+#include "app/service_set.h"
+
+#include "storage/database.h"
+
+namespace credence::app {
+
+ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options)
+    : tenants(db, clock, options.dev),
+      users(db),
+      groups(db, clock),
+      invitations(db, clock),
+      hubs(db, clock),
+      entries(db, clock),
+      translations(db, clock),
+      memberships(db, clock),
+      expiry_templates(db, clock),
+      review_checklists(db, clock),
+      expiry(db, clock),
+      reviews(db, clock),
+      notifications(db, clock),
+      dashboards(db, clock),
+      channels(db, clock),
+      scheduler(db, clock, options.node_id),
+      outbox(db, clock, options.delivery),
+      services_{db,           tenants,      users,           groups,       invitations, hubs,
+                entries,      translations, metrics_,        options.dev,  options.version,
+                memberships,  expiry_templates, review_checklists, expiry, reviews,
+                notifications, dashboards,  channels,        scheduler,    outbox,      options.test_clock} {}
+
+}  // namespace credence::app

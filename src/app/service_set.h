@@ -1,0 +1,74 @@
+#pragma once
+// Every long-lived domain service, built once over one store and one clock.
+// The server and the tests that need the whole route table (OpenAPI) build
+// it the same way.
+#include <memory>
+#include <string>
+
+#include "core/clock.h"
+#include "http/handlers/routes.h"
+#include "http/metrics.h"
+#include "identity/group_service.h"
+#include "identity/invitation_service.h"
+#include "identity/tenant_service.h"
+#include "identity/user_service.h"
+#include "kb/entry_service.h"
+#include "kb/hub_service.h"
+#include "kb/membership_service.h"
+#include "kb/translation_service.h"
+#include "lifecycle/dashboard_service.h"
+#include "lifecycle/expiry_service.h"
+#include "lifecycle/expiry_template_service.h"
+#include "lifecycle/notification_service.h"
+#include "lifecycle/review_checklist_service.h"
+#include "lifecycle/review_service.h"
+#include "lifecycle/scheduler.h"
+#include "notify/channel_service.h"
+#include "notify/outbox.h"
+
+namespace credence::storage {
+class Database;
+}
+
+namespace credence::app {
+
+struct ServiceSetOptions {
+  bool dev = false;
+  std::string version;
+  std::string node_id;  // names this process in job leases
+  notify::DeliverySettings delivery;
+  SettableClock* test_clock = nullptr;  // --test-clock: `clock` is this one
+};
+
+class ServiceSet {
+ public:
+  ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options);
+
+  // What HTTP handlers see.
+  const http::Services& services() const { return services_; }
+  http::Metrics& metrics() { return metrics_; }
+
+  identity::TenantService tenants;
+  identity::UserService users;
+  identity::GroupService groups;
+  identity::InvitationService invitations;
+  kb::HubService hubs;
+  kb::EntryService entries;
+  kb::TranslationService translations;
+  kb::MembershipService memberships;
+  lifecycle::ExpiryTemplateService expiry_templates;
+  lifecycle::ReviewChecklistService review_checklists;
+  lifecycle::ExpiryService expiry;
+  lifecycle::ReviewService reviews;
+  lifecycle::NotificationService notifications;
+  lifecycle::DashboardService dashboards;
+  notify::ChannelService channels;
+  lifecycle::ExpiryScheduler scheduler;
+  notify::OutboxWorker outbox;
+
+ private:
+  http::Metrics metrics_;
+  http::Services services_;
+};
+
+}  // namespace credence::app

@@ -1,0 +1,59 @@
+#pragma once
+// The persistent outbox: deliveries to notification channels are queued in
+// the same transaction as the change that causes them, and sent later by
+// OutboxWorker with retries and back-off. A channel that is down never slows
+// or fails an API call, and nothing queued is lost across a restart.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+
+namespace credence::storage {
+class Database;
+class TenantSession;
+}  // namespace credence::storage
+
+namespace credence::notify {
+
+struct OutboundMessage {
+  std::string event;      // "entry.expiring_soon", "entry.warning", "entry.expired", "channel.test"
+  std::string subject;    // one line: email subject, chat title
+  std::string text;       // plain-text body
+  std::string data_json;  // the event's data, a JSON object (webhook payloads carry it)
+  std::vector<std::string> owner_emails;  // added as recipients by email channels that notify owners
+};
+
+// Queues `message` for every enabled channel of the session's tenant, inside
+// the caller's transaction: it is queued if and only if the caller commits.
+// Returns how many deliveries were queued.
+int QueueForChannels(storage::TenantSession& tx, const OutboundMessage& message, TimeMs now);
+
+struct DeliverySettings {
+  std::string smtp_url;  // smtp://host:port; empty: email deliveries fail
+  std::string smtp_from = "credence@localhost";
+  int64_t timeout_ms = 5'000;  // per attempt
+  int max_attempts = 8;        // then the delivery is given up (dead)
+};
+
+struct OutboxRunResult {
+  int delivered = 0;
+  int failed = 0;  // attempts that failed and will be retried
+  int dead = 0;    // deliveries given up after max_attempts
+};
+
+class OutboxWorker {
+ public:
+  OutboxWorker(storage::Database& db, const Clock& clock, DeliverySettings settings);
+  // Claims the deliveries due now (across tenants) and sends them. Safe to
+  // run on several nodes at once: a claim has an expiry, and a delivery is
+  // only marked by the node holding its claim.
+  OutboxRunResult RunOnce() const;
+
+ private:
+  storage::Database& db_;
+  const Clock& clock_;
+  DeliverySettings settings_;
+};
+
+}  // namespace credence::notify
