@@ -8,8 +8,16 @@
 
 namespace credence::test {
 
+ServerOptions SharedServerOptions() {
+  ServerOptions options;
+  // Tests move time with PUT /dev/clock and run background jobs with
+  // POST /dev/jobs/run, so nothing runs behind their backs.
+  options.extra_args = {"--test-clock", "--jobs-interval-ms", "0"};
+  return options;
+}
+
 ServerProcess& SharedServer() {
-  static std::unique_ptr<ServerProcess> server = std::make_unique<ServerProcess>();
+  static std::unique_ptr<ServerProcess> server = std::make_unique<ServerProcess>(SharedServerOptions());
   return *server;
 }
 

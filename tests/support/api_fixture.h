@@ -14,7 +14,9 @@
 
 namespace credence::test {
 
-// The development-mode server shared by the tests of this binary.
+// The development-mode server shared by the tests of this binary: test
+// clock on, background jobs only on demand.
+ServerOptions SharedServerOptions();
 ServerProcess& SharedServer();
 
 struct TestTenant {
