@@ -1,0 +1,3 @@
+#include "lifecycle/notification_service.h"
+
+namespace credence::lifecycle {}  // namespace credence::lifecycle

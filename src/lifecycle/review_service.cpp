@@ -1,0 +1,3 @@
+#include "lifecycle/review_service.h"
+
+namespace credence::lifecycle {}  // namespace credence::lifecycle
