@@ -149,7 +149,11 @@ Result<std::vector<Entry>> EntryService::ListByHub(const identity::Principal& ca
   if (!hub) return Error::NotFound("Hub not found.");
   CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kViewer, "hub"));
   std::vector<Entry> out;
-  for (const auto& row : s.Run(internal::kEntriesOfHub, {hub->id})) out.push_back(internal::EntryFromRow(row));
+  const TimeMs now = clock_.Now();
+  for (const auto& row : s.Run(internal::kEntriesOfHub, {hub->id})) {
+    out.push_back(internal::EntryFromRow(row));
+    internal::DeriveStatus(out.back(), now);
+  }
   return out;
 }
 
@@ -172,6 +176,7 @@ Result<EntryView> EntryService::Get(const identity::Principal& caller, const std
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession s(session, caller.tenant_id);
   CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kViewer, /*with_content=*/false));
+  internal::DeriveStatus(loaded.entry, clock_.Now());
   return Compose(s, std::move(loaded.entry), language);
 }
 
@@ -233,6 +238,7 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
       return Error::NotFound("No translation in '" + language + "'; create it with POST "
                              "/api/entries/{id}/translations/" + language + ".");
     CR_TRY(TranslationService::Replace(s, e, language, update.title, update.content, caller.user_id, now));
+    internal::DeriveStatus(e, now);
     EntryView view = Compose(s, std::move(e), language);
     session.Commit();
     return view;
@@ -285,7 +291,9 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
   e.title = update.title;
   e.content = doc.content;
   if (update.preview_image) e.preview_image = update.preview_image;
-  if (update.status) e.status = *update.status;
+  // Only Draft and Published are stored; a derived status sent back (a
+  // client round-tripping what it read) means the entry stays published.
+  if (update.status) e.status = *update.status == EntryStatus::kDraft ? EntryStatus::kDraft : EntryStatus::kPublished;
   if (content_changed) e.content_updated_at = now;
   e.updated_at = now;
   ++e.version;
@@ -294,6 +302,7 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
   if (content_changed || title_changed) Reindex(s, id, e.title, SearchBody(doc.blocks));
   session.Commit();
   const std::string original = e.original_language;
+  internal::DeriveStatus(e, now);
   return EntryView{std::move(e), original, false, std::nullopt};
 }
 
@@ -323,6 +332,7 @@ Result<EntryView> EntryService::Publish(const identity::Principal& caller, const
   loaded.entry.updated_at = now;
   session.Commit();
   const std::string original = loaded.entry.original_language;
+  internal::DeriveStatus(loaded.entry, clock_.Now());
   return EntryView{std::move(loaded.entry), original, false, std::nullopt};
 }
 
@@ -330,9 +340,13 @@ std::vector<Entry> EntryService::Expired(const identity::Principal& caller) cons
   storage::Session session(db_);
   storage::TenantSession s(session, caller.tenant_id);
   std::vector<Entry> out;
-  for (const auto& row : s.Run(internal::kExpiredViewable, {clock_.Now(), caller.user_id, caller.is_global_admin(),
+  const TimeMs now = clock_.Now();
+  for (const auto& row : s.Run(internal::kExpiredViewable, {now, caller.user_id, caller.is_global_admin(),
                                                             DefaultOrgRoleApplies(caller)}))
+  {
     out.push_back(internal::EntryFromRow(row));
+    internal::DeriveStatus(out.back(), now);
+  }
   return out;
 }
 
@@ -350,6 +364,7 @@ Result<EntryView> EntryService::TransferOwnership(const identity::Principal& cal
   loaded.entry.updated_at = now;
   session.Commit();
   const std::string original = loaded.entry.original_language;
+  internal::DeriveStatus(loaded.entry, clock_.Now());
   return EntryView{std::move(loaded.entry), original, false, std::nullopt};
 }
 
@@ -368,6 +383,7 @@ Result<EntryView> EntryService::ChangeOriginalLanguage(const identity::Principal
   loaded.entry.original_language = language;
   loaded.entry.updated_at = now;
   session.Commit();
+  internal::DeriveStatus(loaded.entry, now);
   return EntryView{std::move(loaded.entry), language, false, std::nullopt};
 }
 
@@ -378,6 +394,7 @@ Result<EntryView> EntryService::SetRoot(const identity::Principal& caller, const
   s.Run(internal::kSetHubRoot, {loaded.hub.id, id, clock_.Now()});
   session.Commit();
   const std::string original = loaded.entry.original_language;
+  internal::DeriveStatus(loaded.entry, clock_.Now());
   return EntryView{std::move(loaded.entry), original, false, std::nullopt};
 }
 

@@ -36,8 +36,14 @@ struct Entry {
   std::string title;
   std::string content;  // empty in listings
   std::string original_language;
+  // As a reader sees it: services derive ExpiringSoon, Warning and Expired
+  // from the stored Draft or Published and the facts below
+  // (docs/lifecycle.md).
   EntryStatus status = EntryStatus::kDraft;
   TimeMs expiry_at = 0;
+  std::optional<TimeMs> paused_at;  // expiry paused since
+  int warning_days = 0;             // of the expiry template that applies
+  int grace_days = 0;
   std::string owner_id;
   std::optional<std::string> preview_image;
   int64_t version = 1;

@@ -75,35 +75,47 @@ inline constexpr TenantQuery kIsActiveMember{
     "kb.is_active_member", "SELECT 1 FROM tenant_members WHERE tenant_id = $1 AND user_id = $2 AND is_active = 1"};
 
 // Entries.
+// The last three columns are the expiry facts the status a reader sees is
+// derived from (docs/lifecycle.md): the pause instant and the windows of the
+// expiry template that applies, resolved as lifecycle's ExpiryService does
+// (entry custom, hub default, tenant default). expiry_templates and the
+// pause column belong to the lifecycle module's migrations.
 #define CREDENCE_KB_ENTRY_COLUMNS                                                                              \
   "e.id, e.hub_id, h.hub_key, e.entry_key, e.title, e.original_language, e.status, e.expiry_at, e.owner_id,"   \
-  " e.preview_image, e.version, e.created_at, e.updated_at, e.content_updated_at, e.published_at"
+  " e.preview_image, e.version, e.created_at, e.updated_at, e.content_updated_at, e.published_at,"             \
+  " e.paused_at, COALESCE(xt.warning_days, 0), COALESCE(xt.grace_days, 0)"
+
+// entries e joined with their hub h and the expiry template xt that applies.
+#define CREDENCE_KB_ENTRY_FROM                                                                                 \
+  " FROM entries e JOIN hubs h ON h.tenant_id = e.tenant_id AND h.id = e.hub_id"                               \
+  " LEFT JOIN expiry_templates xt ON xt.tenant_id = e.tenant_id AND xt.id = COALESCE("                         \
+  "(SELECT x.id FROM expiry_templates x WHERE x.tenant_id = e.tenant_id AND x.id = e.expiry_template_id),"     \
+  " (SELECT x.id FROM expiry_templates x WHERE x.tenant_id = e.tenant_id AND x.id = h.default_expiry_template_id)," \
+  " (SELECT x.id FROM expiry_templates x WHERE x.tenant_id = e.tenant_id AND x.is_default = 1))"
 
 inline constexpr TenantQuery kEntryById{
     "kb.entry_by_id",
     "SELECT " CREDENCE_KB_ENTRY_COLUMNS ", e.content, " CREDENCE_KB_HUB_COLUMNS
-    " FROM entries e JOIN hubs h ON h.tenant_id = e.tenant_id AND h.id = e.hub_id"
-    " WHERE e.tenant_id = $1 AND e.id = $2"};
+    CREDENCE_KB_ENTRY_FROM " WHERE e.tenant_id = $1 AND e.id = $2"};
 
 // The same without the content column (which can be large): for writes and
 // checks that never show the document.
 inline constexpr TenantQuery kEntryMetaById{
     "kb.entry_meta_by_id",
     "SELECT " CREDENCE_KB_ENTRY_COLUMNS ", '', " CREDENCE_KB_HUB_COLUMNS
-    " FROM entries e JOIN hubs h ON h.tenant_id = e.tenant_id AND h.id = e.hub_id"
-    " WHERE e.tenant_id = $1 AND e.id = $2"};
+    CREDENCE_KB_ENTRY_FROM " WHERE e.tenant_id = $1 AND e.id = $2"};
 
 inline constexpr TenantQuery kEntryContent{
     "kb.entry_content", "SELECT content FROM entries WHERE tenant_id = $1 AND id = $2"};
 
 inline constexpr TenantQuery kEntriesOfHub{
     "kb.entries_of_hub",
-    "SELECT " CREDENCE_KB_ENTRY_COLUMNS " FROM entries e JOIN hubs h ON h.tenant_id = e.tenant_id AND h.id = e.hub_id"
+    "SELECT " CREDENCE_KB_ENTRY_COLUMNS CREDENCE_KB_ENTRY_FROM
     " WHERE e.tenant_id = $1 AND e.hub_id = $2 ORDER BY e.title, e.id"};
 
 inline constexpr TenantQuery kExpiredViewable{
     "kb.expired_viewable",
-    "SELECT " CREDENCE_KB_ENTRY_COLUMNS " FROM entries e JOIN hubs h ON h.tenant_id = e.tenant_id AND h.id = e.hub_id"
+    "SELECT " CREDENCE_KB_ENTRY_COLUMNS CREDENCE_KB_ENTRY_FROM
     " WHERE e.tenant_id = $1 AND e.expiry_at < $2 AND " CREDENCE_KB_CAN_VIEW_ENTRY " ORDER BY e.expiry_at, e.id"};
 
 inline constexpr TenantQuery kEntryKeyTaken{
@@ -118,12 +130,12 @@ inline constexpr TenantQuery kInsertEntry{
 inline constexpr TenantQuery kUpdateEntry{
     "kb.update_entry",
     "UPDATE entries SET title = $3, content = $4, preview_image = $5, status = $6, version = version + 1,"
-    " updated_at = $7, content_updated_at = $8 WHERE tenant_id = $1 AND id = $2"};
+    " updated_at = $7, content_updated_at = $8, next_check_at = $7 WHERE tenant_id = $1 AND id = $2"};
 
 inline constexpr TenantQuery kSetEntryStatus{
     "kb.set_entry_status",
-    "UPDATE entries SET status = $3, published_at = COALESCE(published_at, $4), updated_at = $4"
-    " WHERE tenant_id = $1 AND id = $2"};
+    "UPDATE entries SET status = $3, published_at = COALESCE(published_at, $4), updated_at = $4,"
+    " next_check_at = $4 WHERE tenant_id = $1 AND id = $2"};
 
 inline constexpr TenantQuery kSetEntryOwner{
     "kb.set_entry_owner", "UPDATE entries SET owner_id = $3, updated_at = $4 WHERE tenant_id = $1 AND id = $2"};

@@ -1,5 +1,7 @@
 #include "kb/internal/rows.h"
 
+#include "lifecycle/status.h"
+
 #include "core/json_text.h"
 
 #include <boost/json/array.hpp>
@@ -44,7 +46,15 @@ Entry EntryFromRow(const storage::Row& r, int f) {
   e.updated_at = r.Int(f + 12);
   e.content_updated_at = r.Int(f + 13);
   if (auto p = r.OptInt(f + 14)) e.published_at = *p;
+  e.paused_at = r.OptInt(f + 15);
+  e.warning_days = static_cast<int>(r.Int(f + 16));
+  e.grace_days = static_cast<int>(r.Int(f + 17));
   return e;
+}
+
+void DeriveStatus(Entry& e, TimeMs now) {
+  const lifecycle::ExpiryFacts facts{e.status != EntryStatus::kDraft, e.expiry_at, e.paused_at};
+  e.status = lifecycle::EffectiveStatus(facts, {e.warning_days, e.grace_days}, now);
 }
 
 }  // namespace credence::kb::internal
