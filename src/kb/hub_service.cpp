@@ -19,6 +19,12 @@ std::optional<Hub> FindHub(storage::TenantSession& s, const std::string& key) {
 
 Error HubNotFound() { return Error::NotFound("Hub not found."); }
 
+Status CheckExpiryTemplate(storage::TenantSession& s, const std::optional<std::string>& id) {
+  if (id && s.Run(internal::kExpiryTemplateExists, {*id}).empty())
+    return Error::Validation({{"defaultExpiryTemplateId", "is not an expiry template of this tenant"}});
+  return Ok();
+}
+
 }  // namespace
 
 std::vector<Hub> HubService::List(const identity::Principal& caller) const {
@@ -55,6 +61,7 @@ Result<Hub> HubService::Create(const identity::Principal& caller, const NewHub& 
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
   if (FindHub(s, request.key)) return Error::Conflict("hub_key_taken", "A hub with key '" + request.key + "' exists.");
+  CR_TRY(CheckExpiryTemplate(s, request.default_expiry_template_id));
   Hub hub;
   hub.id = NewId();
   hub.key = request.key;
@@ -81,6 +88,8 @@ Result<Hub> HubService::Update(const identity::Principal& caller, const std::str
   auto hub = FindHub(s, key);
   if (!hub) return HubNotFound();
   CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kAdmin, "hub"));
+  CR_TRY(CheckExpiryTemplate(s, update.default_expiry_template_id));
+  const bool template_changed = hub->default_expiry_template_id != update.default_expiry_template_id;
   hub->name = update.name;
   hub->default_expiry_days = update.default_expiry_days;
   hub->preview_image = update.preview_image;
@@ -89,6 +98,7 @@ Result<Hub> HubService::Update(const identity::Principal& caller, const std::str
   hub->updated_at = clock_.Now();
   s.Run(internal::kUpdateHub, {hub->id, hub->name, hub->default_expiry_days, hub->preview_image,
                                hub->default_org_role, hub->default_expiry_template_id, hub->updated_at});
+  if (template_changed) s.Run(internal::kRecheckHubEntries, {hub->id, hub->updated_at});
   session.Commit();
   return *hub;
 }

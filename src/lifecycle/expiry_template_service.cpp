@@ -143,6 +143,7 @@ Result<ExpiryTemplate> ExpiryTemplateService::Update(const identity::Principal& 
   static_cast<ExpiryTemplateInput&>(t) = input;
   t.updated_at = clock_.Now();
   CR_TRY(WriteTemplate(tenant, internal::kUpdateTemplate, t, key, t.updated_at));
+  tenant.Run(internal::kRecheckTemplateUsers, {id, t.updated_at});
   session.Commit();
   return t;
 }
@@ -151,11 +152,14 @@ Status ExpiryTemplateService::Delete(const identity::Principal& caller, const st
   CR_TRY(identity::RequireGlobalAdmin(caller));
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  if (tenant.Run(internal::kFindTemplate, {id}).empty()) return TemplateNotFound();
+  auto rows = tenant.Run(internal::kFindTemplate, {id});
+  if (rows.empty()) return TemplateNotFound();
   if (!tenant.Run(internal::kTemplateInUse, {id}).empty())
     return Error::Conflict("template_in_use",
                            "The expiry template is used by entries or as a hub's default; it cannot be deleted.");
   tenant.Run(internal::kDeleteTemplate, {id});
+  if (internal::TemplateFromRow(rows.front()).is_default)
+    tenant.Run(internal::kRecheckTenantDefaultUsers, {clock_.Now()});
   session.Commit();
   return Ok();
 }
@@ -181,6 +185,7 @@ Result<ExpiryTemplate> ExpiryTemplateService::SetDefault(const identity::Princip
       return Error::Conflict("default_changed", "The default template changed concurrently; try again.");
     throw;
   }
+  tenant.Run(internal::kRecheckTenantDefaultUsers, {t.updated_at});
   session.Commit();
   return t;
 }

@@ -69,6 +69,17 @@ inline constexpr TenantQuery kSetHubOwner{
 inline constexpr TenantQuery kSetHubRoot{
     "kb.set_hub_root", "UPDATE hubs SET root_entry_id = $3, updated_at = $4 WHERE tenant_id = $1 AND id = $2"};
 
+// Expiry templates are the lifecycle module's; a hub refers to one as its
+// default.
+inline constexpr TenantQuery kExpiryTemplateExists{
+    "kb.expiry_template_exists", "SELECT 1 FROM expiry_templates WHERE tenant_id = $1 AND id = $2"};
+
+// The expiry scheduler looks at the hub's entries again (their template may
+// have changed with the hub's default).
+inline constexpr TenantQuery kRecheckHubEntries{
+    "kb.recheck_hub_entries",
+    "UPDATE entries SET next_check_at = $3 WHERE tenant_id = $1 AND hub_id = $2 AND expiry_template_id IS NULL"};
+
 inline constexpr TenantQuery kDeleteHub{"kb.delete_hub", "DELETE FROM hubs WHERE tenant_id = $1 AND id = $2"};
 
 inline constexpr TenantQuery kIsActiveMember{

@@ -117,4 +117,20 @@ inline constexpr TenantQuery kInsertTemplateChange{
 inline constexpr TenantQuery kScheduleRecheck{
     "lifecycle.schedule_recheck", "UPDATE entries SET next_check_at = $3 WHERE tenant_id = $1 AND id = $2"};
 
+// Rechecks for the entries whose windows may have changed with a template:
+// those the template applies to ($2), through any of the three levels.
+inline constexpr TenantQuery kRecheckTemplateUsers{
+    "lifecycle.recheck_template_users",
+    "UPDATE entries SET next_check_at = $3 WHERE tenant_id = $1 AND (expiry_template_id = $2 OR"
+    " (expiry_template_id IS NULL AND hub_id IN (SELECT h.id FROM hubs h WHERE h.tenant_id = $1 AND"
+    " (h.default_expiry_template_id = $2 OR (h.default_expiry_template_id IS NULL AND EXISTS"
+    " (SELECT 1 FROM expiry_templates d WHERE d.tenant_id = $1 AND d.id = $2 AND d.is_default = 1))))))"};
+
+// ...and those that fall through to the tenant default (set-default, or the
+// default deleted).
+inline constexpr TenantQuery kRecheckTenantDefaultUsers{
+    "lifecycle.recheck_tenant_default_users",
+    "UPDATE entries SET next_check_at = $2 WHERE tenant_id = $1 AND expiry_template_id IS NULL AND hub_id IN"
+    " (SELECT h.id FROM hubs h WHERE h.tenant_id = $1 AND h.default_expiry_template_id IS NULL)"};
+
 }  // namespace credence::lifecycle::internal
