@@ -31,6 +31,8 @@ class ExpiryScheduler {
   SchedulerRunResult RunOnce() const;
 
  private:
+  bool TakeLease() const;
+
   storage::Database& db_;
   const Clock& clock_;
   std::string node_id_;

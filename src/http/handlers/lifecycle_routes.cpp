@@ -1,6 +1,7 @@
 // Expiry templates (/api/expiry-templates) and review checklists
 // (/api/review-checklists and /review-checklists, decisions.md 9).
 #include "core/ids.h"
+#include "http/handlers/lifecycle_json.h"
 #include "http/handlers/routes.h"
 #include "http/json_io.h"
 #include "http/problem.h"
@@ -96,21 +97,6 @@ Schema ExpiryConfigSchema() {
       Required("warningDays", Schema::Integer().Min(0).Describe("the template's; 0 without one")),
       Required("graceDays", Schema::Integer().Min(0).Describe("the template's; 0 without one")),
       Required("expiryDays", Schema::Integer().Min(0).Describe("the template's; the hub's defaultExpiryDays without one")),
-  });
-}
-
-Schema ExpiryStatusSchema() {
-  std::vector<std::string> statuses;
-  for (auto st : {kb::EntryStatus::kDraft, kb::EntryStatus::kPublished, kb::EntryStatus::kExpiringSoon,
-                  kb::EntryStatus::kWarning, kb::EntryStatus::kExpired})
-    statuses.emplace_back(kb::EntryStatusName(st));
-  return Schema::Object({
-      Required("expiryDate", Schema::Timestamp()),
-      Required("daysUntilExpiry",
-               Schema::Integer().Describe("whole days to the expiry date, rounded down; negative once past")),
-      Required("isInWarningPeriod", Schema::Boolean().Describe("ExpiringSoon")),
-      Required("isPaused", Schema::Boolean()),
-      Required("status", Schema::String().Enum(statuses).Describe("derived from the clock (docs/lifecycle.md)")),
   });
 }
 
@@ -440,11 +426,7 @@ void AddLifecycleRoutes(Router& router, const Services& s) {
               [&expiry](RequestContext& ctx) {
                 auto st = expiry.ExpiryStatus(ctx.Caller(), CanonicalUuid(ctx.PathParam("entryId")));
                 if (!st) return Problem(ctx, st.error());
-                return JsonResponse(200, json::object{{"expiryDate", FormatTimestamp(st->expiry_at)},
-                                                      {"daysUntilExpiry", st->days_until_expiry},
-                                                      {"isInWarningPeriod", st->is_in_warning_period},
-                                                      {"isPaused", st->is_paused},
-                                                      {"status", kb::EntryStatusName(st->status)}});
+                return JsonResponse(200, ExpiryStatusJson(*st));
               },
               {.summary = "The entry's expiry status now (entry Viewer+), from its expiry date and the windows of "
                           "the template that applies.",
