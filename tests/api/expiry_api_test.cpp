@@ -362,6 +362,50 @@ TEST_F(Expiry, HubEntriesDashboardNeedsAccessToTheHub) {
   ExpectProblem(api().Get("/api/expiry-dashboard/hubs/docs/entries", other.token("admin")), 404, "not_found");
 }
 
+// A materialized transition survives a crash: after kill -9 and a restart,
+// a pass that looks at the entry again (a recheck) notifies nobody twice.
+TEST_F(Expiry, TransitionsFireOnceAcrossACrash) {
+  ServerProcess server(SharedServerOptions());
+  HttpClient client(server.base_url());
+  SetServerTime(client, kStart);
+  auto t = CreateTenant(client, "exp-crash");
+  auto tpl = client.Post("/api/expiry-templates", {{"name", "T"}, {"expiryDays", 30}, {"warningDays", 10}},
+                         t.token("admin"));
+  ASSERT_EQ(tpl.status, 201) << tpl.body;
+  ASSERT_EQ(client.Post("/api/hubs",
+                        {{"key", "docs"}, {"name", "Docs"}, {"defaultExpiryDays", 30},
+                         {"defaultExpiryTemplateId", Str(tpl.Json(), "id")}},
+                        t.token("admin"))
+                .status,
+            201);
+  auto e = client.Post("/api/entries",
+                       {{"hubKey", "docs"}, {"key", "k"}, {"originalLanguage", "en"}, {"title", "K"},
+                        {"content", Doc({"x"})}, {"expiryDays", 30}},
+                       t.token("admin"));
+  ASSERT_EQ(e.status, 201);
+  const std::string id = Str(e.Json(), "id");
+  ASSERT_EQ(client.Post("/api/entries/" + id + "/publish", json::object{}, t.token("admin")).status, 200);
+  SetServerTime(client, At(25));
+  RunJobs(client);
+  auto before = client.Get("/api/notifications/expiry-warnings", t.token("admin"));
+  ASSERT_EQ(before.Json().as_array().size(), 1u) << before.body;
+
+  server.Kill();
+  server.Restart();
+  HttpClient again(server.base_url());
+  SetServerTime(again, At(26));
+  ASSERT_EQ(again.Post("/api/entries/" + id + "/change-template", {{"templateId", Str(tpl.Json(), "id")}},
+                       t.token("admin"))
+                .status,
+            200);  // schedules a recheck; the template's windows are the same
+  auto run = RunJobs(again);
+  EXPECT_GE(run.at("scheduler").at("checked").as_int64(), 1);
+  EXPECT_EQ(run.at("scheduler").at("notifications").as_int64(), 0);
+  auto after = again.Get("/api/notifications/expiry-warnings", t.token("admin"));
+  ASSERT_EQ(after.status, 200);
+  EXPECT_EQ(after.Json().as_array().size(), 1u) << after.body;
+}
+
 TEST_F(Expiry, TheTestClockIsDevelopmentOnlyAndValidated) {
   ExpectValidation(api().Put("/dev/clock", {{"now", "yesterday"}}), "now");
   ExpectValidation(api().Put("/dev/clock", json::object{}), "now");
