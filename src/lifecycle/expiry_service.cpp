@@ -5,50 +5,13 @@
 #include "identity/authorization.h"
 #include "kb/internal/entry_access.h"
 #include "lifecycle/internal/queries.h"
-#include "lifecycle/internal/rows.h"
+#include "lifecycle/internal/resolve.h"
 #include "storage/session.h"
 
 namespace credence::lifecycle {
 namespace {
 
 using kb::AccessLevel;
-
-std::optional<ExpiryTemplate> FindTemplate(storage::TenantSession& tenant, const std::string& id) {
-  auto rows = tenant.Run(internal::kFindTemplate, {id});
-  if (rows.empty()) return std::nullopt;
-  return internal::TemplateFromRow(rows.front());
-}
-
-// Entry custom template, else the hub's default (when it exists in the
-// tenant), else the tenant's default, else none. Inactive templates apply.
-ResolvedTemplate Resolve(storage::TenantSession& tenant, const std::string& entry_id, const kb::Hub& hub) {
-  ResolvedTemplate out;
-  auto own = tenant.Run(internal::kEntryTemplateId, {entry_id});
-  if (!own.empty()) {
-    if (auto id = own.front().OptText(0)) {
-      if (auto t = FindTemplate(tenant, *id)) {
-        out.source = kSourceEntry;
-        out.tmpl = std::move(t);
-        return out;
-      }
-    }
-  }
-  if (hub.default_expiry_template_id) {
-    if (auto t = FindTemplate(tenant, *hub.default_expiry_template_id)) {
-      out.source = kSourceHub;
-      out.tmpl = std::move(t);
-      return out;
-    }
-  }
-  auto def = tenant.Run(internal::kFindDefaultTemplate);
-  if (!def.empty()) {
-    out.source = kSourceTenant;
-    out.tmpl = internal::TemplateFromRow(def.front());
-    return out;
-  }
-  out.source = kSourceNone;
-  return out;
-}
 
 // An entry the caller may view, with the template that applies to it, read
 // in one snapshot.
@@ -64,7 +27,7 @@ Result<EntryWithTemplate> ReadEntryWithTemplate(storage::Database& db, const ide
   storage::TenantSession tenant(session, caller.tenant_id);
   CR_TRY_ASSIGN(auto loaded,
                 kb::internal::LoadEntry(tenant, caller, entry_id, AccessLevel::kViewer, /*with_content=*/false));
-  ResolvedTemplate resolved = Resolve(tenant, loaded.entry.id, loaded.hub);
+  ResolvedTemplate resolved = internal::ResolveTemplate(tenant, loaded.entry.id, loaded.hub);
   return EntryWithTemplate{std::move(loaded), std::move(resolved)};
 }
 
@@ -81,12 +44,17 @@ ExpiryWindows WindowsOf(const ResolvedTemplate& resolved) {
 
 Result<lifecycle::ExpiryStatus> ExpiryService::ExpiryStatus(const identity::Principal& caller,
                                                             const std::string& entry_id) const {
-  CR_TRY_ASSIGN(auto read, ReadEntryWithTemplate(db_, caller, entry_id));
-  ExpiryFacts facts;
-  facts.published = read.loaded.entry.status != kb::EntryStatus::kDraft;
-  facts.expiry_at = read.loaded.entry.expiry_at;
-  facts.paused_at = std::nullopt;  // pausing is still to come
-  return ComputeExpiryStatus(facts, WindowsOf(read.resolved), clock_.Now());
+  CR_TRY(identity::RequireUser(caller));
+  // The entry, its template and its pause read in one snapshot, as for
+  // renewals (review_service.cpp).
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto loaded,
+                kb::internal::LoadEntry(tenant, caller, entry_id, AccessLevel::kViewer, /*with_content=*/false));
+  const ResolvedTemplate resolved = internal::ResolveTemplate(tenant, loaded.entry.id, loaded.hub);
+  const auto state = internal::ReadExpiryState(tenant, loaded.entry.id);
+  if (!state) return Error::NotFound("Entry not found.");
+  return ComputeExpiryStatus(internal::FactsOf(loaded.entry, *state), WindowsOf(resolved), clock_.Now());
 }
 
 Result<ResolvedTemplate> ExpiryService::EffectiveTemplate(const identity::Principal& caller,
@@ -121,7 +89,7 @@ Result<ResolvedTemplate> ExpiryService::ChangeTemplate(const identity::Principal
   storage::TenantSession tenant(session, caller.tenant_id);
   CR_TRY_ASSIGN(auto loaded,
                 kb::internal::LoadEntry(tenant, caller, entry_id, AccessLevel::kEditor, /*with_content=*/false));
-  auto tmpl = FindTemplate(tenant, to);
+  auto tmpl = internal::FindTemplate(tenant, to);
   if (!tmpl) return Error::Validation({{"templateId", "is not an expiry template of this tenant"}});
   std::optional<std::string> from;
   if (auto rows = tenant.Run(internal::kEntryTemplateId, {loaded.entry.id}); !rows.empty())

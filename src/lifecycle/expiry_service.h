@@ -50,8 +50,8 @@ class ExpiryService {
  public:
   ExpiryService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
 
-  // Entry Viewer+ (404 when the caller cannot view the entry). Expiry is
-  // never paused yet.
+  // Entry Viewer+ (404 when the caller cannot view the entry). While expiry
+  // is paused the status stands still (isPaused).
   Result<lifecycle::ExpiryStatus> ExpiryStatus(const identity::Principal& caller, const std::string& entry_id) const;
   // Entry Viewer+.
   Result<ResolvedTemplate> EffectiveTemplate(const identity::Principal& caller, const std::string& entry_id) const;

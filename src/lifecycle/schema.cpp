@@ -114,6 +114,66 @@ CREATE TABLE job_leases (
 );
 )sql",
        ""},
+      // Reviews, renewals and pauses (docs/reviews-and-renewals.md).
+      // - entry_reviews.renewal_id: the renewal the review was used up by
+      //   (its own when it renewed the entry); NULL while it still counts
+      //   toward the next renewal. expiry_at: the entry's expiry after it.
+      // - entry_renewals: every renewal, with where it came from
+      //   (manual | review | bulk) and the expiry before and after.
+      // - entry_expiry_pauses: who paused and why; resumed_at NULL while
+      //   the pause lasts (entries.paused_at is what the status reads).
+      {303, "lifecycle: entry reviews, renewals, expiry pauses",
+       R"sql(
+CREATE TABLE entry_reviews (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  reviewer_id TEXT NOT NULL,
+  review_type TEXT NOT NULL,
+  time_spent_seconds INTEGER NOT NULL,
+  notes TEXT,
+  blocks_changed INTEGER NOT NULL DEFAULT 0,
+  content_was_updated INTEGER NOT NULL DEFAULT 0,
+  checklist_json TEXT,
+  renewed INTEGER NOT NULL DEFAULT 0,
+  expiry_at BIGINT NOT NULL,
+  renewal_id TEXT,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, id),
+  FOREIGN KEY (tenant_id, entry_id) REFERENCES entries (tenant_id, id) ON DELETE CASCADE
+);
+CREATE INDEX entry_reviews_entry ON entry_reviews (tenant_id, entry_id, created_at);
+CREATE TABLE entry_renewals (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  renewed_by TEXT NOT NULL,
+  days INTEGER NOT NULL,
+  notes TEXT,
+  source TEXT NOT NULL,
+  review_id TEXT,
+  previous_expiry_at BIGINT NOT NULL,
+  new_expiry_at BIGINT NOT NULL,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, id),
+  FOREIGN KEY (tenant_id, entry_id) REFERENCES entries (tenant_id, id) ON DELETE CASCADE
+);
+CREATE INDEX entry_renewals_entry ON entry_renewals (tenant_id, entry_id, created_at);
+CREATE TABLE entry_expiry_pauses (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  paused_at BIGINT NOT NULL,
+  paused_by TEXT NOT NULL,
+  reason TEXT,
+  resumed_at BIGINT,
+  resumed_by TEXT,
+  PRIMARY KEY (tenant_id, id),
+  FOREIGN KEY (tenant_id, entry_id) REFERENCES entries (tenant_id, id) ON DELETE CASCADE
+);
+CREATE INDEX entry_expiry_pauses_entry ON entry_expiry_pauses (tenant_id, entry_id, paused_at);
+)sql",
+       ""},
   };
   return kMigrations;
 }

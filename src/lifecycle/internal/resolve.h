@@ -1,0 +1,40 @@
+#pragma once
+// What ExpiryService and ReviewService both need to know about an entry's
+// expiry, read one way so that expiry-status, renewal-eligibility and the
+// renewals themselves cannot disagree: the template that applies, and the
+// facts the state table (status.h) reads.
+#include <optional>
+#include <string>
+
+#include "kb/model.h"
+#include "lifecycle/expiry_service.h"
+#include "lifecycle/status.h"
+
+namespace credence::storage {
+class TenantSession;
+}
+
+namespace credence::lifecycle::internal {
+
+std::optional<ExpiryTemplate> FindTemplate(storage::TenantSession& tenant, const std::string& id);
+
+// Entry custom template, else the hub's default (when it exists in the
+// tenant), else the tenant's default, else none. Inactive templates apply.
+ResolvedTemplate ResolveTemplate(storage::TenantSession& tenant, const std::string& entry_id, const kb::Hub& hub);
+
+// The entry's expiry bookkeeping beyond kb::Entry (migration 302).
+struct EntryExpiryState {
+  TimeMs expiry_at = 0;
+  std::optional<TimeMs> paused_at;
+  std::optional<std::string> paused_by;
+  // Start of the current expiry period: the last renewal, else creation.
+  TimeMs period_start = 0;
+};
+
+// nullopt when the entry does not exist (callers load it first).
+std::optional<EntryExpiryState> ReadExpiryState(storage::TenantSession& tenant, const std::string& entry_id);
+
+// The state table's input for `entry` as it stands in `state`.
+ExpiryFacts FactsOf(const kb::Entry& entry, const EntryExpiryState& state);
+
+}  // namespace credence::lifecycle::internal
