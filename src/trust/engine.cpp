@@ -1,0 +1,92 @@
+#include "trust/engine.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "trust/rules.h"
+
+namespace credence::trust {
+namespace {
+
+// The action that fixes the most severe reason first.
+std::string_view ActionFor(std::string_view code) {
+  struct Entry {
+    std::string_view code;
+    std::string_view action;
+  };
+  static constexpr Entry kActions[] = {
+      {"source_unresolved", "check_source_id"},
+      {"not_published", "publish"},
+      {"secrets_present", "remove_secrets"},
+      {"expired", "renew"},
+      {"expiry_passed", "renew"},
+      {"expiring_soon", "renew"},
+      {"never_reviewed", "request_review"},
+      {"review_too_old", "request_review"},
+      {"source_changed_after_review", "request_review"},
+      {"connected_never_reviewed", "request_review"},
+      {"customer_facing_unreviewed", "request_review"},
+      {"action_needs_stronger_review", "request_review"},
+      {"translation_missing", "translate"},
+      {"stale_translation", "update_translation"},
+      {"no_owner", "assign_owner"},
+      {"owner_inactive", "assign_owner"},
+  };
+  for (const auto& e : kActions)
+    if (e.code == code) return e.action;
+  return "use_another_source";  // policy and sensitivity blocks: not this source, not here
+}
+
+}  // namespace
+
+Decision MostSevere(Decision a, Decision b) { return static_cast<int>(a) >= static_cast<int>(b) ? a : b; }
+
+int FreshnessScore(const SourceState& s, const Policy& policy, TimeMs now) {
+  if (!s.resolved || s.status == kb::EntryStatus::kDraft || s.status == kb::EntryStatus::kExpired) return 0;
+  const int64_t max_age_ms = std::max<int64_t>(policy.max_review_age_days, 1) * kMsPerDay;
+  // Never reviewed: the age of the content, and at most 50.
+  const TimeMs since = s.last_reviewed_at.value_or(s.content_updated_at);
+  const int64_t age = std::max<int64_t>(now - since, 0);
+  int score = static_cast<int>(std::clamp<int64_t>(100 - age * 100 / max_age_ms, 0, 100));
+  if (!s.last_reviewed_at) score = std::min(score, 50);
+  if (s.last_reviewed_at && s.content_updated_at > *s.last_reviewed_at) score = std::min(score, 50);
+  if (s.status == kb::EntryStatus::kWarning) score = std::min(score, 20);
+  if (s.status == kb::EntryStatus::kExpiringSoon) score = std::min(score, 60);
+  return score;
+}
+
+SourceDecision Decide(const SourceState& source, const Policy& policy, const std::string& policy_source,
+                      const Context& context, TimeMs now) {
+  SourceDecision out;
+  const RuleInput in{source, policy, context, now};
+  for (const Rule& rule : RuleCatalog()) {
+    const bool unresolved_rule = rule.code == "source_unresolved";
+    if (!source.resolved && !unresolved_rule) continue;
+    if (auto reason = rule.check(rule, in)) out.reasons.push_back(std::move(*reason));
+  }
+  std::stable_sort(out.reasons.begin(), out.reasons.end(), [](const Reason& a, const Reason& b) {
+    return static_cast<int>(a.severity) > static_cast<int>(b.severity);
+  });
+  for (const Reason& r : out.reasons) {
+    out.decision = MostSevere(out.decision, r.severity);
+    out.escalated = out.escalated || r.escalate;
+  }
+  out.freshness_score = FreshnessScore(source, policy, now);
+  out.classification = source.resolved ? std::string(kb::EntryStatusName(source.status)) : "Unresolved";
+  out.policy_source = source.resolved ? policy_source : "none";
+  const auto first_actionable =
+      std::find_if(out.reasons.begin(), out.reasons.end(), [](const Reason& r) { return r.severity != Decision::kAllow; });
+  out.recommended_action = first_actionable == out.reasons.end() ? "none" : std::string(ActionFor(first_actionable->code));
+  // Obligations bind a caller that uses the source; a blocked source is not
+  // used at all.
+  if (out.decision != Decision::kBlock) {
+    out.requirements.citation_required = out.decision == Decision::kWarn || policy.citation_required;
+    if (out.decision == Decision::kWarn && policy.disclaimer_text && !policy.disclaimer_text->empty()) {
+      out.requirements.disclaimer_required = true;
+      out.requirements.disclaimer_text = policy.disclaimer_text;
+    }
+  }
+  return out;
+}
+
+}  // namespace credence::trust

@@ -1,0 +1,70 @@
+#include "trust/model.h"
+
+namespace credence::trust {
+
+std::string_view DecisionName(Decision d) {
+  switch (d) {
+    case Decision::kAllow:
+      return "allow";
+    case Decision::kWarn:
+      return "warn";
+    case Decision::kBlock:
+      return "block";
+  }
+  return "block";
+}
+
+std::string_view DimensionName(Dimension d) {
+  switch (d) {
+    case Dimension::kFreshness:
+      return "freshness";
+    case Dimension::kOwnership:
+      return "ownership";
+    case Dimension::kProvenance:
+      return "provenance";
+    case Dimension::kPolicy:
+      return "policy";
+    case Dimension::kSensitivity:
+      return "sensitivity";
+    case Dimension::kContext:
+      return "context";
+  }
+  return "context";
+}
+
+namespace {
+constexpr std::string_view kSensitivityNames[] = {"Public", "Internal", "Confidential", "Restricted"};
+}
+
+std::string_view SensitivityName(Sensitivity s) { return kSensitivityNames[static_cast<int>(s)]; }
+
+std::optional<Sensitivity> ParseSensitivity(std::string_view name) {
+  for (int i = 0; i < 4; ++i)
+    if (kSensitivityNames[i] == name) return static_cast<Sensitivity>(i);
+  return std::nullopt;
+}
+
+std::string_view OriginName(Origin o) { return o == Origin::kNative ? "Native" : "Connected"; }
+
+ReviewStrength StrengthOfReviewType(std::string_view t) {
+  if (t == "QuickReview") return ReviewStrength::kQuick;
+  if (t == "Attestation") return ReviewStrength::kAttestation;
+  if (t == "FullReview") return ReviewStrength::kFull;
+  return ReviewStrength::kNone;
+}
+
+std::string_view ReviewTypeOfStrength(ReviewStrength s) {
+  switch (s) {
+    case ReviewStrength::kQuick:
+      return "QuickReview";
+    case ReviewStrength::kAttestation:
+      return "Attestation";
+    case ReviewStrength::kFull:
+      return "FullReview";
+    case ReviewStrength::kNone:
+      break;
+  }
+  return "";
+}
+
+}  // namespace credence::trust
