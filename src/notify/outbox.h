@@ -16,11 +16,13 @@ class TenantSession;
 
 namespace credence::notify {
 
+struct Delivery;
+
 struct OutboundMessage {
-  std::string event;      // "entry.expiring_soon", "entry.warning", "entry.expired", "channel.test"
-  std::string subject;    // one line: email subject, chat title
-  std::string text;       // plain-text body
-  std::string data_json;  // the event's data, a JSON object (webhook payloads carry it)
+  std::string event;                      // "entry.expiring_soon", "entry.warning", "entry.expired", "channel.test"
+  std::string subject;                    // one line: email subject, chat title
+  std::string text;                       // plain-text body
+  std::string data_json;                  // the event's data, a JSON object (webhook payloads carry it)
   std::vector<std::string> owner_emails;  // added as recipients by email channels that notify owners
 };
 
@@ -34,7 +36,13 @@ struct DeliverySettings {
   std::string smtp_from = "credence@localhost";
   int64_t timeout_ms = 5'000;  // per attempt
   int max_attempts = 8;        // then the delivery is given up (dead)
+  int batch_size = 10;         // deliveries claimed at a time
 };
+
+// How long a pass's claim lasts: long enough to send a whole batch, each
+// attempt at its timeout, with a minute to spare. A node that crashed
+// mid-batch has its deliveries retaken after this.
+int64_t ClaimDurationMs(const DeliverySettings& settings);
 
 struct OutboxRunResult {
   int delivered = 0;
@@ -51,6 +59,9 @@ class OutboxWorker {
   OutboxRunResult RunOnce() const;
 
  private:
+  // One attempt, outside any transaction: the error text, or "" on success.
+  std::string Send(const Delivery& d, TimeMs now) const;
+
   storage::Database& db_;
   const Clock& clock_;
   DeliverySettings settings_;

@@ -5,14 +5,16 @@
 #include <thread>
 
 #include "core/ids.h"
+#include "support/sinks.h"
 
 namespace credence::test {
 
 ServerOptions SharedServerOptions() {
   ServerOptions options;
   // Tests move time with PUT /dev/clock and run background jobs with
-  // POST /dev/jobs/run, so nothing runs behind their backs.
-  options.extra_args = {"--test-clock", "--jobs-interval-ms", "0"};
+  // POST /dev/jobs/run, so nothing runs behind their backs. Email channels
+  // deliver to a real SMTP server, shared by every test of the binary.
+  options.extra_args = {"--test-clock", "--jobs-interval-ms", "0", "--smtp-url", SharedSmtpSink().url()};
   return options;
 }
 

@@ -1,0 +1,87 @@
+#pragma once
+// One delivery on the wire: the payload each channel type receives, the
+// email message, the webhook signature, the retry schedule, and sending
+// with libcurl. Nothing here touches the store.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/clock.h"
+
+namespace credence::notify {
+
+// A queued delivery as the worker sends it.
+struct Delivery {
+  std::string id;
+  std::string tenant_id;
+  std::string channel_id;
+  std::string event;
+  std::string subject;
+  std::string text;
+  std::string data_json;                // a JSON object
+  std::vector<std::string> recipients;  // from the event (entry owners); email only
+  int attempts = 0;                     // attempts made before this one
+  TimeMs created_at = 0;                // when the event was queued
+};
+
+// {"text": subject + "\n" + text}
+std::string SlackBody(std::string_view subject, std::string_view text);
+// An Office 365 connector MessageCard.
+std::string TeamsBody(std::string_view subject, std::string_view text);
+// {"event","deliveryId","tenantId","occurredAt","subject","text","data"}
+std::string WebhookBody(const Delivery& d);
+
+// Lowercase hex HMAC-SHA256 of `data` keyed with `key`.
+std::string HmacSha256Hex(std::string_view key, std::string_view data);
+// The X-Credence-Signature value: "sha256=" + HmacSha256Hex(secret, body).
+std::string WebhookSignature(std::string_view secret, std::string_view body);
+
+// How long to wait after the `failed_attempts`-th failed attempt (1-based):
+// 30 s, doubling, at most one hour.
+TimeMs RetryDelay(int failed_attempts);
+
+// A header value as RFC 2047 encoded words (UTF-8, base64) when it is not
+// plain printable ASCII; folded so that no line exceeds 78 characters.
+// CR and LF become spaces, so the value cannot start another header.
+std::string EncodeHeaderValue(std::string_view value);
+// `text` as quoted-printable with CRLF line endings. A line starting with a
+// dot has it encoded (=2E), so the message is safe from SMTP dot-stuffing
+// mistakes on any client or relay.
+std::string QuotedPrintable(std::string_view text);
+
+struct EmailMessage {
+  std::string from;
+  std::vector<std::string> to;
+  std::string subject;
+  std::string text;
+  std::string message_id;  // without angle brackets
+  TimeMs date = 0;
+  std::vector<std::pair<std::string, std::string>> extra_headers;  // ASCII
+};
+// An RFC 5322 message (CRLF line endings, MIME text/plain in UTF-8,
+// quoted-printable), ready for SMTP DATA.
+std::string FormatEmail(const EmailMessage& m);
+// "Tue, 01 Jan 2030 00:00:00 +0000"
+std::string Rfc5322Date(TimeMs t);
+
+struct SendResult {
+  bool ok = false;
+  std::string error;  // for last_error when not ok
+};
+
+// Calls curl_global_init once; call before starting threads that send.
+void InitCurl();
+
+// POSTs `body` as application/json. 2xx is success; any other status, a
+// redirect included, or a transport error is a failure.
+SendResult PostJson(const std::string& url, const std::string& body,
+                    const std::vector<std::pair<std::string, std::string>>& headers, int64_t timeout_ms);
+
+// Sends `message` through the SMTP server at `smtp_url` (MAIL FROM `from`,
+// RCPT TO each of `recipients`).
+SendResult SendMail(const std::string& smtp_url, const std::string& from, const std::vector<std::string>& recipients,
+                    const std::string& message, int64_t timeout_ms);
+
+}  // namespace credence::notify

@@ -1,0 +1,89 @@
+#pragma once
+// Real receivers for notification tests, each a child process running one
+// of the Python scripts beside this file on 127.0.0.1: an SMTP server
+// (aiosmtpd) and an HTTP server that can fail its first requests. They
+// record what they receive as JSON files in a fresh directory, which the
+// tests read; both are killed (and the directory removed unless
+// CREDENCE_TEST_KEEP is set) on destruction.
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace credence::test {
+
+// A receiver process and its directory.
+class SinkProcess {
+ public:
+  SinkProcess(const SinkProcess&) = delete;
+  SinkProcess& operator=(const SinkProcess&) = delete;
+  ~SinkProcess();
+
+  const std::string& directory() const { return dir_; }
+  // The parsed <n>.json records received so far, in arrival order.
+  std::vector<boost::json::object> Records() const;
+
+ protected:
+  SinkProcess();
+  // Starts `script` (a file beside this one) with `args` and waits until it
+  // prints a line starting with "ready"; returns that line. Throws when it
+  // exits or stays silent for 15 s.
+  std::string Start(const std::string& script, const std::vector<std::string>& args);
+  void Stop();
+
+ private:
+  std::string dir_;
+  pid_t pid_ = -1;
+  int out_fd_ = -1;
+};
+
+class SmtpSink : public SinkProcess {
+ public:
+  SmtpSink();
+  int port() const { return port_; }
+  std::string url() const { return "smtp://127.0.0.1:" + std::to_string(port_); }
+  // Summaries of the messages (see smtp_sink.py) with `address` among their
+  // envelope recipients.
+  std::vector<boost::json::object> MessagesTo(const std::string& address) const;
+
+ private:
+  int port_ = 0;
+};
+
+struct ReceivedPost {
+  std::string path;
+  std::map<std::string, std::string> headers;  // names lowercased
+  std::string body;
+  int status = 0;  // what the sink answered
+  boost::json::value Json() const;
+  std::string Header(const std::string& lowercase_name) const;
+};
+
+class HttpSink : public SinkProcess {
+ public:
+  // Answers 500 to the first `fail_first` requests, 200 afterwards.
+  explicit HttpSink(int fail_first = 0);
+  int port() const { return port_; }
+  std::string url(const std::string& path = "/hook") const;
+  std::vector<ReceivedPost> Posts() const;
+
+ private:
+  int port_ = 0;
+};
+
+// The SMTP server of the shared test server (SharedServerOptions passes it
+// as --smtp-url), started once per test binary.
+SmtpSink& SharedSmtpSink();
+
+// Polls `done` every 20 ms until it holds or `timeout` passes; returns
+// whether it held. For asynchronous effects only (a background job, another
+// process), never to let time pass for time logic.
+bool WaitUntil(const std::function<bool()>& done, std::chrono::milliseconds timeout);
+
+}  // namespace credence::test
