@@ -1,6 +1,11 @@
 // Development mode only (404 otherwise): the test clock, and running the
 // background jobs on demand so tests are deterministic (decisions in
 // docs/lifecycle.md, "Time in tests").
+#include <boost/json/parse.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+
 #include "core/clock.h"
 #include "http/handlers/routes.h"
 #include "http/json_io.h"
@@ -83,6 +88,31 @@ void AddDevRoutes(Router& router, const Services& s) {
                              Required("dead", Schema::Integer().Min(0)),
                          })),
   });
+  // The benchmark floor for the trust endpoints (docs/performance.md): the
+  // same authentication (a trust:evaluate credential), a JSON body parsed,
+  // and an answer of ?bytes= bytes, without evaluating or writing anything.
+  router.Add({Method::kPost, "/dev/floor", Auth::kUserOrMachine, "trust:evaluate",
+              [dev = s.dev_mode](RequestContext& ctx) {
+                if (!dev) return Problem(ctx, Error::NotFound("Development mode only."));
+                boost::system::error_code ec;
+                const json::value body = json::parse(ctx.request.body, ec);
+                if (ec) return Problem(ctx, Error::InvalidArgument("malformed_json", "The body is not JSON."));
+                size_t bytes = 2;
+                if (auto b = ctx.request.QueryParam("bytes")) bytes = std::strtoul(b->c_str(), nullptr, 10);
+                bytes = std::min<size_t>(std::max<size_t>(bytes, 16), 1 << 20);
+                HttpResponse r;
+                r.status = 200;
+                r.content_type = "application/json";
+                r.body = "{\"padding\":\"" + std::string(bytes - 15, 'x') + "\"}";
+                return r;
+              },
+              {.summary = "Development mode: the trust benchmark's floor; authenticates like evaluate, parses the "
+                          "body, answers ?bytes= bytes, evaluates and records nothing.",
+               .tag = "dev",
+               .response = Schema::Object({Required("padding", Schema::String())}),
+               .query = {{"bytes", Schema::Integer().Min(16), false, "size of the answer"}},
+               .errors = {404}}});
+
   router.Add({Method::kPost, "/dev/jobs/run", Auth::kDevOnly, "",
               [&scheduler = s.scheduler, &outbox = s.outbox](RequestContext&) {
                 const auto sr = scheduler.RunOnce();

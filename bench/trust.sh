@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Load run: POST /api/trust/evaluate with 100 resolvable sources (published,
+# reviewed entries), SQLite, warm, wrk beside the server; then the floor:
+# POST /dev/floor with the same body and credentials, answering the same
+# number of bytes without evaluating or writing the ledger. Prints both, the
+# ledger's bytes per decision, and their ratio.
+#
+#   bench/trust.sh [seconds] [connections]
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN="$ROOT/build/release/src/app/credence"
+SECONDS_RUN=${1:-10}
+CONNECTIONS=${2:-32}
+[[ -x $BIN ]] || { echo "build first: cmake --build build/release" >&2; exit 1; }
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
+
+DIR=${KEEP_DIR:-$(mktemp -d /tmp/credence-bench-XXXXXX)}
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$BIN" serve --dev --listen "127.0.0.1:$PORT" --data-dir "$DIR" ${SERVER_ARGS:-} 2>"$DIR/server.log" &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; [[ -n ${KEEP_DIR:-} ]] || rm -rf "$DIR"' EXIT
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.05; done
+
+# Seed: a tenant with 100 published, reviewed entries; the request body.
+export BASE="http://127.0.0.1:$PORT" BODY_FILE="$DIR/body.json" TOKEN_FILE="$DIR/token"
+python3 - <<'PY'
+import json, os, urllib.request
+base = os.environ["BASE"]
+def call(method, path, body=None, token=None):
+    req = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode())
+    req.add_header("Content-Type", "application/json")
+    if token: req.add_header("Authorization", "Bearer " + token)
+    with urllib.request.urlopen(req) as r:
+        return json.loads(r.read() or b"null")
+tenant = call("GET", "/auth/dev-tenants")[0]["id"]
+admin = call("POST", "/auth/dev-login", {"persona": "admin", "tenantId": tenant})["token"]
+call("POST", "/api/hubs", {"key": "bench-trust", "name": "Bench", "defaultExpiryDays": 365}, admin)
+ids = []
+for i in range(100):
+    doc = {"type": "doc", "content": [{"type": "paragraph", "content": [{"type": "text", "text": f"Answer {i}"}]}]}
+    e = call("POST", "/api/entries", {"hubKey": "bench-trust", "key": f"e{i}", "title": f"Entry {i}",
+                                      "originalLanguage": "en", "content": json.dumps(doc)}, admin)
+    call("POST", f"/api/entries/{e['id']}/publish", {}, admin)
+    call("POST", f"/api/entries/{e['id']}/review", {"reviewType": "FullReview", "timeSpentSeconds": 30}, admin)
+    ids.append("entry:" + e["id"])
+body = {"sources": ids, "context": {"actorType": "ai_agent", "actorLabel": "bench", "action": "answer_employee",
+                                    "channel": "internal"}}
+open(os.environ["BODY_FILE"], "w").write(json.dumps(body))
+open(os.environ["TOKEN_FILE"], "w").write(admin)
+PY
+export TOKEN=$(cat "$TOKEN_FILE")
+BYTES=$(curl -s -X POST "$BASE/api/trust/evaluate" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+  --data-binary @"$BODY_FILE" | wc -c)
+echo "evaluate answer: $BYTES bytes for 100 sources"
+
+wrk -t1 -c"$CONNECTIONS" -d2s -s "$ROOT/bench/trust.lua" "$BASE/api/trust/evaluate" >/dev/null  # warm up
+DB="$DIR/credence.db"
+before=$(sqlite3 "$DB" "select count(*) from trust_decisions")
+echo "== POST /api/trust/evaluate, 100 sources, $CONNECTIONS connections"
+wrk -t1 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --latency -s "$ROOT/bench/trust.lua" "$BASE/api/trust/evaluate"
+echo "== POST /dev/floor?bytes=$BYTES (same body and credentials; no evaluation, no ledger)"
+wrk -t1 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --latency -s "$ROOT/bench/trust.lua" "$BASE/dev/floor?bytes=$BYTES"
+
+# Ledger bytes per decision: the decisions table and its indexes, per row
+# (evidence is shared: after the first call it adds nothing).
+after=$(sqlite3 "$DB" "select count(*) from trust_decisions")
+sqlite3 "$DB" "PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null
+python3 - "$DB" "$before" "$after" <<'PY'
+import sqlite3, sys
+db, before, after = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+c = sqlite3.connect(db)
+def size(name):
+    try:
+        return c.execute("select sum(pgsize) from dbstat where name = ?", (name,)).fetchone()[0] or 0
+    except sqlite3.OperationalError:
+        return None
+rows = c.execute("select count(*) from trust_decisions").fetchone()[0]
+row_bytes = c.execute("select avg(length(header) + length(evidence) + length(prev_hash) + length(hash) + 200) from trust_decisions").fetchone()[0]
+evidence = c.execute("select count(*), sum(length(body)) from trust_evidence").fetchone()
+names = ["trust_decisions", "sqlite_autoindex_trust_decisions_1", "sqlite_autoindex_trust_decisions_2", "trust_decisions_time"]
+sizes = [size(n) for n in names]
+print(f"ledger: {rows} decisions ({after - before} in the measured runs); {evidence[0]} evidence rows ({evidence[1]} bytes) shared by all")
+if all(s is not None for s in sizes):
+    print(f"ledger bytes on disk per decision (table + indexes): {sum(sizes) / rows:.0f}")
+print(f"ledger bytes per decision (stored values): {row_bytes:.0f}")
+PY
