@@ -16,6 +16,7 @@
 #include "http/metrics.h"
 #include "http/router.h"
 #include "http/server/server.h"
+#include "identity/access_token.h"
 #include "identity/authenticator.h"
 #include "storage/database.h"
 #include "storage/migrations.h"
@@ -39,19 +40,23 @@ int Serve(const Config& config) {
   storage::DatabaseOptions db_options;
   db_options.pool_size = config.db_pool_size > 0 ? config.db_pool_size : threads + 2;
 
+  SystemClock system_clock;
+  SettableClock test_clock;
+  const Clock& clock = config.test_clock ? static_cast<const Clock&>(test_clock) : system_clock;
+
   std::unique_ptr<storage::Database> db;
+  std::string signing_key;
   try {
     db = storage::OpenDatabase(config.EffectiveDatabaseUrl(), db_options);
     const auto migrations = AllMigrations();
     storage::ApplyMigrations(*db, migrations);
+    // Every node reads the same key, so a token issued by one is accepted by all.
+    signing_key = identity::LoadOrCreateSigningKey(*db, clock);
   } catch (const std::exception& e) {
     LogLine(LogLevel::kError, "cannot open the database").Str("error", e.what());
     return 1;
   }
 
-  SystemClock system_clock;
-  SettableClock test_clock;
-  const Clock& clock = config.test_clock ? static_cast<const Clock&>(test_clock) : system_clock;
   ServiceSetOptions set_options;
   set_options.dev = config.dev;
   set_options.version = kVersion;
@@ -59,6 +64,8 @@ int Serve(const Config& config) {
   set_options.delivery.smtp_url = config.smtp_url;
   set_options.delivery.smtp_from = config.smtp_from;
   set_options.test_clock = config.test_clock ? &test_clock : nullptr;
+  set_options.signing_key = signing_key;
+  set_options.token_ttl_seconds = config.token_ttl_seconds;
   ServiceSet set(*db, clock, set_options);
   if (config.dev) {
     try {
@@ -76,7 +83,7 @@ int Serve(const Config& config) {
   std::optional<BackgroundJobs> jobs;
   if (jobs_interval_ms > 0) jobs.emplace(set.scheduler, set.outbox, jobs_interval_ms);
 
-  identity::Authenticator authenticator(*db, config.dev);
+  identity::Authenticator authenticator(*db, config.dev, &set.api_keys);
   http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev);
   http::ServerOptions options{config.listen_host,    config.listen_port,     threads,
                               config.max_body_bytes, config.max_header_bytes, config.read_timeout_ms,

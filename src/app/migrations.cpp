@@ -4,13 +4,14 @@
 #include "kb/schema.h"
 #include "lifecycle/schema.h"
 #include "notify/schema.h"
+#include "trust/schema.h"
 
 namespace credence::app {
 
 std::vector<storage::Migration> AllMigrations() {
   std::vector<storage::Migration> all;
   for (const auto* module : {&identity::Migrations(), &kb::Migrations(), &lifecycle::Migrations(),
-                             &notify::Migrations()})
+                             &notify::Migrations(), &trust::Migrations()})
     all.insert(all.end(), module->begin(), module->end());
   return all;
 }

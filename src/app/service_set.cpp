@@ -22,9 +22,15 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       channels(db, clock),
       scheduler(db, clock, options.node_id),
       outbox(db, clock, options.delivery),
+      api_keys(db, clock,
+               options.signing_key.empty() ? identity::LoadOrCreateSigningKey(db, clock) : options.signing_key,
+               options.token_ttl_seconds),
+      trust(db, clock),
+      trust_admin(db, clock),
       services_{db,           tenants,      users,           groups,       invitations, hubs,
                 entries,      translations, metrics_,        options.dev,  options.version,
                 memberships,  expiry_templates, review_checklists, expiry, reviews,
-                notifications, dashboards,  channels,        scheduler,    outbox,      options.test_clock} {}
+                notifications, dashboards,  channels,        scheduler,    outbox,      options.test_clock,
+                api_keys,     trust,       trust_admin} {}
 
 }  // namespace credence::app

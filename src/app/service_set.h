@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "http/handlers/routes.h"
 #include "http/metrics.h"
+#include "identity/api_key_service.h"
 #include "identity/group_service.h"
 #include "identity/invitation_service.h"
 #include "identity/tenant_service.h"
@@ -25,6 +26,8 @@
 #include "lifecycle/scheduler.h"
 #include "notify/channel_service.h"
 #include "notify/outbox.h"
+#include "trust/admin_service.h"
+#include "trust/trust_service.h"
 
 namespace credence::storage {
 class Database;
@@ -38,6 +41,10 @@ struct ServiceSetOptions {
   std::string node_id;  // names this process in job leases
   notify::DeliverySettings delivery;
   SettableClock* test_clock = nullptr;  // --test-clock: `clock` is this one
+  // The shared access-token signing key; empty: read (or created) from the
+  // store, as the server does at start-up.
+  std::string signing_key;
+  int64_t token_ttl_seconds = identity::kDefaultTokenTtlSeconds;
 };
 
 class ServiceSet {
@@ -65,6 +72,9 @@ class ServiceSet {
   notify::ChannelService channels;
   lifecycle::ExpiryScheduler scheduler;
   notify::OutboxWorker outbox;
+  identity::ApiKeyService api_keys;
+  trust::TrustService trust;
+  trust::TrustAdminService trust_admin;
 
  private:
   http::Metrics metrics_;

@@ -31,6 +31,7 @@ constexpr FlagSpec kFlags[] = {
     {"jobs-interval-ms", FlagType::kInt, "how often background jobs run (default 5000; 0: only on demand in dev)"},
     {"smtp-url", FlagType::kString, "outbound mail server, smtp://host:port (email channels)"},
     {"smtp-from", FlagType::kString, "sender address of outbound mail (default credence@localhost)"},
+    {"token-ttl-seconds", FlagType::kInt, "lifetime of access tokens from /connect/token (default 3600)"},
 };
 
 std::string EnvName(std::string_view flag) {
@@ -124,6 +125,9 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
   } else if (name == "smtp-from") {
     if (value.find('@') == std::string::npos) return FlagError(name, "expected an email address");
     c.smtp_from = value;
+  } else if (name == "token-ttl-seconds") {
+    if (number < 1 || number > 86'400) return FlagError(name, "expected 1 to 86400 seconds");
+    c.token_ttl_seconds = number;
   }
   return Ok();
 }

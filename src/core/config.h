@@ -32,6 +32,8 @@ struct Config {
   // Outbound email: smtp://host:port (empty: email channels fail to deliver).
   std::string smtp_url;
   std::string smtp_from = "credence@localhost";
+  // Lifetime of access tokens from POST /connect/token (docs/credentials.md).
+  int64_t token_ttl_seconds = 3600;
 
   std::string EffectiveDatabaseUrl() const;
   int EffectiveThreads() const;

@@ -12,6 +12,7 @@
 #include "http/problem.h"
 #include "http/router.h"
 #include "identity/authenticator.h"
+#include "identity/authorization.h"
 #include "storage/database.h"
 
 namespace credence::http {
@@ -43,8 +44,8 @@ std::string Quoted(std::string_view s) {
 Status CheckAccess(const Route& route, const std::optional<identity::Principal>& principal) {
   if (route.auth == Auth::kPublic || route.auth == Auth::kDevOnly) return Ok();
   if (!principal) return Error::Unauthenticated("missing_credentials", "This endpoint needs a bearer token.");
-  if (route.auth == Auth::kUser && !principal->is_user())
-    return Error::PermissionDenied("This endpoint needs a signed-in user; machine credentials are not accepted.");
+  if (route.auth == Auth::kUser) return identity::RequireUser(*principal);
+  // An empty scope admits any machine credential of the tenant (e.g. whoami).
   if (route.auth == Auth::kUserOrMachine && !principal->is_user() && !route.scope.empty() &&
       !principal->HasScope(route.scope)) {
     Error e = Error::PermissionDenied("The credential lacks the scope " + route.scope + ".");

@@ -23,9 +23,11 @@
 #include "core/logging.h"
 #include "http/metrics.h"
 #include "http/router.h"
+#include "identity/api_key_service.h"
 #include "identity/authenticator.h"
 #include "identity/schema.h"
 #include "identity/tenant_service.h"
+#include "identity/token_format.h"
 #include "storage/database.h"
 #include "storage/migrations.h"
 
@@ -64,6 +66,7 @@ class DispatcherTest : public ::testing::Test {
     std::unique_ptr<storage::Database> db;
     ManualClock clock{1'700'000'000'000};
     std::unique_ptr<identity::TenantService> tenants;
+    std::unique_ptr<identity::ApiKeyService> api_keys;
     Router router;
     std::unique_ptr<identity::Authenticator> dev_auth;
     std::unique_ptr<identity::Authenticator> prod_auth;
@@ -92,9 +95,13 @@ class DispatcherTest : public ::testing::Test {
     world_->user_id = login->user.id;
     world_->token = login->token;
 
+    world_->api_keys =
+        std::make_unique<identity::ApiKeyService>(*world_->db, world_->clock, std::string(32, 's'), 3600);
+
     AddRoutes(world_->router);
-    world_->dev_auth = std::make_unique<identity::Authenticator>(*world_->db, /*dev_mode=*/true);
-    world_->prod_auth = std::make_unique<identity::Authenticator>(*world_->db, /*dev_mode=*/false);
+    world_->dev_auth = std::make_unique<identity::Authenticator>(*world_->db, /*dev_mode=*/true, world_->api_keys.get());
+    world_->prod_auth =
+        std::make_unique<identity::Authenticator>(*world_->db, /*dev_mode=*/false, world_->api_keys.get());
     world_->dev = std::make_unique<Dispatcher>(world_->router, *world_->dev_auth, SharedMetrics(), true);
     world_->prod = std::make_unique<Dispatcher>(world_->router, *world_->prod_auth, SharedMetrics(), false);
   }
@@ -116,6 +123,9 @@ class DispatcherTest : public ::testing::Test {
       return Text(ctx.Caller().user_id);
     }));
     router.Add(MakeRoute(Method::kGet, "/t/machine", Auth::kUserOrMachine, Who, {}, "trust:evaluate"));
+    router.Add(MakeRoute(Method::kGet, "/t/any-scope", Auth::kUserOrMachine, [](RequestContext& ctx) {
+      return Text(ctx.Caller().is_user() ? ctx.Caller().user_id : ctx.Caller().key_id);
+    }));
     router.Add(MakeRoute(Method::kGet, "/t/throws", Auth::kPublic, [](RequestContext&) -> HttpResponse {
       throw std::runtime_error("SELECT secret FROM users WHERE 1");
     }));
@@ -164,6 +174,24 @@ class DispatcherTest : public ::testing::Test {
   }
 
   static std::string BearerToken() { return "Bearer " + world_->token; }
+
+  // A new tenant API key of the test tenant holding `scopes`.
+  static identity::CreatedApiKey MakeKey(std::vector<std::string> scopes) {
+    identity::Principal admin;
+    admin.tenant_id = world_->tenant_id;
+    admin.user_id = world_->user_id;
+    admin.role = identity::TenantRole::kOwner;
+    auto key = world_->api_keys->Create(admin, {"dispatcher test", std::move(scopes), std::nullopt});
+    EXPECT_TRUE(key.ok()) << key.error().detail;
+    return *key;
+  }
+
+  // An access token for `key` narrowed to `scope` (nullopt: all its scopes).
+  static std::string MakeToken(const identity::CreatedApiKey& key, std::optional<std::string> scope = std::nullopt) {
+    auto token = world_->api_keys->IssueToken(key.key.client_id, key.secret, scope);
+    EXPECT_TRUE(token.ok()) << token.error().detail;
+    return token->access_token;
+  }
 
   static World* world_;
 };
@@ -332,6 +360,126 @@ TEST_F(DispatcherTest, UserOrMachineRouteWithoutTokenIsUnauthorized) {
   const HttpResponse r = DevGet("/t/machine");
   EXPECT_EQ(r.status, 401);
   EXPECT_EQ(CodeOf(r), "missing_credentials");
+}
+
+// Machine credentials: tenant API keys and their access tokens
+// (docs/credentials.md). Scope enforcement lives in the dispatcher, so it is
+// tested here with routes of every kind.
+
+TEST_F(DispatcherTest, ApiKeyWithTheRouteScopeIsAdmitted) {
+  const auto key = MakeKey({"trust:evaluate"});
+  const HttpResponse bearer = DevGet("/t/machine", {{"authorization", "Bearer " + key.secret}});
+  EXPECT_EQ(bearer.status, 200) << bearer.body;
+  EXPECT_EQ(bearer.body, "");  // Who() answers the user id: none for a machine
+  const HttpResponse header = DevGet("/t/machine", {{"x-api-key", key.secret}});
+  EXPECT_EQ(header.status, 200) << header.body;
+}
+
+TEST_F(DispatcherTest, ApiKeyWithoutTheRouteScopeIsInsufficientScope) {
+  const auto key = MakeKey({"trust:read", "trust:usage"});
+  for (const auto& headers : std::vector<std::vector<std::pair<std::string, std::string>>>{
+           {{"authorization", "Bearer " + key.secret}}, {{"x-api-key", key.secret}}}) {
+    const HttpResponse r = DevGet("/t/machine", headers);
+    EXPECT_EQ(r.status, 403);
+    const json::object body = ProblemOf(r);
+    EXPECT_EQ(body.at("code").as_string(), "insufficient_scope");
+    EXPECT_EQ(body.at("scope").as_string(), "trust:evaluate");
+    EXPECT_NE(body.at("detail").as_string().find("trust:evaluate"), std::string::npos);
+    EXPECT_EQ(HeaderOf(r, "WWW-Authenticate"),
+              "Bearer realm=\"credence\", error=\"insufficient_scope\", scope=\"trust:evaluate\"");
+  }
+}
+
+TEST_F(DispatcherTest, AccessTokenScopesAreEnforced) {
+  const auto key = MakeKey({"trust:evaluate", "trust:read"});
+  const HttpResponse all = DevGet("/t/machine", {{"authorization", "Bearer " + MakeToken(key)}});
+  EXPECT_EQ(all.status, 200) << all.body;
+  // Narrowed at the token endpoint: the key's other scope is not in the token.
+  const HttpResponse narrowed = DevGet("/t/machine", {{"authorization", "Bearer " + MakeToken(key, "trust:read")}});
+  EXPECT_EQ(narrowed.status, 403);
+  EXPECT_EQ(CodeOf(narrowed), "insufficient_scope");
+  EXPECT_EQ(HeaderOf(narrowed, "WWW-Authenticate"),
+            "Bearer realm=\"credence\", error=\"insufficient_scope\", scope=\"trust:evaluate\"");
+}
+
+TEST_F(DispatcherTest, RouteWithoutScopeAdmitsAnyMachineCredential) {
+  const auto key = MakeKey({"trust:usage"});
+  const HttpResponse direct = DevGet("/t/any-scope", {{"x-api-key", key.secret}});
+  EXPECT_EQ(direct.status, 200) << direct.body;
+  EXPECT_EQ(direct.body, key.key.id);
+  const HttpResponse token = DevGet("/t/any-scope", {{"authorization", "Bearer " + MakeToken(key)}});
+  EXPECT_EQ(token.status, 200) << token.body;
+  EXPECT_EQ(token.body, key.key.id);
+  EXPECT_EQ(DevGet("/t/any-scope", {{"authorization", BearerToken()}}).body, world_->user_id);
+}
+
+TEST_F(DispatcherTest, MachineCredentialOnUserRouteIsMachineCredentialsNotAllowed) {
+  const auto key = MakeKey({"trust:evaluate", "trust:read", "trust:usage"});
+  for (const std::string& credential : {key.secret, MakeToken(key)}) {
+    const HttpResponse r = DevGet("/t/user", {{"authorization", "Bearer " + credential}});
+    EXPECT_EQ(r.status, 403);
+    EXPECT_EQ(CodeOf(r), "machine_credentials_not_allowed") << r.body;
+    EXPECT_EQ(HeaderOf(r, "WWW-Authenticate"), "");
+  }
+}
+
+TEST_F(DispatcherTest, MachineCredentialsWorkOutsideDevMode) {
+  const auto key = MakeKey({"trust:evaluate"});
+  EXPECT_EQ(Prod(Request(Method::kGet, "/t/machine", {{"x-api-key", key.secret}})).status, 200);
+  EXPECT_EQ(Prod(Request(Method::kGet, "/t/machine", {{"authorization", "Bearer " + MakeToken(key)}})).status, 200);
+}
+
+TEST_F(DispatcherTest, MangledApiKeyIsInvalidToken) {
+  const auto key = MakeKey({"trust:evaluate"});
+  std::string mangled = key.secret;
+  mangled[12] = mangled[12] == 'a' ? 'b' : 'a';
+  const HttpResponse r = DevGet("/t/machine", {{"x-api-key", mangled}});
+  EXPECT_EQ(r.status, 401);
+  EXPECT_EQ(CodeOf(r), "invalid_token");
+  EXPECT_NE(ProblemOf(r).at("detail").as_string().find("checksum"), std::string::npos);
+  EXPECT_EQ(HeaderOf(r, "WWW-Authenticate"), "Bearer realm=\"credence\", error=\"invalid_token\"");
+}
+
+TEST_F(DispatcherTest, RevokedApiKeyIsInvalidTokenButItsAccessTokenLivesOn) {
+  const auto key = MakeKey({"trust:evaluate"});
+  const std::string token = MakeToken(key);
+  identity::Principal admin;
+  admin.tenant_id = world_->tenant_id;
+  admin.user_id = world_->user_id;
+  admin.role = identity::TenantRole::kOwner;
+  ASSERT_TRUE(world_->api_keys->Revoke(admin, key.key.id).ok());
+  const HttpResponse direct = DevGet("/t/machine", {{"x-api-key", key.secret}});
+  EXPECT_EQ(direct.status, 401);
+  EXPECT_EQ(CodeOf(direct), "invalid_token");
+  EXPECT_EQ(DevGet("/t/machine", {{"authorization", "Bearer " + token}}).status, 200);
+}
+
+TEST_F(DispatcherTest, ExpiredAccessTokenIsInvalidToken) {
+  const auto key = MakeKey({"trust:evaluate"});
+  const std::string token = MakeToken(key);
+  const TimeMs start = world_->clock.Now();
+  world_->clock.Advance(3600 * 1000);
+  const HttpResponse r = DevGet("/t/machine", {{"authorization", "Bearer " + token}});
+  world_->clock.Set(start);
+  EXPECT_EQ(r.status, 401);
+  EXPECT_EQ(CodeOf(r), "invalid_token");
+  EXPECT_NE(ProblemOf(r).at("detail").as_string().find("expired"), std::string::npos);
+  EXPECT_NE(HeaderOf(r, "WWW-Authenticate").find("error=\"invalid_token\""), std::string::npos);
+}
+
+TEST_F(DispatcherTest, TamperedAccessTokenIsInvalidToken) {
+  const auto key = MakeKey({"trust:read"});
+  const std::string token = MakeToken(key);
+  // Widen the scope in the payload and keep the signature.
+  const auto a = token.find('.'), b = token.rfind('.');
+  std::string payload = *identity::Base64Decode(token.substr(a + 1, b - a - 1), true);
+  const auto at = payload.find("trust:read");
+  ASSERT_NE(at, std::string::npos);
+  payload.replace(at, 10, "trust:evaluate");
+  const std::string forged = token.substr(0, a) + "." + Base64UrlEncode(payload) + token.substr(b);
+  const HttpResponse r = DevGet("/t/machine", {{"authorization", "Bearer " + forged}});
+  EXPECT_EQ(r.status, 401);
+  EXPECT_EQ(CodeOf(r), "invalid_token");
 }
 
 TEST_F(DispatcherTest, ThrowingHandlerIsInternalErrorWithoutLeakingDetails) {

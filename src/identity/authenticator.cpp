@@ -4,7 +4,10 @@
 #include <cctype>
 
 #include "core/ids.h"
+#include "identity/access_token.h"
+#include "identity/api_key_service.h"
 #include "identity/internal/queries.h"
+#include "identity/token_format.h"
 #include "storage/session.h"
 
 namespace credence::identity {
@@ -35,6 +38,14 @@ Result<std::optional<Principal>> Authenticator::Authenticate(const Credentials& 
   if (token.empty()) return InvalidToken("The bearer token is empty.");
   if (token.rfind(kDevTokenPrefix, 0) == 0) {
     CR_TRY_ASSIGN(Principal principal, AuthenticateDevToken(token));
+    return std::optional<Principal>(std::move(principal));
+  }
+  if (api_keys_ != nullptr && token.starts_with(kSecretPrefix)) {
+    CR_TRY_ASSIGN(Principal principal, api_keys_->AuthenticateKey(token));
+    return std::optional<Principal>(std::move(principal));
+  }
+  if (api_keys_ != nullptr && AccessTokenSigner::LooksLikeJwt(token)) {
+    CR_TRY_ASSIGN(Principal principal, api_keys_->AuthenticateAccessToken(token));
     return std::optional<Principal>(std::move(principal));
   }
   return InvalidToken("The token is not recognized.");

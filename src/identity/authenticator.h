@@ -1,7 +1,9 @@
 #pragma once
-// Resolves the credentials of a request to a Principal. Today: development
-// tokens (decisions.md 4). Machine keys and signed access tokens join here,
-// so every route authenticates through one function.
+// Resolves the credentials of a request to a Principal: development tokens
+// (decisions.md 4), tenant API keys and the access tokens issued for them
+// (docs/credentials.md), so every route authenticates through one function.
+// Told apart by shape: "dev-token-", "crd_sk_", or three dot-separated
+// segments (a JWT).
 #include <optional>
 #include <string_view>
 
@@ -16,12 +18,16 @@ namespace credence::identity {
 
 struct Credentials {
   std::string_view authorization;  // the Authorization header, if any
-  std::string_view api_key;        // the X-Api-Key header, if any
+  std::string_view api_key;        // the X-Api-Key header, if any (Authorization wins when both are sent)
 };
+
+class ApiKeyService;
 
 class Authenticator {
  public:
-  Authenticator(storage::Database& db, bool dev_mode) : db_(db), dev_mode_(dev_mode) {}
+  // Without `api_keys`, machine credentials are refused (invalid_token).
+  Authenticator(storage::Database& db, bool dev_mode, const ApiKeyService* api_keys = nullptr)
+      : db_(db), dev_mode_(dev_mode), api_keys_(api_keys) {}
 
   // nullopt when no credentials were sent; an Unauthenticated error
   // (code invalid_token) when they were sent but are not valid. Thread-safe.
@@ -32,6 +38,7 @@ class Authenticator {
 
   storage::Database& db_;
   const bool dev_mode_;
+  const ApiKeyService* const api_keys_;
 };
 
 }  // namespace credence::identity

@@ -6,6 +6,7 @@
 namespace credence::identity {
 
 Status RequireGlobalAdmin(const Principal& principal) {
+  CR_TRY(RequireUser(principal));
   if (!principal.is_global_admin())
     return Error::PermissionDenied("This action needs a global admin of the tenant (TenantRole Owner).");
   return Ok();
@@ -38,7 +39,13 @@ Status RequireLevel(AccessLevel have, AccessLevel needed, std::string_view what)
 }
 
 Status RequireUser(const Principal& principal) {
-  if (!principal.is_user()) return Error::PermissionDenied("This endpoint needs a signed-in user.");
+  if (!principal.is_user()) {
+    Error e = Error::PermissionDenied(
+        "This endpoint needs a signed-in user; machine credentials (API keys and their access tokens) are not "
+        "accepted here.");
+    e.code = "machine_credentials_not_allowed";
+    return e;
+  }
   return Ok();
 }
 

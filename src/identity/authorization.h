@@ -7,10 +7,13 @@
 
 namespace credence::identity {
 
-// A global admin of the tenant (TenantRole Owner). Machine credentials never are.
+// A global admin of the tenant (TenantRole Owner). Machine credentials never
+// are (403 machine_credentials_not_allowed, as RequireUser).
 Status RequireGlobalAdmin(const Principal& principal);
 
-// A signed-in user (not a machine credential).
+// A signed-in user. A machine credential gets 403 with its own code,
+// machine_credentials_not_allowed, so an integrator can tell "wrong kind of
+// credential" from "your role does not allow this" (forbidden).
 Status RequireUser(const Principal& principal);
 
 // Roles on a hub or an entry, in ascending order (PermissionLevel). The

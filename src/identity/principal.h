@@ -2,6 +2,7 @@
 // Who is calling: a signed-in user of a tenant, or a machine credential of a
 // tenant. Resolved once per request by the Authenticator.
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,10 +28,15 @@ struct Principal {
   std::string display_name;
   std::optional<std::string> preferred_language;
 
-  // Machine credentials.
+  // Machine credentials: a tenant API key used directly, or an access token
+  // issued to one (docs/credentials.md).
   std::string key_id;
   std::string app_id;  // empty for tenant keys
+  std::string client_id;
   std::vector<std::string> scopes;
+  // When the credential stops working (milliseconds since the epoch): the
+  // key's expiry or the token's exp; nullopt for keys without one.
+  std::optional<int64_t> expires_at;
 
   bool is_user() const { return kind == PrincipalKind::kUser; }
   // decisions.md 4: TenantRole Owner is a global admin of its tenant.

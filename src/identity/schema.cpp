@@ -80,6 +80,43 @@ CREATE INDEX invitations_email ON invitations (tenant_id, email);
 CREATE UNIQUE INDEX invitations_pending_email ON invitations (tenant_id, email) WHERE status = 'Pending';
 )sql",
        ""},
+      // Tenant API keys (docs/credentials.md). The secret is kept only as its
+      // SHA-256; secret_prefix (its first 15 characters) and client_id are
+      // how authentication finds a key before it knows the tenant, so they
+      // have their own indexes, limited to keys not revoked. Neither is
+      // declared unique: both are random (47 and 95 bits), a clash only
+      // costs one more hash comparison, and a unique index on a column
+      // other than tenant_id would stand in the way of distributing the
+      // table by tenant. Revoked keys keep their row.
+      //
+      // signing_keys is global: the HS256 key that signs access tokens,
+      // created by the first node to start and read by every node.
+      {102, "identity: tenant API keys, access-token signing key",
+       R"sql(
+CREATE TABLE api_keys (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  client_id TEXT NOT NULL,
+  secret_prefix TEXT NOT NULL,
+  secret_hash TEXT NOT NULL,
+  scopes TEXT NOT NULL,
+  created_by TEXT NOT NULL REFERENCES users(id),
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT,
+  revoked_at BIGINT,
+  revoked_by TEXT REFERENCES users(id),
+  PRIMARY KEY (tenant_id, id)
+);
+CREATE INDEX api_keys_secret_prefix ON api_keys (secret_prefix) WHERE revoked_at IS NULL;
+CREATE INDEX api_keys_client_id ON api_keys (client_id) WHERE revoked_at IS NULL;
+CREATE TABLE signing_keys (
+  name TEXT PRIMARY KEY,
+  secret TEXT NOT NULL,
+  created_at BIGINT NOT NULL
+);
+)sql",
+       ""},
   };
   return kMigrations;
 }

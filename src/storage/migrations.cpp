@@ -1,5 +1,6 @@
 #include "storage/migrations.h"
 
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -28,13 +29,18 @@ int ApplyMigrations(Database& db, std::span<const Migration> migrations) {
   int applied = 0;
   try {
     conn->ExecuteScript(kCreateTable);
-    Rows current = conn->Execute("migrations.current", "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", {});
-    const int64_t version = current.front().Int(0);
+    // Versions are per module (identity 1xx, kb 2xx, ...), so a module can
+    // gain a migration numbered below another module's newest one: every
+    // version not recorded yet is applied, in order.
+    std::set<int64_t> done;
+    for (const auto& row : conn->Execute("migrations.applied", "SELECT version FROM schema_migrations", {}))
+      done.insert(row.Int(0));
+    const int64_t version = done.empty() ? 0 : *done.rbegin();
     if (!migrations.empty() && version > migrations.back().version)
       throw std::logic_error("database schema version " + std::to_string(version) +
                              " is newer than this binary knows (" + std::to_string(migrations.back().version) + ")");
     for (const Migration& m : migrations) {
-      if (m.version <= version) continue;
+      if (done.count(m.version)) continue;
       conn->Begin(TxMode::kWrite);
       try {
         conn->ExecuteScript(postgres && !m.postgres.empty() ? m.postgres : m.sqlite);

@@ -479,6 +479,23 @@ TEST_P(StorageTest, MigrationsRefuseADatabaseNewerThanTheBinary) {
   EXPECT_EQ(ApplyMigrations(db, newer), 0);
 }
 
+// A module that gains a migration numbered below another module's newest
+// one (identity 102 after kb 200 exists) still gets it on an existing
+// database.
+TEST_P(StorageTest, MigrationsApplyAMissingLowerVersion) {
+  Database& db = Open();
+  const std::vector<Migration> before = {{1, "notes", kNotesTable, ""}, {5, "first_note", kFirstNote, ""}};
+  EXPECT_EQ(ApplyMigrations(db, before), 2);
+  const std::vector<Migration> after = {{1, "notes", kNotesTable, ""},
+                                        {2, "second_note", "INSERT INTO notes (id, body) VALUES (2, 'two')", ""},
+                                        {5, "first_note", kFirstNote, ""}};
+  EXPECT_EQ(ApplyMigrations(db, after), 1);
+  EXPECT_EQ(ApplyMigrations(db, after), 0);
+  constexpr GlobalQuery kCount{"test.count_notes_after", "SELECT COUNT(*) FROM notes"};
+  Session session(db);
+  EXPECT_EQ(session.Run(kCount).front().Int(0), 2);
+}
+
 TEST_P(StorageTest, MigrationsUseThePostgresScriptOnPostgres) {
   Database& db = Open();
   const std::vector<Migration> migrations = {

@@ -19,6 +19,9 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddReviewRoutes(*router, services);
   AddDashboardRoutes(*router, services);
   AddChannelRoutes(*router, services);
+  AddCredentialRoutes(*router, services);
+  AddTrustRoutes(*router, services);
+  AddTrustAdminRoutes(*router, services);
   AddDevRoutes(*router, services);
   *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version));
   return router;

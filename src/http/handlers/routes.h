@@ -12,6 +12,7 @@ class TenantService;
 class UserService;
 class GroupService;
 class InvitationService;
+class ApiKeyService;
 }
 namespace credence::kb {
 class HubService;
@@ -35,6 +36,10 @@ class OutboxWorker;
 }  // namespace credence::notify
 namespace credence {
 class SettableClock;
+}
+namespace credence::trust {
+class TrustService;
+class TrustAdminService;
 }
 
 namespace credence::http {
@@ -68,6 +73,9 @@ struct Services {
   const notify::OutboxWorker& outbox;
   // Set only with --dev --test-clock.
   SettableClock* test_clock;
+  const identity::ApiKeyService& api_keys;
+  const trust::TrustService& trust;
+  const trust::TrustAdminService& trust_admin;
 };
 
 // Hubs; entries, translations and search.
@@ -96,6 +104,14 @@ void AddReviewRoutes(Router& router, const Services& services);
 void AddDashboardRoutes(Router& router, const Services& services);
 // Notification channels (/api/notification-channels and /notification-channels).
 void AddChannelRoutes(Router& router, const Services& services);
+// Tenant API keys (/apikeys and /api/apikeys), the OAuth 2.0 token endpoint
+// (/connect/token) and GET /api/trust/whoami (docs/credentials.md).
+void AddCredentialRoutes(Router& router, const Services& services);
+// The trust endpoints (/api/trust/...) and ledger verification.
+void AddTrustRoutes(Router& router, const Services& services);
+// Trust administration (/trust-admin/...): policies, context vocabulary,
+// sensitivity facts, connected documents, source links.
+void AddTrustAdminRoutes(Router& router, const Services& services);
 // Development mode: the test clock and running background jobs on demand.
 void AddDevRoutes(Router& router, const Services& services);
 

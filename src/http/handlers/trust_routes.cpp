@@ -1,0 +1,374 @@
+// The trust endpoints (/api/trust/...; machine credentials with scopes, or a
+// signed-in user) and ledger verification (/trust-admin/ledger/verify).
+// docs/trust.md.
+#include <boost/json/parse.hpp>
+
+#include <charconv>
+
+#include "core/ids.h"
+#include "http/handlers/routes.h"
+#include "http/json_io.h"
+#include "http/problem.h"
+#include "http/router.h"
+#include "trust/trust_service.h"
+
+namespace credence::http {
+namespace json = boost::json;
+
+namespace {
+
+Schema ReasonSchema() {
+  return Schema::Object({
+      Required("code", Schema::String().Describe("the rule (docs/trust-rules.md)")),
+      Required("dimension", Schema::String().Enum(
+                                {"freshness", "ownership", "provenance", "policy", "sensitivity", "context"})),
+      Required("severity", Schema::String().Enum({"allow", "warn", "block"})),
+      Required("message", Schema::String()),
+      Required("data", Schema::FreeObject()),
+  });
+}
+
+Schema SourceDecisionSchema() {
+  return Schema::Object({
+      Required("sourceId", Schema::String().Describe("as submitted")),
+      Required("resolved", Schema::Boolean()),
+      Required("entryId", Schema::String().Nullable()),
+      Required("title", Schema::String().Nullable()),
+      Required("origin", Schema::String().Enum({"Native", "Connected"}).Nullable()),
+      Required("decision", Schema::String().Enum({"allow", "warn", "block"})),
+      Required("escalated", Schema::Boolean()),
+      Required("reasons", Schema::Array(ReasonSchema())),
+      Required("freshnessScore", Schema::Integer().Min(0).Max(100)),
+      Required("classification",
+               Schema::String().Describe("the status a reader sees: Draft, Published, ExpiringSoon, Warning, "
+                                         "Expired; or Unresolved")),
+      Required("sensitivity", Schema::String().Enum({"Public", "Internal", "Confidential", "Restricted"}).Nullable()),
+      Required("policySource", Schema::String().Enum({"tenant-default", "hub", "entry", "none"})),
+      Required("recommendedAction", Schema::String()),
+      Required("requirements", Schema::Object({
+                                   Required("citationRequired", Schema::Boolean()),
+                                   Required("disclaimerRequired", Schema::Boolean()),
+                                   Required("disclaimerText", Schema::String().Nullable()),
+                               })),
+  });
+}
+
+Schema EvaluateRequest() {
+  return Schema::Object({
+      Required("sources", Schema::Array(Schema::String().MinLength(1).MaxLength(2048))
+                              .MinItems(1)
+                              .MaxItems(static_cast<int64_t>(trust::kMaxSourcesPerRequest))
+                              .Describe("entry:<guid>, <connector_key>:<external_id>, or an http(s) URL")),
+      Optional("context", Schema::Object({
+                              Optional("actorType", Schema::String().MaxLength(200)),
+                              Optional("actorLabel", Schema::String().MaxLength(200)),
+                              Optional("action", Schema::String().MaxLength(200)),
+                              Optional("channel", Schema::String().MaxLength(200)),
+                              Optional("externalModel", Schema::Boolean()),
+                              Optional("language", Schema::String().MaxLength(16)),
+                          })),
+  });
+}
+
+trust::ContextInput ContextOf(const json::object& body) {
+  trust::ContextInput c;
+  if (const auto* v = body.if_contains("context"); v && v->is_object()) {
+    const auto& o = v->as_object();
+    c.actor_type = GetString(o, "actorType");
+    c.actor_label = GetString(o, "actorLabel");
+    c.action = GetString(o, "action");
+    c.channel = GetString(o, "channel");
+    c.external_model = GetOptBool(o, "externalModel").value_or(false);
+    c.language = GetString(o, "language");
+  }
+  return c;
+}
+
+// The per-source objects are already JSON text (the evidence embeds the same
+// text), so the answer is assembled around them rather than re-parsed.
+std::string Head(const trust::Evaluation& e) {
+  std::string out = "{\"decisionId\":\"" + e.decision_id + "\",\"evaluatedAt\":\"" +
+                    FormatTimestamp(e.evaluated_at) + "\",\"overallDecision\":\"" +
+                    std::string(trust::DecisionName(e.overall)) + "\",";
+  return out;
+}
+
+void AppendResults(std::string& out, const char* key, const std::vector<trust::SourceResult>& results,
+                   const std::function<bool(const trust::SourceResult&)>& keep) {
+  out += '"';
+  out += key;
+  out += "\":[";
+  bool first = true;
+  for (const auto& r : results) {
+    if (!keep(r)) continue;
+    if (!first) out += ',';
+    out += r.json;
+    first = false;
+  }
+  out += ']';
+}
+
+HttpResponse RawJson(std::string body) {
+  HttpResponse r;
+  r.status = 200;
+  r.content_type = "application/json";
+  r.body = std::move(body);
+  return r;
+}
+
+json::object DecisionRecordJson(const trust::StoredDecision& d) {
+  const auto& r = d.record;
+  json::array sources;
+  for (const auto& e : r.evidence) {
+    json::value v = json::parse(e);
+    json::object source = v.at("result").as_object();
+    source["state"] = v.at("state");
+    sources.push_back(std::move(source));
+  }
+  auto opt = [](const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); };
+  return {{"decisionId", r.decision_id},
+          {"evaluatedAt", FormatTimestamp(r.evaluated_at)},
+          {"overallDecision", r.overall},
+          {"actorKind", r.actor_kind},
+          {"actorLabel", r.actor_label},
+          {"actorType", r.actor_type},
+          {"action", r.action},
+          {"channel", r.channel},
+          {"endpoint", r.endpoint},
+          {"context", json::parse(r.context_json)},
+          {"userId", opt(r.user_id)},
+          {"keyId", opt(r.key_id)},
+          {"appId", opt(r.app_id)},
+          {"counts",
+           {{"total", r.counts.total},
+            {"allowed", r.counts.allowed},
+            {"warned", r.counts.warned},
+            {"blocked", r.counts.blocked},
+            {"escalated", r.counts.escalated}}},
+          {"sources", std::move(sources)},
+          {"sequence", d.seq},
+          {"hash", d.hash},
+          {"previousHash", d.prev_hash}};
+}
+
+std::optional<int64_t> IntParam(const HttpRequest& request, std::string_view name, int64_t fallback) {
+  auto v = request.QueryParam(name);
+  if (!v) return fallback;
+  int64_t out = 0;
+  auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
+  if (ec != std::errc() || p != v->data() + v->size() || out < 0) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+void AddTrustRoutes(Router& router, const Services& s) {
+  const trust::TrustService& trust = s.trust;
+  const Schema counts = Schema::Object({
+      Required("total", Schema::Integer().Min(0)),
+      Required("allowed", Schema::Integer().Min(0)),
+      Required("warned", Schema::Integer().Min(0)),
+      Required("blocked", Schema::Integer().Min(0).Describe("includes escalated sources")),
+      Required("escalated", Schema::Integer().Min(0)),
+  });
+
+  static const Schema kEvaluate = EvaluateRequest();
+  router.Add({Method::kPost, "/api/trust/evaluate", Auth::kUserOrMachine, "trust:evaluate",
+              [&trust](RequestContext& ctx) {
+                auto body = ParseBody(ctx.request, kEvaluate);
+                if (!body) return Problem(ctx, body.error());
+                auto e = trust.Evaluate(ctx.Caller(), GetStringArray(*body, "sources"), ContextOf(*body),
+                                        trust::Endpoint::kEvaluate);
+                if (!e) return Problem(ctx, e.error());
+                std::string out = Head(*e);
+                AppendResults(out, "results", e->results, [](auto&) { return true; });
+                return RawJson(std::move(out += '}'));
+              },
+              {.summary = "Decide, per source, whether it may be used now by this actor for this purpose; the "
+                          "decision is in the ledger before the answer is sent.",
+               .tag = "trust",
+               .request = kEvaluate,
+               .response = Schema::Object({
+                   Required("decisionId", Schema::Uuid()),
+                   Required("evaluatedAt", Schema::Timestamp()),
+                   Required("overallDecision", Schema::String().Enum({"allow", "warn", "block"})),
+                   Required("results", Schema::Array(SourceDecisionSchema())),
+               }),
+               .errors = {400, 403}}});
+
+  router.Add({Method::kPost, "/api/trust/filter-sources", Auth::kUserOrMachine, "trust:evaluate",
+              [&trust](RequestContext& ctx) {
+                auto body = ParseBody(ctx.request, kEvaluate);
+                if (!body) return Problem(ctx, body.error());
+                auto e = trust.Evaluate(ctx.Caller(), GetStringArray(*body, "sources"), ContextOf(*body),
+                                        trust::Endpoint::kFilterSources);
+                if (!e) return Problem(ctx, e.error());
+                auto is = [](trust::Decision d) {
+                  return [d](const trust::SourceResult& r) { return r.decision == d; };
+                };
+                std::string out = Head(*e);
+                AppendResults(out, "allowed", e->results, is(trust::Decision::kAllow));
+                out += ',';
+                AppendResults(out, "warned", e->results, is(trust::Decision::kWarn));
+                out += ',';
+                AppendResults(out, "blocked", e->results, is(trust::Decision::kBlock));
+                return RawJson(std::move(out += '}'));
+              },
+              {.summary = "Evaluate, then partition the sources: allowed, warned (usable with the obligations), "
+                          "blocked (escalations included; must not enter a prompt). Order is kept in each.",
+               .tag = "trust",
+               .request = kEvaluate,
+               .response = Schema::Object({
+                   Required("decisionId", Schema::Uuid()),
+                   Required("evaluatedAt", Schema::Timestamp()),
+                   Required("overallDecision", Schema::String().Enum({"allow", "warn", "block"})),
+                   Required("allowed", Schema::Array(SourceDecisionSchema())),
+                   Required("warned", Schema::Array(SourceDecisionSchema())),
+                   Required("blocked", Schema::Array(SourceDecisionSchema())),
+               }),
+               .errors = {400, 403}}});
+
+  const Schema metadata = Schema::Object({
+      Required("sourceId", Schema::String()),
+      Required("resolved", Schema::Boolean()),
+      Optional("entryId", Schema::String()),
+      Optional("title", Schema::String()),
+      Optional("origin", Schema::String().Enum({"Native", "Connected"})),
+      Optional("status", Schema::String()),
+      Optional("version", Schema::Integer()),
+      Optional("externalUrl", Schema::String().Nullable()),
+      Optional("contentUpdatedAt", Schema::Timestamp()),
+      Optional("sensitivity", Schema::String()),
+      Optional("policy", Schema::Object({
+                             Required("source", Schema::String()),
+                             Required("aiRetrievable", Schema::Boolean()),
+                             Required("customerFacingAllowed", Schema::Boolean()),
+                             Required("internalOnly", Schema::Boolean()),
+                             Required("externalModelAllowed", Schema::Boolean()),
+                             Required("maxSensitivityForAi", Schema::String()),
+                         })),
+  });
+  auto metadata_handler = [&trust](RequestContext& ctx, const std::string& id) {
+    auto m = trust.Metadata(ctx.Caller(), id);
+    if (!m) return Problem(ctx, m.error());
+    HttpResponse r;
+    r.status = 200;
+    r.content_type = "application/json";
+    r.body = m->json;
+    return r;
+  };
+  router.Add({Method::kGet, "/api/trust/sources/{sourceId}", Auth::kUserOrMachine, "trust:read",
+              [metadata_handler](RequestContext& ctx) { return metadata_handler(ctx, ctx.PathParam("sourceId")); },
+              {.summary = "Decision-free trust metadata of a source; resolved false for an unknown id. Ids with "
+                          "slashes (URLs) use GET /api/trust/sources?sourceId=.",
+               .tag = "trust",
+               .response = metadata,
+               .errors = {400, 403}}});
+  router.Add({Method::kGet, "/api/trust/sources", Auth::kUserOrMachine, "trust:read",
+              [metadata_handler](RequestContext& ctx) {
+                auto id = ctx.request.QueryParam("sourceId");
+                if (!id) return Problem(ctx, Error::Validation({{"sourceId", "is required"}}));
+                return metadata_handler(ctx, *id);
+              },
+              {.summary = "Decision-free trust metadata of the source named by ?sourceId= (any form).",
+               .tag = "trust",
+               .response = metadata,
+               .query = {{"sourceId", Schema::String().MinLength(1).MaxLength(2048), true, "the source identifier"}},
+               .errors = {400, 403}}});
+
+  router.Add({Method::kGet, "/api/trust/decisions/{decisionId}", Auth::kUserOrMachine, "trust:read",
+              [&trust](RequestContext& ctx) {
+                auto d = trust.GetDecision(ctx.Caller(), CanonicalUuid(ctx.PathParam("decisionId")));
+                if (!d) return Problem(ctx, d.error());
+                return JsonResponse(200, DecisionRecordJson(*d));
+              },
+              {.summary = "The ledger record of a decision, as it was at decision time, with the per-source "
+                          "evidence and its place in the tenant's hash chain.",
+               .tag = "trust",
+               .response = Schema::Object({
+                   Required("decisionId", Schema::Uuid()),
+                   Required("evaluatedAt", Schema::Timestamp()),
+                   Required("overallDecision", Schema::String()),
+                   Required("actorKind", Schema::String().Enum({"machine", "user"})),
+                   Required("actorLabel", Schema::String()),
+                   Required("actorType", Schema::String()),
+                   Required("action", Schema::String()),
+                   Required("channel", Schema::String()),
+                   Required("endpoint", Schema::String().Enum({"Evaluate", "FilterSources"})),
+                   Required("context", Schema::FreeObject()),
+                   Required("userId", Schema::String().Nullable()),
+                   Required("keyId", Schema::String().Nullable()),
+                   Required("appId", Schema::String().Nullable()),
+                   Required("counts", counts),
+                   Required("sources", Schema::Array(Schema::FreeObject())),
+                   Required("sequence", Schema::Integer().Min(1)),
+                   Required("hash", Schema::String()),
+                   Required("previousHash", Schema::String()),
+               }),
+               .errors = {403, 404},
+               .path_params = {{"decisionId", Schema::Uuid()}}}});
+
+  static const Schema kUsage = Schema::Object({
+      Optional("decisionId", Schema::Uuid()),
+      Optional("actorLabel", Schema::String().MaxLength(200)),
+      Optional("action", Schema::String().MaxLength(200)),
+      Required("sources", Schema::Array(Schema::String().MinLength(1).MaxLength(2048)).MaxItems(100)),
+      Required("outcome", Schema::String().Enum(trust::UsageOutcomes())),
+  });
+  router.Add({Method::kPost, "/api/trust/usage", Auth::kUserOrMachine, "trust:usage",
+              [&trust](RequestContext& ctx) {
+                auto body = ParseBody(ctx.request, kUsage);
+                if (!body) return Problem(ctx, body.error());
+                trust::UsageInput u;
+                u.decision_id = GetOptString(*body, "decisionId");
+                u.actor_label = GetString(*body, "actorLabel");
+                u.action = GetString(*body, "action");
+                u.sources = GetStringArray(*body, "sources");
+                u.outcome = GetString(*body, "outcome");
+                auto id = trust.RecordUsage(ctx.Caller(), u);
+                if (!id) return Problem(ctx, id.error());
+                return JsonResponse(202, {{"usageId", *id}});
+              },
+              {.summary = "Record that sources were actually relied on, optionally linked to a decision of the "
+                          "tenant.",
+               .tag = "trust",
+               .request = kUsage,
+               .response = Schema::Object({Required("usageId", Schema::Uuid())}),
+               .success_status = 202,
+               .errors = {400, 403}}});
+
+  router.Add({Method::kGet, "/trust-admin/ledger/verify", Auth::kUser, "",
+              [&trust](RequestContext& ctx) {
+                auto from = IntParam(ctx.request, "fromSequence", 1);
+                auto to = IntParam(ctx.request, "toSequence", 0);
+                if (!from || !to)
+                  return Problem(ctx, Error::Validation({{from ? "toSequence" : "fromSequence",
+                                                          "must be a non-negative integer"}}));
+                auto v = trust.Verify(ctx.Caller(), *from, *to);
+                if (!v) return Problem(ctx, v.error());
+                json::object out{{"ok", v->ok}, {"checked", v->checked}};
+                out["firstInvalid"] = v->ok ? json::value(nullptr)
+                                            : json::value(json::object{{"decisionId", *v->first_invalid_decision_id},
+                                                                       {"sequence", *v->first_invalid_seq},
+                                                                       {"problem", v->problem}});
+                return JsonResponse(200, out);
+              },
+              {.summary = "Verify the tenant's decision ledger (tenant admins): recompute every record's hash "
+                          "and link over a sequence range; names the first record that does not verify.",
+               .tag = "trust-admin",
+               .response = Schema::Object({
+                   Required("ok", Schema::Boolean()),
+                   Required("checked", Schema::Integer().Min(0)),
+                   Required("firstInvalid", Schema::Object({
+                                                Required("decisionId", Schema::Uuid()),
+                                                Required("sequence", Schema::Integer()),
+                                                Required("problem", Schema::String()),
+                                            })
+                                                .Nullable()),
+               }),
+               .query = {{"fromSequence", Schema::Integer().Min(1), false, "default 1"},
+                         {"toSequence", Schema::Integer().Min(0), false, "default 0: the end"}},
+               .errors = {400, 403}}});
+}
+
+}  // namespace credence::http

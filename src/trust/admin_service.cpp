@@ -1,0 +1,3 @@
+#include "trust/admin_service.h"
+
+namespace credence::trust {}  // namespace credence::trust

@@ -1,0 +1,300 @@
+#include "trust/ledger.h"
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <map>
+#include <set>
+
+#include "core/ids.h"
+#include "storage/session.h"
+
+namespace credence::trust {
+namespace {
+
+namespace json = boost::json;
+using storage::TenantQuery;
+
+constexpr TenantQuery kLastLink{"trust.ledger_last",
+                                "SELECT seq, hash FROM trust_decisions WHERE tenant_id = $1 ORDER BY seq DESC LIMIT 1"};
+
+constexpr TenantQuery kInsertEvidence{
+    "trust.ledger_insert_evidence",
+    "INSERT INTO trust_evidence (tenant_id, hash, body) VALUES ($1, $2, $3) ON CONFLICT (tenant_id, hash) DO NOTHING"};
+
+constexpr TenantQuery kEvidenceIds{
+    "trust.ledger_evidence_ids",
+    "SELECT hash, id FROM trust_evidence WHERE tenant_id = $1 AND hash IN (SELECT value FROM json_each($2))",
+    "SELECT hash, id FROM trust_evidence WHERE tenant_id = $1 AND hash IN"
+    " (SELECT json_array_elements_text(CAST($2 AS JSON)))"};
+
+constexpr TenantQuery kEvidenceByIds{
+    "trust.ledger_evidence_by_ids",
+    "SELECT id, hash, body FROM trust_evidence WHERE tenant_id = $1 AND id IN (SELECT value FROM json_each($2))",
+    "SELECT id, hash, body FROM trust_evidence WHERE tenant_id = $1 AND id IN"
+    " (SELECT CAST(json_array_elements_text(CAST($2 AS JSON)) AS BIGINT))"};
+
+constexpr TenantQuery kInsertDecision{
+    "trust.ledger_insert_decision",
+    "INSERT INTO trust_decisions (tenant_id, id, seq, evaluated_at, endpoint, actor_kind, actor_label, actor_type,"
+    " action, channel, header, user_id, key_id, app_id, overall, total, allowed, warned, blocked, escalated, evidence,"
+    " prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,"
+    " $20, $21, $22, $23)"};
+
+#define CREDENCE_LEDGER_COLUMNS "id, seq, header, evidence, prev_hash, hash, overall, total, allowed, warned, blocked, escalated"
+
+constexpr TenantQuery kDecisionById{
+    "trust.ledger_decision_by_id",
+    "SELECT " CREDENCE_LEDGER_COLUMNS " FROM trust_decisions WHERE tenant_id = $1 AND id = $2"};
+
+constexpr TenantQuery kDecisionRange{
+    "trust.ledger_decision_range",
+    "SELECT " CREDENCE_LEDGER_COLUMNS " FROM trust_decisions WHERE tenant_id = $1 AND seq >= $2"
+    " AND ($3 = 0 OR seq <= $3) ORDER BY seq LIMIT $4"};
+
+constexpr TenantQuery kLinkBefore{"trust.ledger_link_before",
+                                  "SELECT hash FROM trust_decisions WHERE tenant_id = $1 AND seq = $2"};
+
+// The hashed header: every field of the record but its evidence, in a fixed
+// order (Boost.JSON keeps insertion order).
+std::string HeaderJson(const LedgerRecord& r) {
+  auto opt = [](const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); };
+  boost::system::error_code ec;
+  json::value context = json::parse(r.context_json, ec);
+  if (ec) context = json::object{};
+  return json::serialize(json::object{
+      {"decisionId", r.decision_id},
+      {"evaluatedAt", FormatTimestamp(r.evaluated_at)},
+      {"endpoint", r.endpoint},
+      {"actorKind", r.actor_kind},
+      {"actorLabel", r.actor_label},
+      {"actorType", r.actor_type},
+      {"action", r.action},
+      {"channel", r.channel},
+      {"context", std::move(context)},
+      {"userId", opt(r.user_id)},
+      {"keyId", opt(r.key_id)},
+      {"appId", opt(r.app_id)},
+      {"overallDecision", r.overall},
+      {"counts",
+       {{"total", r.counts.total},
+        {"allowed", r.counts.allowed},
+        {"warned", r.counts.warned},
+        {"blocked", r.counts.blocked},
+        {"escalated", r.counts.escalated}}},
+  });
+}
+
+std::string RecordHash(const std::string& prev_hash, const std::string& header,
+                       const std::vector<std::string>& evidence_hashes) {
+  std::string material = prev_hash;
+  material += '\n';
+  material += header;
+  for (const auto& h : evidence_hashes) {
+    material += '\n';
+    material += h;
+  }
+  return Sha256Hex(material);
+}
+
+std::vector<int64_t> ParseIds(std::string_view text) {
+  std::vector<int64_t> out;
+  int64_t v = 0;
+  bool any = false;
+  for (char c : text) {
+    if (c == ',') {
+      if (any) out.push_back(v);
+      v = 0;
+      any = false;
+    } else if (c >= '0' && c <= '9') {
+      v = v * 10 + (c - '0');
+      any = true;
+    }
+  }
+  if (any) out.push_back(v);
+  return out;
+}
+
+struct Evidence {
+  std::string hash;
+  std::string body;
+};
+
+std::map<int64_t, Evidence> LoadEvidence(storage::TenantSession& tenant, const std::vector<int64_t>& ids) {
+  std::map<int64_t, Evidence> out;
+  if (ids.empty()) return out;
+  json::array list;
+  for (int64_t id : std::set<int64_t>(ids.begin(), ids.end())) list.emplace_back(id);
+  for (const auto& r : tenant.Run(kEvidenceByIds, {json::serialize(list)}))
+    out[r.Int(0)] = Evidence{r.Text(1), r.Text(2)};
+  return out;
+}
+
+LedgerRecord RecordFromHeader(const std::string& header) {
+  LedgerRecord r;
+  boost::system::error_code ec;
+  const json::value v = json::parse(header, ec);
+  if (ec || !v.is_object()) return r;
+  const auto& o = v.as_object();
+  auto str = [&](const char* k) {
+    const auto* x = o.if_contains(k);
+    return x && x->is_string() ? std::string(x->as_string()) : std::string();
+  };
+  auto opt = [&](const char* k) -> std::optional<std::string> {
+    const auto* x = o.if_contains(k);
+    if (x && x->is_string()) return std::string(x->as_string());
+    return std::nullopt;
+  };
+  r.decision_id = str("decisionId");
+  r.evaluated_at = ParseTimestamp(str("evaluatedAt")).value_or(0);
+  r.endpoint = str("endpoint");
+  r.actor_kind = str("actorKind");
+  r.actor_label = str("actorLabel");
+  r.actor_type = str("actorType");
+  r.action = str("action");
+  r.channel = str("channel");
+  if (const auto* c = o.if_contains("context")) r.context_json = json::serialize(*c);
+  r.user_id = opt("userId");
+  r.key_id = opt("keyId");
+  r.app_id = opt("appId");
+  r.overall = str("overallDecision");
+  if (const auto* c = o.if_contains("counts"); c && c->is_object()) {
+    auto n = [&](const char* k) {
+      const auto* x = c->as_object().if_contains(k);
+      return x && x->is_int64() ? x->as_int64() : 0;
+    };
+    r.counts = {n("total"), n("allowed"), n("warned"), n("blocked"), n("escalated")};
+  }
+  return r;
+}
+
+}  // namespace
+
+void AppendDecision(storage::TenantSession& tx, const LedgerRecord& record) {
+  int64_t seq = 1;
+  std::string prev = kGenesisHash;
+  if (auto last = tx.Run(kLastLink); !last.empty()) {
+    seq = last.front().Int(0) + 1;
+    prev = last.front().Text(1);
+  }
+  std::vector<std::string> hashes;
+  hashes.reserve(record.evidence.size());
+  std::map<std::string, const std::string*> distinct;
+  for (const auto& body : record.evidence) {
+    hashes.push_back(Sha256Hex(body));
+    distinct.emplace(hashes.back(), &body);
+  }
+  json::array wanted;
+  for (const auto& [hash, body] : distinct) wanted.emplace_back(hash);
+  std::map<std::string, int64_t> ids;
+  for (const auto& r : tx.Run(kEvidenceIds, {json::serialize(wanted)})) ids[r.Text(0)] = r.Int(1);
+  bool inserted = false;
+  for (const auto& [hash, body] : distinct) {
+    if (ids.count(hash)) continue;
+    tx.Run(kInsertEvidence, {hash, *body});
+    inserted = true;
+  }
+  if (inserted)
+    for (const auto& r : tx.Run(kEvidenceIds, {json::serialize(wanted)})) ids[r.Text(0)] = r.Int(1);
+  std::string refs;
+  for (const auto& h : hashes) {
+    if (!refs.empty()) refs += ',';
+    refs += std::to_string(ids.at(h));
+  }
+  const std::string header = HeaderJson(record);
+  const std::string hash = RecordHash(prev, header, hashes);
+  const auto& c = record.counts;
+  tx.Run(kInsertDecision,
+         {record.decision_id, seq, record.evaluated_at, record.endpoint, record.actor_kind, record.actor_label,
+          record.actor_type, record.action, record.channel, header, record.user_id, record.key_id, record.app_id,
+          record.overall, c.total, c.allowed, c.warned, c.blocked, c.escalated, refs, prev, hash});
+}
+
+std::optional<StoredDecision> ReadDecision(storage::TenantSession& tenant, const std::string& decision_id) {
+  auto rows = tenant.Run(kDecisionById, {decision_id});
+  if (rows.empty()) return std::nullopt;
+  const auto r = rows.front();
+  StoredDecision out;
+  out.record = RecordFromHeader(r.Text(2));
+  out.seq = r.Int(1);
+  out.prev_hash = r.Text(4);
+  out.hash = r.Text(5);
+  const auto ids = ParseIds(r.TextView(3));
+  const auto evidence = LoadEvidence(tenant, ids);
+  for (int64_t id : ids)
+    if (auto it = evidence.find(id); it != evidence.end()) out.record.evidence.push_back(it->second.body);
+  return out;
+}
+
+VerifyResult VerifyChain(storage::TenantSession& tenant, int64_t from_seq, int64_t to_seq) {
+  VerifyResult out;
+  from_seq = std::max<int64_t>(from_seq, 1);
+  std::string prev = kGenesisHash;
+  if (from_seq > 1) {
+    auto before = tenant.Run(kLinkBefore, {from_seq - 1});
+    if (!before.empty()) prev = before.front().Text(0);
+  }
+  constexpr int64_t kPage = 500;
+  int64_t next = from_seq;
+  for (;;) {
+    auto rows = tenant.Run(kDecisionRange, {next, to_seq, kPage});
+    if (rows.empty()) break;
+    std::vector<int64_t> all_ids;
+    for (const auto& r : rows) {
+      auto ids = ParseIds(r.TextView(3));
+      all_ids.insert(all_ids.end(), ids.begin(), ids.end());
+    }
+    const auto evidence = LoadEvidence(tenant, all_ids);
+    for (const auto& r : rows) {
+      const int64_t seq = r.Int(1);
+      auto fail = [&](std::string why) {
+        out.ok = false;
+        out.first_invalid_decision_id = r.Text(0);
+        out.first_invalid_seq = seq;
+        out.problem = std::move(why);
+      };
+      ++out.checked;
+      if (seq != next) {
+        fail("record " + std::to_string(next) + " of the chain is missing");
+        return out;
+      }
+      const std::string header = r.Text(2);
+      std::vector<std::string> hashes;
+      for (int64_t id : ParseIds(r.TextView(3))) {
+        auto it = evidence.find(id);
+        if (it == evidence.end()) {
+          fail("evidence " + std::to_string(id) + " is missing");
+          return out;
+        }
+        if (Sha256Hex(it->second.body) != it->second.hash) {
+          fail("evidence " + std::to_string(id) + " was altered");
+          return out;
+        }
+        hashes.push_back(it->second.hash);
+      }
+      if (r.Text(4) != prev) {
+        fail("the link to the previous record does not match");
+        return out;
+      }
+      if (RecordHash(prev, header, hashes) != r.Text(5)) {
+        fail("the record's hash does not match its content");
+        return out;
+      }
+      const LedgerRecord h = RecordFromHeader(header);
+      if (h.decision_id != r.Text(0) || h.overall != r.Text(6) || h.counts.total != r.Int(7) ||
+          h.counts.allowed != r.Int(8) || h.counts.warned != r.Int(9) || h.counts.blocked != r.Int(10) ||
+          h.counts.escalated != r.Int(11)) {
+        fail("the record's columns disagree with its hashed header");
+        return out;
+      }
+      prev = r.Text(5);
+      ++next;
+    }
+    if (static_cast<int64_t>(rows.size()) < kPage) break;
+  }
+  return out;
+}
+
+}  // namespace credence::trust

@@ -1,0 +1,71 @@
+#pragma once
+// The decision ledger: one record per evaluate or filter-sources call,
+// written in the caller's transaction (so a 200 means it is committed).
+// Records are chained per tenant: each carries the SHA-256 of its
+// predecessor's hash, its own header and its evidence hashes, so an altered
+// or removed record is found by Verify. Each per-source outcome, with the
+// state it was decided on, is stored once (content-addressed) and
+// referenced by id, so repeated decisions over the same sources stay small.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/result.h"
+
+namespace credence::storage {
+class TenantSession;
+}
+
+namespace credence::trust {
+
+inline constexpr char kGenesisHash[] = "0000000000000000000000000000000000000000000000000000000000000000";
+
+struct LedgerCounts {
+  int64_t total = 0, allowed = 0, warned = 0, blocked = 0, escalated = 0;
+};
+
+struct LedgerRecord {
+  std::string decision_id;
+  TimeMs evaluated_at = 0;
+  std::string endpoint;    // Evaluate | FilterSources
+  std::string actor_kind;  // machine | user
+  std::string actor_label, actor_type, action, channel;
+  std::string context_json = "{}";
+  std::optional<std::string> user_id, key_id, app_id;
+  std::string overall;
+  LedgerCounts counts;
+  // One JSON object per source, in request order: {"result": ..., "state": ...}.
+  std::vector<std::string> evidence;
+};
+
+// Appends `record` to the tenant's chain inside the session's write
+// transaction (the caller commits). Throws StorageError on a unique
+// violation of the chain position (another node appended concurrently):
+// the caller retries with a fresh transaction.
+void AppendDecision(storage::TenantSession& tx, const LedgerRecord& record);
+
+// The record as it was written, with its evidence; nullopt when the tenant
+// has no such decision.
+struct StoredDecision {
+  LedgerRecord record;
+  int64_t seq = 0;
+  std::string hash;
+  std::string prev_hash;
+};
+std::optional<StoredDecision> ReadDecision(storage::TenantSession& tenant, const std::string& decision_id);
+
+struct VerifyResult {
+  int64_t checked = 0;
+  bool ok = true;
+  std::optional<std::string> first_invalid_decision_id;
+  std::optional<int64_t> first_invalid_seq;
+  std::string problem;  // why it does not verify
+};
+
+// Walks the tenant's chain from sequence `from_seq` (1: the start) through
+// `to_seq` (0: the end), recomputing every hash.
+VerifyResult VerifyChain(storage::TenantSession& tenant, int64_t from_seq, int64_t to_seq);
+
+}  // namespace credence::trust

@@ -1,0 +1,150 @@
+#include "trust/schema.h"
+
+#include <string>
+
+namespace credence::trust {
+namespace {
+
+// Policies: one row per level that sets one (the tenant default, a hub, an
+// entry), holding every policy field as JSON. The most specific row decides
+// (docs/trust.md, "Policy").
+// Context configuration: the tenant's channel and action vocabulary.
+// Sensitivity facts: per source, with who set them; the content scanner
+// never overrides a fact a human set.
+// Connected documents: external documents known by connector key and
+// external id; their review state lives with them.
+// Entry source links: URLs that name a native entry (an external source it
+// was written from or is published at).
+// The ledger: decisions, chained per tenant by hash; each per-source outcome
+// with the state it was decided on is stored once (content-addressed) in
+// trust_evidence and referenced by id.
+// Usage: what callers report they actually used.
+constexpr const char* kTemplate = R"sql(
+CREATE TABLE trust_policies (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  scope TEXT NOT NULL,
+  target_id TEXT NOT NULL,
+  policy TEXT NOT NULL,
+  updated_by TEXT,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, scope, target_id)
+);
+CREATE TABLE trust_context_config (
+  tenant_id TEXT NOT NULL PRIMARY KEY REFERENCES tenants(id) ON DELETE CASCADE,
+  config TEXT NOT NULL,
+  updated_by TEXT,
+  updated_at BIGINT NOT NULL
+);
+CREATE TABLE source_sensitivity (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  source_kind TEXT NOT NULL,
+  source_id TEXT NOT NULL,
+  classification TEXT NOT NULL,
+  has_secrets INTEGER NOT NULL DEFAULT 0,
+  has_personal_data INTEGER NOT NULL DEFAULT 0,
+  set_by TEXT NOT NULL,
+  set_by_user TEXT,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, source_kind, source_id)
+);
+CREATE TABLE connected_documents (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  connector_key TEXT NOT NULL,
+  external_id TEXT NOT NULL,
+  url TEXT,
+  title TEXT NOT NULL,
+  content_hash TEXT,
+  content_updated_at BIGINT NOT NULL,
+  last_synced_at BIGINT NOT NULL,
+  owner_id TEXT,
+  last_reviewed_at BIGINT,
+  last_review_type TEXT,
+  status TEXT NOT NULL DEFAULT 'Published',
+  version BIGINT NOT NULL DEFAULT 1,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, id),
+  UNIQUE (tenant_id, connector_key, external_id)
+);
+CREATE INDEX connected_documents_url ON connected_documents (tenant_id, url);
+CREATE TABLE entry_source_links (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  entry_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, entry_id, url)
+);
+CREATE INDEX entry_source_links_url ON entry_source_links (tenant_id, url);
+CREATE TABLE trust_evidence (
+  id @ID@,
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  hash TEXT NOT NULL,
+  body TEXT NOT NULL,
+  UNIQUE (tenant_id, hash)
+);
+CREATE TABLE trust_decisions (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  seq BIGINT NOT NULL,
+  evaluated_at BIGINT NOT NULL,
+  endpoint TEXT NOT NULL,
+  actor_kind TEXT NOT NULL,
+  actor_label TEXT,
+  actor_type TEXT,
+  action TEXT,
+  channel TEXT,
+  header TEXT NOT NULL,
+  user_id TEXT,
+  key_id TEXT,
+  app_id TEXT,
+  overall TEXT NOT NULL,
+  total INTEGER NOT NULL,
+  allowed INTEGER NOT NULL,
+  warned INTEGER NOT NULL,
+  blocked INTEGER NOT NULL,
+  escalated INTEGER NOT NULL,
+  evidence TEXT NOT NULL,
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, id),
+  UNIQUE (tenant_id, seq)
+);
+CREATE INDEX trust_decisions_time ON trust_decisions (tenant_id, evaluated_at);
+CREATE TABLE trust_usage (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  decision_id TEXT,
+  actor_label TEXT,
+  action TEXT,
+  sources TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  user_id TEXT,
+  key_id TEXT,
+  app_id TEXT,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, id)
+);
+CREATE INDEX trust_usage_decision ON trust_usage (tenant_id, decision_id);
+CREATE INDEX trust_usage_time ON trust_usage (tenant_id, created_at);
+)sql";
+
+std::string WithId(const char* id) {
+  std::string s = kTemplate;
+  s.replace(s.find("@ID@"), 4, id);
+  return s;
+}
+
+}  // namespace
+
+const std::vector<storage::Migration>& Migrations() {
+  static const std::string sqlite = WithId("INTEGER PRIMARY KEY");
+  static const std::string postgres = WithId("BIGSERIAL PRIMARY KEY");
+  static const std::vector<storage::Migration> kMigrations = {
+      {500, "trust: policies, context, sensitivity, connected documents, source links, ledger, usage", sqlite,
+       postgres},
+  };
+  return kMigrations;
+}
+
+}  // namespace credence::trust

@@ -1,0 +1,299 @@
+#include "trust/trust_service.h"
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <algorithm>
+
+#include "core/ids.h"
+#include "core/text.h"
+#include "identity/authorization.h"
+#include "identity/tenant_service.h"
+#include "storage/session.h"
+#include "trust/config.h"
+#include "trust/engine.h"
+#include "trust/source_id.h"
+#include "trust/source_resolver.h"
+
+namespace credence::trust {
+namespace {
+
+namespace json = boost::json;
+using storage::TenantQuery;
+
+constexpr int kAppendAttempts = 5;
+
+constexpr TenantQuery kDecisionExists{"trust.decision_exists",
+                                      "SELECT 1 FROM trust_decisions WHERE tenant_id = $1 AND id = $2"};
+
+constexpr TenantQuery kInsertUsage{
+    "trust.insert_usage",
+    "INSERT INTO trust_usage (tenant_id, id, decision_id, actor_label, action, sources, outcome, user_id, key_id,"
+    " app_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"};
+
+json::value Opt(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
+json::value OptTime(const std::optional<TimeMs>& t) {
+  return t ? json::value(FormatTimestamp(*t)) : json::value(nullptr);
+}
+
+json::object ReasonJson(const Reason& r) {
+  boost::system::error_code ec;
+  json::value data = json::parse(r.data_json, ec);
+  if (ec) data = json::object{};
+  return {{"code", r.code},
+          {"dimension", DimensionName(r.dimension)},
+          {"severity", DecisionName(r.severity)},
+          {"message", r.message},
+          {"data", std::move(data)}};
+}
+
+// The per-source decision object (trust-and-platform.md) and the state it
+// was decided on; the first is answered, both are kept as evidence.
+json::object ResultJson(const ResolvedSource& rs, const SourceDecision& d) {
+  const SourceState& s = rs.state;
+  json::array reasons;
+  for (const auto& r : d.reasons) reasons.push_back(ReasonJson(r));
+  return {{"sourceId", s.source_id},
+          {"resolved", s.resolved},
+          {"entryId", s.resolved ? json::value(s.entry_id) : json::value(nullptr)},
+          {"title", s.resolved ? json::value(s.title) : json::value(nullptr)},
+          {"origin", s.resolved ? json::value(OriginName(s.origin)) : json::value(nullptr)},
+          {"decision", DecisionName(d.decision)},
+          {"escalated", d.escalated},
+          {"reasons", std::move(reasons)},
+          {"freshnessScore", d.freshness_score},
+          {"classification", d.classification},
+          {"sensitivity", s.resolved ? json::value(SensitivityName(s.sensitivity)) : json::value(nullptr)},
+          {"policySource", d.policy_source},
+          {"recommendedAction", d.recommended_action},
+          {"requirements",
+           {{"citationRequired", d.requirements.citation_required},
+            {"disclaimerRequired", d.requirements.disclaimer_required},
+            {"disclaimerText", Opt(d.requirements.disclaimer_text)}}}};
+}
+
+json::object StateJson(const ResolvedSource& rs) {
+  const SourceState& s = rs.state;
+  if (!s.resolved) return {{"resolved", false}};
+  boost::system::error_code ec;
+  json::value policy = json::parse(PolicyToJson(rs.policy), ec);
+  return {{"resolved", true},
+          {"origin", OriginName(s.origin)},
+          {"status", kb::EntryStatusName(s.status)},
+          {"version", s.version},
+          {"contentUpdatedAt", FormatTimestamp(s.content_updated_at)},
+          {"expiryDate", s.origin == Origin::kNative ? json::value(FormatTimestamp(s.expiry_at)) : json::value(nullptr)},
+          {"lastReviewedAt", OptTime(s.last_reviewed_at)},
+          {"lastReviewType",
+           s.last_review == ReviewStrength::kNone ? json::value(nullptr) : json::value(ReviewTypeOfStrength(s.last_review))},
+          {"ownerId", Opt(s.owner_id)},
+          {"ownerActive", s.owner_active},
+          {"sensitivity", SensitivityName(s.sensitivity)},
+          {"hasSecrets", s.has_secrets},
+          {"hasPersonalData", s.has_personal_data},
+          {"language", Opt(s.language)},
+          {"translationMissing", s.translation_missing},
+          {"staleTranslationBlocks", s.stale_translation_blocks},
+          {"externalUrl", Opt(s.external_url)},
+          {"policy", std::move(policy)},
+          {"policySource", rs.policy_source}};
+}
+
+Status ValidateSources(const std::vector<std::string>& sources) {
+  if (sources.empty() || sources.size() > kMaxSourcesPerRequest)
+    return Error::Validation({{"sources", "must hold 1 to " + std::to_string(kMaxSourcesPerRequest) + " source ids"}});
+  std::vector<FieldError> errors;
+  for (size_t i = 0; i < sources.size(); ++i)
+    if (sources[i].empty() || sources[i].size() > kMaxSourceIdLength)
+      errors.push_back({"sources[" + std::to_string(i) + "]",
+                        "must be a source id of 1 to " + std::to_string(kMaxSourceIdLength) + " characters"});
+  if (!errors.empty()) return Error::Validation(std::move(errors));
+  return Ok();
+}
+
+Status ValidateContext(const ContextInput& c) {
+  std::vector<FieldError> errors;
+  auto check = [&](const std::string& v, const char* field) {
+    if (v.size() > kMaxContextFieldLength)
+      errors.push_back({std::string("context.") + field,
+                        "must be at most " + std::to_string(kMaxContextFieldLength) + " characters"});
+  };
+  check(c.actor_type, "actorType");
+  check(c.actor_label, "actorLabel");
+  check(c.action, "action");
+  check(c.channel, "channel");
+  if (!c.language.empty() && !identity::IsKnownLanguage(c.language))
+    errors.push_back({"context.language", "unknown language '" + c.language + "'"});
+  if (!errors.empty()) return Error::Validation(std::move(errors));
+  return Ok();
+}
+
+Status RequireTrustCaller(const identity::Principal& caller) {
+  if (caller.tenant_id.empty()) return Error::Unauthenticated("missing_credentials", "Sign in or send a key.");
+  return Ok();
+}
+
+}  // namespace
+
+Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, const std::vector<std::string>& sources,
+                                          const ContextInput& input, Endpoint endpoint) const {
+  CR_TRY(RequireTrustCaller(caller));
+  CR_TRY(ValidateSources(sources));
+  CR_TRY(ValidateContext(input));
+  Context context;
+  context.actor_type = input.actor_type;
+  context.actor_label = input.actor_label;
+  context.action = input.action;
+  context.channel = input.channel;
+  context.external_model = input.external_model;
+  if (!input.language.empty()) context.language = input.language;
+
+  for (int attempt = 1;; ++attempt) {
+    try {
+      const TimeMs now = clock_.Now();
+      storage::Session session(db_, storage::TxMode::kWrite);
+      storage::TenantSession tenant(session, caller.tenant_id);
+      const Resolution resolution = ResolveSources(tenant, sources, input.language, now);
+      Classify(resolution.config, context);
+
+      Evaluation out;
+      out.decision_id = NewId();
+      out.evaluated_at = now;
+      LedgerRecord record;
+      record.decision_id = out.decision_id;
+      record.evaluated_at = now;
+      record.endpoint = endpoint == Endpoint::kEvaluate ? "Evaluate" : "FilterSources";
+      record.actor_kind = caller.is_user() ? "user" : "machine";
+      record.actor_label = input.actor_label;
+      record.actor_type = input.actor_type;
+      record.action = input.action;
+      record.channel = input.channel;
+      record.context_json = json::serialize(json::object{{"actorType", input.actor_type},
+                                                         {"actorLabel", input.actor_label},
+                                                         {"action", input.action},
+                                                         {"channel", input.channel},
+                                                         {"externalModel", input.external_model},
+                                                         {"language", input.language.empty()
+                                                                          ? json::value(nullptr)
+                                                                          : json::value(input.language)},
+                                                         {"customerFacing", context.customer_facing}});
+      if (caller.is_user()) record.user_id = caller.user_id;
+      if (!caller.is_user()) record.key_id = caller.key_id;
+      if (!caller.app_id.empty()) record.app_id = caller.app_id;
+      out.results.reserve(resolution.sources.size());
+      record.evidence.reserve(resolution.sources.size());
+      for (const auto& rs : resolution.sources) {
+        const SourceDecision d = Decide(rs.state, rs.policy, rs.policy_source, context, now);
+        std::string result_text = json::serialize(ResultJson(rs, d));
+        // The evidence embeds the answer's text as is: one serialization.
+        std::string evidence = "{\"result\":";
+        evidence += result_text;
+        evidence += ",\"state\":";
+        evidence += json::serialize(StateJson(rs));
+        evidence += '}';
+        record.evidence.push_back(std::move(evidence));
+        out.overall = MostSevere(out.overall, d.decision);
+        auto& c = record.counts;
+        ++c.total;
+        if (d.decision == Decision::kAllow) ++c.allowed;
+        if (d.decision == Decision::kWarn) ++c.warned;
+        if (d.decision == Decision::kBlock) ++c.blocked;
+        if (d.escalated) ++c.escalated;
+        out.results.push_back({std::move(result_text), d.decision, d.escalated});
+      }
+      record.overall = std::string(DecisionName(out.overall));
+      AppendDecision(tenant, record);
+      session.Commit();
+      return out;
+    } catch (const storage::StorageError& e) {
+      // Another node appended to this tenant's chain at the same position.
+      if (e.kind() != storage::StorageError::Kind::kUniqueViolation || attempt >= kAppendAttempts) throw;
+    }
+  }
+}
+
+Result<SourceMetadata> TrustService::Metadata(const identity::Principal& caller, const std::string& source_id) const {
+  CR_TRY(RequireTrustCaller(caller));
+  if (source_id.empty() || source_id.size() > kMaxSourceIdLength)
+    return Error::Validation({{"sourceId", "must be 1 to " + std::to_string(kMaxSourceIdLength) + " characters"}});
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  const Resolution resolution = ResolveSources(tenant, {source_id}, "", clock_.Now());
+  const ResolvedSource& rs = resolution.sources.front();
+  const SourceState& s = rs.state;
+  json::object out{{"sourceId", source_id}, {"resolved", s.resolved}};
+  if (s.resolved) {
+    out["entryId"] = s.entry_id;
+    out["title"] = s.title;
+    out["origin"] = OriginName(s.origin);
+    out["status"] = kb::EntryStatusName(s.status);
+    out["version"] = s.version;
+    out["externalUrl"] = Opt(s.external_url);
+    out["contentUpdatedAt"] = FormatTimestamp(s.content_updated_at);
+    out["sensitivity"] = SensitivityName(s.sensitivity);
+    out["policy"] = {{"source", rs.policy_source},
+                     {"aiRetrievable", rs.policy.ai_retrievable},
+                     {"customerFacingAllowed", rs.policy.customer_facing_allowed},
+                     {"internalOnly", rs.policy.internal_only},
+                     {"externalModelAllowed", rs.policy.external_model_allowed},
+                     {"maxSensitivityForAi", SensitivityName(rs.policy.max_sensitivity_for_ai)}};
+  }
+  return SourceMetadata{json::serialize(out)};
+}
+
+Result<StoredDecision> TrustService::GetDecision(const identity::Principal& caller,
+                                                 const std::string& decision_id) const {
+  CR_TRY(RequireTrustCaller(caller));
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  auto d = ReadDecision(tenant, decision_id);
+  if (!d) return Error::NotFound("Decision not found.");
+  return std::move(*d);
+}
+
+Result<std::string> TrustService::RecordUsage(const identity::Principal& caller, const UsageInput& usage) const {
+  CR_TRY(RequireTrustCaller(caller));
+  std::vector<FieldError> errors;
+  if (usage.sources.size() > kMaxSourcesPerRequest)
+    errors.push_back({"sources", "must hold at most " + std::to_string(kMaxSourcesPerRequest) + " source ids"});
+  for (size_t i = 0; i < usage.sources.size(); ++i)
+    if (usage.sources[i].empty() || usage.sources[i].size() > kMaxSourceIdLength)
+      errors.push_back({"sources[" + std::to_string(i) + "]", "must be a source id of 1 to 2048 characters"});
+  if (usage.actor_label.size() > kMaxContextFieldLength) errors.push_back({"actorLabel", "is too long"});
+  if (usage.action.size() > kMaxContextFieldLength) errors.push_back({"action", "is too long"});
+  const auto& outcomes = UsageOutcomes();
+  if (std::find(outcomes.begin(), outcomes.end(), usage.outcome) == outcomes.end())
+    errors.push_back({"outcome", "must be one of answer_sent, answer_withheld, handed_to_human, action_taken, other"});
+  if (usage.decision_id && !IsUuid(*usage.decision_id)) errors.push_back({"decisionId", "must be a UUID"});
+  if (!errors.empty()) return Error::Validation(std::move(errors));
+
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  std::optional<std::string> decision;
+  if (usage.decision_id) {
+    decision = CanonicalUuid(*usage.decision_id);
+    if (tenant.Run(kDecisionExists, {*decision}).empty())
+      return Error::Validation({{"decisionId", "is not a decision of this tenant"}});
+  }
+  json::array sources;
+  for (const auto& s : usage.sources) sources.emplace_back(s);
+  const std::string id = NewId();
+  tenant.Run(kInsertUsage, {id, decision, usage.actor_label, usage.action, json::serialize(sources), usage.outcome,
+                            caller.is_user() ? std::optional<std::string>(caller.user_id) : std::nullopt,
+                            caller.is_user() ? std::nullopt : std::optional<std::string>(caller.key_id),
+                            caller.app_id.empty() ? std::nullopt : std::optional<std::string>(caller.app_id),
+                            clock_.Now()});
+  session.Commit();
+  return id;
+}
+
+Result<VerifyResult> TrustService::Verify(const identity::Principal& caller, int64_t from_seq, int64_t to_seq) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  return VerifyChain(tenant, from_seq, to_seq);
+}
+
+}  // namespace credence::trust

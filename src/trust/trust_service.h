@@ -1,0 +1,85 @@
+#pragma once
+// The trust endpoints' domain: evaluate and filter-sources (decide every
+// source, write one ledger record in the same transaction), source metadata,
+// decisions as recorded, usage reports, and verifying the ledger's chain.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/result.h"
+#include "identity/principal.h"
+#include "trust/ledger.h"
+#include "trust/model.h"
+
+namespace credence::storage {
+class Database;
+}
+
+namespace credence::trust {
+
+inline constexpr size_t kMaxSourcesPerRequest = 100;
+inline constexpr size_t kMaxContextFieldLength = 200;
+
+struct ContextInput {
+  std::string actor_type, actor_label, action, channel;
+  bool external_model = false;
+  std::string language;  // "" when not asked for
+};
+
+enum class Endpoint { kEvaluate, kFilterSources };
+
+struct SourceResult {
+  std::string json;  // the per-source decision object as answered (and kept as evidence)
+  Decision decision = Decision::kAllow;
+  bool escalated = false;
+};
+
+struct Evaluation {
+  std::string decision_id;
+  TimeMs evaluated_at = 0;
+  Decision overall = Decision::kAllow;
+  std::vector<SourceResult> results;  // request order
+};
+
+struct SourceMetadata {
+  std::string json;  // the decision-free metadata object of the spec
+};
+
+inline const std::vector<std::string>& UsageOutcomes() {
+  static const std::vector<std::string> kOutcomes = {"answer_sent", "answer_withheld", "handed_to_human",
+                                                     "action_taken", "other"};
+  return kOutcomes;
+}
+
+struct UsageInput {
+  std::optional<std::string> decision_id;
+  std::string actor_label, action, outcome;
+  std::vector<std::string> sources;
+};
+
+class TrustService {
+ public:
+  TrustService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
+
+  // Signed-in users or machine credentials with trust:evaluate (the route
+  // checks the scope). 1..100 source ids of 1..2048 characters (400
+  // otherwise); unresolvable ones are blocked, never an error.
+  Result<Evaluation> Evaluate(const identity::Principal& caller, const std::vector<std::string>& sources,
+                              const ContextInput& context, Endpoint endpoint) const;
+  // trust:read. Always answers: resolved false for unknown ids.
+  Result<SourceMetadata> Metadata(const identity::Principal& caller, const std::string& source_id) const;
+  // trust:read. 404 for another tenant's or unknown decision.
+  Result<StoredDecision> GetDecision(const identity::Principal& caller, const std::string& decision_id) const;
+  // trust:usage. decisionId, when given, must be a decision of the tenant
+  // (400 otherwise). Returns the usage id.
+  Result<std::string> RecordUsage(const identity::Principal& caller, const UsageInput& usage) const;
+  // Tenant admins (signed-in). Sequence range: from 1, to 0 = the end.
+  Result<VerifyResult> Verify(const identity::Principal& caller, int64_t from_seq, int64_t to_seq) const;
+
+ private:
+  storage::Database& db_;
+  const Clock& clock_;
+};
+
+}  // namespace credence::trust

@@ -1,0 +1,295 @@
+// The trust endpoints over real HTTP: evaluate and filter-sources over the
+// three source forms and unresolved ids, the ledger record of every call
+// (as at decision time, chained, verifiable, tamper-evident, durable across
+// kill -9), source metadata, usage, access and isolation, bad input. Runs
+// on SQLite and PostgreSQL (CREDENCE_TEST_BACKEND).
+#include <boost/json/serialize.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support/clock_fixture.h"
+#include "support/kb_fixture.h"
+#include "storage/database.h"
+#include "storage/session.h"
+
+namespace credence::test {
+namespace {
+
+namespace json = boost::json;
+
+constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
+
+// Changes the store behind the server's back (tamper tests).
+void RunSql(const std::string& database_url, const std::string& sql) {
+  auto db = storage::OpenDatabase(database_url, {});
+  storage::Session session(*db);
+  session.connection().Execute("test.tamper", sql, {});
+}
+
+class Trust : public ClockedApiTest {
+ protected:
+  struct World {
+    TestTenant t;
+    std::string published;  // reviewed, fresh
+    std::string draft;
+  };
+
+  World Make(const std::string& prefix) {
+    World w{CreateTenant(api(), prefix), "", ""};
+    EXPECT_EQ(api().Post("/api/hubs", {{"key", "kb"}, {"name", "KB"}, {"defaultExpiryDays", 365},
+                                       {"defaultOrgRole", "Editor"}},
+                         w.t.token("admin"))
+                  .status,
+              201);
+    w.published = Str(MakeEntry(api(), w.t.token("editor"), "kb", "refunds", {"Refunds take 5 days."}), "id");
+    EXPECT_EQ(api().Post("/api/entries/" + w.published + "/publish", json::object{}, w.t.token("editor")).status,
+              200);
+    auto review = api().Post("/api/entries/" + w.published + "/review",
+                             {{"reviewType", "FullReview"}, {"timeSpentSeconds", 60}}, w.t.token("editor"));
+    EXPECT_EQ(review.status, 200) << review.body;
+    w.draft = Str(MakeEntry(api(), w.t.token("editor"), "kb", "draft", {"Work in progress."}), "id");
+    return w;
+  }
+
+  Response Evaluate(const TestTenant& t, const std::vector<std::string>& sources, json::object context = {},
+                    const std::string& path = "/api/trust/evaluate") {
+    json::array list;
+    for (const auto& s : sources) list.emplace_back(s);
+    return api().Post(path, {{"sources", std::move(list)}, {"context", std::move(context)}}, t.token("viewer"));
+  }
+};
+
+std::vector<std::string> Codes(const json::value& result) {
+  std::vector<std::string> out;
+  for (const auto& r : result.at("reasons").as_array()) out.push_back(Str(r, "code"));
+  return out;
+}
+
+TEST_F(Trust, EvaluateDecidesEachSourceInOrderAndRecordsTheDecision) {
+  auto w = Make("trust-eval");
+  const std::vector<std::string> sources = {"entry:" + w.published, "entry:" + w.draft, "wiki:unknown:page",
+                                            "entry:" + std::string(kUnknownId), "not a source id"};
+  auto r = Evaluate(w.t, sources, {{"actorType", "ai_agent"}, {"actorLabel", "helpdesk-bot"},
+                                   {"action", "answer_employee"}, {"channel", "internal"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json::value body = r.Json();
+  EXPECT_EQ(Str(body, "overallDecision"), "block");
+  const auto& results = body.at("results").as_array();
+  ASSERT_EQ(results.size(), sources.size());
+  for (size_t i = 0; i < sources.size(); ++i) EXPECT_EQ(Str(results[i], "sourceId"), sources[i]);
+
+  EXPECT_EQ(Str(results[0], "decision"), "allow") << json::serialize(results[0]);
+  EXPECT_TRUE(Codes(results[0]).empty());
+  EXPECT_EQ(Str(results[0], "entryId"), w.published);
+  EXPECT_EQ(Str(results[0], "origin"), "Native");
+  EXPECT_EQ(Str(results[0], "classification"), "Published");
+  EXPECT_EQ(Str(results[0], "policySource"), "tenant-default");
+  EXPECT_GE(results[0].at("freshnessScore").as_int64(), 90);
+
+  EXPECT_EQ(Str(results[1], "decision"), "block");
+  EXPECT_EQ(Codes(results[1])[0], "not_published");
+  for (size_t i = 2; i < sources.size(); ++i) {
+    EXPECT_EQ(Str(results[i], "decision"), "block");
+    EXPECT_FALSE(results[i].at("resolved").as_bool());
+    EXPECT_EQ(Codes(results[i]), std::vector<std::string>{"source_unresolved"});
+  }
+
+  auto record = api().Get("/api/trust/decisions/" + Str(body, "decisionId"), w.t.token("viewer"));
+  ASSERT_EQ(record.status, 200) << record.body;
+  const json::value rec = record.Json();
+  EXPECT_EQ(Str(rec, "overallDecision"), "block");
+  EXPECT_EQ(Str(rec, "endpoint"), "Evaluate");
+  EXPECT_EQ(Str(rec, "actorKind"), "user");
+  EXPECT_EQ(Str(rec, "actorLabel"), "helpdesk-bot");
+  EXPECT_EQ(Str(rec, "channel"), "internal");
+  EXPECT_EQ(rec.at("counts").at("total").as_int64(), 5);
+  EXPECT_EQ(rec.at("counts").at("allowed").as_int64(), 1);
+  EXPECT_EQ(rec.at("counts").at("blocked").as_int64(), 4);
+  ASSERT_EQ(rec.at("sources").as_array().size(), 5u);
+  EXPECT_EQ(Str(rec.at("sources").as_array()[0], "decision"), "allow");
+  EXPECT_EQ(Str(rec.at("sources").as_array()[0].at("state"), "status"), "Published");
+}
+
+TEST_F(Trust, TheRecordKeepsTheStateAsItWasAtDecisionTime) {
+  auto w = Make("trust-asof");
+  auto first = Evaluate(w.t, {"entry:" + w.published}, {{"channel", "internal"}});
+  ASSERT_EQ(first.status, 200);
+  const std::string id = Str(first.Json(), "decisionId");
+  // Edit the entry: the source changed after its review.
+  auto entry = api().Get("/api/entries/" + w.published, w.t.token("editor")).Json().as_object();
+  entry["content"] = Doc({"Refunds take 10 days."});
+  ASSERT_EQ(api().Put("/api/entries/" + w.published, entry, w.t.token("editor")).status, 200);
+  auto second = Evaluate(w.t, {"entry:" + w.published}, {{"channel", "internal"}});
+  ASSERT_EQ(second.status, 200);
+  const json::value now = second.Json().at("results").as_array()[0];
+  EXPECT_EQ(Str(now, "decision"), "warn");
+  EXPECT_EQ(Codes(now), std::vector<std::string>{"source_changed_after_review"});
+  EXPECT_TRUE(now.at("requirements").at("citationRequired").as_bool());
+
+  auto then = api().Get("/api/trust/decisions/" + id, w.t.token("viewer"));
+  ASSERT_EQ(then.status, 200);
+  const json::value src = then.Json().at("sources").as_array()[0];
+  EXPECT_EQ(Str(src, "decision"), "allow");
+  EXPECT_EQ(src.at("state").at("version").as_int64(), 1);
+}
+
+TEST_F(Trust, FilterSourcesPartitionsKeepingOrder) {
+  auto w = Make("trust-filter");
+  auto r = Evaluate(w.t, {"entry:" + w.draft, "entry:" + w.published, "x:y"}, {{"channel", "internal"}},
+                    "/api/trust/filter-sources");
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json::value b = r.Json();
+  ASSERT_EQ(b.at("allowed").as_array().size(), 1u);
+  EXPECT_EQ(Str(b.at("allowed").as_array()[0], "entryId"), w.published);
+  EXPECT_TRUE(b.at("warned").as_array().empty());
+  ASSERT_EQ(b.at("blocked").as_array().size(), 2u);
+  EXPECT_EQ(Str(b.at("blocked").as_array()[0], "sourceId"), "entry:" + w.draft);
+  EXPECT_EQ(Str(b.at("blocked").as_array()[1], "sourceId"), "x:y");
+  auto rec = api().Get("/api/trust/decisions/" + Str(b, "decisionId"), w.t.token("admin"));
+  ASSERT_EQ(rec.status, 200);
+  EXPECT_EQ(Str(rec.Json(), "endpoint"), "FilterSources");
+}
+
+TEST_F(Trust, UnknownChannelsAreTreatedAsCustomerFacing) {
+  auto w = Make("trust-channel");
+  auto r = Evaluate(w.t, {"entry:" + w.published}, {{"channel", "carrier_pigeon"}});
+  ASSERT_EQ(r.status, 200);
+  const json::value result = r.Json().at("results").as_array()[0];
+  EXPECT_EQ(Str(result, "decision"), "allow");
+  EXPECT_EQ(Codes(result), std::vector<std::string>{"unknown_channel"});
+}
+
+TEST_F(Trust, BadInputIsA400) {
+  auto w = Make("trust-bad");
+  const std::string token = w.t.token("viewer");
+  ExpectValidation(api().Post("/api/trust/evaluate", json::object{}, token), "sources");
+  ExpectValidation(api().Post("/api/trust/evaluate", {{"sources", json::array{}}}, token), "sources");
+  ExpectValidation(api().Post("/api/trust/evaluate", {{"sources", "entry:x"}}, token), "sources");
+  ExpectValidation(api().Post("/api/trust/evaluate", {{"sources", json::array{1}}}, token), "sources[0]");
+  json::array many;
+  for (int i = 0; i < 101; ++i) many.emplace_back("entry:" + std::to_string(i));
+  ExpectValidation(api().Post("/api/trust/evaluate", {{"sources", many}}, token), "sources");
+  ExpectValidation(api().Post("/api/trust/evaluate", {{"sources", json::array{std::string(2049, 'a')}}}, token),
+                   "sources[0]");
+  ExpectValidation(api().Post("/api/trust/evaluate", {{"sources", json::array{"a:b"}}, {"context", "internal"}}, token),
+                   "context");
+  ExpectValidation(
+      api().Post("/api/trust/evaluate", {{"sources", json::array{"a:b"}}, {"context", {{"externalModel", "yes"}}}},
+                 token),
+      "context.externalModel");
+  ExpectValidation(
+      api().Post("/api/trust/evaluate", {{"sources", json::array{"a:b"}}, {"context", {{"language", "xx"}}}}, token),
+      "context.language");
+  ExpectProblem(api().Get("/api/trust/decisions/not-a-uuid", token), 400, "invalid_path_parameter");
+  ExpectValidation(api().Get("/api/trust/sources", token), "sourceId");
+  ExpectValidation(api().Post("/api/trust/usage", {{"sources", json::array{}}, {"outcome", "sent"}}, token),
+                   "outcome");
+  ExpectValidation(api().Post("/api/trust/usage",
+                              {{"sources", json::array{}}, {"outcome", "answer_sent"}, {"decisionId", kUnknownId}},
+                              token),
+                   "decisionId");
+  ExpectProblem(api().Post("/api/trust/evaluate", {{"sources", json::array{"a:b"}}}), 401, "missing_credentials");
+}
+
+TEST_F(Trust, DecisionsAndUsageAreTenantScoped) {
+  auto w = Make("trust-iso");
+  auto other = CreateTenant(api(), "trust-iso-other");
+  auto r = Evaluate(w.t, {"entry:" + w.published});
+  ASSERT_EQ(r.status, 200);
+  const std::string id = Str(r.Json(), "decisionId");
+  ExpectProblem(api().Get("/api/trust/decisions/" + id, other.token("admin")), 404, "not_found");
+  ExpectProblem(api().Get("/api/trust/decisions/" + std::string(kUnknownId), w.t.token("admin")), 404, "not_found");
+  // Another tenant's entry does not resolve.
+  auto theirs = api().Post("/api/trust/evaluate", {{"sources", json::array{"entry:" + w.published}}},
+                           other.token("viewer"));
+  ASSERT_EQ(theirs.status, 200);
+  EXPECT_FALSE(theirs.Json().at("results").as_array()[0].at("resolved").as_bool());
+  ExpectValidation(api().Post("/api/trust/usage",
+                              {{"sources", json::array{"entry:" + w.published}}, {"outcome", "answer_sent"},
+                               {"decisionId", id}},
+                              other.token("viewer")),
+                   "decisionId");
+  auto usage = api().Post("/api/trust/usage",
+                          {{"sources", json::array{"entry:" + w.published}}, {"outcome", "answer_sent"},
+                           {"decisionId", id}, {"actorLabel", "bot"}},
+                          w.t.token("viewer"));
+  ASSERT_EQ(usage.status, 202) << usage.body;
+  EXPECT_EQ(Str(usage.Json(), "usageId").size(), 36u);
+}
+
+TEST_F(Trust, SourceMetadataForEveryForm) {
+  auto w = Make("trust-meta");
+  auto m = api().Get("/api/trust/sources/entry:" + w.published, w.t.token("viewer"));
+  ASSERT_EQ(m.status, 200) << m.body;
+  const json::value v = m.Json();
+  EXPECT_TRUE(v.at("resolved").as_bool());
+  EXPECT_EQ(Str(v, "title"), "Entry refunds");
+  EXPECT_EQ(Str(v, "status"), "Published");
+  EXPECT_EQ(Str(v.at("policy"), "source"), "tenant-default");
+  EXPECT_TRUE(v.at("policy").at("aiRetrievable").as_bool());
+  EXPECT_EQ(Str(v.at("policy"), "maxSensitivityForAi"), "Internal");
+  auto unknown = api().Get("/api/trust/sources?sourceId=https%3A%2F%2Fexample.com%2Fa%2Fb", w.t.token("viewer"));
+  ASSERT_EQ(unknown.status, 200) << unknown.body;
+  EXPECT_FALSE(unknown.Json().at("resolved").as_bool());
+  EXPECT_EQ(Str(unknown.Json(), "sourceId"), "https://example.com/a/b");
+}
+
+TEST_F(Trust, TheLedgerChainVerifiesAndNamesTheFirstAlteredRecord) {
+  ServerProcess server(SharedServerOptions());
+  HttpClient client(server.base_url());
+  auto t = CreateTenant(client, "trust-chain");
+  std::vector<std::string> ids;
+  for (int i = 0; i < 5; ++i) {
+    auto r = client.Post("/api/trust/evaluate", {{"sources", json::array{"x:" + std::to_string(i)}}},
+                         t.token("viewer"));
+    ASSERT_EQ(r.status, 200);
+    ids.push_back(Str(r.Json(), "decisionId"));
+  }
+  auto ok = client.Get("/trust-admin/ledger/verify", t.token("admin"));
+  ASSERT_EQ(ok.status, 200) << ok.body;
+  EXPECT_TRUE(ok.Json().at("ok").as_bool());
+  EXPECT_EQ(ok.Json().at("checked").as_int64(), 5);
+  ExpectProblem(client.Get("/trust-admin/ledger/verify", t.token("viewer")), 403, "forbidden");
+
+  // Alter the third record behind the service's back.
+  server.Terminate();
+  {
+    const std::string sql = "UPDATE trust_decisions SET overall = 'allow', header = replace(header, '\"block\"',"
+                            " '\"allow\"') WHERE id = '" + ids[2] + "'";
+    RunSql(server.database_url(), sql);
+  }
+  server.Restart();
+  HttpClient again(server.base_url());
+  auto bad = again.Get("/trust-admin/ledger/verify", t.token("admin"));
+  ASSERT_EQ(bad.status, 200) << bad.body;
+  EXPECT_FALSE(bad.Json().at("ok").as_bool());
+  EXPECT_EQ(Str(bad.Json().at("firstInvalid"), "decisionId"), ids[2]);
+  auto tail = again.Get("/trust-admin/ledger/verify?fromSequence=4", t.token("admin"));
+  ASSERT_EQ(tail.status, 200);
+  EXPECT_TRUE(tail.Json().at("ok").as_bool());
+}
+
+// Every decision answered 200 survives a crash of the server.
+TEST_F(Trust, AnsweredDecisionsSurviveKill9) {
+  ServerProcess server(SharedServerOptions());
+  HttpClient client(server.base_url());
+  auto t = CreateTenant(client, "trust-crash");
+  std::vector<std::string> ids;
+  for (int i = 0; i < 40; ++i) {
+    auto r = client.Post("/api/trust/evaluate", {{"sources", json::array{"x:" + std::to_string(i)}}},
+                         t.token("viewer"));
+    ASSERT_EQ(r.status, 200);
+    ids.push_back(Str(r.Json(), "decisionId"));
+  }
+  server.Kill();
+  server.Restart();
+  HttpClient again(server.base_url());
+  for (const auto& id : ids) EXPECT_EQ(again.Get("/api/trust/decisions/" + id, t.token("viewer")).status, 200);
+  auto v = again.Get("/trust-admin/ledger/verify", t.token("admin"));
+  EXPECT_TRUE(v.Json().at("ok").as_bool()) << v.body;
+}
+
+}  // namespace
+}  // namespace credence::test
