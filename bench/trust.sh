@@ -57,7 +57,13 @@ wrk -t1 -c"$CONNECTIONS" -d2s -s "$ROOT/bench/trust.lua" "$BASE/api/trust/evalua
 DB="$DIR/credence.db"
 before=$(sqlite3 "$DB" "select count(*) from trust_decisions")
 echo "== POST /api/trust/evaluate, 100 sources, $CONNECTIONS connections"
+# PERF_OUT=dir: also record a CPU profile of the server during this run.
+if [[ -n ${PERF_OUT:-} ]]; then
+  perf record -F 499 -g -p "$SERVER" -o "$PERF_OUT/evaluate.perf" -- sleep "$SECONDS_RUN" 2>/dev/null &
+  PERF_PID=$!
+fi
 wrk -t1 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --latency -s "$ROOT/bench/trust.lua" "$BASE/api/trust/evaluate"
+[[ -n ${PERF_PID:-} ]] && wait "$PERF_PID"
 echo "== POST /dev/floor?bytes=$BYTES (same body and credentials; no evaluation, no ledger)"
 wrk -t1 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --latency -s "$ROOT/bench/trust.lua" "$BASE/dev/floor?bytes=$BYTES"
 

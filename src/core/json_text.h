@@ -1,6 +1,7 @@
 #pragma once
 // Minimal JSON text helpers for hot paths (logs, metrics) that should not
 // build a DOM.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,5 +15,55 @@ void AppendJsonString(std::string& out, std::string_view s);
 // (anything but an array of strings reads as empty).
 std::string StringListToJson(const std::vector<std::string>& values);
 std::vector<std::string> StringListFromJson(std::string_view text);
+
+// Writes one JSON object's members straight into a string, for hot paths
+// that answer large documents (the trust endpoints): no DOM, no allocation
+// per member. Keys are trusted literals; values are escaped.
+class JsonObjectWriter {
+ public:
+  explicit JsonObjectWriter(std::string& out) : out_(out) { out_ += '{'; }
+  JsonObjectWriter& Str(std::string_view key, std::string_view value) {
+    Key(key);
+    AppendJsonString(out_, value);
+    return *this;
+  }
+  JsonObjectWriter& Int(std::string_view key, int64_t value) {
+    Key(key);
+    out_ += std::to_string(value);
+    return *this;
+  }
+  JsonObjectWriter& Bool(std::string_view key, bool value) {
+    Key(key);
+    out_ += value ? "true" : "false";
+    return *this;
+  }
+  JsonObjectWriter& Null(std::string_view key) {
+    Key(key);
+    out_ += "null";
+    return *this;
+  }
+  template <class T>
+  JsonObjectWriter& OptStr(std::string_view key, const T& value) {
+    return value ? Str(key, *value) : Null(key);
+  }
+  // `json` must be valid JSON text (an object, an array, a literal).
+  JsonObjectWriter& Raw(std::string_view key, std::string_view json) {
+    Key(key);
+    out_ += json;
+    return *this;
+  }
+  void Close() { out_ += '}'; }
+
+ private:
+  void Key(std::string_view key) {
+    if (!first_) out_ += ',';
+    first_ = false;
+    out_ += '"';
+    out_ += key;
+    out_ += "\":";
+  }
+  std::string& out_;
+  bool first_ = true;
+};
 
 }  // namespace credence

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "core/ids.h"
+#include "core/json_text.h"
 #include "core/text.h"
 #include "identity/authorization.h"
 #include "identity/tenant_service.h"
@@ -34,71 +35,86 @@ constexpr TenantQuery kInsertUsage{
     " app_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"};
 
 json::value Opt(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
-json::value OptTime(const std::optional<TimeMs>& t) {
-  return t ? json::value(FormatTimestamp(*t)) : json::value(nullptr);
-}
-
-json::object ReasonJson(const Reason& r) {
-  boost::system::error_code ec;
-  json::value data = json::parse(r.data_json, ec);
-  if (ec) data = json::object{};
-  return {{"code", r.code},
-          {"dimension", DimensionName(r.dimension)},
-          {"severity", DecisionName(r.severity)},
-          {"message", r.message},
-          {"data", std::move(data)}};
-}
 
 // The per-source decision object (trust-and-platform.md) and the state it
-// was decided on; the first is answered, both are kept as evidence.
-json::object ResultJson(const ResolvedSource& rs, const SourceDecision& d) {
+// was decided on: the first is answered, both are kept as evidence. Written
+// as text directly: 100 of them per request is the hot path.
+void AppendResult(std::string& out, const ResolvedSource& rs, const SourceDecision& d) {
   const SourceState& s = rs.state;
-  json::array reasons;
-  for (const auto& r : d.reasons) reasons.push_back(ReasonJson(r));
-  return {{"sourceId", s.source_id},
-          {"resolved", s.resolved},
-          {"entryId", s.resolved ? json::value(s.entry_id) : json::value(nullptr)},
-          {"title", s.resolved ? json::value(s.title) : json::value(nullptr)},
-          {"origin", s.resolved ? json::value(OriginName(s.origin)) : json::value(nullptr)},
-          {"decision", DecisionName(d.decision)},
-          {"escalated", d.escalated},
-          {"reasons", std::move(reasons)},
-          {"freshnessScore", d.freshness_score},
-          {"classification", d.classification},
-          {"sensitivity", s.resolved ? json::value(SensitivityName(s.sensitivity)) : json::value(nullptr)},
-          {"policySource", d.policy_source},
-          {"recommendedAction", d.recommended_action},
-          {"requirements",
-           {{"citationRequired", d.requirements.citation_required},
-            {"disclaimerRequired", d.requirements.disclaimer_required},
-            {"disclaimerText", Opt(d.requirements.disclaimer_text)}}}};
+  JsonObjectWriter w(out);
+  w.Str("sourceId", s.source_id).Bool("resolved", s.resolved);
+  if (s.resolved)
+    w.Str("entryId", s.entry_id).Str("title", s.title).Str("origin", OriginName(s.origin));
+  else
+    w.Null("entryId").Null("title").Null("origin");
+  w.Str("decision", DecisionName(d.decision)).Bool("escalated", d.escalated);
+  std::string reasons = "[";
+  for (const auto& r : d.reasons) {
+    if (reasons.size() > 1) reasons += ',';
+    JsonObjectWriter rw(reasons);
+    rw.Str("code", r.code)
+        .Str("dimension", DimensionName(r.dimension))
+        .Str("severity", DecisionName(r.severity))
+        .Str("message", r.message)
+        .Raw("data", r.data_json);
+    rw.Close();
+  }
+  reasons += ']';
+  w.Raw("reasons", reasons)
+      .Int("freshnessScore", d.freshness_score)
+      .Str("classification", d.classification);
+  if (s.resolved)
+    w.Str("sensitivity", SensitivityName(s.sensitivity));
+  else
+    w.Null("sensitivity");
+  w.Str("policySource", d.policy_source).Str("recommendedAction", d.recommended_action);
+  std::string requirements;
+  JsonObjectWriter q(requirements);
+  q.Bool("citationRequired", d.requirements.citation_required)
+      .Bool("disclaimerRequired", d.requirements.disclaimer_required)
+      .OptStr("disclaimerText", d.requirements.disclaimer_text);
+  q.Close();
+  w.Raw("requirements", requirements);
+  w.Close();
 }
 
-json::object StateJson(const ResolvedSource& rs) {
+void AppendState(std::string& out, const ResolvedSource& rs) {
   const SourceState& s = rs.state;
-  if (!s.resolved) return {{"resolved", false}};
-  boost::system::error_code ec;
-  json::value policy = json::parse(PolicyToJson(rs.policy), ec);
-  return {{"resolved", true},
-          {"origin", OriginName(s.origin)},
-          {"status", kb::EntryStatusName(s.status)},
-          {"version", s.version},
-          {"contentUpdatedAt", FormatTimestamp(s.content_updated_at)},
-          {"expiryDate", s.origin == Origin::kNative ? json::value(FormatTimestamp(s.expiry_at)) : json::value(nullptr)},
-          {"lastReviewedAt", OptTime(s.last_reviewed_at)},
-          {"lastReviewType",
-           s.last_review == ReviewStrength::kNone ? json::value(nullptr) : json::value(ReviewTypeOfStrength(s.last_review))},
-          {"ownerId", Opt(s.owner_id)},
-          {"ownerActive", s.owner_active},
-          {"sensitivity", SensitivityName(s.sensitivity)},
-          {"hasSecrets", s.has_secrets},
-          {"hasPersonalData", s.has_personal_data},
-          {"language", Opt(s.language)},
-          {"translationMissing", s.translation_missing},
-          {"staleTranslationBlocks", s.stale_translation_blocks},
-          {"externalUrl", Opt(s.external_url)},
-          {"policy", std::move(policy)},
-          {"policySource", rs.policy_source}};
+  JsonObjectWriter w(out);
+  if (!s.resolved) {
+    w.Bool("resolved", false);
+    w.Close();
+    return;
+  }
+  w.Bool("resolved", true)
+      .Str("origin", OriginName(s.origin))
+      .Str("status", kb::EntryStatusName(s.status))
+      .Int("version", s.version)
+      .Str("contentUpdatedAt", FormatTimestamp(s.content_updated_at));
+  if (s.origin == Origin::kNative)
+    w.Str("expiryDate", FormatTimestamp(s.expiry_at));
+  else
+    w.Null("expiryDate");
+  if (s.last_reviewed_at)
+    w.Str("lastReviewedAt", FormatTimestamp(*s.last_reviewed_at));
+  else
+    w.Null("lastReviewedAt");
+  if (s.last_review == ReviewStrength::kNone)
+    w.Null("lastReviewType");
+  else
+    w.Str("lastReviewType", ReviewTypeOfStrength(s.last_review));
+  w.OptStr("ownerId", s.owner_id)
+      .Bool("ownerActive", s.owner_active)
+      .Str("sensitivity", SensitivityName(s.sensitivity))
+      .Bool("hasSecrets", s.has_secrets)
+      .Bool("hasPersonalData", s.has_personal_data)
+      .OptStr("language", s.language)
+      .Bool("translationMissing", s.translation_missing)
+      .Int("staleTranslationBlocks", s.stale_translation_blocks)
+      .OptStr("externalUrl", s.external_url)
+      .Raw("policy", PolicyToJson(rs.policy))
+      .Str("policySource", rs.policy_source);
+  w.Close();
 }
 
 Status ValidateSources(const std::vector<std::string>& sources) {
@@ -150,60 +166,67 @@ Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, con
   context.external_model = input.external_model;
   if (!input.language.empty()) context.language = input.language;
 
+  // Sources are read and decided in a read transaction, which runs beside
+  // other readers; only the ledger append takes the (single) writer, briefly.
+  const TimeMs now = clock_.Now();
+  Evaluation out;
+  out.decision_id = NewId();
+  out.evaluated_at = now;
+  LedgerRecord record;
+  {
+    storage::Session session(db_, storage::TxMode::kRead);
+    storage::TenantSession tenant(session, caller.tenant_id);
+    const Resolution resolution = ResolveSources(tenant, sources, input.language, now);
+    Classify(resolution.config, context);
+    record.decision_id = out.decision_id;
+    record.evaluated_at = now;
+    record.endpoint = endpoint == Endpoint::kEvaluate ? "Evaluate" : "FilterSources";
+    record.actor_kind = caller.is_user() ? "user" : "machine";
+    record.actor_label = input.actor_label;
+    record.actor_type = input.actor_type;
+    record.action = input.action;
+    record.channel = input.channel;
+    record.context_json = json::serialize(json::object{
+        {"actorType", input.actor_type},
+        {"actorLabel", input.actor_label},
+        {"action", input.action},
+        {"channel", input.channel},
+        {"externalModel", input.external_model},
+        {"language", input.language.empty() ? json::value(nullptr) : json::value(input.language)},
+        {"customerFacing", context.customer_facing}});
+    if (caller.is_user()) record.user_id = caller.user_id;
+    if (!caller.is_user()) record.key_id = caller.key_id;
+    if (!caller.app_id.empty()) record.app_id = caller.app_id;
+    out.results.reserve(resolution.sources.size());
+    record.evidence.reserve(resolution.sources.size());
+    for (const auto& rs : resolution.sources) {
+      const SourceDecision d = Decide(rs.state, rs.policy, rs.policy_source, context, now);
+      std::string result_text;
+      AppendResult(result_text, rs, d);
+      // The evidence embeds the answer's text as is.
+      std::string evidence;
+      evidence.reserve(result_text.size() * 2 + 32);
+      evidence += "{\"result\":";
+      evidence += result_text;
+      evidence += ",\"state\":";
+      AppendState(evidence, rs);
+      evidence += '}';
+      record.evidence.push_back(std::move(evidence));
+      out.overall = MostSevere(out.overall, d.decision);
+      auto& c = record.counts;
+      ++c.total;
+      if (d.decision == Decision::kAllow) ++c.allowed;
+      if (d.decision == Decision::kWarn) ++c.warned;
+      if (d.decision == Decision::kBlock) ++c.blocked;
+      if (d.escalated) ++c.escalated;
+      out.results.push_back({std::move(result_text), d.decision, d.escalated});
+    }
+    record.overall = std::string(DecisionName(out.overall));
+  }
   for (int attempt = 1;; ++attempt) {
     try {
-      const TimeMs now = clock_.Now();
       storage::Session session(db_, storage::TxMode::kWrite);
       storage::TenantSession tenant(session, caller.tenant_id);
-      const Resolution resolution = ResolveSources(tenant, sources, input.language, now);
-      Classify(resolution.config, context);
-
-      Evaluation out;
-      out.decision_id = NewId();
-      out.evaluated_at = now;
-      LedgerRecord record;
-      record.decision_id = out.decision_id;
-      record.evaluated_at = now;
-      record.endpoint = endpoint == Endpoint::kEvaluate ? "Evaluate" : "FilterSources";
-      record.actor_kind = caller.is_user() ? "user" : "machine";
-      record.actor_label = input.actor_label;
-      record.actor_type = input.actor_type;
-      record.action = input.action;
-      record.channel = input.channel;
-      record.context_json = json::serialize(json::object{{"actorType", input.actor_type},
-                                                         {"actorLabel", input.actor_label},
-                                                         {"action", input.action},
-                                                         {"channel", input.channel},
-                                                         {"externalModel", input.external_model},
-                                                         {"language", input.language.empty()
-                                                                          ? json::value(nullptr)
-                                                                          : json::value(input.language)},
-                                                         {"customerFacing", context.customer_facing}});
-      if (caller.is_user()) record.user_id = caller.user_id;
-      if (!caller.is_user()) record.key_id = caller.key_id;
-      if (!caller.app_id.empty()) record.app_id = caller.app_id;
-      out.results.reserve(resolution.sources.size());
-      record.evidence.reserve(resolution.sources.size());
-      for (const auto& rs : resolution.sources) {
-        const SourceDecision d = Decide(rs.state, rs.policy, rs.policy_source, context, now);
-        std::string result_text = json::serialize(ResultJson(rs, d));
-        // The evidence embeds the answer's text as is: one serialization.
-        std::string evidence = "{\"result\":";
-        evidence += result_text;
-        evidence += ",\"state\":";
-        evidence += json::serialize(StateJson(rs));
-        evidence += '}';
-        record.evidence.push_back(std::move(evidence));
-        out.overall = MostSevere(out.overall, d.decision);
-        auto& c = record.counts;
-        ++c.total;
-        if (d.decision == Decision::kAllow) ++c.allowed;
-        if (d.decision == Decision::kWarn) ++c.warned;
-        if (d.decision == Decision::kBlock) ++c.blocked;
-        if (d.escalated) ++c.escalated;
-        out.results.push_back({std::move(result_text), d.decision, d.escalated});
-      }
-      record.overall = std::string(DecisionName(out.overall));
       AppendDecision(tenant, record);
       session.Commit();
       return out;

@@ -5,7 +5,11 @@
 // on SQLite and PostgreSQL (CREDENCE_TEST_BACKEND).
 #include <boost/json/serialize.hpp>
 
+#include <atomic>
+#include <chrono>
+#include <mutex>
 #include <set>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -271,24 +275,93 @@ TEST_F(Trust, TheLedgerChainVerifiesAndNamesTheFirstAlteredRecord) {
   EXPECT_TRUE(tail.Json().at("ok").as_bool());
 }
 
-// Every decision answered 200 survives a crash of the server.
-TEST_F(Trust, AnsweredDecisionsSurviveKill9) {
+// Every decision answered 200 survives a crash of the server in the middle
+// of a load of evaluations, and the chain still verifies.
+TEST_F(Trust, AnsweredDecisionsSurviveKill9DuringLoad) {
   ServerProcess server(SharedServerOptions());
-  HttpClient client(server.base_url());
-  auto t = CreateTenant(client, "trust-crash");
-  std::vector<std::string> ids;
-  for (int i = 0; i < 40; ++i) {
-    auto r = client.Post("/api/trust/evaluate", {{"sources", json::array{"x:" + std::to_string(i)}}},
-                         t.token("viewer"));
-    ASSERT_EQ(r.status, 200);
-    ids.push_back(Str(r.Json(), "decisionId"));
+  HttpClient setup(server.base_url());
+  auto t = CreateTenant(setup, "trust-crash");
+  std::mutex mu;
+  std::vector<std::string> answered;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> clients;
+  for (int c = 0; c < 4; ++c)
+    clients.emplace_back([&, c] {
+      HttpClient client(server.base_url());
+      for (int i = 0; !stop; ++i) {
+        auto r = client.Post("/api/trust/evaluate",
+                             {{"sources", json::array{"x:" + std::to_string(c) + "-" + std::to_string(i)}}},
+                             t.token("viewer"));
+        if (r.status != 200) continue;  // the server went away mid-request
+        std::lock_guard lock(mu);
+        answered.push_back(Str(r.Json(), "decisionId"));
+      }
+    });
+  // Kill once a good number of decisions were answered.
+  for (int spins = 0; spins < 2000; ++spins) {
+    {
+      std::lock_guard lock(mu);
+      if (answered.size() >= 200) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   server.Kill();
+  stop = true;
+  for (auto& c : clients) c.join();
+  ASSERT_GE(answered.size(), 50u);
   server.Restart();
   HttpClient again(server.base_url());
-  for (const auto& id : ids) EXPECT_EQ(again.Get("/api/trust/decisions/" + id, t.token("viewer")).status, 200);
+  for (const auto& id : answered)
+    EXPECT_EQ(again.Get("/api/trust/decisions/" + id, t.token("viewer")).status, 200) << id;
   auto v = again.Get("/trust-admin/ledger/verify", t.token("admin"));
   EXPECT_TRUE(v.Json().at("ok").as_bool()) << v.body;
+  EXPECT_GE(v.Json().at("checked").as_int64(), static_cast<int64_t>(answered.size()));
+}
+
+// Machine credentials: the key's scopes decide which trust endpoints it
+// reaches (RFC 6750 answers), and the ledger names the key.
+TEST_F(Trust, MachineKeysAreHeldToTheirScopes) {
+  auto w = Make("trust-keys");
+  auto create = [&](json::array scopes) {
+    auto r = api().Post("/apikeys", {{"name", "bot"}, {"scopes", std::move(scopes)}}, w.t.token("admin"));
+    EXPECT_EQ(r.status, 201) << r.body;
+    return std::make_pair(Str(r.Json(), "id"), Str(r.Json(), "clientSecret"));
+  };
+  const auto [evaluate_id, evaluate_key] = create({"trust:evaluate"});
+  const auto [read_id, read_key] = create({"trust:read", "trust:usage"});
+  const json::object body{{"sources", json::array{"entry:" + w.published}},
+                          {"context", {{"actorLabel", "support-bot"}, {"channel", "internal"}}}};
+
+  auto ok = api().Post("/api/trust/evaluate", body, evaluate_key);
+  ASSERT_EQ(ok.status, 200) << ok.body;
+  const std::string decision = Str(ok.Json(), "decisionId");
+  auto by_header = api().Send("POST", "/api/trust/filter-sources", json::serialize(body), "",
+                              {{"X-Api-Key", evaluate_key}, {"Content-Type", "application/json"}});
+  EXPECT_EQ(by_header.status, 200) << by_header.body;
+
+  auto refused = api().Post("/api/trust/evaluate", body, read_key);
+  ExpectProblem(refused, 403, "insufficient_scope");
+  EXPECT_NE(refused.Header("www-authenticate").find("insufficient_scope"), std::string::npos);
+  ExpectProblem(api().Get("/api/trust/decisions/" + decision, evaluate_key), 403, "insufficient_scope");
+  ExpectProblem(api().Post("/api/trust/usage", {{"sources", json::array{}}, {"outcome", "answer_sent"}}, evaluate_key),
+                403, "insufficient_scope");
+
+  auto record = api().Get("/api/trust/decisions/" + decision, read_key);
+  ASSERT_EQ(record.status, 200) << record.body;
+  EXPECT_EQ(Str(record.Json(), "actorKind"), "machine");
+  EXPECT_EQ(Str(record.Json(), "keyId"), evaluate_id);
+  EXPECT_EQ(Str(record.Json(), "actorLabel"), "support-bot");
+  EXPECT_TRUE(record.Json().at("userId").is_null());
+  auto usage = api().Post("/api/trust/usage",
+                          {{"sources", json::array{"entry:" + w.published}}, {"outcome", "answer_sent"},
+                           {"decisionId", decision}},
+                          read_key);
+  EXPECT_EQ(usage.status, 202) << usage.body;
+  // Machine keys never reach the administration of the ledger.
+  ExpectProblem(api().Get("/trust-admin/ledger/verify", read_key), 403, "machine_credentials_not_allowed");
+  // A revoked key stops at once.
+  ASSERT_EQ(api().Delete("/apikeys/" + evaluate_id, w.t.token("admin")).status, 204);
+  EXPECT_EQ(api().Post("/api/trust/evaluate", body, evaluate_key).status, 401);
 }
 
 }  // namespace
