@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "core/ids.h"
 #include "storage/database.h"
 #include "storage/session.h"
 #include "trust/config.h"
@@ -71,6 +72,11 @@ int main(int argc, char** argv) {
   const double decide = per_call_us([&] {
     for (const auto& rs : resolution.sources) trust::Decide(rs.state, rs.policy, rs.policy_source, context, clock.Now());
   });
+  std::string evidence(1200, 'x');
+  const double sha = per_call_us([&] {
+    for (int i = 0; i < 100; ++i) (void)Sha256Hex(evidence);
+  });
+  std::printf("SHA-256 of 100 evidence bodies of 1.2 KB: %.0f us\n", sha);
   trust::TrustService service(*db, clock);
   const double evaluate = per_call_us([&] { (void)service.Evaluate(caller, sources, input, trust::Endpoint::kEvaluate); });
   std::printf("100 sources, per call: resolve %.0f us, decide %.0f us, whole evaluate (with ledger) %.0f us\n",

@@ -66,12 +66,27 @@ std::string FormatTimestamp(TimeMs t) {
   unsigned m, d;
   CivilFromDays(days, y, m, d);
   const int64_t secs = ms_of_day / 1000;
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%03lldZ",
-                static_cast<long long>(y), m, d, static_cast<long long>(secs / 3600),
-                static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60),
-                static_cast<long long>(ms_of_day % 1000));
-  return buf;
+  // Formatted by hand: it runs several times per source in every trust
+  // answer, and snprintf showed in profiles.
+  if (y < 0 || y > 9999) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%03lldZ", static_cast<long long>(y), m, d,
+                  static_cast<long long>(secs / 3600), static_cast<long long>(secs / 60 % 60),
+                  static_cast<long long>(secs % 60), static_cast<long long>(ms_of_day % 1000));
+    return buf;
+  }
+  char buf[25] = "0000-00-00T00:00:00.000Z";
+  auto put = [&buf](int at, int64_t v, int width) {
+    for (int i = width - 1; i >= 0; --i, v /= 10) buf[at + i] = static_cast<char>('0' + v % 10);
+  };
+  put(0, y, 4);
+  put(5, m, 2);
+  put(8, d, 2);
+  put(11, secs / 3600, 2);
+  put(14, secs / 60 % 60, 2);
+  put(17, secs % 60, 2);
+  put(20, ms_of_day % 1000, 3);
+  return std::string(buf, 24);
 }
 
 std::optional<TimeMs> ParseTimestamp(std::string_view s) {

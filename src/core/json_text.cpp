@@ -40,6 +40,19 @@ void AppendJsonString(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   out.push_back('"');
   for (size_t i = 0; i < s.size(); ++i) {
+    // Runs of plain ASCII (the common case: ids, names, timestamps) are
+    // copied at once.
+    size_t plain = i;
+    while (plain < s.size()) {
+      const auto p = static_cast<unsigned char>(s[plain]);
+      if (p < 0x20 || p >= 0x80 || p == '"' || p == '\\') break;
+      ++plain;
+    }
+    if (plain > i) {
+      out.append(s.data() + i, plain - i);
+      i = plain;
+      if (i == s.size()) break;
+    }
     const char ch = s[i];
     const auto c = static_cast<unsigned char>(ch);
     if (c >= 0x80) {

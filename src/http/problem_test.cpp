@@ -183,11 +183,9 @@ TEST(ProblemResponse, KeepsUtf8Text) {
   EXPECT_EQ(body.at("detail").as_string(), "Hub \xC3\xA9t\xC3\xA9 not found.");
 }
 
-// BUG (src/core/json_text.cpp, AppendJsonString): bytes that are not valid
-// UTF-8 are copied through unchanged, so the problem body is not valid JSON.
-// Beast accepts raw bytes >= 0x80 in a request target, and the dispatcher puts
-// the path into `detail` and `instance` of its 404, so a client can trigger
-// it. Suggested fix: replace invalid sequences with U+FFFD (or \ufffd).
+// Beast accepts raw bytes >= 0x80 in a request target, and the dispatcher
+// puts the path into `detail` and `instance` of its 404: bytes that are not
+// valid UTF-8 become U+FFFD (AppendJsonString), so the body stays valid JSON.
 TEST(ProblemResponse, InvalidUtf8InInputStillYieldsValidJson) {
   const HttpResponse response = ProblemResponse(Error::NotFound("No route matches /\xff\xfe."), "/\xff\xfe", "r");
   boost::system::error_code ec;

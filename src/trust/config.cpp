@@ -1,5 +1,7 @@
 #include "trust/config.h"
 
+#include "core/json_text.h"
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
@@ -120,18 +122,22 @@ std::string PolicyOverrideToJson(const PolicyOverride& o) {
 }
 
 std::string PolicyToJson(const Policy& p) {
-  return json::serialize(json::object{
-      {"aiRetrievable", p.ai_retrievable},
-      {"customerFacingAllowed", p.customer_facing_allowed},
-      {"internalOnly", p.internal_only},
-      {"externalModelAllowed", p.external_model_allowed},
-      {"maxSensitivityForAi", SensitivityName(p.max_sensitivity_for_ai)},
-      {"warnBeforeExpiryDays", p.warn_before_expiry_days},
-      {"maxReviewAgeDays", p.max_review_age_days},
-      {"customerFacingRequiresReview", p.customer_facing_requires_review},
-      {"citationRequired", p.citation_required},
-      {"disclaimerText", p.disclaimer_text ? json::value(*p.disclaimer_text) : json::value(nullptr)},
-  });
+  // Written directly: it is part of every source's evidence.
+  std::string out;
+  out.reserve(300);
+  JsonObjectWriter w(out);
+  w.Bool("aiRetrievable", p.ai_retrievable)
+      .Bool("customerFacingAllowed", p.customer_facing_allowed)
+      .Bool("internalOnly", p.internal_only)
+      .Bool("externalModelAllowed", p.external_model_allowed)
+      .Str("maxSensitivityForAi", SensitivityName(p.max_sensitivity_for_ai))
+      .Int("warnBeforeExpiryDays", p.warn_before_expiry_days)
+      .Int("maxReviewAgeDays", p.max_review_age_days)
+      .Bool("customerFacingRequiresReview", p.customer_facing_requires_review)
+      .Bool("citationRequired", p.citation_required)
+      .OptStr("disclaimerText", p.disclaimer_text);
+  w.Close();
+  return out;
 }
 
 Result<ContextConfig> ContextConfigFromJson(std::string_view text) {

@@ -172,36 +172,80 @@ LedgerRecord RecordFromHeader(const std::string& header) {
 
 }  // namespace
 
-void AppendDecision(storage::TenantSession& tx, const LedgerRecord& record) {
+std::string EvidenceCache::Key(const std::string& tenant_id, const std::string& body) {
+  std::string key;
+  key.reserve(tenant_id.size() + 1 + body.size());
+  key += tenant_id;
+  key += '\n';
+  key += body;
+  return key;
+}
+
+std::optional<EvidenceCache::Known> EvidenceCache::Find(const std::string& tenant_id, const std::string& body) const {
+  const std::string key = Key(tenant_id, body);
+  std::shared_lock lock(mu_);
+  auto it = known_.find(key);
+  if (it == known_.end()) return std::nullopt;
+  return it->second;
+}
+
+void EvidenceCache::Add(const std::string& tenant_id, const std::string& body, Known known) {
+  std::string key = Key(tenant_id, body);
+  std::unique_lock lock(mu_);
+  if (known_.size() >= capacity_) known_.clear();
+  known_.emplace(std::move(key), std::move(known));
+}
+
+std::vector<std::pair<size_t, EvidenceCache::Known>> AppendDecision(storage::TenantSession& tx,
+                                                                    const LedgerRecord& record,
+                                                                    const EvidenceCache* cache) {
   int64_t seq = 1;
   std::string prev = kGenesisHash;
   if (auto last = tx.Run(kLastLink); !last.empty()) {
     seq = last.front().Int(0) + 1;
     prev = last.front().Text(1);
   }
-  std::vector<std::string> hashes;
-  hashes.reserve(record.evidence.size());
-  std::map<std::string, const std::string*> distinct;
-  for (const auto& body : record.evidence) {
-    hashes.push_back(Sha256Hex(body));
-    distinct.emplace(hashes.back(), &body);
+  const size_t n = record.evidence.size();
+  std::vector<std::string> hashes(n);
+  std::vector<int64_t> ids(n, 0);
+  std::vector<std::pair<size_t, EvidenceCache::Known>> learned;
+  // Evidence the cache does not know: hashed, then found or inserted.
+  std::map<std::string, std::vector<size_t>> unknown;
+  for (size_t i = 0; i < n; ++i) {
+    if (cache) {
+      if (auto k = cache->Find(tx.tenant_id(), record.evidence[i])) {
+        hashes[i] = std::move(k->hash);
+        ids[i] = k->id;
+        continue;
+      }
+    }
+    hashes[i] = Sha256Hex(record.evidence[i]);
+    unknown[hashes[i]].push_back(i);
   }
-  json::array wanted;
-  for (const auto& [hash, body] : distinct) wanted.emplace_back(hash);
-  std::map<std::string, int64_t> ids;
-  for (const auto& r : tx.Run(kEvidenceIds, {json::serialize(wanted)})) ids[r.Text(0)] = r.Int(1);
-  bool inserted = false;
-  for (const auto& [hash, body] : distinct) {
-    if (ids.count(hash)) continue;
-    tx.Run(kInsertEvidence, {hash, *body});
-    inserted = true;
+  if (!unknown.empty()) {
+    json::array wanted;
+    for (const auto& [hash, at] : unknown) wanted.emplace_back(hash);
+    const std::string list = json::serialize(wanted);
+    std::map<std::string, int64_t> found;
+    for (const auto& r : tx.Run(kEvidenceIds, {list})) found[r.Text(0)] = r.Int(1);
+    bool inserted = false;
+    for (const auto& [hash, at] : unknown) {
+      if (found.count(hash)) continue;
+      tx.Run(kInsertEvidence, {hash, record.evidence[at.front()]});
+      inserted = true;
+    }
+    if (inserted)
+      for (const auto& r : tx.Run(kEvidenceIds, {list})) found[r.Text(0)] = r.Int(1);
+    for (const auto& [hash, at] : unknown) {
+      const int64_t id = found.at(hash);
+      for (size_t i : at) ids[i] = id;
+      learned.push_back({at.front(), {hash, id}});
+    }
   }
-  if (inserted)
-    for (const auto& r : tx.Run(kEvidenceIds, {json::serialize(wanted)})) ids[r.Text(0)] = r.Int(1);
   std::string refs;
-  for (const auto& h : hashes) {
-    if (!refs.empty()) refs += ',';
-    refs += std::to_string(ids.at(h));
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0) refs += ',';
+    refs += std::to_string(ids[i]);
   }
   const std::string header = HeaderJson(record);
   const std::string hash = RecordHash(prev, header, hashes);
@@ -210,6 +254,7 @@ void AppendDecision(storage::TenantSession& tx, const LedgerRecord& record) {
          {record.decision_id, seq, record.evaluated_at, record.endpoint, record.actor_kind, record.actor_label,
           record.actor_type, record.action, record.channel, header, record.user_id, record.key_id, record.app_id,
           record.overall, c.total, c.allowed, c.warned, c.blocked, c.escalated, refs, prev, hash});
+  return learned;
 }
 
 std::optional<StoredDecision> ReadDecision(storage::TenantSession& tenant, const std::string& decision_id) {

@@ -8,6 +8,9 @@
 // referenced by id, so repeated decisions over the same sources stay small.
 #include <cstdint>
 #include <optional>
+#include <shared_mutex>
+#include <unordered_map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -40,11 +43,36 @@ struct LedgerRecord {
   std::vector<std::string> evidence;
 };
 
+// Evidence already stored: its hash and row id by (tenant, body). Rows are
+// immutable and content-addressed, so a committed mapping never goes stale;
+// the cache saves hashing the bodies again and looking their ids up. Bounded
+// (cleared when full). Thread-safe.
+class EvidenceCache {
+ public:
+  struct Known {
+    std::string hash;
+    int64_t id = 0;
+  };
+  explicit EvidenceCache(size_t capacity = 20'000) : capacity_(capacity) {}
+  std::optional<Known> Find(const std::string& tenant_id, const std::string& body) const;
+  void Add(const std::string& tenant_id, const std::string& body, Known known);
+
+ private:
+  static std::string Key(const std::string& tenant_id, const std::string& body);
+  size_t capacity_;
+  mutable std::shared_mutex mu_;
+  std::unordered_map<std::string, Known> known_;
+};
+
 // Appends `record` to the tenant's chain inside the session's write
 // transaction (the caller commits). Throws StorageError on a unique
 // violation of the chain position (another node appended concurrently):
-// the caller retries with a fresh transaction.
-void AppendDecision(storage::TenantSession& tx, const LedgerRecord& record);
+// the caller retries with a fresh transaction. With a cache, evidence known
+// to it is neither hashed nor looked up; what the append stored or found is
+// returned (by evidence index) for the caller to add once committed.
+std::vector<std::pair<size_t, EvidenceCache::Known>> AppendDecision(storage::TenantSession& tx,
+                                                                    const LedgerRecord& record,
+                                                                    const EvidenceCache* cache = nullptr);
 
 // The record as it was written, with its evidence; nullopt when the tenant
 // has no such decision.

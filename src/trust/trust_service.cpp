@@ -227,8 +227,10 @@ Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, con
     try {
       storage::Session session(db_, storage::TxMode::kWrite);
       storage::TenantSession tenant(session, caller.tenant_id);
-      AppendDecision(tenant, record);
+      auto learned = AppendDecision(tenant, record, &evidence_cache_);
       session.Commit();
+      for (auto& [index, known] : learned)
+        evidence_cache_.Add(caller.tenant_id, record.evidence[index], std::move(known));
       return out;
     } catch (const storage::StorageError& e) {
       // Another node appended to this tenant's chain at the same position.

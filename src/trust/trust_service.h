@@ -80,6 +80,7 @@ class TrustService {
  private:
   storage::Database& db_;
   const Clock& clock_;
+  mutable EvidenceCache evidence_cache_;
 };
 
 }  // namespace credence::trust
