@@ -1,0 +1,359 @@
+// Trust administration against a real store (SQLite, and PostgreSQL when
+// CREDENCE_TEST_PG_URL is set), read back through the resolver that
+// evaluation uses: what the admin service writes must be what evaluation
+// reads. Also the content scanner's entry point, which has no HTTP route:
+// it records facts only where no human has set them.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "app/migrations.h"
+#include "core/clock.h"
+#include "core/ids.h"
+#include "core/logging.h"
+#include "identity/principal.h"
+#include "kb/entry_service.h"
+#include "kb/hub_service.h"
+#include "storage/database.h"
+#include "storage/migrations.h"
+#include "storage/query.h"
+#include "storage/session.h"
+#include "support/pg_test_database.h"
+#include "trust/admin_service.h"
+#include "trust/sensitivity.h"
+#include "trust/source_resolver.h"
+
+namespace credence::trust {
+namespace {
+
+constexpr storage::GlobalQuery kInsertTenant{"trust_admin_test.insert_tenant",
+                                             "INSERT INTO tenants (id, name, slug, created_at) VALUES ($1, $2, $3, 0)"};
+constexpr storage::GlobalQuery kInsertUser{
+    "trust_admin_test.insert_user", "INSERT INTO users (id, email, display_name, created_at) VALUES ($1, $2, $3, 0)"};
+constexpr storage::GlobalQuery kInsertMember{
+    "trust_admin_test.insert_member",
+    "INSERT INTO tenant_members (tenant_id, user_id, role, is_active, joined_at) VALUES ($1, $2, 'Owner', 1, 0)"};
+
+class TrustAdminTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    SetLogLevel(LogLevel::kError);
+    std::string url;
+    if (GetParam() == "sqlite") {
+      std::random_device random;
+      dir_ = std::filesystem::temp_directory_path() /
+             ("credence-trust-admin-test-" + std::to_string(random()) + std::to_string(random()));
+      std::filesystem::create_directories(dir_);
+      url = "sqlite:" + (dir_ / "test.db").string();
+    } else {
+      const auto server = test::PgServerUrlFromEnv();
+      if (!server) GTEST_SKIP() << "CREDENCE_TEST_PG_URL is not set (see scripts/pg-test-server)";
+      pg_ = std::make_unique<test::PgTestDatabase>(*server);
+      url = pg_->url();
+    }
+    db_ = storage::OpenDatabase(url, {});
+    storage::ApplyMigrations(*db_, app::AllMigrations());
+    hubs_ = std::make_unique<kb::HubService>(*db_, clock_);
+    entries_ = std::make_unique<kb::EntryService>(*db_, clock_);
+    admin_service_ = std::make_unique<TrustAdminService>(*db_, clock_);
+    admin_ = MakeTenant("one");
+  }
+
+  void TearDown() override {
+    admin_service_.reset();
+    entries_.reset();
+    hubs_.reset();
+    db_.reset();
+    pg_.reset();
+    std::error_code ec;
+    if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
+  }
+
+  identity::Principal MakeTenant(const std::string& slug) {
+    identity::Principal p;
+    p.tenant_id = NewId();
+    p.user_id = NewId();
+    p.role = identity::TenantRole::kOwner;
+    storage::Session session(*db_);
+    session.Run(kInsertTenant, {p.tenant_id, "Tenant " + slug, slug + "-" + p.tenant_id.substr(24)});
+    session.Run(kInsertUser, {p.user_id, p.user_id + "@example.com", "Admin " + slug});
+    session.Run(kInsertMember, {p.tenant_id, p.user_id});
+    return p;
+  }
+
+  // A hub and an entry in it; returns {hub id, entry id}.
+  std::pair<std::string, std::string> MakeEntry(const identity::Principal& owner, const std::string& hub_key) {
+    auto hub = hubs_->Create(owner, {hub_key, "Hub " + hub_key, 365});
+    EXPECT_TRUE(hub.ok()) << (hub.ok() ? "" : hub.error().detail);
+    kb::NewEntry e;
+    e.hub_key = hub_key;
+    e.key = "refunds";
+    e.original_language = "en";
+    e.title = "Refunds";
+    e.content = R"({"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"Five days."}]}]})";
+    auto entry = entries_->Create(owner, e);
+    EXPECT_TRUE(entry.ok()) << (entry.ok() ? "" : entry.error().detail);
+    return {hub.ok() ? hub->id : "", entry.ok() ? entry->entry.id : ""};
+  }
+
+  std::string MakeDocument(const identity::Principal& owner, const std::string& external_id,
+                           std::optional<std::string> url = std::nullopt) {
+    ConnectedDocumentInput in;
+    in.connector_key = "wiki";
+    in.external_id = external_id;
+    in.url = std::move(url);
+    in.title = "Page " + external_id;
+    in.content_updated_at = clock_.Now() - kMsPerDay;
+    auto d = admin_service_->RegisterDocument(owner, in);
+    EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().detail);
+    return d.ok() ? d->document.id : "";
+  }
+
+  ResolvedSource Resolve(const identity::Principal& who, const std::string& source_id) {
+    storage::Session session(*db_, storage::TxMode::kRead);
+    storage::TenantSession tenant(session, who.tenant_id);
+    return ResolveSources(tenant, {source_id}, "", clock_.Now()).sources.front();
+  }
+
+  ContextConfig ResolvedConfig(const identity::Principal& who) {
+    storage::Session session(*db_, storage::TxMode::kRead);
+    storage::TenantSession tenant(session, who.tenant_id);
+    return ResolveSources(tenant, {"x:y"}, "", clock_.Now()).config;
+  }
+
+  Status Scan(const identity::Principal& who, SourceKind kind, const std::string& id, SensitivityFacts facts) {
+    storage::Session session(*db_, storage::TxMode::kWrite);
+    storage::TenantSession tenant(session, who.tenant_id);
+    Status s = RecordScannerFacts(tenant, kind, id, facts, clock_.Now());
+    session.Commit();
+    return s;
+  }
+
+  ManualClock clock_{*ParseTimestamp("2030-01-01T00:00:00Z")};
+  std::unique_ptr<storage::Database> db_;
+  std::unique_ptr<kb::HubService> hubs_;
+  std::unique_ptr<kb::EntryService> entries_;
+  std::unique_ptr<TrustAdminService> admin_service_;
+  identity::Principal admin_;
+
+ private:
+  std::filesystem::path dir_;
+  std::unique_ptr<test::PgTestDatabase> pg_;
+};
+
+bool SamePolicy(const Policy& a, const Policy& b) { return PolicyToJson(a) == PolicyToJson(b); }
+
+TEST_P(TrustAdminTest, TheScannerRecordsFactsOnlyWhereNoHumanSetThem) {
+  const auto [hub, entry] = MakeEntry(admin_, "kb");
+  const std::string source = "entry:" + entry;
+
+  ASSERT_TRUE(Scan(admin_, SourceKind::kEntry, entry, {Sensitivity::kConfidential, false, true}).ok());
+  auto seen = admin_service_->GetSensitivity(admin_, source);
+  ASSERT_TRUE(seen.ok());
+  EXPECT_EQ(seen->set_by, std::optional<std::string>(kSetByScanner));
+  EXPECT_FALSE(seen->set_by_user.has_value());
+  EXPECT_EQ(seen->facts.classification, Sensitivity::kConfidential);
+  EXPECT_EQ(Resolve(admin_, source).state.sensitivity, Sensitivity::kConfidential);
+  EXPECT_TRUE(Resolve(admin_, source).state.has_personal_data);
+
+  // The scanner may revise its own findings.
+  clock_.Advance(1000);
+  ASSERT_TRUE(Scan(admin_, SourceKind::kEntry, entry, {Sensitivity::kRestricted, true, false}).ok());
+  EXPECT_EQ(Resolve(admin_, source).state.sensitivity, Sensitivity::kRestricted);
+  EXPECT_TRUE(Resolve(admin_, source).state.has_secrets);
+
+  // A human's fact wins, and the scanner does not override it afterwards.
+  ASSERT_TRUE(admin_service_->SetSensitivity(admin_, source, {Sensitivity::kPublic, false, false}).ok());
+  clock_.Advance(1000);
+  ASSERT_TRUE(Scan(admin_, SourceKind::kEntry, entry, {Sensitivity::kRestricted, true, true}).ok());
+  auto human = admin_service_->GetSensitivity(admin_, source);
+  ASSERT_TRUE(human.ok());
+  EXPECT_EQ(human->set_by, std::optional<std::string>(kSetByHuman));
+  EXPECT_EQ(human->set_by_user, std::optional<std::string>(admin_.user_id));
+  EXPECT_EQ(human->facts.classification, Sensitivity::kPublic);
+  EXPECT_FALSE(human->facts.has_secrets);
+  EXPECT_EQ(human->updated_at, std::optional<TimeMs>(clock_.Now() - 1000));
+  const ResolvedSource resolved = Resolve(admin_, source);
+  EXPECT_EQ(resolved.state.sensitivity, Sensitivity::kPublic);
+  EXPECT_FALSE(resolved.state.has_secrets);
+  EXPECT_FALSE(resolved.state.has_personal_data);
+
+  // Once the human's fact is removed, the scanner speaks again.
+  ASSERT_TRUE(admin_service_->DeleteSensitivity(admin_, source).ok());
+  auto cleared = admin_service_->GetSensitivity(admin_, source);
+  ASSERT_TRUE(cleared.ok());
+  EXPECT_FALSE(cleared->set_by.has_value());
+  EXPECT_EQ(cleared->facts.classification, Sensitivity::kInternal);
+  ASSERT_TRUE(Scan(admin_, SourceKind::kEntry, entry, {Sensitivity::kConfidential, false, false}).ok());
+  EXPECT_EQ(admin_service_->GetSensitivity(admin_, source)->set_by, std::optional<std::string>(kSetByScanner));
+}
+
+TEST_P(TrustAdminTest, TheScannerReachesConnectedDocumentsAndOnlyTheTenantsSources) {
+  const std::string doc = MakeDocument(admin_, "SPACE:7");
+  ASSERT_TRUE(Scan(admin_, SourceKind::kConnected, doc, {Sensitivity::kInternal, true, false}).ok());
+  const ResolvedSource r = Resolve(admin_, "wiki:SPACE:7");
+  ASSERT_TRUE(r.state.resolved);
+  EXPECT_TRUE(r.state.has_secrets);
+  EXPECT_EQ(admin_service_->GetSensitivity(admin_, "wiki:SPACE:7")->set_by, std::optional<std::string>(kSetByScanner));
+
+  const auto other = MakeTenant("two");
+  const auto [hub, entry] = MakeEntry(other, "kb");
+  EXPECT_EQ(Scan(admin_, SourceKind::kEntry, entry, {}).error().kind, ErrorKind::kNotFound);
+  EXPECT_EQ(Scan(other, SourceKind::kConnected, doc, {}).error().kind, ErrorKind::kNotFound);
+  EXPECT_EQ(Scan(admin_, SourceKind::kEntry, NewId(), {}).error().kind, ErrorKind::kNotFound);
+  // A document id is not an entry id.
+  EXPECT_EQ(Scan(admin_, SourceKind::kEntry, doc, {}).error().kind, ErrorKind::kNotFound);
+
+  // Deleting the document removes its facts with it.
+  ASSERT_TRUE(admin_service_->DeleteDocument(admin_, doc).ok());
+  const std::string again = MakeDocument(admin_, "SPACE:7");
+  EXPECT_FALSE(admin_service_->GetSensitivity(admin_, "wiki:SPACE:7")->set_by.has_value());
+  EXPECT_FALSE(Resolve(admin_, "wiki:SPACE:7").state.has_secrets);
+}
+
+TEST_P(TrustAdminTest, PolicySettingsAreWhatEvaluationApplies) {
+  const auto [hub, entry] = MakeEntry(admin_, "kb");
+  const std::string source = "entry:" + entry;
+  const std::string doc = MakeDocument(admin_, "1");
+
+  PolicyOverride tenant_level;
+  tenant_level.citation_required = true;
+  tenant_level.disclaimer_text = "Ask support.";
+  ASSERT_TRUE(admin_service_->SetTenantPolicy(admin_, tenant_level).ok());
+  PolicyOverride hub_level;
+  hub_level.internal_only = true;
+  hub_level.disclaimer_text = "";  // clears the tenant's text for this hub
+  auto at_hub = admin_service_->SetHubPolicy(admin_, "kb", hub_level);
+  ASSERT_TRUE(at_hub.ok());
+  EXPECT_TRUE(at_hub->effective.citation_required);
+  EXPECT_TRUE(at_hub->effective.internal_only);
+  EXPECT_FALSE(at_hub->effective.disclaimer_text.has_value());
+
+  ResolvedSource r = Resolve(admin_, source);
+  EXPECT_EQ(r.policy_source, kPolicyHub);
+  EXPECT_TRUE(SamePolicy(r.policy, at_hub->effective)) << PolicyToJson(r.policy);
+
+  PolicyOverride entry_level;
+  entry_level.internal_only = false;
+  entry_level.max_sensitivity_for_ai = Sensitivity::kRestricted;
+  auto at_entry = admin_service_->SetSourcePolicy(admin_, source, entry_level);
+  ASSERT_TRUE(at_entry.ok());
+  EXPECT_EQ(at_entry->source_id, source);
+  r = Resolve(admin_, source);
+  EXPECT_EQ(r.policy_source, kPolicyEntry);
+  EXPECT_TRUE(SamePolicy(r.policy, at_entry->effective)) << PolicyToJson(r.policy);
+  auto read = admin_service_->GetSourcePolicy(admin_, source);
+  ASSERT_TRUE(read.ok());
+  EXPECT_TRUE(SamePolicy(read->effective, at_entry->effective));
+  EXPECT_EQ(PolicyOverrideToJson(read->policy), PolicyOverrideToJson(entry_level));
+  EXPECT_EQ(read->updated_by, std::optional<std::string>(admin_.user_id));
+
+  // A connected document has no hub level: tenant, then its own.
+  PolicyOverride doc_level;
+  doc_level.ai_retrievable = false;
+  auto at_doc = admin_service_->SetSourcePolicy(admin_, "wiki:1", doc_level);
+  ASSERT_TRUE(at_doc.ok());
+  EXPECT_FALSE(at_doc->effective.internal_only);
+  EXPECT_TRUE(at_doc->effective.citation_required);
+  r = Resolve(admin_, "wiki:1");
+  EXPECT_EQ(r.policy_source, kPolicyEntry);
+  EXPECT_TRUE(SamePolicy(r.policy, at_doc->effective));
+
+  // An empty override leaves no row, so the level no longer decides.
+  ASSERT_TRUE(admin_service_->SetSourcePolicy(admin_, source, {}).ok());
+  EXPECT_EQ(Resolve(admin_, source).policy_source, kPolicyHub);
+  ASSERT_TRUE(admin_service_->DeleteHubPolicy(admin_, "kb").ok());
+  r = Resolve(admin_, source);
+  EXPECT_EQ(r.policy_source, kPolicyTenantDefault);
+  EXPECT_TRUE(SamePolicy(r.policy, admin_service_->GetTenantPolicy(admin_)->effective));
+  EXPECT_FALSE(admin_service_->GetHubPolicy(admin_, "kb")->updated_by.has_value());
+
+  // Deleting the document removes its override with it.
+  ASSERT_TRUE(admin_service_->DeleteDocument(admin_, doc).ok());
+  MakeDocument(admin_, "1");
+  EXPECT_EQ(Resolve(admin_, "wiki:1").policy_source, kPolicyTenantDefault);
+}
+
+TEST_P(TrustAdminTest, ContextConfigurationIsWhatEvaluationClassifiesWith) {
+  EXPECT_EQ(ContextConfigToJson(*admin_service_->GetContext(admin_)), ContextConfigToJson(ContextConfig{}));
+  auto config = ContextConfigFromRequest(
+      R"({"internalChannels":["internal","slack_ops"],"actionRequiresReview":{"answer_customer":"Attestation"},)"
+      R"("customerFacingChannels":null})");
+  ASSERT_TRUE(config.ok());
+  ASSERT_TRUE(admin_service_->SetContext(admin_, *config).ok());
+  const ContextConfig resolved = ResolvedConfig(admin_);
+  EXPECT_EQ(ContextConfigToJson(resolved), ContextConfigToJson(*config));
+  EXPECT_EQ(resolved.customer_facing_channels, ContextConfig{}.customer_facing_channels);
+  EXPECT_TRUE(resolved.internal_channels.count("slack_ops"));
+  EXPECT_FALSE(resolved.action_requires_review.count("ship_release"));
+  const auto other = MakeTenant("two");
+  EXPECT_EQ(ContextConfigToJson(ResolvedConfig(other)), ContextConfigToJson(ContextConfig{}));
+}
+
+TEST_P(TrustAdminTest, UrlsResolveToTheDocumentFirstThenTheEntrysLinks) {
+  const auto [hub, entry] = MakeEntry(admin_, "kb");
+  auto links = admin_service_->SetSourceLinks(
+      admin_, entry, {"https://help.example.com/b", "https://help.example.com/a", "https://help.example.com/b"});
+  ASSERT_TRUE(links.ok());
+  EXPECT_EQ(links->urls, (std::vector<std::string>{"https://help.example.com/a", "https://help.example.com/b"}));
+  ResolvedSource r = Resolve(admin_, "https://help.example.com/a");
+  ASSERT_TRUE(r.state.resolved);
+  EXPECT_EQ(r.state.entry_id, entry);
+  EXPECT_EQ(r.hub_id, hub);
+
+  const std::string doc = MakeDocument(admin_, "9", "https://help.example.com/a");
+  r = Resolve(admin_, "https://help.example.com/a");
+  EXPECT_EQ(r.state.origin, Origin::kConnected);
+  EXPECT_EQ(r.state.entry_id, doc);
+
+  ASSERT_TRUE(admin_service_->SetSourceLinks(admin_, entry, {"https://help.example.com/c"}).ok());
+  EXPECT_FALSE(Resolve(admin_, "https://help.example.com/b").state.resolved);
+  EXPECT_EQ(Resolve(admin_, "https://help.example.com/c").state.entry_id, entry);
+  EXPECT_EQ(admin_service_->GetSourceLinks(admin_, entry)->urls,
+            std::vector<std::string>{"https://help.example.com/c"});
+}
+
+TEST_P(TrustAdminTest, RegisteringAgainUpdatesInPlaceAndCountsContentChanges) {
+  ConnectedDocumentInput in;
+  in.connector_key = "jira";
+  in.external_id = "ABC-1";
+  in.title = "Runbook";
+  in.content_hash = "h1";
+  in.content_updated_at = clock_.Now() - kMsPerDay;
+  auto first = admin_service_->RegisterDocument(admin_, in);
+  ASSERT_TRUE(first.ok());
+  EXPECT_TRUE(first->created);
+  EXPECT_EQ(first->document.version, 1);
+  EXPECT_EQ(first->document.last_synced_at, clock_.Now());
+
+  clock_.Advance(1000);
+  in.title = "Runbook (renamed)";
+  auto same = admin_service_->RegisterDocument(admin_, in);
+  ASSERT_TRUE(same.ok());
+  EXPECT_FALSE(same->created);
+  EXPECT_EQ(same->document.id, first->document.id);
+  EXPECT_EQ(same->document.version, 1);
+  EXPECT_EQ(same->document.title, "Runbook (renamed)");
+  EXPECT_EQ(same->document.created_at, first->document.created_at);
+  EXPECT_EQ(same->document.updated_at, clock_.Now());
+
+  in.content_hash = "h2";
+  EXPECT_EQ(admin_service_->RegisterDocument(admin_, in)->document.version, 2);
+  in.content_hash.reset();
+  EXPECT_EQ(admin_service_->RegisterDocument(admin_, in)->document.version, 3);
+  in.content_updated_at += 1;
+  EXPECT_EQ(admin_service_->RegisterDocument(admin_, in)->document.version, 4);
+  EXPECT_EQ(admin_service_->RegisterDocument(admin_, in)->document.version, 4);
+  EXPECT_EQ(Resolve(admin_, "jira:ABC-1").state.version, 4);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, TrustAdminTest, ::testing::Values("sqlite", "postgres"),
+                         [](const ::testing::TestParamInfo<std::string>& backend) { return backend.param; });
+
+}  // namespace
+}  // namespace credence::trust
