@@ -1,6 +1,6 @@
 #pragma once
 // Stored trust configuration and its JSON: policy overrides per level and
-// the tenant's context vocabulary (docs/trust.md).
+// the tenant's context vocabulary (docs/trust-admin.md).
 #include <map>
 #include <optional>
 #include <set>

@@ -147,15 +147,23 @@ Result<RegisteredDocument> TrustAdminService::RegisterDocument(const identity::P
   if (in.url && !tenant.Run(kUrlTaken, {*in.url, in.connector_key, in.external_id}).empty())
     return Error::Conflict("url_taken", "Another connected document of the tenant has this URL.");
   RegisteredDocument out;
-  out.created = tenant
-                    .Run(kInsertDocument, {NewId(), in.connector_key, in.external_id, in.url, in.title, in.content_hash,
-                                           in.content_updated_at, synced, in.owner_id, in.last_reviewed_at,
-                                           in.last_review_type, in.status, now})
-                    .affected() > 0;
-  if (!out.created)
-    tenant.Run(kUpdateDocument,
-               {in.connector_key, in.external_id, in.url, in.title, in.content_hash, in.content_updated_at, synced,
-                in.owner_id, in.last_reviewed_at, in.last_review_type, in.status, now});
+  try {
+    out.created = tenant
+                      .Run(kInsertDocument, {NewId(), in.connector_key, in.external_id, in.url, in.title,
+                                             in.content_hash, in.content_updated_at, synced, in.owner_id,
+                                             in.last_reviewed_at, in.last_review_type, in.status, now})
+                      .affected() > 0;
+    if (!out.created)
+      tenant.Run(kUpdateDocument,
+                 {in.connector_key, in.external_id, in.url, in.title, in.content_hash, in.content_updated_at, synced,
+                  in.owner_id, in.last_reviewed_at, in.last_review_type, in.status, now});
+  } catch (const storage::StorageError& e) {
+    // A concurrent registration took the URL between the check and the
+    // write (PostgreSQL); the unique index of migration 501 decides.
+    if (e.kind() == storage::StorageError::Kind::kUniqueViolation)
+      return Error::Conflict("url_taken", "Another connected document of the tenant has this URL.");
+    throw;
+  }
   auto rows = tenant.Run(kDocumentByKey, {in.connector_key, in.external_id});
   if (rows.empty()) return Error::Internal("The connected document vanished while it was registered.");
   out.document = DocumentFromRow(rows.front());

@@ -7,7 +7,7 @@ namespace {
 
 // Policies: one row per level that sets one (the tenant default, a hub, an
 // entry), holding every policy field as JSON. The most specific row decides
-// (docs/trust.md, "Policy").
+// (docs/trust-admin.md).
 // Context configuration: the tenant's channel and action vocabulary.
 // Sensitivity facts: per source, with who set them; the content scanner
 // never overrides a fact a human set.
@@ -143,6 +143,13 @@ const std::vector<storage::Migration>& Migrations() {
   static const std::vector<storage::Migration> kMigrations = {
       {500, "trust: policies, context, sensitivity, connected documents, source links, ledger, usage", sqlite,
        postgres},
+      // A URL names at most one connected document of a tenant (URL
+      // resolution must not choose arbitrarily), also under concurrent
+      // registrations.
+      {501, "trust: one connected document per URL",
+       "CREATE UNIQUE INDEX connected_documents_url_unique ON connected_documents (tenant_id, url)"
+       " WHERE url IS NOT NULL",
+       ""},
   };
   return kMigrations;
 }
