@@ -262,7 +262,8 @@ std::optional<StoredDecision> ReadDecision(storage::TenantSession& tenant, const
   if (rows.empty()) return std::nullopt;
   const auto r = rows.front();
   StoredDecision out;
-  out.record = RecordFromHeader(r.Text(2));
+  out.header_json = r.Text(2);
+  out.record = RecordFromHeader(out.header_json);
   out.seq = r.Int(1);
   out.prev_hash = r.Text(4);
   out.hash = r.Text(5);

@@ -78,6 +78,7 @@ std::vector<std::pair<size_t, EvidenceCache::Known>> AppendDecision(storage::Ten
 // has no such decision.
 struct StoredDecision {
   LedgerRecord record;
+  std::string header_json;  // exactly what was hashed: the record's answer is built on it
   int64_t seq = 0;
   std::string hash;
   std::string prev_hash;

@@ -116,39 +116,22 @@ HttpResponse RawJson(std::string body) {
   return r;
 }
 
+// The hashed header as stored (so the answer is exactly what the chain
+// covers), with the evidence and the record's place in the chain.
 json::object DecisionRecordJson(const trust::StoredDecision& d) {
-  const auto& r = d.record;
+  json::object out = json::parse(d.header_json).as_object();
   json::array sources;
-  for (const auto& e : r.evidence) {
+  for (const auto& e : d.record.evidence) {
     json::value v = json::parse(e);
     json::object source = v.at("result").as_object();
     source["state"] = v.at("state");
     sources.push_back(std::move(source));
   }
-  auto opt = [](const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); };
-  return {{"decisionId", r.decision_id},
-          {"evaluatedAt", FormatTimestamp(r.evaluated_at)},
-          {"overallDecision", r.overall},
-          {"actorKind", r.actor_kind},
-          {"actorLabel", r.actor_label},
-          {"actorType", r.actor_type},
-          {"action", r.action},
-          {"channel", r.channel},
-          {"endpoint", r.endpoint},
-          {"context", json::parse(r.context_json)},
-          {"userId", opt(r.user_id)},
-          {"keyId", opt(r.key_id)},
-          {"appId", opt(r.app_id)},
-          {"counts",
-           {{"total", r.counts.total},
-            {"allowed", r.counts.allowed},
-            {"warned", r.counts.warned},
-            {"blocked", r.counts.blocked},
-            {"escalated", r.counts.escalated}}},
-          {"sources", std::move(sources)},
-          {"sequence", d.seq},
-          {"hash", d.hash},
-          {"previousHash", d.prev_hash}};
+  out["sources"] = std::move(sources);
+  out["sequence"] = d.seq;
+  out["hash"] = d.hash;
+  out["previousHash"] = d.prev_hash;
+  return out;
 }
 
 std::optional<int64_t> IntParam(const HttpRequest& request, std::string_view name, int64_t fallback) {
