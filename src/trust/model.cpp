@@ -67,4 +67,12 @@ std::string_view ReviewTypeOfStrength(ReviewStrength s) {
   return "";
 }
 
+void DeriveAt(SourceState& s, TimeMs now) {
+  if (!s.expiry_facts) return;
+  const auto st = lifecycle::ComputeExpiryStatus(*s.expiry_facts, s.windows, now);
+  s.status = st.status;
+  s.expiry_at = st.expiry_at;
+  s.days_until_expiry = st.days_until_expiry;
+}
+
 }  // namespace credence::trust

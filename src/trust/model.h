@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "kb/model.h"
+#include "lifecycle/status.h"
 
 namespace credence::trust {
 
@@ -41,6 +42,11 @@ struct SourceState {
   std::string entry_id;  // native entry, or the connected document's id
   std::string title;
   kb::EntryStatus status = kb::EntryStatus::kDraft;  // as a reader sees it now
+  // Native entries: what status, expiry_at and days_until_expiry are
+  // derived from, so a cached state is brought to the current time
+  // (DeriveAt) instead of being re-read.
+  std::optional<lifecycle::ExpiryFacts> expiry_facts;
+  lifecycle::ExpiryWindows windows;
   int64_t version = 0;
   TimeMs content_updated_at = 0;
   TimeMs expiry_at = 0;
@@ -58,6 +64,9 @@ struct SourceState {
   bool has_secrets = false;
   bool has_personal_data = false;
 };
+
+// Sets the time-dependent fields of a native entry's state for `now`.
+void DeriveAt(SourceState& state, TimeMs now);
 
 // Policy fields (the metadata table of the spec) plus what the rules need.
 struct Policy {

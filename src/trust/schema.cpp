@@ -129,6 +129,65 @@ CREATE INDEX trust_usage_decision ON trust_usage (tenant_id, decision_id);
 CREATE INDEX trust_usage_time ON trust_usage (tenant_id, created_at);
 )sql";
 
+// Migration 502: every write that can change how a source resolves bumps
+// its tenant's generation, from a trigger, so no write path can forget to.
+// The evaluation cache (source_cache.h) trusts what it holds only while the
+// generation it was read at is current. Ledger and usage writes do not bump
+// it, nor do the scheduler's bookkeeping columns on entries.
+struct Watched {
+  const char* table;
+  const char* update_of;  // the columns whose update matters; "" = any
+};
+constexpr Watched kWatched[] = {
+    {"entries", "title, status, expiry_at, paused_at, version, content_updated_at, owner_id, expiry_template_id,"
+                " hub_id, last_renewed_at"},
+    {"entry_reviews", ""},
+    {"expiry_templates", ""},
+    {"hubs", "default_expiry_template_id"},
+    {"tenant_members", ""},
+    {"trust_policies", ""},
+    {"trust_context_config", ""},
+    {"source_sensitivity", ""},
+    {"connected_documents", ""},
+    {"entry_source_links", ""},
+};
+
+std::string GenerationsSqlite() {
+  std::string out = "CREATE TABLE trust_generations (tenant_id TEXT PRIMARY KEY, generation BIGINT NOT NULL);\n";
+  for (const auto& w : kWatched) {
+    for (const char* op : {"INSERT", "UPDATE", "DELETE"}) {
+      const std::string row = std::string(op) == "DELETE" ? "OLD" : "NEW";
+      std::string event = op;
+      if (std::string(op) == "UPDATE" && *w.update_of) event += std::string(" OF ") + w.update_of;
+      out += std::string("CREATE TRIGGER trust_gen_") + w.table + "_" + op + " AFTER " + event + " ON " + w.table +
+             " BEGIN INSERT INTO trust_generations (tenant_id, generation) VALUES (" + row +
+             ".tenant_id, 1) ON CONFLICT (tenant_id) DO UPDATE SET generation = generation + 1; END;\n";
+    }
+  }
+  return out;
+}
+
+std::string GenerationsPostgres() {
+  std::string out = R"sql(
+CREATE TABLE trust_generations (tenant_id TEXT PRIMARY KEY, generation BIGINT NOT NULL);
+CREATE FUNCTION trust_bump_generation() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE t TEXT;
+BEGIN
+  IF TG_OP = 'DELETE' THEN t := OLD.tenant_id; ELSE t := NEW.tenant_id; END IF;
+  INSERT INTO trust_generations (tenant_id, generation) VALUES (t, 1)
+    ON CONFLICT (tenant_id) DO UPDATE SET generation = trust_generations.generation + 1;
+  RETURN NULL;
+END $$;
+)sql";
+  for (const auto& w : kWatched) {
+    std::string events = "INSERT OR DELETE OR UPDATE";
+    if (*w.update_of) events += std::string(" OF ") + w.update_of;
+    out += std::string("CREATE TRIGGER trust_gen_") + w.table + " AFTER " + events + " ON " + w.table +
+           " FOR EACH ROW EXECUTE FUNCTION trust_bump_generation();\n";
+  }
+  return out;
+}
+
 std::string WithId(const char* id) {
   std::string s = kTemplate;
   s.replace(s.find("@ID@"), 4, id);
@@ -140,6 +199,8 @@ std::string WithId(const char* id) {
 const std::vector<storage::Migration>& Migrations() {
   static const std::string sqlite = WithId("INTEGER PRIMARY KEY");
   static const std::string postgres = WithId("BIGSERIAL PRIMARY KEY");
+  static const std::string generations_sqlite = GenerationsSqlite();
+  static const std::string generations_postgres = GenerationsPostgres();
   static const std::vector<storage::Migration> kMigrations = {
       {500, "trust: policies, context, sensitivity, connected documents, source links, ledger, usage", sqlite,
        postgres},
@@ -150,6 +211,7 @@ const std::vector<storage::Migration>& Migrations() {
        "CREATE UNIQUE INDEX connected_documents_url_unique ON connected_documents (tenant_id, url)"
        " WHERE url IS NOT NULL",
        ""},
+      {502, "trust: per-tenant generations bumped by triggers", generations_sqlite, generations_postgres},
   };
   return kMigrations;
 }

@@ -109,12 +109,9 @@ SourceState EntryState(const storage::Row& r, TimeMs now, std::string& hub_id) {
   s.origin = Origin::kNative;
   s.entry_id = r.Text(0);
   s.title = r.Text(1);
-  const lifecycle::ExpiryFacts facts{r.TextView(2) != "Draft", r.Int(3), r.OptInt(4)};
-  const auto status =
-      lifecycle::ComputeExpiryStatus(facts, {static_cast<int>(r.Int(5)), static_cast<int>(r.Int(6))}, now);
-  s.status = status.status;
-  s.expiry_at = status.expiry_at;
-  s.days_until_expiry = status.days_until_expiry;
+  s.expiry_facts = lifecycle::ExpiryFacts{r.TextView(2) != "Draft", r.Int(3), r.OptInt(4)};
+  s.windows = {static_cast<int>(r.Int(5)), static_cast<int>(r.Int(6))};
+  DeriveAt(s, now);
   s.version = r.Int(7);
   s.content_updated_at = r.Int(8);
   s.owner_id = r.OptText(9);

@@ -176,7 +176,7 @@ Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, con
   {
     storage::Session session(db_, storage::TxMode::kRead);
     storage::TenantSession tenant(session, caller.tenant_id);
-    const Resolution resolution = ResolveSources(tenant, sources, input.language, now);
+    const Resolution resolution = source_cache_.Resolve(tenant, sources, input.language, now);
     Classify(resolution.config, context);
     record.decision_id = out.decision_id;
     record.evaluated_at = now;

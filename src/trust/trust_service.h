@@ -11,6 +11,7 @@
 #include "identity/principal.h"
 #include "trust/ledger.h"
 #include "trust/model.h"
+#include "trust/source_cache.h"
 
 namespace credence::storage {
 class Database;
@@ -81,6 +82,7 @@ class TrustService {
   storage::Database& db_;
   const Clock& clock_;
   mutable EvidenceCache evidence_cache_;
+  mutable SourceCache source_cache_;
 };
 
 }  // namespace credence::trust

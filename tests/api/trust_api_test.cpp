@@ -121,7 +121,8 @@ TEST_F(Trust, TheRecordKeepsTheStateAsItWasAtDecisionTime) {
   auto first = Evaluate(w.t, {"entry:" + w.published}, {{"channel", "internal"}});
   ASSERT_EQ(first.status, 200);
   const std::string id = Str(first.Json(), "decisionId");
-  // Edit the entry: the source changed after its review.
+  // Edit the entry, a while after its review: the source changed after it.
+  AdvanceServerDays(api(), 1);
   auto entry = api().Get("/api/entries/" + w.published, w.t.token("editor")).Json().as_object();
   entry["content"] = Doc({"Refunds take 10 days."});
   ASSERT_EQ(api().Put("/api/entries/" + w.published, entry, w.t.token("editor")).status, 200);
@@ -137,6 +138,40 @@ TEST_F(Trust, TheRecordKeepsTheStateAsItWasAtDecisionTime) {
   const json::value src = then.Json().at("sources").as_array()[0];
   EXPECT_EQ(Str(src, "decision"), "allow");
   EXPECT_EQ(src.at("state").at("version").as_int64(), 1);
+}
+
+// Evaluations are served from a per-tenant cache of resolved sources; any
+// write that changes a source's facts is seen by the very next evaluation.
+TEST_F(Trust, TheNextEvaluationSeesEveryKindOfChange) {
+  auto w = Make("trust-fresh");
+  auto decide = [&] {
+    auto r = Evaluate(w.t, {"entry:" + w.published}, {{"channel", "internal"}});
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.Json().at("results").as_array()[0];
+  };
+  EXPECT_TRUE(Codes(decide()).empty());
+
+  // A template whose warning window opens a day after the entry was made
+  // (its expiry date is a year out, from the hub).
+  AdvanceServerDays(api(), 2);
+  auto tpl = api().Post("/api/expiry-templates", {{"name", "Long warning"}, {"expiryDays", 365}, {"warningDays", 364}},
+                        w.t.token("admin"));
+  ASSERT_EQ(tpl.status, 201) << tpl.body;
+  ASSERT_EQ(api().Post("/api/entries/" + w.published + "/change-template", {{"templateId", Str(tpl.Json(), "id")}},
+                       w.t.token("editor"))
+                .status,
+            200);
+  EXPECT_EQ(Codes(decide()), std::vector<std::string>{"expiring_soon"});
+
+  // The owner (the editor) leaves the tenant.
+  ASSERT_EQ(api().Delete("/api/users/" + w.t.user_ids.at("editor"), w.t.token("admin")).status, 204);
+  EXPECT_EQ(Codes(decide()), (std::vector<std::string>{"expiring_soon", "owner_inactive"}));
+
+  // Back to draft.
+  auto entry = api().Get("/api/entries/" + w.published, w.t.token("admin")).Json().as_object();
+  entry["status"] = "Draft";
+  ASSERT_EQ(api().Put("/api/entries/" + w.published, entry, w.t.token("admin")).status, 200);
+  EXPECT_EQ(Codes(decide())[0], "not_published");
 }
 
 TEST_F(Trust, FilterSourcesPartitionsKeepingOrder) {
