@@ -352,6 +352,35 @@ TEST_P(TrustAdminTest, RegisteringAgainUpdatesInPlaceAndCountsContentChanges) {
   EXPECT_EQ(Resolve(admin_, "jira:ABC-1").state.version, 4);
 }
 
+// Deleting an entry, or its hub, takes its trust rows with it (migration
+// 503's triggers): nothing is left to apply to a later source with the id.
+TEST_P(TrustAdminTest, DeletingAnEntryOrHubForgetsItsTrustRows) {
+  const auto [hub_id, entry_id] = MakeEntry(admin_, "gone");
+  PolicyOverride internal_only;
+  internal_only.internal_only = true;
+  ASSERT_TRUE(admin_service_->SetSourcePolicy(admin_, "entry:" + entry_id, internal_only).ok());
+  ASSERT_TRUE(admin_service_->SetHubPolicy(admin_, "gone", internal_only).ok());
+  ASSERT_TRUE(admin_service_->SetSensitivity(admin_, "entry:" + entry_id, {Sensitivity::kRestricted, true, false}).ok());
+  ASSERT_TRUE(admin_service_->SetSourceLinks(admin_, entry_id, {"https://example.com/gone"}).ok());
+  constexpr storage::TenantQuery kTrustRows{
+      "trust_admin_test.trust_rows",
+      "SELECT (SELECT COUNT(*) FROM trust_policies WHERE tenant_id = $1 AND scope <> 'tenant'),"
+      " (SELECT COUNT(*) FROM source_sensitivity WHERE tenant_id = $1),"
+      " (SELECT COUNT(*) FROM entry_source_links WHERE tenant_id = $1)"};
+  auto counts = [&] {
+    storage::Session session(*db_);
+    storage::TenantSession tenant(session, admin_.tenant_id);
+    const auto rows = tenant.Run(kTrustRows);
+    const auto row = rows.front();
+    return std::vector<int64_t>{row.Int(0), row.Int(1), row.Int(2)};
+  };
+  EXPECT_EQ(counts(), (std::vector<int64_t>{2, 1, 1}));
+  ASSERT_TRUE(entries_->Delete(admin_, entry_id).ok());
+  EXPECT_EQ(counts(), (std::vector<int64_t>{1, 0, 0}));
+  ASSERT_TRUE(hubs_->Delete(admin_, "gone").ok());
+  EXPECT_EQ(counts(), (std::vector<int64_t>{0, 0, 0}));
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, TrustAdminTest, ::testing::Values("sqlite", "postgres"),
                          [](const ::testing::TestParamInfo<std::string>& backend) { return backend.param; });
 

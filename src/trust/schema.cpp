@@ -212,6 +212,35 @@ const std::vector<storage::Migration>& Migrations() {
        " WHERE url IS NOT NULL",
        ""},
       {502, "trust: per-tenant generations bumped by triggers", generations_sqlite, generations_postgres},
+      // The trust rows about an entry or a hub go with it. Triggers keep
+      // that here, so the knowledge base needs no knowledge of trust tables.
+      {503, "trust: an entry's or hub's trust rows are deleted with it",
+       R"sql(
+CREATE TRIGGER trust_forget_entry AFTER DELETE ON entries BEGIN
+  DELETE FROM trust_policies WHERE tenant_id = OLD.tenant_id AND scope = 'entry' AND target_id = OLD.id;
+  DELETE FROM source_sensitivity WHERE tenant_id = OLD.tenant_id AND source_kind = 'entry' AND source_id = OLD.id;
+  DELETE FROM entry_source_links WHERE tenant_id = OLD.tenant_id AND entry_id = OLD.id;
+END;
+CREATE TRIGGER trust_forget_hub AFTER DELETE ON hubs BEGIN
+  DELETE FROM trust_policies WHERE tenant_id = OLD.tenant_id AND scope = 'hub' AND target_id = OLD.id;
+END;
+)sql",
+       R"sql(
+CREATE FUNCTION trust_forget_entry() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM trust_policies WHERE tenant_id = OLD.tenant_id AND scope = 'entry' AND target_id = OLD.id;
+  DELETE FROM source_sensitivity WHERE tenant_id = OLD.tenant_id AND source_kind = 'entry' AND source_id = OLD.id;
+  DELETE FROM entry_source_links WHERE tenant_id = OLD.tenant_id AND entry_id = OLD.id;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER trust_forget_entry AFTER DELETE ON entries FOR EACH ROW EXECUTE FUNCTION trust_forget_entry();
+CREATE FUNCTION trust_forget_hub() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM trust_policies WHERE tenant_id = OLD.tenant_id AND scope = 'hub' AND target_id = OLD.id;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER trust_forget_hub AFTER DELETE ON hubs FOR EACH ROW EXECUTE FUNCTION trust_forget_hub();
+)sql"},
   };
   return kMigrations;
 }
