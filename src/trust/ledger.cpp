@@ -172,28 +172,32 @@ LedgerRecord RecordFromHeader(const std::string& header) {
 
 }  // namespace
 
-std::string EvidenceCache::Key(const std::string& tenant_id, const std::string& body) {
-  std::string key;
-  key.reserve(tenant_id.size() + 1 + body.size());
-  key += tenant_id;
-  key += '\n';
-  key += body;
-  return key;
+size_t EvidenceCache::Slot(const std::string& tenant_id, const std::string& body) {
+  const size_t h = std::hash<std::string_view>{}(body);
+  return h ^ (std::hash<std::string_view>{}(tenant_id) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
 }
 
 std::optional<EvidenceCache::Known> EvidenceCache::Find(const std::string& tenant_id, const std::string& body) const {
-  const std::string key = Key(tenant_id, body);
+  const size_t slot = Slot(tenant_id, body);
   std::shared_lock lock(mu_);
-  auto it = known_.find(key);
-  if (it == known_.end()) return std::nullopt;
-  return it->second;
+  auto [first, last] = known_.equal_range(slot);
+  for (auto it = first; it != last; ++it)
+    if (it->second.body == body && it->second.tenant_id == tenant_id) return it->second.known;
+  return std::nullopt;
 }
 
 void EvidenceCache::Add(const std::string& tenant_id, const std::string& body, Known known) {
-  std::string key = Key(tenant_id, body);
+  const size_t slot = Slot(tenant_id, body);
   std::unique_lock lock(mu_);
-  if (known_.size() >= capacity_) known_.clear();
-  known_.emplace(std::move(key), std::move(known));
+  auto [first, last] = known_.equal_range(slot);
+  for (auto it = first; it != last; ++it)
+    if (it->second.body == body && it->second.tenant_id == tenant_id) return;
+  if (size_ >= capacity_) {
+    known_.clear();
+    size_ = 0;
+  }
+  known_.emplace(slot, Entry{tenant_id, body, std::move(known)});
+  ++size_;
 }
 
 std::vector<std::pair<size_t, EvidenceCache::Known>> AppendDecision(storage::TenantSession& tx,

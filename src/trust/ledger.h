@@ -58,10 +58,18 @@ class EvidenceCache {
   void Add(const std::string& tenant_id, const std::string& body, Known known);
 
  private:
-  static std::string Key(const std::string& tenant_id, const std::string& body);
+  struct Entry {
+    std::string tenant_id;
+    std::string body;
+    Known known;
+  };
+  // Keyed by a hash of tenant and body; the entry holds both, so a lookup
+  // compares them instead of building a key string per evidence.
+  static size_t Slot(const std::string& tenant_id, const std::string& body);
   size_t capacity_;
+  size_t size_ = 0;
   mutable std::shared_mutex mu_;
-  std::unordered_map<std::string, Known> known_;
+  std::unordered_multimap<size_t, Entry> known_;
 };
 
 // Appends `record` to the tenant's chain inside the session's write
