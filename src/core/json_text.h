@@ -2,6 +2,7 @@
 // Minimal JSON text helpers for hot paths (logs, metrics) that should not
 // build a DOM.
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,11 +57,18 @@ class JsonObjectWriter {
 
  private:
   void Key(std::string_view key) {
-    if (!first_) out_ += ',';
+    // One append per member: this runs thousands of times per trust answer.
+    char buf[80];
+    size_t n = 0;
+    if (!first_) buf[n++] = ',';
     first_ = false;
-    out_ += '"';
-    out_ += key;
-    out_ += "\":";
+    buf[n++] = '"';
+    const size_t len = key.size() < sizeof buf - 4 ? key.size() : sizeof buf - 4;
+    std::memcpy(buf + n, key.data(), len);
+    n += len;
+    buf[n++] = '"';
+    buf[n++] = ':';
+    out_.append(buf, n);
   }
   std::string& out_;
   bool first_ = true;

@@ -48,7 +48,9 @@ void AppendResult(std::string& out, const ResolvedSource& rs, const SourceDecisi
   else
     w.Null("entryId").Null("title").Null("origin");
   w.Str("decision", DecisionName(d.decision)).Bool("escalated", d.escalated);
-  std::string reasons = "[";
+  std::string reasons;
+  reasons.reserve(d.reasons.empty() ? 2 : 256 * d.reasons.size());
+  reasons += '[';
   for (const auto& r : d.reasons) {
     if (reasons.size() > 1) reasons += ',';
     JsonObjectWriter rw(reasons);
@@ -202,6 +204,7 @@ Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, con
     for (const auto& rs : resolution.sources) {
       const SourceDecision d = Decide(rs.state, rs.policy, rs.policy_source, context, now);
       std::string result_text;
+      result_text.reserve(640);
       AppendResult(result_text, rs, d);
       // The evidence embeds the answer's text as is.
       std::string evidence;

@@ -87,9 +87,17 @@ trust::ContextInput ContextOf(const json::object& body) {
 // The per-source objects are already JSON text (the evidence embeds the same
 // text), so the answer is assembled around them rather than re-parsed.
 std::string Head(const trust::Evaluation& e) {
-  std::string out = "{\"decisionId\":\"" + e.decision_id + "\",\"evaluatedAt\":\"" +
-                    FormatTimestamp(e.evaluated_at) + "\",\"overallDecision\":\"" +
-                    std::string(trust::DecisionName(e.overall)) + "\",";
+  size_t size = 160;
+  for (const auto& r : e.results) size += r.json.size() + 1;
+  std::string out;
+  out.reserve(size);
+  out += "{\"decisionId\":\"";
+  out += e.decision_id;
+  out += "\",\"evaluatedAt\":\"";
+  out += FormatTimestamp(e.evaluated_at);
+  out += "\",\"overallDecision\":\"";
+  out += trust::DecisionName(e.overall);
+  out += "\",";
   return out;
 }
 
