@@ -200,9 +200,7 @@ void EvidenceCache::Add(const std::string& tenant_id, const std::string& body, K
   ++size_;
 }
 
-std::vector<std::pair<size_t, EvidenceCache::Known>> AppendDecision(storage::TenantSession& tx,
-                                                                    const LedgerRecord& record,
-                                                                    const EvidenceCache* cache) {
+AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& record, const EvidenceCache* cache) {
   int64_t seq = 1;
   std::string prev = kGenesisHash;
   if (auto last = tx.Run(kLastLink); !last.empty()) {
@@ -210,12 +208,18 @@ std::vector<std::pair<size_t, EvidenceCache::Known>> AppendDecision(storage::Ten
     prev = last.front().Text(1);
   }
   const size_t n = record.evidence.size();
+  AppendOutcome result;
+  result.stored.resize(n);
   std::vector<std::string> hashes(n);
   std::vector<int64_t> ids(n, 0);
-  std::vector<std::pair<size_t, EvidenceCache::Known>> learned;
-  // Evidence the cache does not know: hashed, then found or inserted.
+  // Evidence nobody knows: hashed, then found or inserted.
   std::map<std::string, std::vector<size_t>> unknown;
   for (size_t i = 0; i < n; ++i) {
+    if (i < record.evidence_stored.size() && record.evidence_stored[i]) {
+      hashes[i] = record.evidence_stored[i]->hash;
+      ids[i] = record.evidence_stored[i]->id;
+      continue;
+    }
     if (cache) {
       if (auto k = cache->Find(tx.tenant_id(), record.evidence[i])) {
         hashes[i] = std::move(k->hash);
@@ -243,9 +247,10 @@ std::vector<std::pair<size_t, EvidenceCache::Known>> AppendDecision(storage::Ten
     for (const auto& [hash, at] : unknown) {
       const int64_t id = found.at(hash);
       for (size_t i : at) ids[i] = id;
-      learned.push_back({at.front(), {hash, id}});
+      result.learned.push_back(at.front());
     }
   }
+  for (size_t i = 0; i < n; ++i) result.stored[i] = StoredEvidence{hashes[i], ids[i]};
   std::string refs;
   for (size_t i = 0; i < n; ++i) {
     if (i > 0) refs += ',';
@@ -258,7 +263,7 @@ std::vector<std::pair<size_t, EvidenceCache::Known>> AppendDecision(storage::Ten
          {record.decision_id, seq, record.evaluated_at, record.endpoint, record.actor_kind, record.actor_label,
           record.actor_type, record.action, record.channel, header, record.user_id, record.key_id, record.app_id,
           record.overall, c.total, c.allowed, c.warned, c.blocked, c.escalated, refs, prev, hash});
-  return learned;
+  return result;
 }
 
 std::optional<StoredDecision> ReadDecision(storage::TenantSession& tenant, const std::string& decision_id) {

@@ -25,6 +25,12 @@ namespace credence::trust {
 
 inline constexpr char kGenesisHash[] = "0000000000000000000000000000000000000000000000000000000000000000";
 
+// An evidence row: its SHA-256 and id.
+struct StoredEvidence {
+  std::string hash;
+  int64_t id = 0;
+};
+
 struct LedgerCounts {
   int64_t total = 0, allowed = 0, warned = 0, blocked = 0, escalated = 0;
 };
@@ -41,6 +47,9 @@ struct LedgerRecord {
   LedgerCounts counts;
   // One JSON object per source, in request order: {"result": ..., "state": ...}.
   std::vector<std::string> evidence;
+  // Optional, per evidence: where it is already stored, when the caller
+  // knows (nothing is hashed or looked up for those).
+  std::vector<std::optional<StoredEvidence>> evidence_stored;
 };
 
 // Evidence already stored: its hash and row id by (tenant, body). Rows are
@@ -49,10 +58,7 @@ struct LedgerRecord {
 // (cleared when full). Thread-safe.
 class EvidenceCache {
  public:
-  struct Known {
-    std::string hash;
-    int64_t id = 0;
-  };
+  using Known = StoredEvidence;
   explicit EvidenceCache(size_t capacity = 20'000) : capacity_(capacity) {}
   std::optional<Known> Find(const std::string& tenant_id, const std::string& body) const;
   void Add(const std::string& tenant_id, const std::string& body, Known known);
@@ -72,15 +78,19 @@ class EvidenceCache {
   std::unordered_multimap<size_t, Entry> known_;
 };
 
+struct AppendOutcome {
+  std::vector<StoredEvidence> stored;  // per evidence, in record order
+  std::vector<size_t> learned;         // the indexes the evidence cache did not know
+};
+
 // Appends `record` to the tenant's chain inside the session's write
 // transaction (the caller commits). Throws StorageError on a unique
 // violation of the chain position (another node appended concurrently):
-// the caller retries with a fresh transaction. With a cache, evidence known
-// to it is neither hashed nor looked up; what the append stored or found is
-// returned (by evidence index) for the caller to add once committed.
-std::vector<std::pair<size_t, EvidenceCache::Known>> AppendDecision(storage::TenantSession& tx,
-                                                                    const LedgerRecord& record,
-                                                                    const EvidenceCache* cache = nullptr);
+// the caller retries with a fresh transaction. Evidence with a known
+// location (record.evidence_stored, then the cache) is neither hashed nor
+// looked up. The caller adds what was learned to the cache once committed.
+AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& record,
+                            const EvidenceCache* cache = nullptr);
 
 // The record as it was written, with its evidence; nullopt when the tenant
 // has no such decision.

@@ -147,6 +147,25 @@ SourceState DocState(const storage::Row& r) {
 
 }  // namespace
 
+std::shared_ptr<const SourceMemo::Texts> SourceMemo::Find(const std::string& key) const {
+  std::lock_guard lock(mu_);
+  if (last_ && last_->key == key) return last_;
+  return nullptr;
+}
+
+void SourceMemo::Put(std::shared_ptr<const Texts> texts) {
+  std::lock_guard lock(mu_);
+  last_ = std::move(texts);
+}
+
+void SourceMemo::Stored(const std::string& key, const StoredEvidence& stored) {
+  std::lock_guard lock(mu_);
+  if (!last_ || last_->key != key || last_->stored) return;
+  auto next = std::make_shared<Texts>(*last_);
+  next->stored = stored;
+  last_ = std::move(next);
+}
+
 Resolution ResolveSources(storage::TenantSession& tenant, const std::vector<std::string>& source_ids,
                           const std::string& language, TimeMs now) {
   Resolution out;

@@ -2,11 +2,14 @@
 // Batch resolution of source identifiers to what the rules need: the source's
 // state, the policy that applies and where it came from. A constant number of
 // queries per batch, whatever its size, never one per source.
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "core/clock.h"
 #include "trust/config.h"
+#include "trust/ledger.h"
 #include "trust/model.h"
 
 namespace credence::storage {
@@ -15,11 +18,37 @@ class TenantSession;
 
 namespace credence::trust {
 
+// What evaluation last wrote for one resolved source: the answer's decision
+// object and the evidence, under a key made of everything they depend on
+// besides the resolved state itself (the decision and the time-derived
+// fields). Shared by the copies of a cached source, so a source evaluated
+// again with the same outcome reuses its text and where its evidence is
+// stored. A resolved state never changes (a new generation makes new ones),
+// so a memo is never stale. Thread-safe.
+class SourceMemo {
+ public:
+  struct Texts {
+    std::string key;
+    std::string result;
+    std::string evidence;
+    std::optional<StoredEvidence> stored;
+  };
+  std::shared_ptr<const Texts> Find(const std::string& key) const;
+  void Put(std::shared_ptr<const Texts> texts);
+  // Records where the evidence of `key` is stored, once it is committed.
+  void Stored(const std::string& key, const StoredEvidence& stored);
+
+ private:
+  mutable std::mutex mu_;
+  std::shared_ptr<const Texts> last_;
+};
+
 struct ResolvedSource {
   SourceState state;
   Policy policy;
   std::string policy_source = kPolicyTenantDefault;
   std::string hub_id;  // native entries
+  std::shared_ptr<SourceMemo> memo = std::make_shared<SourceMemo>();
 };
 
 struct Resolution {

@@ -119,6 +119,36 @@ void AppendState(std::string& out, const ResolvedSource& rs) {
   w.Close();
 }
 
+// Everything the texts of a source depend on besides its resolved state:
+// the decision, and the fields derived from the clock.
+std::string MemoKey(const SourceState& s, const SourceDecision& d) {
+  std::string key;
+  key.reserve(96);
+  auto add = [&key](std::string_view v) {
+    key += v;
+    key += '\x1f';
+  };
+  add(kb::EntryStatusName(s.status));
+  add(std::to_string(s.expiry_at));
+  add(std::to_string(s.days_until_expiry));
+  add(DecisionName(d.decision));
+  add(d.escalated ? "e" : "-");
+  add(std::to_string(d.freshness_score));
+  add(d.classification);
+  add(d.policy_source);
+  add(d.recommended_action);
+  add(d.requirements.citation_required ? "c" : "-");
+  add(d.requirements.disclaimer_required ? "d" : "-");
+  add(d.requirements.disclaimer_text.value_or(""));
+  for (const auto& r : d.reasons) {
+    add(r.code);
+    add(DecisionName(r.severity));
+    add(r.message);
+    add(r.data_json);
+  }
+  return key;
+}
+
 Status ValidateSources(const std::vector<std::string>& sources) {
   if (sources.empty() || sources.size() > kMaxSourcesPerRequest)
     return Error::Validation({{"sources", "must hold 1 to " + std::to_string(kMaxSourcesPerRequest) + " source ids"}});
@@ -175,6 +205,7 @@ Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, con
   out.decision_id = NewId();
   out.evaluated_at = now;
   LedgerRecord record;
+  std::vector<std::pair<std::shared_ptr<SourceMemo>, std::string>> memos;  // per source: memo and key
   {
     storage::Session session(db_, storage::TxMode::kRead);
     storage::TenantSession tenant(session, caller.tenant_id);
@@ -201,20 +232,30 @@ Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, con
     if (!caller.app_id.empty()) record.app_id = caller.app_id;
     out.results.reserve(resolution.sources.size());
     record.evidence.reserve(resolution.sources.size());
+    memos.reserve(resolution.sources.size());
+    record.evidence_stored.reserve(resolution.sources.size());
     for (const auto& rs : resolution.sources) {
       const SourceDecision d = Decide(rs.state, rs.policy, rs.policy_source, context, now);
-      std::string result_text;
-      result_text.reserve(640);
-      AppendResult(result_text, rs, d);
-      // The evidence embeds the answer's text as is.
-      std::string evidence;
-      evidence.reserve(result_text.size() * 2 + 32);
-      evidence += "{\"result\":";
-      evidence += result_text;
-      evidence += ",\"state\":";
-      AppendState(evidence, rs);
-      evidence += '}';
-      record.evidence.push_back(std::move(evidence));
+      std::string key = MemoKey(rs.state, d);
+      std::shared_ptr<const SourceMemo::Texts> texts = rs.memo->Find(key);
+      if (!texts) {
+        auto fresh = std::make_shared<SourceMemo::Texts>();
+        fresh->key = key;
+        fresh->result.reserve(640);
+        AppendResult(fresh->result, rs, d);
+        // The evidence embeds the answer's text as is.
+        fresh->evidence.reserve(fresh->result.size() * 2 + 32);
+        fresh->evidence += "{\"result\":";
+        fresh->evidence += fresh->result;
+        fresh->evidence += ",\"state\":";
+        AppendState(fresh->evidence, rs);
+        fresh->evidence += '}';
+        rs.memo->Put(fresh);
+        texts = std::move(fresh);
+      }
+      record.evidence.push_back(texts->evidence);
+      record.evidence_stored.push_back(texts->stored);
+      memos.push_back({rs.memo, std::move(key)});
       out.overall = MostSevere(out.overall, d.decision);
       auto& c = record.counts;
       ++c.total;
@@ -222,7 +263,7 @@ Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, con
       if (d.decision == Decision::kWarn) ++c.warned;
       if (d.decision == Decision::kBlock) ++c.blocked;
       if (d.escalated) ++c.escalated;
-      out.results.push_back({std::move(result_text), d.decision, d.escalated});
+      out.results.push_back({texts->result, d.decision, d.escalated});
     }
     record.overall = std::string(DecisionName(out.overall));
   }
@@ -230,10 +271,12 @@ Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, con
     try {
       storage::Session session(db_, storage::TxMode::kWrite);
       storage::TenantSession tenant(session, caller.tenant_id);
-      auto learned = AppendDecision(tenant, record, &evidence_cache_);
+      const auto appended = AppendDecision(tenant, record, &evidence_cache_);
       session.Commit();
-      for (auto& [index, known] : learned)
-        evidence_cache_.Add(caller.tenant_id, record.evidence[index], std::move(known));
+      for (size_t index : appended.learned)
+        evidence_cache_.Add(caller.tenant_id, record.evidence[index], appended.stored[index]);
+      for (size_t i = 0; i < memos.size(); ++i)
+        if (!record.evidence_stored[i]) memos[i].first->Stored(memos[i].second, appended.stored[i]);
       return out;
     } catch (const storage::StorageError& e) {
       // Another node appended to this tenant's chain at the same position.

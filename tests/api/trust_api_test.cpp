@@ -174,6 +174,33 @@ TEST_F(Trust, TheNextEvaluationSeesEveryKindOfChange) {
   EXPECT_EQ(Codes(decide())[0], "not_published");
 }
 
+// With nothing written, time alone moves a cached source from allowed to
+// expiring soon to expired: statuses, days and scores are derived for each
+// request, and the reused text of an earlier answer is never served for a
+// different outcome.
+TEST_F(Trust, TimeAloneChangesTheDecisionsOfCachedSources) {
+  auto w = Make("trust-time");
+  auto decide = [&] {
+    auto r = Evaluate(w.t, {"entry:" + w.published}, {{"channel", "internal"}});
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.Json().at("results").as_array()[0];
+  };
+  const auto now = decide();
+  EXPECT_TRUE(Codes(now).empty());
+  EXPECT_TRUE(Codes(decide()).empty());  // served from the caches
+  AdvanceServerDays(api(), 360);          // five days before the hub's 365-day expiry
+  const auto soon = decide();
+  EXPECT_EQ(Codes(soon)[0], "expiring_soon");
+  EXPECT_EQ(soon.at("reasons").as_array()[0].at("data").at("daysUntilExpiry").as_int64(), 4);
+  AdvanceServerDays(api(), 1);
+  EXPECT_EQ(decide().at("reasons").as_array()[0].at("data").at("daysUntilExpiry").as_int64(), 3);
+  AdvanceServerDays(api(), 10);
+  const auto expired = decide();
+  EXPECT_EQ(Str(expired, "decision"), "block");
+  EXPECT_EQ(Codes(expired)[0], "expired");
+  EXPECT_EQ(Str(expired, "classification"), "Expired");
+}
+
 TEST_F(Trust, FilterSourcesPartitionsKeepingOrder) {
   auto w = Make("trust-filter");
   auto r = Evaluate(w.t, {"entry:" + w.draft, "entry:" + w.published, "x:y"}, {{"channel", "internal"}},
