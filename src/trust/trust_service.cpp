@@ -253,7 +253,8 @@ Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, con
         rs.memo->Put(fresh);
         texts = std::move(fresh);
       }
-      record.evidence.push_back(texts->evidence);
+      // Evidence already stored needs no body: the append uses its location.
+      record.evidence.push_back(texts->stored ? std::string() : texts->evidence);
       record.evidence_stored.push_back(texts->stored);
       memos.push_back({rs.memo, std::move(key)});
       out.overall = MostSevere(out.overall, d.decision);
@@ -263,7 +264,7 @@ Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, con
       if (d.decision == Decision::kWarn) ++c.warned;
       if (d.decision == Decision::kBlock) ++c.blocked;
       if (d.escalated) ++c.escalated;
-      out.results.push_back({texts->result, d.decision, d.escalated});
+      out.results.push_back({texts, d.decision, d.escalated});
     }
     record.overall = std::string(DecisionName(out.overall));
   }

@@ -2,6 +2,7 @@
 // The trust endpoints' domain: evaluate and filter-sources (decide every
 // source, write one ledger record in the same transaction), source metadata,
 // decisions as recorded, usage reports, and verifying the ledger's chain.
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,9 +32,12 @@ struct ContextInput {
 enum class Endpoint { kEvaluate, kFilterSources };
 
 struct SourceResult {
-  std::string json;  // the per-source decision object as answered (and kept as evidence)
+  // The per-source decision object as answered (and kept as evidence);
+  // shared with the source's memo rather than copied.
+  std::shared_ptr<const SourceMemo::Texts> texts;
   Decision decision = Decision::kAllow;
   bool escalated = false;
+  const std::string& json() const { return texts->result; }
 };
 
 struct Evaluation {

@@ -88,7 +88,7 @@ trust::ContextInput ContextOf(const json::object& body) {
 // text), so the answer is assembled around them rather than re-parsed.
 std::string Head(const trust::Evaluation& e) {
   size_t size = 160;
-  for (const auto& r : e.results) size += r.json.size() + 1;
+  for (const auto& r : e.results) size += r.json().size() + 1;
   std::string out;
   out.reserve(size);
   out += "{\"decisionId\":\"";
@@ -110,7 +110,7 @@ void AppendResults(std::string& out, const char* key, const std::vector<trust::S
   for (const auto& r : results) {
     if (!keep(r)) continue;
     if (!first) out += ',';
-    out += r.json;
+    out += r.json();
     first = false;
   }
   out += ']';
