@@ -1,5 +1,7 @@
 #include "http/openapi.h"
 
+#include <algorithm>
+
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
@@ -117,6 +119,14 @@ json::object Operation(const Route& route, std::set<std::string>& used_ids) {
   if (route.path.find('{') != std::string::npos) errors.insert(404);
   errors.insert(500);
   for (int status : errors) {
+    const auto& foreign = route.doc.foreign_errors;
+    if (route.doc.foreign_error_schema && std::find(foreign.begin(), foreign.end(), status) != foreign.end()) {
+      responses[std::to_string(status)] = json::object{
+          {"description", StatusDescription(status)},
+          {"content", json::object{{route.doc.foreign_error_content_type,
+                                    json::object{{"schema", route.doc.foreign_error_schema->ToJsonSchema()}}}}}};
+      continue;
+    }
     responses[std::to_string(status)] = json::object{
         {"description", StatusDescription(status)},
         {"content", json::object{{"application/problem+json",

@@ -37,6 +37,11 @@ struct RouteDoc {
   std::string response_content_type = "application/json";
   std::vector<QueryParamDoc> query;
   std::vector<int> errors;  // error statuses this route can answer besides 401/500
+  // Error statuses answered in another shape than problem+json (e.g. the
+  // OAuth token endpoint's RFC 6749 errors), with that shape.
+  std::vector<int> foreign_errors;
+  std::optional<Schema> foreign_error_schema;
+  std::string foreign_error_content_type = "application/json";
   // Path parameters are strings unless listed here (e.g. {"id", Schema::Uuid()}).
   std::vector<std::pair<std::string, Schema>> path_params;
 };

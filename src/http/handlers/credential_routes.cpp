@@ -285,7 +285,13 @@ void AddCredentialRoutes(Router& router, const Services& s) {
                    Required("expires_in", Schema::Integer().Min(0).Describe("seconds")),
                    Required("scope", Schema::String().Describe("the granted scopes, space-separated")),
                }),
-               .errors = {400, 401}}});
+               .errors = {400, 401},
+               .foreign_errors = {400, 401},
+               .foreign_error_schema = Schema::Object({
+                   Required("error", Schema::String().Enum({"invalid_request", "invalid_client", "invalid_scope",
+                                                            "unsupported_grant_type"})),
+                   Optional("error_description", Schema::String()),
+               })}});
 
   router.Add({Method::kGet, "/api/trust/whoami", Auth::kUserOrMachine, "",
               [](RequestContext& ctx) {
