@@ -8,7 +8,7 @@
 #   bench/trust.sh [seconds] [connections]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN="$ROOT/build/release/src/app/credence"
+BIN=${CREDENCE_BIN:-"$ROOT/build/release/src/app/credence"}
 SECONDS_RUN=${1:-10}
 CONNECTIONS=${2:-32}
 [[ -x $BIN ]] || { echo "build first: cmake --build build/release" >&2; exit 1; }
