@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
   const double cached = per_call_us([&] {
     storage::Session s(*db, storage::TxMode::kRead);
     storage::TenantSession t(s, tenant_id);
-    resolution = cache.Resolve(t, sources, "", clock.Now());
+    (void)cache.Resolve(t, sources, "", clock.Now());
   });
   std::printf("resolve through the cache (warm): %.0f us\n", cached);
   trust::Context context;

@@ -10,18 +10,38 @@ namespace {
 constexpr storage::TenantQuery kGeneration{"trust.generation",
                                            "SELECT generation FROM trust_generations WHERE tenant_id = $1"};
 
+// The same source with its time-derived fields for `now`: itself when they
+// already are, else a derived copy (sharing its memo).
+std::shared_ptr<const ResolvedSource> DerivedFor(const std::shared_ptr<const ResolvedSource>& source, TimeMs now) {
+  const SourceState& s = source->state;
+  if (!s.expiry_facts) return source;
+  const auto st = lifecycle::ComputeExpiryStatus(*s.expiry_facts, s.windows, now);
+  if (st.status == s.status && st.expiry_at == s.expiry_at && st.days_until_expiry == s.days_until_expiry)
+    return source;
+  auto copy = std::make_shared<ResolvedSource>(*source);
+  DeriveAt(copy->state, now);
+  return copy;
+}
+
 }  // namespace
 
-Resolution SourceCache::Resolve(storage::TenantSession& tenant, const std::vector<std::string>& source_ids,
-                                const std::string& language, TimeMs now) {
-  if (!language.empty()) return ResolveSources(tenant, source_ids, language, now);
+SharedResolution SourceCache::Resolve(storage::TenantSession& tenant, const std::vector<std::string>& source_ids,
+                                      const std::string& language, TimeMs now) {
+  SharedResolution out;
+  if (!language.empty()) {
+    Resolution fresh = ResolveSources(tenant, source_ids, language, now);
+    out.sources.reserve(fresh.sources.size());
+    for (auto& s : fresh.sources) out.sources.push_back(std::make_shared<const ResolvedSource>(std::move(s)));
+    out.config = std::make_shared<const ContextConfig>(std::move(fresh.config));
+    return out;
+  }
   // First statement of the snapshot: misses below are read at this generation.
   const auto rows = tenant.Run(kGeneration);
   const int64_t generation = rows.empty() ? 0 : rows.front().Int(0);
 
-  Resolution out;
   out.sources.resize(source_ids.size());
   std::vector<size_t> missing;
+  std::vector<size_t> rederived;
   {
     std::shared_lock lock(mu_);
     auto it = tenants_.find(tenant.tenant_id());
@@ -29,7 +49,8 @@ Resolution SourceCache::Resolve(storage::TenantSession& tenant, const std::vecto
     for (size_t i = 0; i < source_ids.size(); ++i) {
       if (current) {
         if (auto hit = it->second.sources.find(source_ids[i]); hit != it->second.sources.end()) {
-          out.sources[i] = hit->second;
+          out.sources[i] = DerivedFor(hit->second, now);
+          if (out.sources[i] != hit->second) rederived.push_back(i);
           continue;
         }
       }
@@ -37,31 +58,32 @@ Resolution SourceCache::Resolve(storage::TenantSession& tenant, const std::vecto
     }
     if (current) out.config = it->second.config;
   }
-  if (missing.empty()) {
-    for (auto& s : out.sources) DeriveAt(s.state, now);
-    return out;
-  }
 
   std::vector<std::string> ids;
-  ids.reserve(missing.size());
-  for (size_t i : missing) ids.push_back(source_ids[i]);
-  Resolution fresh = ResolveSources(tenant, ids, language, now);
-  out.config = fresh.config;
-  {
-    std::unique_lock lock(mu_);
-    TenantSources& cached = tenants_[tenant.tenant_id()];
-    if (generation > cached.generation || cached.sources.size() + ids.size() > max_per_tenant_) {
-      cached.sources.clear();
-      cached.generation = generation;
-    }
-    if (cached.generation == generation) {
-      cached.config = fresh.config;
-      for (size_t j = 0; j < ids.size(); ++j) cached.sources.insert_or_assign(ids[j], fresh.sources[j]);
-    }
+  Resolution fresh;
+  if (!missing.empty()) {
+    ids.reserve(missing.size());
+    for (size_t i : missing) ids.push_back(source_ids[i]);
+    fresh = ResolveSources(tenant, ids, language, now);
+    out.config = std::make_shared<const ContextConfig>(std::move(fresh.config));
+    for (size_t j = 0; j < missing.size(); ++j)
+      out.sources[missing[j]] = std::make_shared<const ResolvedSource>(std::move(fresh.sources[j]));
   }
-  for (size_t j = 0; j < missing.size(); ++j) out.sources[missing[j]] = std::move(fresh.sources[j]);
+  if (missing.empty() && rederived.empty()) return out;
 
-  for (auto& s : out.sources) DeriveAt(s.state, now);
+  // Keep what was read (and what was derived again) for the next requests.
+  std::unique_lock lock(mu_);
+  TenantSources& cached = tenants_[tenant.tenant_id()];
+  if (generation > cached.generation || cached.sources.size() + missing.size() > max_per_tenant_) {
+    cached.sources.clear();
+    cached.generation = generation;
+    cached.config.reset();
+  }
+  if (cached.generation == generation) {
+    if (!cached.config) cached.config = out.config;
+    for (size_t i : missing) cached.sources.insert_or_assign(source_ids[i], out.sources[i]);
+    for (size_t i : rederived) cached.sources.insert_or_assign(source_ids[i], out.sources[i]);
+  }
   return out;
 }
 

@@ -3,10 +3,11 @@
 // that were resolved before costs no reads but one: the tenant's generation,
 // which triggers bump on every write that can change a resolution
 // (migration 502). Cached states are valid exactly while that generation is
-// current; time-dependent fields are derived again for each request
-// (DeriveAt). Requests that ask for a language bypass the cache (the
-// translation state is not part of the generation). Thread-safe; each node
-// keeps its own.
+// current. They are shared, immutable, between requests; a state whose
+// time-derived fields (status, days until expiry) are out of date for `now`
+// is derived again into a new one, which replaces it. Requests that ask for
+// a language bypass the cache (the translation state is not part of the
+// generation). Thread-safe; each node keeps its own.
 #include <memory>
 #include <optional>
 #include <shared_mutex>
@@ -18,19 +19,24 @@
 
 namespace credence::trust {
 
+struct SharedResolution {
+  std::vector<std::shared_ptr<const ResolvedSource>> sources;  // in request order, derived for `now`
+  std::shared_ptr<const ContextConfig> config;
+};
+
 class SourceCache {
  public:
   explicit SourceCache(size_t max_sources_per_tenant = 50'000) : max_per_tenant_(max_sources_per_tenant) {}
 
   // Same answer as ResolveSources in the same snapshot.
-  Resolution Resolve(storage::TenantSession& tenant, const std::vector<std::string>& source_ids,
-                     const std::string& language, TimeMs now);
+  SharedResolution Resolve(storage::TenantSession& tenant, const std::vector<std::string>& source_ids,
+                           const std::string& language, TimeMs now);
 
  private:
   struct TenantSources {
     int64_t generation = -1;
-    std::unordered_map<std::string, ResolvedSource> sources;  // by the id as submitted
-    ContextConfig config;
+    std::unordered_map<std::string, std::shared_ptr<const ResolvedSource>> sources;  // by the id as submitted
+    std::shared_ptr<const ContextConfig> config;
   };
   size_t max_per_tenant_;
   std::shared_mutex mu_;

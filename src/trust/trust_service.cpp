@@ -209,8 +209,8 @@ Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, con
   {
     storage::Session session(db_, storage::TxMode::kRead);
     storage::TenantSession tenant(session, caller.tenant_id);
-    const Resolution resolution = source_cache_.Resolve(tenant, sources, input.language, now);
-    Classify(resolution.config, context);
+    const SharedResolution resolution = source_cache_.Resolve(tenant, sources, input.language, now);
+    Classify(*resolution.config, context);
     record.decision_id = out.decision_id;
     record.evaluated_at = now;
     record.endpoint = endpoint == Endpoint::kEvaluate ? "Evaluate" : "FilterSources";
@@ -234,7 +234,8 @@ Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, con
     record.evidence.reserve(resolution.sources.size());
     memos.reserve(resolution.sources.size());
     record.evidence_stored.reserve(resolution.sources.size());
-    for (const auto& rs : resolution.sources) {
+    for (const auto& shared : resolution.sources) {
+      const ResolvedSource& rs = *shared;
       const SourceDecision d = Decide(rs.state, rs.policy, rs.policy_source, context, now);
       std::string key = MemoKey(rs.state, d);
       std::shared_ptr<const SourceMemo::Texts> texts = rs.memo->Find(key);
