@@ -25,6 +25,44 @@ std::shared_ptr<const ResolvedSource> DerivedFor(const std::shared_ptr<const Res
 
 }  // namespace
 
+int64_t SourceCache::CurrentGeneration(storage::TenantSession& tenant) {
+  const auto rows = tenant.Run(kGeneration);
+  return rows.empty() ? 0 : rows.front().Int(0);
+}
+
+std::optional<SourceCache::MemoryHit> SourceCache::ResolveFromMemory(const std::string& tenant_id,
+                                                                     const std::vector<std::string>& source_ids,
+                                                                     const std::string& language, TimeMs now) {
+  if (!language.empty()) return std::nullopt;
+  MemoryHit hit;
+  std::vector<size_t> rederived;
+  {
+    std::shared_lock lock(mu_);
+    auto it = tenants_.find(tenant_id);
+    if (it == tenants_.end() || !it->second.config) return std::nullopt;
+    hit.generation = it->second.generation;
+    hit.resolution.config = it->second.config;
+    hit.resolution.sources.resize(source_ids.size());
+    for (size_t i = 0; i < source_ids.size(); ++i) {
+      auto found = it->second.sources.find(source_ids[i]);
+      if (found == it->second.sources.end()) return std::nullopt;
+      hit.resolution.sources[i] = DerivedFor(found->second, now);
+      if (hit.resolution.sources[i] != found->second) rederived.push_back(i);
+    }
+  }
+  if (!rederived.empty()) KeepDerived(tenant_id, hit.generation, source_ids, hit.resolution, rederived);
+  return hit;
+}
+
+void SourceCache::KeepDerived(const std::string& tenant_id, int64_t generation,
+                              const std::vector<std::string>& source_ids, const SharedResolution& resolution,
+                              const std::vector<size_t>& rederived) {
+  std::unique_lock lock(mu_);
+  auto it = tenants_.find(tenant_id);
+  if (it == tenants_.end() || it->second.generation != generation) return;
+  for (size_t i : rederived) it->second.sources.insert_or_assign(source_ids[i], resolution.sources[i]);
+}
+
 SharedResolution SourceCache::Resolve(storage::TenantSession& tenant, const std::vector<std::string>& source_ids,
                                       const std::string& language, TimeMs now) {
   SharedResolution out;
@@ -36,8 +74,7 @@ SharedResolution SourceCache::Resolve(storage::TenantSession& tenant, const std:
     return out;
   }
   // First statement of the snapshot: misses below are read at this generation.
-  const auto rows = tenant.Run(kGeneration);
-  const int64_t generation = rows.empty() ? 0 : rows.front().Int(0);
+  const int64_t generation = CurrentGeneration(tenant);
 
   out.sources.resize(source_ids.size());
   std::vector<size_t> missing;

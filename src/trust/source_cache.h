@@ -32,7 +32,23 @@ class SourceCache {
   SharedResolution Resolve(storage::TenantSession& tenant, const std::vector<std::string>& source_ids,
                            const std::string& language, TimeMs now);
 
+  // Without touching the store: the sources when every one of them is
+  // cached, with the generation they are valid at. The caller checks that
+  // generation is still current in the transaction that records its
+  // decision (CurrentGeneration), and resolves again when it is not.
+  struct MemoryHit {
+    SharedResolution resolution;
+    int64_t generation = 0;
+  };
+  std::optional<MemoryHit> ResolveFromMemory(const std::string& tenant_id, const std::vector<std::string>& source_ids,
+                                             const std::string& language, TimeMs now);
+
+  static int64_t CurrentGeneration(storage::TenantSession& tenant);
+
  private:
+  void KeepDerived(const std::string& tenant_id, int64_t generation, const std::vector<std::string>& source_ids,
+                   const SharedResolution& resolution, const std::vector<size_t>& rederived);
+
   struct TenantSources {
     int64_t generation = -1;
     std::unordered_map<std::string, std::shared_ptr<const ResolvedSource>> sources;  // by the id as submitted

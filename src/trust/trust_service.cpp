@@ -198,18 +198,18 @@ Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, con
   context.external_model = input.external_model;
   if (!input.language.empty()) context.language = input.language;
 
-  // Sources are read and decided in a read transaction, which runs beside
-  // other readers; only the ledger append takes the (single) writer, briefly.
   const TimeMs now = clock_.Now();
   Evaluation out;
-  out.decision_id = NewId();
-  out.evaluated_at = now;
   LedgerRecord record;
   std::vector<std::pair<std::shared_ptr<SourceMemo>, std::string>> memos;  // per source: memo and key
-  {
-    storage::Session session(db_, storage::TxMode::kRead);
-    storage::TenantSession tenant(session, caller.tenant_id);
-    const SharedResolution resolution = source_cache_.Resolve(tenant, sources, input.language, now);
+
+  // Decides every source of `resolution` into `out` and `record`.
+  auto build = [&](const SharedResolution& resolution) {
+    out = Evaluation{};
+    out.decision_id = NewId();
+    out.evaluated_at = now;
+    record = LedgerRecord{};
+    memos.clear();
     Classify(*resolution.config, context);
     record.decision_id = out.decision_id;
     record.evaluated_at = now;
@@ -268,21 +268,47 @@ Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, con
       out.results.push_back({texts, d.decision, d.escalated});
     }
     record.overall = std::string(DecisionName(out.overall));
+  };
+  // From the store, in a read transaction beside other readers.
+  auto build_from_store = [&] {
+    storage::Session session(db_, storage::TxMode::kRead);
+    storage::TenantSession tenant(session, caller.tenant_id);
+    build(source_cache_.Resolve(tenant, sources, input.language, now));
+  };
+
+  // Sources all cached: decided without a read transaction; the append
+  // below confirms, under the writer, that nothing changed since.
+  std::optional<int64_t> expected_generation;
+  if (auto hit = source_cache_.ResolveFromMemory(caller.tenant_id, sources, input.language, now)) {
+    expected_generation = hit->generation;
+    build(hit->resolution);
+  } else {
+    build_from_store();
   }
   for (int attempt = 1;; ++attempt) {
+    bool stale = false;
     try {
       storage::Session session(db_, storage::TxMode::kWrite);
       storage::TenantSession tenant(session, caller.tenant_id);
-      const auto appended = AppendDecision(tenant, record, &evidence_cache_);
-      session.Commit();
-      for (size_t index : appended.learned)
-        evidence_cache_.Add(caller.tenant_id, record.evidence[index], appended.stored[index]);
-      for (size_t i = 0; i < memos.size(); ++i)
-        if (!record.evidence_stored[i]) memos[i].first->Stored(memos[i].second, appended.stored[i]);
-      return out;
+      if (expected_generation && SourceCache::CurrentGeneration(tenant) != *expected_generation) {
+        stale = true;  // a write landed since the cache was filled; this transaction rolls back
+      } else {
+        const auto appended = AppendDecision(tenant, record, &evidence_cache_);
+        session.Commit();
+        for (size_t index : appended.learned)
+          evidence_cache_.Add(caller.tenant_id, record.evidence[index], appended.stored[index]);
+        for (size_t i = 0; i < memos.size(); ++i)
+          if (!record.evidence_stored[i]) memos[i].first->Stored(memos[i].second, appended.stored[i]);
+        return out;
+      }
     } catch (const storage::StorageError& e) {
       // Another node appended to this tenant's chain at the same position.
       if (e.kind() != storage::StorageError::Kind::kUniqueViolation || attempt >= kAppendAttempts) throw;
+    }
+    if (stale) {
+      // Decide again from the store (which also refreshes the cache).
+      expected_generation.reset();
+      build_from_store();
     }
   }
 }
