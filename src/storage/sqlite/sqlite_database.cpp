@@ -6,6 +6,8 @@
 
 #include <condition_variable>
 #include <filesystem>
+#include <chrono>
+#include <thread>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -51,7 +53,7 @@ class SqliteConnection final : public Connection {
     sqlite3_busy_timeout(db_, options.busy_timeout_ms);
     ExecuteScript(
         "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
-        "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16000;");
+        "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16000; PRAGMA wal_autocheckpoint=0;");
   }
 
   ~SqliteConnection() override {
@@ -195,6 +197,16 @@ class SqliteDatabase final : public Database {
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
     // Open one connection now so a bad path fails at start-up, not on the first request.
     pool_.Give(pool_.Take(), /*reusable=*/true);
+    checkpointer_ = std::thread([this] { Checkpoint(); });
+  }
+
+  ~SqliteDatabase() override {
+    {
+      std::lock_guard lock(checkpoint_mu_);
+      stopping_ = true;
+    }
+    checkpoint_wake_.notify_all();
+    checkpointer_.join();
   }
 
   Dialect dialect() const override { return Dialect::kSqlite; }
@@ -206,9 +218,45 @@ class SqliteDatabase final : public Database {
   void Release(std::unique_ptr<Connection> conn) override { pool_.Give(std::move(conn), /*reusable=*/true); }
 
  private:
+  // Request connections never checkpoint the WAL (wal_autocheckpoint=0):
+  // a checkpoint inside a commit stalled that request, the tail of every
+  // write-heavy load (the trust ledger's p99). This thread does it instead,
+  // PASSIVE (it never blocks readers or the writer), on its own connection.
+  void Checkpoint() {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+      sqlite3_close(db);
+      return;
+    }
+    sqlite3_busy_timeout(db, 1000);
+    const std::string wal = path_ + "-wal";
+    std::unique_lock lock(checkpoint_mu_);
+    while (!checkpoint_wake_.wait_for(lock, std::chrono::milliseconds(kCheckpointIntervalMs),
+                                      [this] { return stopping_; })) {
+      lock.unlock();
+      sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+      // Under a constant load the WAL may never find a moment without
+      // readers to start over; past a bound, wait for one (briefly
+      // holding writers back) and shrink it.
+      std::error_code ec;
+      if (std::filesystem::file_size(wal, ec) > kMaxWalBytes && !ec)
+        sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+      lock.lock();
+    }
+    lock.unlock();
+    sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+    sqlite3_close(db);
+  }
+
+  static constexpr int kCheckpointIntervalMs = 200;
+  static constexpr uintmax_t kMaxWalBytes = 64u << 20;
   const std::string path_;
   const DatabaseOptions options_;
   const std::shared_ptr<std::mutex> writer_ = std::make_shared<std::mutex>();
+  std::mutex checkpoint_mu_;
+  std::condition_variable checkpoint_wake_;
+  bool stopping_ = false;
+  std::thread checkpointer_;
   internal::ConnectionPool pool_{options_.pool_size, options_.acquire_timeout_ms,
                                  [this] { return std::make_unique<SqliteConnection>(path_, options_, writer_); }};
 };
