@@ -286,30 +286,30 @@ Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, con
     build_from_store();
   }
   for (int attempt = 1;; ++attempt) {
-    bool stale = false;
+    LedgerWriter::Job job;
+    job.tenant_id = caller.tenant_id;
+    job.record = &record;
+    job.expected_generation = expected_generation;
     try {
-      storage::Session session(db_, storage::TxMode::kWrite);
-      storage::TenantSession tenant(session, caller.tenant_id);
-      if (expected_generation && SourceCache::CurrentGeneration(tenant) != *expected_generation) {
-        stale = true;  // a write landed since the cache was filled; this transaction rolls back
-      } else {
-        const auto appended = AppendDecision(tenant, record, &evidence_cache_);
-        session.Commit();
-        for (size_t index : appended.learned)
-          evidence_cache_.Add(caller.tenant_id, record.evidence[index], appended.stored[index]);
-        for (size_t i = 0; i < memos.size(); ++i)
-          if (!record.evidence_stored[i]) memos[i].first->Stored(memos[i].second, appended.stored[i]);
-        return out;
-      }
+      ledger_writer_.Append(job);
     } catch (const storage::StorageError& e) {
       // Another node appended to this tenant's chain at the same position.
       if (e.kind() != storage::StorageError::Kind::kUniqueViolation || attempt >= kAppendAttempts) throw;
+      continue;
     }
-    if (stale) {
-      // Decide again from the store (which also refreshes the cache).
+    if (job.stale) {
+      // A write landed since the cache was filled: decide again from the
+      // store (which also refreshes the cache).
       expected_generation.reset();
       build_from_store();
+      continue;
     }
+    const auto& appended = job.outcome;
+    for (size_t index : appended.learned)
+      evidence_cache_.Add(caller.tenant_id, record.evidence[index], appended.stored[index]);
+    for (size_t i = 0; i < memos.size(); ++i)
+      if (!record.evidence_stored[i]) memos[i].first->Stored(memos[i].second, appended.stored[i]);
+    return out;
   }
 }
 

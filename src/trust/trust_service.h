@@ -12,6 +12,7 @@
 #include "identity/principal.h"
 #include "trust/ledger.h"
 #include "trust/model.h"
+#include "trust/ledger_writer.h"
 #include "trust/source_cache.h"
 
 namespace credence::storage {
@@ -65,7 +66,7 @@ struct UsageInput {
 
 class TrustService {
  public:
-  TrustService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
+  TrustService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock), ledger_writer_(db, evidence_cache_) {}
 
   // Signed-in users or machine credentials with trust:evaluate (the route
   // checks the scope). 1..100 source ids of 1..2048 characters (400
@@ -87,6 +88,7 @@ class TrustService {
   const Clock& clock_;
   mutable EvidenceCache evidence_cache_;
   mutable SourceCache source_cache_;
+  mutable LedgerWriter ledger_writer_;  // after the evidence cache it reads
 };
 
 }  // namespace credence::trust

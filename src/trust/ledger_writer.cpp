@@ -1,0 +1,77 @@
+#include "trust/ledger_writer.h"
+
+#include "storage/session.h"
+#include "trust/source_cache.h"
+
+namespace credence::trust {
+
+LedgerWriter::LedgerWriter(storage::Database& db, const EvidenceCache& cache)
+    : db_(db), cache_(cache), thread_([this] { Loop(); }) {}
+
+LedgerWriter::~LedgerWriter() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  work_.notify_all();
+  thread_.join();
+}
+
+void LedgerWriter::Append(Job& job) {
+  std::unique_lock lock(mu_);
+  queue_.push_back(&job);
+  work_.notify_one();
+  done_.wait(lock, [&job] { return job.done; });
+  if (job.error) std::rethrow_exception(job.error);
+}
+
+void LedgerWriter::Write(std::deque<Job*>& batch) {
+  storage::Session session(db_, storage::TxMode::kWrite);
+  for (Job* job : batch) {
+    storage::TenantSession tenant(session, job->tenant_id);
+    if (job->expected_generation && SourceCache::CurrentGeneration(tenant) != *job->expected_generation) {
+      job->stale = true;
+      continue;
+    }
+    job->outcome = AppendDecision(tenant, *job->record, &cache_);
+  }
+  session.Commit();
+}
+
+void LedgerWriter::Loop() {
+  for (;;) {
+    std::deque<Job*> batch;
+    {
+      std::unique_lock lock(mu_);
+      work_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, nothing left
+      while (!queue_.empty() && batch.size() < kMaxBatch) {
+        batch.push_back(queue_.front());
+        queue_.pop_front();
+      }
+    }
+    try {
+      Write(batch);
+    } catch (...) {
+      // One append failed and took the batch's transaction with it: write
+      // them one by one, so only the failing one reports its error.
+      for (Job* job : batch) {
+        job->stale = false;
+        job->outcome = {};
+        std::deque<Job*> one{job};
+        try {
+          Write(one);
+        } catch (...) {
+          job->error = std::current_exception();
+        }
+      }
+    }
+    {
+      std::lock_guard lock(mu_);
+      for (Job* job : batch) job->done = true;
+    }
+    done_.notify_all();
+  }
+}
+
+}  // namespace credence::trust

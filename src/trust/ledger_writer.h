@@ -1,0 +1,64 @@
+#pragma once
+// Group commit for the decision ledger. Requests hand their record to one
+// writer thread and wait; the writer appends every record waiting, in one
+// write transaction, and wakes them when it has committed. Many appends
+// then share one commit (and the WAL pages it writes), instead of queueing
+// one by one on the store's single writer. A request is answered only after
+// its record is committed, as before.
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "trust/ledger.h"
+
+namespace credence::storage {
+class Database;
+}
+
+namespace credence::trust {
+
+class LedgerWriter {
+ public:
+  struct Job {
+    std::string tenant_id;
+    const LedgerRecord* record = nullptr;
+    // When set, the record is appended only if the tenant's generation is
+    // still this one (decided from the cache); otherwise `stale` is set.
+    std::optional<int64_t> expected_generation;
+    // Results.
+    bool stale = false;
+    AppendOutcome outcome;
+    std::exception_ptr error;
+    bool done = false;
+  };
+
+  LedgerWriter(storage::Database& db, const EvidenceCache& cache);
+  ~LedgerWriter();
+  LedgerWriter(const LedgerWriter&) = delete;
+  LedgerWriter& operator=(const LedgerWriter&) = delete;
+
+  // Blocks until the job's record is committed, found stale, or failed.
+  void Append(Job& job);
+
+ private:
+  void Loop();
+  // Appends `batch` in one transaction; throws when any append fails.
+  void Write(std::deque<Job*>& batch);
+
+  static constexpr size_t kMaxBatch = 64;
+  storage::Database& db_;
+  const EvidenceCache& cache_;
+  std::mutex mu_;
+  std::condition_variable work_;
+  std::condition_variable done_;
+  std::deque<Job*> queue_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace credence::trust
