@@ -45,6 +45,7 @@ Status CheckAccess(const Route& route, const std::optional<identity::Principal>&
   if (route.auth == Auth::kPublic || route.auth == Auth::kDevOnly) return Ok();
   if (!principal) return Error::Unauthenticated("missing_credentials", "This endpoint needs a bearer token.");
   if (route.auth == Auth::kUser) return identity::RequireUser(*principal);
+  if (route.auth == Auth::kTenantAdmin) return identity::RequireGlobalAdmin(*principal);
   // An empty scope admits any machine credential of the tenant (e.g. whoami).
   if (route.auth == Auth::kUserOrMachine && !principal->is_user() && !route.scope.empty() &&
       !principal->HasScope(route.scope)) {

@@ -114,7 +114,8 @@ json::object Operation(const Route& route, std::set<std::string>& used_ids) {
 
   std::set<int> errors(route.doc.errors.begin(), route.doc.errors.end());
   if (route.doc.request) errors.insert({400, 413});
-  if (route.auth == Auth::kUser || route.auth == Auth::kUserOrMachine) errors.insert({401, 403});
+  if (route.auth == Auth::kUser || route.auth == Auth::kUserOrMachine || route.auth == Auth::kTenantAdmin)
+    errors.insert({401, 403});
   if (route.auth == Auth::kDevOnly) errors.insert(404);
   if (route.path.find('{') != std::string::npos) errors.insert(404);
   errors.insert(500);
@@ -137,7 +138,8 @@ json::object Operation(const Route& route, std::set<std::string>& used_ids) {
   switch (route.auth) {
     case Auth::kPublic:
     case Auth::kDevOnly: op["security"] = json::array{}; break;
-    case Auth::kUser: op["security"] = json::array{json::object{{"bearerAuth", json::array{}}}}; break;
+    case Auth::kUser:
+    case Auth::kTenantAdmin: op["security"] = json::array{json::object{{"bearerAuth", json::array{}}}}; break;
     case Auth::kUserOrMachine: {
       json::array scopes;
       if (!route.scope.empty()) scopes.emplace_back(route.scope);

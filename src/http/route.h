@@ -18,6 +18,7 @@ enum class Auth {
   kDevOnly,       // only in development mode; 404 otherwise
   kUser,          // a signed-in user
   kUserOrMachine, // a signed-in user, or a machine credential holding `scope`
+  kTenantAdmin,   // a signed-in global admin of the tenant (TenantRole Owner), checked before the body
 };
 
 struct QueryParamDoc {

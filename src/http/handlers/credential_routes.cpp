@@ -15,7 +15,6 @@
 #include "http/problem.h"
 #include "http/router.h"
 #include "identity/api_key_service.h"
-#include "identity/authorization.h"
 #include "identity/token_format.h"
 
 namespace credence::http {
@@ -220,11 +219,8 @@ void AddCredentialRoutes(Router& router, const Services& s) {
       Optional("expiresAt", Schema::Timestamp().Describe("in the future; from then on the key is refused")),
   });
   for (const char* path : {"/api/apikeys", "/apikeys"}) {
-    router.Add({Method::kPost, path, Auth::kUser, "",
+    router.Add({Method::kPost, path, Auth::kTenantAdmin, "",
                 [&api_keys](RequestContext& ctx) {
-                  // Who may act is answered before the body is looked at.
-                  if (auto admin = identity::RequireGlobalAdmin(ctx.Caller()); !admin)
-                    return Problem(ctx, admin.error());
                   auto body = ParseBody(ctx.request, kCreateRequest);
                   if (!body) return Problem(ctx, body.error());
                   identity::NewApiKey request;

@@ -5,7 +5,6 @@
 #include "http/json_io.h"
 #include "http/problem.h"
 #include "http/router.h"
-#include "identity/authorization.h"
 #include "identity/group_service.h"
 #include "identity/invitation_service.h"
 
@@ -126,10 +125,8 @@ void AddGroupRoutes(Router& router, const Services& s) {
       Optional("description", Schema::String().MaxLength(2000)),
   });
   for (const char* path : {"/api/groups", "/groups"}) {
-    router.Add({Method::kPost, path, Auth::kUser, "",
+    router.Add({Method::kPost, path, Auth::kTenantAdmin, "",
                 [&groups](RequestContext& ctx) {
-                  // Who may act is answered before the body is looked at.
-                  if (auto admin = identity::RequireGlobalAdmin(ctx.Caller()); !admin) return Problem(ctx, admin.error());
                   auto body = ParseBody(ctx.request, kCreateGroupRequest);
                   if (!body) return Problem(ctx, body.error());
                   auto group = groups.Create(ctx.Caller(), GetString(*body, "name"), GetOptString(*body, "description"));
@@ -165,9 +162,8 @@ void AddGroupRoutes(Router& router, const Services& s) {
       Optional("targetUserId", Schema::Uuid().Describe("alias of userId")),
   });
   for (const char* path : {"/api/groups/{groupId}/members", "/groups/{groupId}/members"}) {
-    router.Add({Method::kPost, path, Auth::kUser, "",
+    router.Add({Method::kPost, path, Auth::kTenantAdmin, "",
                 [&groups](RequestContext& ctx) {
-                  if (auto admin = identity::RequireGlobalAdmin(ctx.Caller()); !admin) return Problem(ctx, admin.error());
                   auto body = ParseBody(ctx.request, kAddMemberRequest);
                   if (!body) return Problem(ctx, body.error());
                   auto user_id = GetOptString(*body, "userId");
@@ -210,9 +206,8 @@ void AddGroupRoutes(Router& router, const Services& s) {
       Optional("displayName", Schema::String().MinLength(1).MaxLength(200)),
   });
   for (const char* path : {"/api/users/invite", "/users/invite"}) {
-    router.Add({Method::kPost, path, Auth::kUser, "",
+    router.Add({Method::kPost, path, Auth::kTenantAdmin, "",
                 [&invitations](RequestContext& ctx) {
-                  if (auto admin = identity::RequireGlobalAdmin(ctx.Caller()); !admin) return Problem(ctx, admin.error());
                   auto body = ParseBody(ctx.request, kInviteRequest);
                   if (!body) return Problem(ctx, body.error());
                   identity::NewInvitation request;

@@ -6,7 +6,6 @@
 #include "http/json_io.h"
 #include "http/problem.h"
 #include "http/router.h"
-#include "identity/authorization.h"
 #include "kb/model.h"
 #include "lifecycle/expiry_service.h"
 #include "lifecycle/expiry_template_service.h"
@@ -250,10 +249,9 @@ void AddLifecycleRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kPost,
               "/api/expiry-templates",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&templates](RequestContext& ctx) {
-                if (auto admin = identity::RequireGlobalAdmin(ctx.Caller()); !admin) return Problem(ctx, admin.error());
                 auto body = ParseBody(ctx.request, kTemplateRequest);
                 if (!body) return Problem(ctx, body.error());
                 auto t = templates.Create(ctx.Caller(), TemplateInputOf(*body));
@@ -270,10 +268,9 @@ void AddLifecycleRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kPut,
               "/api/expiry-templates/{id}",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&templates](RequestContext& ctx) {
-                if (auto admin = identity::RequireGlobalAdmin(ctx.Caller()); !admin) return Problem(ctx, admin.error());
                 auto body = ParseBody(ctx.request, kTemplateRequest);
                 if (!body) return Problem(ctx, body.error());
                 auto t = templates.Update(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), TemplateInputOf(*body));
@@ -360,11 +357,9 @@ void AddLifecycleRoutes(Router& router, const Services& s) {
   for (const char* path : {"/api/review-checklists", "/review-checklists"}) {
     router.Add({Method::kPost,
                 path,
-                Auth::kUser,
+                Auth::kTenantAdmin,
                 "",
                 [&checklists](RequestContext& ctx) {
-                  if (auto admin = identity::RequireGlobalAdmin(ctx.Caller()); !admin)
-                    return Problem(ctx, admin.error());
                   auto body = ParseBody(ctx.request, kChecklistRequest);
                   if (!body) return Problem(ctx, body.error());
                   auto c = checklists.Create(ctx.Caller(), ChecklistInputOf(*body));
@@ -381,11 +376,9 @@ void AddLifecycleRoutes(Router& router, const Services& s) {
   for (const char* path : {"/api/review-checklists/{id}", "/review-checklists/{id}"}) {
     router.Add({Method::kPut,
                 path,
-                Auth::kUser,
+                Auth::kTenantAdmin,
                 "",
                 [&checklists](RequestContext& ctx) {
-                  if (auto admin = identity::RequireGlobalAdmin(ctx.Caller()); !admin)
-                    return Problem(ctx, admin.error());
                   auto body = ParseBody(ctx.request, kChecklistRequest);
                   if (!body) return Problem(ctx, body.error());
                   auto c = checklists.Update(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), ChecklistInputOf(*body));

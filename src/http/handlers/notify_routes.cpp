@@ -5,7 +5,6 @@
 #include "http/json_io.h"
 #include "http/problem.h"
 #include "http/router.h"
-#include "identity/authorization.h"
 #include "notify/channel_service.h"
 
 namespace credence::http {
@@ -187,11 +186,9 @@ void AddChannelRoutes(Router& router, const Services& s) {
 
     router.Add({Method::kPost,
                 base,
-                Auth::kUser,
+                Auth::kTenantAdmin,
                 "",
                 [&channels](RequestContext& ctx) {
-                  if (auto admin = identity::RequireGlobalAdmin(ctx.Caller()); !admin)
-                    return Problem(ctx, admin.error());
                   auto body = ParseBody(ctx.request, kChannelRequest);
                   if (!body) return Problem(ctx, body.error());
                   auto c = channels.Create(ctx.Caller(), ChannelInputOf(*body));
@@ -223,11 +220,9 @@ void AddChannelRoutes(Router& router, const Services& s) {
 
     router.Add({Method::kPut,
                 base + "/{id}",
-                Auth::kUser,
+                Auth::kTenantAdmin,
                 "",
                 [&channels](RequestContext& ctx) {
-                  if (auto admin = identity::RequireGlobalAdmin(ctx.Caller()); !admin)
-                    return Problem(ctx, admin.error());
                   auto body = ParseBody(ctx.request, kChannelRequest);
                   if (!body) return Problem(ctx, body.error());
                   auto c = channels.Update(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), ChannelInputOf(*body));

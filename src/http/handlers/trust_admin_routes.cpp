@@ -10,7 +10,6 @@
 #include "http/json_io.h"
 #include "http/problem.h"
 #include "http/router.h"
-#include "identity/authorization.h"
 #include "trust/admin_service.h"
 #include "trust/source_id.h"
 
@@ -227,10 +226,6 @@ Result<std::string> SourceIdOf(const RequestContext& ctx) {
   return std::move(*id);
 }
 
-HttpResponse AdminOnly(RequestContext& ctx) { return Problem(ctx, identity::RequireGlobalAdmin(ctx.Caller()).error()); }
-
-bool IsAdmin(const RequestContext& ctx) { return ctx.Caller().is_global_admin(); }
-
 }  // namespace
 
 void AddTrustAdminRoutes(Router& router, const Services& s) {
@@ -243,7 +238,7 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kGet,
               "/trust-admin/policies/tenant",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
                 auto p = admin.GetTenantPolicy(ctx.Caller());
@@ -257,10 +252,9 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kPut,
               "/trust-admin/policies/tenant",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
-                if (!IsAdmin(ctx)) return AdminOnly(ctx);
                 auto body = ParseBody(ctx.request, kPolicyRequest);
                 if (!body) return Problem(ctx, body.error());
                 auto policy = trust::PolicyOverrideFromRequest(json::serialize(*body));
@@ -279,7 +273,7 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kGet,
               "/trust-admin/policies/hubs/{hubKey}",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
                 auto p = admin.GetHubPolicy(ctx.Caller(), ctx.PathParam("hubKey"));
@@ -294,10 +288,9 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kPut,
               "/trust-admin/policies/hubs/{hubKey}",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
-                if (!IsAdmin(ctx)) return AdminOnly(ctx);
                 auto body = ParseBody(ctx.request, kPolicyRequest);
                 if (!body) return Problem(ctx, body.error());
                 auto policy = trust::PolicyOverrideFromRequest(json::serialize(*body));
@@ -315,7 +308,7 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kDelete,
               "/trust-admin/policies/hubs/{hubKey}",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
                 auto done = admin.DeleteHubPolicy(ctx.Caller(), ctx.PathParam("hubKey"));
@@ -331,10 +324,9 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kGet,
               "/trust-admin/policies/sources",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
-                if (!IsAdmin(ctx)) return AdminOnly(ctx);
                 auto id = SourceIdOf(ctx);
                 if (!id) return Problem(ctx, id.error());
                 auto p = admin.GetSourcePolicy(ctx.Caller(), *id);
@@ -349,10 +341,9 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kPut,
               "/trust-admin/policies/sources",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
-                if (!IsAdmin(ctx)) return AdminOnly(ctx);
                 auto id = SourceIdOf(ctx);
                 if (!id) return Problem(ctx, id.error());
                 auto body = ParseBody(ctx.request, kPolicyRequest);
@@ -373,10 +364,9 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kDelete,
               "/trust-admin/policies/sources",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
-                if (!IsAdmin(ctx)) return AdminOnly(ctx);
                 auto id = SourceIdOf(ctx);
                 if (!id) return Problem(ctx, id.error());
                 auto done = admin.DeleteSourcePolicy(ctx.Caller(), *id);
@@ -396,7 +386,7 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kGet,
               "/trust-admin/context",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
                 auto c = admin.GetContext(ctx.Caller());
@@ -411,10 +401,9 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kPut,
               "/trust-admin/context",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
-                if (!IsAdmin(ctx)) return AdminOnly(ctx);
                 auto body = ParseBody(ctx.request, kContextRequest);
                 if (!body) return Problem(ctx, body.error());
                 auto config = trust::ContextConfigFromRequest(json::serialize(*body));
@@ -441,10 +430,9 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kGet,
               "/trust-admin/sensitivity",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
-                if (!IsAdmin(ctx)) return AdminOnly(ctx);
                 auto id = SourceIdOf(ctx);
                 if (!id) return Problem(ctx, id.error());
                 auto f = admin.GetSensitivity(ctx.Caller(), *id);
@@ -460,10 +448,9 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kPut,
               "/trust-admin/sensitivity",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
-                if (!IsAdmin(ctx)) return AdminOnly(ctx);
                 auto id = SourceIdOf(ctx);
                 if (!id) return Problem(ctx, id.error());
                 auto body = ParseBody(ctx.request, kSensitivityRequest);
@@ -487,10 +474,9 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kDelete,
               "/trust-admin/sensitivity",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
-                if (!IsAdmin(ctx)) return AdminOnly(ctx);
                 auto id = SourceIdOf(ctx);
                 if (!id) return Problem(ctx, id.error());
                 auto done = admin.DeleteSensitivity(ctx.Caller(), *id);
@@ -536,10 +522,9 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kPut,
               "/trust-admin/connected-documents",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
-                if (!IsAdmin(ctx)) return AdminOnly(ctx);
                 auto body = ParseBody(ctx.request, kDocumentRequest);
                 if (!body) return Problem(ctx, body.error());
                 auto r = admin.RegisterDocument(ctx.Caller(), DocumentInputOf(*body));
@@ -556,7 +541,7 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kGet,
               "/trust-admin/connected-documents",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
                 auto list = admin.ListDocuments(ctx.Caller(), ctx.request.QueryParam("connectorKey"));
@@ -574,7 +559,7 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kGet,
               "/trust-admin/connected-documents/{id}",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
                 auto d = admin.GetDocument(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
@@ -589,7 +574,7 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kDelete,
               "/trust-admin/connected-documents/{id}",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
                 auto done = admin.DeleteDocument(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
@@ -614,7 +599,7 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kGet,
               "/trust-admin/entries/{entryId}/source-links",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
                 auto l = admin.GetSourceLinks(ctx.Caller(), CanonicalUuid(ctx.PathParam("entryId")));
@@ -630,10 +615,9 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kPut,
               "/trust-admin/entries/{entryId}/source-links",
-              Auth::kUser,
+              Auth::kTenantAdmin,
               "",
               [&admin](RequestContext& ctx) {
-                if (!IsAdmin(ctx)) return AdminOnly(ctx);
                 auto body = ParseBody(ctx.request, kSourceLinksRequest);
                 if (!body) return Problem(ctx, body.error());
                 auto l = admin.SetSourceLinks(ctx.Caller(), CanonicalUuid(ctx.PathParam("entryId")),

@@ -328,7 +328,7 @@ void AddTrustRoutes(Router& router, const Services& s) {
                .success_status = 202,
                .errors = {400, 403}}});
 
-  router.Add({Method::kGet, "/trust-admin/ledger/verify", Auth::kUser, "",
+  router.Add({Method::kGet, "/trust-admin/ledger/verify", Auth::kTenantAdmin, "",
               [&trust](RequestContext& ctx) {
                 auto from = IntParam(ctx.request, "fromSequence", 1);
                 auto to = IntParam(ctx.request, "toSequence", 0);
