@@ -30,37 +30,57 @@ int64_t SourceCache::CurrentGeneration(storage::TenantSession& tenant) {
   return rows.empty() ? 0 : rows.front().Int(0);
 }
 
+SourceCache::Lookup SourceCache::Find(const std::string& tenant_id, std::optional<int64_t> generation,
+                                      const std::vector<std::string>& source_ids, TimeMs now,
+                                      SharedResolution& out) {
+  Lookup lookup;
+  out.sources.assign(source_ids.size(), nullptr);
+  std::shared_lock lock(mu_);
+  auto it = tenants_.find(tenant_id);
+  lookup.current = it != tenants_.end() && it->second.config &&
+                   (!generation || it->second.generation == *generation);
+  if (lookup.current) {
+    lookup.generation = it->second.generation;
+    out.config = it->second.config;
+  }
+  for (size_t i = 0; i < source_ids.size(); ++i) {
+    if (lookup.current) {
+      if (auto hit = it->second.sources.find(source_ids[i]); hit != it->second.sources.end()) {
+        out.sources[i] = DerivedFor(hit->second, now);
+        if (out.sources[i] != hit->second) lookup.rederived.push_back(i);
+        continue;
+      }
+    }
+    lookup.missing.push_back(i);
+  }
+  return lookup;
+}
+
+void SourceCache::Keep(const std::string& tenant_id, int64_t generation, const std::vector<std::string>& source_ids,
+                       const SharedResolution& out, const std::vector<size_t>& indexes) {
+  if (indexes.empty()) return;
+  std::unique_lock lock(mu_);
+  TenantSources& cached = tenants_[tenant_id];
+  if (generation > cached.generation || cached.sources.size() + indexes.size() > max_per_tenant_) {
+    cached.sources.clear();
+    cached.generation = generation;
+    cached.config.reset();
+  }
+  if (cached.generation != generation) return;  // read at an older generation than the cache holds
+  if (!cached.config) cached.config = out.config;
+  for (size_t i : indexes) cached.sources.insert_or_assign(source_ids[i], out.sources[i]);
+}
+
 std::optional<SourceCache::MemoryHit> SourceCache::ResolveFromMemory(const std::string& tenant_id,
                                                                      const std::vector<std::string>& source_ids,
                                                                      const std::string& language, TimeMs now) {
   if (!language.empty()) return std::nullopt;
   MemoryHit hit;
-  std::vector<size_t> rederived;
-  {
-    std::shared_lock lock(mu_);
-    auto it = tenants_.find(tenant_id);
-    if (it == tenants_.end() || !it->second.config) return std::nullopt;
-    hit.generation = it->second.generation;
-    hit.resolution.config = it->second.config;
-    hit.resolution.sources.resize(source_ids.size());
-    for (size_t i = 0; i < source_ids.size(); ++i) {
-      auto found = it->second.sources.find(source_ids[i]);
-      if (found == it->second.sources.end()) return std::nullopt;
-      hit.resolution.sources[i] = DerivedFor(found->second, now);
-      if (hit.resolution.sources[i] != found->second) rederived.push_back(i);
-    }
-  }
-  if (!rederived.empty()) KeepDerived(tenant_id, hit.generation, source_ids, hit.resolution, rederived);
+  const Lookup lookup = Find(tenant_id, std::nullopt, source_ids, now, hit.resolution);
+  if (!lookup.current || !lookup.missing.empty()) return std::nullopt;
+  hit.generation = lookup.generation;
+  Keep(tenant_id, hit.generation, source_ids, hit.resolution, lookup.rederived);
   return hit;
-}
-
-void SourceCache::KeepDerived(const std::string& tenant_id, int64_t generation,
-                              const std::vector<std::string>& source_ids, const SharedResolution& resolution,
-                              const std::vector<size_t>& rederived) {
-  std::unique_lock lock(mu_);
-  auto it = tenants_.find(tenant_id);
-  if (it == tenants_.end() || it->second.generation != generation) return;
-  for (size_t i : rederived) it->second.sources.insert_or_assign(source_ids[i], resolution.sources[i]);
 }
 
 SharedResolution SourceCache::Resolve(storage::TenantSession& tenant, const std::vector<std::string>& source_ids,
@@ -75,52 +95,20 @@ SharedResolution SourceCache::Resolve(storage::TenantSession& tenant, const std:
   }
   // First statement of the snapshot: misses below are read at this generation.
   const int64_t generation = CurrentGeneration(tenant);
-
-  out.sources.resize(source_ids.size());
-  std::vector<size_t> missing;
-  std::vector<size_t> rederived;
-  {
-    std::shared_lock lock(mu_);
-    auto it = tenants_.find(tenant.tenant_id());
-    const bool current = it != tenants_.end() && it->second.generation == generation;
-    for (size_t i = 0; i < source_ids.size(); ++i) {
-      if (current) {
-        if (auto hit = it->second.sources.find(source_ids[i]); hit != it->second.sources.end()) {
-          out.sources[i] = DerivedFor(hit->second, now);
-          if (out.sources[i] != hit->second) rederived.push_back(i);
-          continue;
-        }
-      }
-      missing.push_back(i);
-    }
-    if (current) out.config = it->second.config;
-  }
-
-  std::vector<std::string> ids;
-  Resolution fresh;
-  if (!missing.empty()) {
-    ids.reserve(missing.size());
-    for (size_t i : missing) ids.push_back(source_ids[i]);
-    fresh = ResolveSources(tenant, ids, language, now);
+  Lookup lookup = Find(tenant.tenant_id(), generation, source_ids, now, out);
+  if (!lookup.missing.empty()) {
+    std::vector<std::string> ids;
+    ids.reserve(lookup.missing.size());
+    for (size_t i : lookup.missing) ids.push_back(source_ids[i]);
+    Resolution fresh = ResolveSources(tenant, ids, language, now);
     out.config = std::make_shared<const ContextConfig>(std::move(fresh.config));
-    for (size_t j = 0; j < missing.size(); ++j)
-      out.sources[missing[j]] = std::make_shared<const ResolvedSource>(std::move(fresh.sources[j]));
+    for (size_t j = 0; j < lookup.missing.size(); ++j)
+      out.sources[lookup.missing[j]] = std::make_shared<const ResolvedSource>(std::move(fresh.sources[j]));
   }
-  if (missing.empty() && rederived.empty()) return out;
-
   // Keep what was read (and what was derived again) for the next requests.
-  std::unique_lock lock(mu_);
-  TenantSources& cached = tenants_[tenant.tenant_id()];
-  if (generation > cached.generation || cached.sources.size() + missing.size() > max_per_tenant_) {
-    cached.sources.clear();
-    cached.generation = generation;
-    cached.config.reset();
-  }
-  if (cached.generation == generation) {
-    if (!cached.config) cached.config = out.config;
-    for (size_t i : missing) cached.sources.insert_or_assign(source_ids[i], out.sources[i]);
-    for (size_t i : rederived) cached.sources.insert_or_assign(source_ids[i], out.sources[i]);
-  }
+  std::vector<size_t> keep = std::move(lookup.missing);
+  keep.insert(keep.end(), lookup.rederived.begin(), lookup.rederived.end());
+  Keep(tenant.tenant_id(), generation, source_ids, out, keep);
   return out;
 }
 

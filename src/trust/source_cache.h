@@ -46,8 +46,19 @@ class SourceCache {
   static int64_t CurrentGeneration(storage::TenantSession& tenant);
 
  private:
-  void KeepDerived(const std::string& tenant_id, int64_t generation, const std::vector<std::string>& source_ids,
-                   const SharedResolution& resolution, const std::vector<size_t>& rederived);
+  // What the cache holds for `source_ids` (at `generation`, or at whichever
+  // it holds when none is given), derived for `now`, into `out`.
+  struct Lookup {
+    bool current = false;  // the tenant's entries are at the generation asked for
+    int64_t generation = 0;
+    std::vector<size_t> missing;    // not cached: out.sources[i] is empty
+    std::vector<size_t> rederived;  // cached, derived again for `now`
+  };
+  Lookup Find(const std::string& tenant_id, std::optional<int64_t> generation,
+              const std::vector<std::string>& source_ids, TimeMs now, SharedResolution& out);
+  // Keeps out.sources[i] for every i of `indexes`, read at `generation`.
+  void Keep(const std::string& tenant_id, int64_t generation, const std::vector<std::string>& source_ids,
+            const SharedResolution& out, const std::vector<size_t>& indexes);
 
   struct TenantSources {
     int64_t generation = -1;

@@ -53,7 +53,7 @@ Schema SourceDecisionSchema() {
   });
 }
 
-Schema EvaluateRequest() {
+Schema EvaluateRequestSchema() {
   return Schema::Object({
       Required("sources", Schema::Array(Schema::String().MinLength(1).MaxLength(2048))
                               .MinItems(1)
@@ -82,6 +82,14 @@ trust::ContextInput ContextOf(const json::object& body) {
     c.language = GetString(o, "language");
   }
   return c;
+}
+
+// The body of evaluate and filter-sources, validated and evaluated.
+Result<trust::Evaluation> EvaluateRequest(const trust::TrustService& trust, RequestContext& ctx,
+                                          trust::Endpoint endpoint) {
+  static const Schema kRequest = EvaluateRequestSchema();
+  CR_TRY_ASSIGN(auto body, ParseBody(ctx.request, kRequest));
+  return trust.Evaluate(ctx.Caller(), GetStringArray(body, "sources"), ContextOf(body), endpoint);
 }
 
 // The per-source objects are already JSON text (the evidence embeds the same
@@ -163,13 +171,10 @@ void AddTrustRoutes(Router& router, const Services& s) {
       Required("escalated", Schema::Integer().Min(0)),
   });
 
-  static const Schema kEvaluate = EvaluateRequest();
+  static const Schema kEvaluate = EvaluateRequestSchema();
   router.Add({Method::kPost, "/api/trust/evaluate", Auth::kUserOrMachine, "trust:evaluate",
               [&trust](RequestContext& ctx) {
-                auto body = ParseBody(ctx.request, kEvaluate);
-                if (!body) return Problem(ctx, body.error());
-                auto e = trust.Evaluate(ctx.Caller(), GetStringArray(*body, "sources"), ContextOf(*body),
-                                        trust::Endpoint::kEvaluate);
+                auto e = EvaluateRequest(trust, ctx, trust::Endpoint::kEvaluate);
                 if (!e) return Problem(ctx, e.error());
                 std::string out = Head(*e);
                 AppendResults(out, "results", e->results, [](auto&) { return true; });
@@ -189,10 +194,7 @@ void AddTrustRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kPost, "/api/trust/filter-sources", Auth::kUserOrMachine, "trust:evaluate",
               [&trust](RequestContext& ctx) {
-                auto body = ParseBody(ctx.request, kEvaluate);
-                if (!body) return Problem(ctx, body.error());
-                auto e = trust.Evaluate(ctx.Caller(), GetStringArray(*body, "sources"), ContextOf(*body),
-                                        trust::Endpoint::kFilterSources);
+                auto e = EvaluateRequest(trust, ctx, trust::Endpoint::kFilterSources);
                 if (!e) return Problem(ctx, e.error());
                 auto is = [](trust::Decision d) {
                   return [d](const trust::SourceResult& r) { return r.decision == d; };
