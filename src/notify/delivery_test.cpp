@@ -339,20 +339,9 @@ class OutboxTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     SetLogLevel(LogLevel::kError);  // not a line per migration or failed attempt
-    std::string url;
-    if (GetParam() == "sqlite") {
-      std::random_device random;
-      dir_ = std::filesystem::temp_directory_path() /
-             ("credence-notify-test-" + std::to_string(random()) + std::to_string(random()));
-      std::filesystem::create_directories(dir_);
-      url = "sqlite:" + (dir_ / "test.db").string();
-    } else {
-      const auto server = test::PgServerUrlFromEnv();
-      if (!server) GTEST_SKIP() << "CREDENCE_TEST_PG_URL is not set (see scripts/pg-test-server)";
-      pg_ = std::make_unique<test::PgTestDatabase>(*server);
-      url = pg_->url();
-    }
-    db_ = storage::OpenDatabase(url, {});
+    store_ = std::make_unique<test::ScratchStore>(GetParam(), "credence-notify-test");
+    if (!store_->available()) GTEST_SKIP() << "CREDENCE_TEST_PG_URL is not set (see scripts/pg-test-server)";
+    db_ = storage::OpenDatabase(store_->url(), {});
     storage::ApplyMigrations(*db_, app::AllMigrations());
     admin_ = MakeTenant("one");
     channels_ = std::make_unique<ChannelService>(*db_, clock_);
@@ -361,9 +350,7 @@ class OutboxTest : public ::testing::TestWithParam<std::string> {
   void TearDown() override {
     channels_.reset();
     db_.reset();
-    pg_.reset();
-    std::error_code ec;
-    if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
+    store_.reset();
   }
 
   identity::Principal MakeTenant(const std::string& slug) {
@@ -404,8 +391,7 @@ class OutboxTest : public ::testing::TestWithParam<std::string> {
   identity::Principal admin_;
 
  private:
-  std::filesystem::path dir_;
-  std::unique_ptr<test::PgTestDatabase> pg_;
+  std::unique_ptr<test::ScratchStore> store_;
 };
 
 TEST_P(OutboxTest, QueueForChannelsHonoursEnabledEventsAndOwners) {

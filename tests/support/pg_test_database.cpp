@@ -68,4 +68,23 @@ PgTestDatabase::~PgTestDatabase() {
     std::fprintf(stderr, "warning: cannot drop test database: %s\n", error.c_str());
 }
 
+ScratchStore::ScratchStore(const std::string& backend, const std::string& name_prefix) {
+  if (backend == "sqlite") {
+    dir_ = std::filesystem::temp_directory_path() / (name_prefix + "-" + RandomHex(16));
+    std::filesystem::create_directories(dir_);
+    url_ = "sqlite:" + (dir_ / "test.db").string();
+    return;
+  }
+  if (const auto server = PgServerUrlFromEnv()) {
+    pg_ = std::make_unique<PgTestDatabase>(*server);
+    url_ = pg_->url();
+  }
+}
+
+ScratchStore::~ScratchStore() {
+  pg_.reset();
+  std::error_code ec;
+  if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
+}
+
 }  // namespace credence::test

@@ -2,6 +2,8 @@
 // A fresh, empty PostgreSQL database on a test server, for tests that must
 // not see each other's tables. The server is one started by
 // scripts/pg-test-server; its URL comes from CREDENCE_TEST_PG_URL.
+#include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -33,6 +35,27 @@ class PgTestDatabase {
  private:
   std::string server_url_;
   std::string name_;
+  std::string url_;
+};
+
+// A fresh store for a test parameterized by backend: "sqlite" (a file in a
+// new temporary directory) or "postgres" (a PgTestDatabase on the server of
+// CREDENCE_TEST_PG_URL). Removed on destruction.
+class ScratchStore {
+ public:
+  ScratchStore(const std::string& backend, const std::string& name_prefix);
+  ~ScratchStore();
+  ScratchStore(const ScratchStore&) = delete;
+  ScratchStore& operator=(const ScratchStore&) = delete;
+
+  // False for postgres without a server: the test should skip.
+  bool available() const { return !url_.empty(); }
+  // A URL for OpenDatabase.
+  const std::string& url() const { return url_; }
+
+ private:
+  std::filesystem::path dir_;
+  std::unique_ptr<PgTestDatabase> pg_;
   std::string url_;
 };
 
