@@ -53,12 +53,20 @@ std::optional<Hub> FindHub(storage::TenantSession& s, const std::string& key) {
   return internal::HubFromRow(rows.front());
 }
 
+// The view of a just-written entry in `language`, with the status a reader
+// sees at `now`.
+EntryView Written(Entry entry, std::string language, TimeMs now) {
+  internal::DeriveStatus(entry, now);
+  return EntryView{std::move(entry), std::move(language), false, std::nullopt};
+}
+
 // The reader's view in `language`: translated blocks where they exist, the
 // original's block where the translation has none yet, and the placeholder
 // where the original block was removed but the translation still has it.
 // `entry` may come without its content; it is read only when the original
 // is what the reader gets.
-EntryView Compose(storage::TenantSession& s, Entry entry, const std::string& language) {
+EntryView Compose(storage::TenantSession& s, Entry entry, const std::string& language, TimeMs now) {
+  internal::DeriveStatus(entry, now);
   EntryView view;
   auto original = [&] {
     if (entry.content.empty()) entry.content = s.Run(internal::kEntryContent, {entry.id}).front().Text(0);
@@ -176,8 +184,7 @@ Result<EntryView> EntryService::Get(const identity::Principal& caller, const std
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession s(session, caller.tenant_id);
   CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kViewer, /*with_content=*/false));
-  internal::DeriveStatus(loaded.entry, clock_.Now());
-  return Compose(s, std::move(loaded.entry), language);
+  return Compose(s, std::move(loaded.entry), language, clock_.Now());
 }
 
 Result<EntryView> EntryService::Create(const identity::Principal& caller, const NewEntry& request) const {
@@ -214,7 +221,7 @@ Result<EntryView> EntryService::Create(const identity::Principal& caller, const 
   for (const Block& b : doc.blocks) s.Run(internal::kInsertBlock, {e.id, b.block_id, b.position, b.hash, b.node_json});
   Reindex(s, e.id, e.title, SearchBody(doc.blocks));
   session.Commit();
-  return EntryView{std::move(e), request.original_language, false, std::nullopt};
+  return Written(std::move(e), request.original_language, now);
 }
 
 Result<EntryView> EntryService::Update(const identity::Principal& caller, const std::string& id,
@@ -238,8 +245,7 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
       return Error::NotFound("No translation in '" + language + "'; create it with POST "
                              "/api/entries/{id}/translations/" + language + ".");
     CR_TRY(TranslationService::Replace(s, e, language, update.title, update.content, caller.user_id, now));
-    internal::DeriveStatus(e, now);
-    EntryView view = Compose(s, std::move(e), language);
+    EntryView view = Compose(s, std::move(e), language, now);
     session.Commit();
     return view;
   }
@@ -302,8 +308,7 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
   if (content_changed || title_changed) Reindex(s, id, e.title, SearchBody(doc.blocks));
   session.Commit();
   const std::string original = e.original_language;
-  internal::DeriveStatus(e, now);
-  return EntryView{std::move(e), original, false, std::nullopt};
+  return Written(std::move(e), original, now);
 }
 
 Status EntryService::Delete(const identity::Principal& caller, const std::string& id) const {
@@ -332,8 +337,7 @@ Result<EntryView> EntryService::Publish(const identity::Principal& caller, const
   loaded.entry.updated_at = now;
   session.Commit();
   const std::string original = loaded.entry.original_language;
-  internal::DeriveStatus(loaded.entry, clock_.Now());
-  return EntryView{std::move(loaded.entry), original, false, std::nullopt};
+  return Written(std::move(loaded.entry), original, clock_.Now());
 }
 
 std::vector<Entry> EntryService::Expired(const identity::Principal& caller) const {
@@ -364,8 +368,7 @@ Result<EntryView> EntryService::TransferOwnership(const identity::Principal& cal
   loaded.entry.updated_at = now;
   session.Commit();
   const std::string original = loaded.entry.original_language;
-  internal::DeriveStatus(loaded.entry, clock_.Now());
-  return EntryView{std::move(loaded.entry), original, false, std::nullopt};
+  return Written(std::move(loaded.entry), original, clock_.Now());
 }
 
 Result<EntryView> EntryService::ChangeOriginalLanguage(const identity::Principal& caller, const std::string& id,
@@ -383,8 +386,7 @@ Result<EntryView> EntryService::ChangeOriginalLanguage(const identity::Principal
   loaded.entry.original_language = language;
   loaded.entry.updated_at = now;
   session.Commit();
-  internal::DeriveStatus(loaded.entry, now);
-  return EntryView{std::move(loaded.entry), language, false, std::nullopt};
+  return Written(std::move(loaded.entry), language, now);
 }
 
 Result<EntryView> EntryService::SetRoot(const identity::Principal& caller, const std::string& id) const {
@@ -394,8 +396,7 @@ Result<EntryView> EntryService::SetRoot(const identity::Principal& caller, const
   s.Run(internal::kSetHubRoot, {loaded.hub.id, id, clock_.Now()});
   session.Commit();
   const std::string original = loaded.entry.original_language;
-  internal::DeriveStatus(loaded.entry, clock_.Now());
-  return EntryView{std::move(loaded.entry), original, false, std::nullopt};
+  return Written(std::move(loaded.entry), original, clock_.Now());
 }
 
 Result<std::vector<SearchResult>> EntryService::Search(const identity::Principal& caller, const std::string& q,
