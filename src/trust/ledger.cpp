@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/ids.h"
+#include "core/json_text.h"
 #include "storage/session.h"
 
 namespace credence::trust {
@@ -231,9 +232,9 @@ AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& rec
     unknown[hashes[i]].push_back(i);
   }
   if (!unknown.empty()) {
-    json::array wanted;
-    for (const auto& [hash, at] : unknown) wanted.emplace_back(hash);
-    const std::string list = json::serialize(wanted);
+    std::vector<std::string> wanted;
+    for (const auto& [hash, at] : unknown) wanted.push_back(hash);
+    const std::string list = StringListToJson(wanted);
     std::map<std::string, int64_t> found;
     for (const auto& r : tx.Run(kEvidenceIds, {list})) found[r.Text(0)] = r.Int(1);
     bool inserted = false;

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "core/json_text.h"
 #include "kb/internal/queries.h"
 #include "lifecycle/status.h"
 #include "storage/session.h"
@@ -87,13 +88,6 @@ constexpr TenantQuery kPolicies{
 
 constexpr TenantQuery kContextConfig{"trust.context_config",
                                      "SELECT config FROM trust_context_config WHERE tenant_id = $1"};
-
-std::string JsonList(const std::vector<std::string>& items) {
-  json::array a;
-  a.reserve(items.size());
-  for (const auto& s : items) a.emplace_back(s);
-  return json::serialize(a);
-}
 
 void ApplySensitivity(const storage::Row& r, int first, SourceState& s) {
   if (auto c = r.OptText(first)) {
@@ -194,7 +188,7 @@ Resolution ResolveSources(storage::TenantSession& tenant, const std::vector<std:
   }
   std::map<std::string, std::string> entry_of_url;
   if (!urls.empty()) {
-    const std::string list = JsonList({urls.begin(), urls.end()});
+    const std::string list = StringListToJson({urls.begin(), urls.end()});
     for (const auto& r : tenant.Run(kDocsByUrl, {list})) {
       const std::string url = r.Text(3);
       if (!docs_by_url.count(url)) docs_by_url[url] = DocState(r);
@@ -203,7 +197,7 @@ Resolution ResolveSources(storage::TenantSession& tenant, const std::vector<std:
     for (const auto& u : urls)
       if (!docs_by_url.count(u)) rest.push_back(u);
     if (!rest.empty())
-      for (const auto& r : tenant.Run(kLinksByUrl, {JsonList(rest)})) {
+      for (const auto& r : tenant.Run(kLinksByUrl, {StringListToJson(rest)})) {
         entry_of_url[r.Text(0)] = r.Text(1);
         entry_ids.insert(r.Text(1));
       }
@@ -211,7 +205,7 @@ Resolution ResolveSources(storage::TenantSession& tenant, const std::vector<std:
 
   std::map<std::string, std::pair<SourceState, std::string>> entries;  // id -> state, hub
   if (!entry_ids.empty())
-    for (const auto& r : tenant.Run(kEntries, {JsonList({entry_ids.begin(), entry_ids.end()}), language})) {
+    for (const auto& r : tenant.Run(kEntries, {StringListToJson({entry_ids.begin(), entry_ids.end()}), language})) {
       std::string hub;
       SourceState s = EntryState(r, now, hub);
       if (!language.empty()) s.language = language;
@@ -232,7 +226,7 @@ Resolution ResolveSources(storage::TenantSession& tenant, const std::vector<std:
   PolicyOverride tenant_override;
   std::map<std::string, PolicyOverride> hub_overrides;
   std::map<std::string, PolicyOverride> source_overrides;
-  for (const auto& r : tenant.Run(kPolicies, {JsonList(targets)})) {
+  for (const auto& r : tenant.Run(kPolicies, {StringListToJson(targets)})) {
     auto o = PolicyOverrideFromJson(r.TextView(2));
     if (!o) continue;  // written through validation; never expected
     const std::string scope = r.Text(0);
