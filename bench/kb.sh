@@ -19,7 +19,7 @@ echo "== seeding $ENTRIES entries (5 blocks each) into $DIR"
 export VOCABULARY="$DIR/vocabulary.txt"
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$BIN" serve --dev --listen "127.0.0.1:$PORT" --data-dir "$DIR" 2>"$DIR/server.log" &
+"$BIN" serve --dev --listen "127.0.0.1:$PORT" --data-dir "$DIR" ${SERVER_ARGS:-} 2>"$DIR/server.log" &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; [[ -n ${KEEP:-} ]] || rm -rf "$DIR"' EXIT
 for _ in $(seq 200); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.05; done

@@ -20,7 +20,7 @@ constexpr FlagSpec kFlags[] = {
     {"database", FlagType::kString, "sqlite:<path> or postgresql://... (default sqlite:<data-dir>/credence.db)"},
     {"data-dir", FlagType::kString, "directory for the SQLite file and other state (default ./data)"},
     {"dev", FlagType::kBool, "development mode: dev sign-in and a seeded demo tenant"},
-    {"threads", FlagType::kInt, "HTTP worker threads (default: four per core)"},
+    {"threads", FlagType::kInt, "HTTP worker threads (default: two per core)"},
     {"db-pool-size", FlagType::kInt, "database connections (default: threads + 2)"},
     {"max-body-bytes", FlagType::kInt, "largest request body accepted (default 1048576)"},
     {"max-header-bytes", FlagType::kInt, "largest request header block accepted (default 16384)"},
@@ -143,9 +143,10 @@ int Config::EffectiveThreads() const {
   if (threads > 0) return threads;
   // Handlers block on storage (SQLite's single writer, the ledger's group
   // commit, PostgreSQL round trips), so more threads than cores keep the
-  // cores busy; CPU-bound routes lose nothing (docs/performance.md).
+  // cores busy; many more make CPU-heavy writes queue longer
+  // (docs/performance.md, "Server threads").
   const unsigned n = std::thread::hardware_concurrency();
-  return 4 * (n == 0 ? 2 : static_cast<int>(n));
+  return 2 * (n == 0 ? 2 : static_cast<int>(n));
 }
 
 std::optional<std::string> ProcessEnv(const std::string& name) {

@@ -17,7 +17,7 @@ struct Config {
   std::string data_dir = "./data";
   std::string database_url;  // empty: sqlite:<data_dir>/credence.db
   bool dev = false;
-  int threads = 0;  // 0: four per core
+  int threads = 0;  // 0: two per core
   int db_pool_size = 0;  // 0: derived from threads
   size_t max_body_bytes = 1 << 20;
   size_t max_header_bytes = 16 << 10;
