@@ -27,10 +27,12 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                options.token_ttl_seconds),
       trust(db, clock),
       trust_admin(db, clock),
+      apps(db, clock),
+      reports(db, clock),
       services_{db,           tenants,      users,           groups,       invitations, hubs,
                 entries,      translations, metrics_,        options.dev,  options.version,
                 memberships,  expiry_templates, review_checklists, expiry, reviews,
                 notifications, dashboards,  channels,        scheduler,    outbox,      options.test_clock,
-                api_keys,     trust,       trust_admin} {}
+                api_keys,     trust,       trust_admin,  apps,        reports} {}
 
 }  // namespace credence::app

@@ -26,7 +26,9 @@
 #include "lifecycle/scheduler.h"
 #include "notify/channel_service.h"
 #include "notify/outbox.h"
+#include "reports/report_service.h"
 #include "trust/admin_service.h"
+#include "trust/app_registry.h"
 #include "trust/trust_service.h"
 
 namespace credence::storage {
@@ -75,6 +77,8 @@ class ServiceSet {
   identity::ApiKeyService api_keys;
   trust::TrustService trust;
   trust::TrustAdminService trust_admin;
+  trust::AppRegistry apps;
+  reports::ReportService reports;
 
  private:
   http::Metrics metrics_;

@@ -188,6 +188,41 @@ END $$;
   return out;
 }
 
+std::string AppsSql(bool postgres) {
+  std::string out = R"sql(
+CREATE TABLE trust_apps (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  channel TEXT NOT NULL,
+  risk TEXT NOT NULL,
+  default_policy TEXT NOT NULL,
+  owner_id TEXT REFERENCES users(id),
+  created_by TEXT REFERENCES users(id),
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  archived_at BIGINT,
+  archived_by TEXT REFERENCES users(id),
+  PRIMARY KEY (tenant_id, id)
+);
+CREATE UNIQUE INDEX trust_apps_name ON trust_apps (tenant_id, name) WHERE archived_at IS NULL;
+CREATE INDEX trust_decisions_app_time ON trust_decisions (tenant_id, app_id, evaluated_at) WHERE app_id IS NOT NULL;
+)sql";
+  if (postgres) {
+    out += "CREATE TRIGGER trust_gen_trust_apps AFTER INSERT OR DELETE OR UPDATE ON trust_apps"
+           " FOR EACH ROW EXECUTE FUNCTION trust_bump_generation();\n";
+    return out;
+  }
+  for (const char* op : {"INSERT", "UPDATE", "DELETE"}) {
+    const std::string row = std::string(op) == "DELETE" ? "OLD" : "NEW";
+    out += std::string("CREATE TRIGGER trust_gen_trust_apps_") + op + " AFTER " + op +
+           " ON trust_apps BEGIN INSERT INTO trust_generations (tenant_id, generation) VALUES (" + row +
+           ".tenant_id, 1) ON CONFLICT (tenant_id) DO UPDATE SET generation = generation + 1; END;\n";
+  }
+  return out;
+}
+
 std::string WithId(const char* id) {
   std::string s = kTemplate;
   s.replace(s.find("@ID@"), 4, id);
@@ -241,6 +276,11 @@ BEGIN
 END $$;
 CREATE TRIGGER trust_forget_hub AFTER DELETE ON hubs FOR EACH ROW EXECUTE FUNCTION trust_forget_hub();
 )sql"},
+      // The AI application registry (docs/apps.md). An app's default policy
+      // and channel take part in its decisions, so its writes bump the
+      // tenant's generation like the other inputs of an evaluation. Stats
+      // and reports read an app's decisions by time through the index.
+      {504, "trust: AI applications", AppsSql(false), AppsSql(true)},
   };
   return kMigrations;
 }

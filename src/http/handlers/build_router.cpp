@@ -22,6 +22,8 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddCredentialRoutes(*router, services);
   AddTrustRoutes(*router, services);
   AddTrustAdminRoutes(*router, services);
+  AddAppRoutes(*router, services);
+  AddReportRoutes(*router, services);
   AddDevRoutes(*router, services);
   *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version));
   return router;

@@ -40,6 +40,10 @@ class SettableClock;
 namespace credence::trust {
 class TrustService;
 class TrustAdminService;
+class AppRegistry;
+}
+namespace credence::reports {
+class ReportService;
 }
 
 namespace credence::http {
@@ -76,6 +80,8 @@ struct Services {
   const identity::ApiKeyService& api_keys;
   const trust::TrustService& trust;
   const trust::TrustAdminService& trust_admin;
+  const trust::AppRegistry& apps;
+  const reports::ReportService& reports;
 };
 
 // Hubs; entries, translations and search.
@@ -112,6 +118,11 @@ void AddTrustRoutes(Router& router, const Services& services);
 // Trust administration (/trust-admin/...): policies, context vocabulary,
 // sensitivity facts, connected documents, source links.
 void AddTrustAdminRoutes(Router& router, const Services& services);
+// The AI application registry and app-bound keys (/trust-admin/apps/...,
+// docs/apps.md).
+void AddAppRoutes(Router& router, const Services& services);
+// Compliance reports (/trust-admin/reports/..., docs/reports.md).
+void AddReportRoutes(Router& router, const Services& services);
 // Development mode: the test clock and running background jobs on demand.
 void AddDevRoutes(Router& router, const Services& services);
 

@@ -1,0 +1,1 @@
+#include "trust/app_registry.h"
