@@ -236,6 +236,8 @@ const std::vector<storage::Migration>& Migrations() {
   static const std::string postgres = WithId("BIGSERIAL PRIMARY KEY");
   static const std::string generations_sqlite = GenerationsSqlite();
   static const std::string generations_postgres = GenerationsPostgres();
+  static const std::string apps_sqlite = AppsSql(false);
+  static const std::string apps_postgres = AppsSql(true);
   static const std::vector<storage::Migration> kMigrations = {
       {500, "trust: policies, context, sensitivity, connected documents, source links, ledger, usage", sqlite,
        postgres},
@@ -280,7 +282,7 @@ CREATE TRIGGER trust_forget_hub AFTER DELETE ON hubs FOR EACH ROW EXECUTE FUNCTI
       // and channel take part in its decisions, so its writes bump the
       // tenant's generation like the other inputs of an evaluation. Stats
       // and reports read an app's decisions by time through the index.
-      {504, "trust: AI applications", AppsSql(false), AppsSql(true)},
+      {504, "trust: AI applications", apps_sqlite, apps_postgres},
   };
   return kMigrations;
 }
