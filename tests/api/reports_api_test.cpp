@@ -1,0 +1,2 @@
+// reports_api_test: see docs/reports.md
+#include <gtest/gtest.h>
