@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <exception>
+#include <functional>
 
 #include <boost/json/value.hpp>
 
@@ -17,8 +18,6 @@
 
 namespace credence::http {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // A client-supplied request id is kept when it is short and plain, so a
 // caller can correlate its own logs with ours.
@@ -70,7 +69,49 @@ Status ValidatePathParams(const Route& route, const std::vector<std::pair<std::s
   return Error::InvalidArgument("invalid_path_parameter", "A path parameter is malformed.", std::move(errors));
 }
 
+// Runs `handle` and maps what it throws: a storage conflict is 409, a busy
+// store 503 with Retry-After, anything else a logged 500.
+HttpResponse Guarded(const Route& route, const std::string& request_id, std::string_view path,
+                     const std::function<HttpResponse()>& handle) {
+  auto fail = [&](const Error& e) { return ProblemResponse(e, path, request_id); };
+  try {
+    return handle();
+  } catch (const storage::StorageError& e) {
+    LogLine(LogLevel::kError, "storage error").Str("requestId", request_id).Str("route", route.path).Str("error", e.what());
+    if (e.kind() == storage::StorageError::Kind::kUniqueViolation)
+      return fail(Error::Conflict("conflict", "The request conflicts with existing data."));
+    if (e.kind() == storage::StorageError::Kind::kBusy || e.kind() == storage::StorageError::Kind::kUnavailable) {
+      HttpResponse r = fail(Error{ErrorKind::kUnavailable, "storage_unavailable", "The store is busy; retry shortly.", {}, {}}
+                                .With("retryAfter", "\"1\""));
+      r.WithHeader("Retry-After", "1");
+      return r;
+    }
+    return fail(Error::Internal("An internal error occurred; quote the request id when reporting it."));
+  } catch (const std::exception& e) {
+    LogLine(LogLevel::kError, "handler failed").Str("requestId", request_id).Str("route", route.path).Str("error", e.what());
+  } catch (...) {
+    LogLine(LogLevel::kError, "handler failed").Str("requestId", request_id).Str("route", route.path);
+  }
+  return fail(Error::Internal("An internal error occurred; quote the request id when reporting it."));
+}
+
 }  // namespace
+
+// What every answer gets once it is final: the request id header, the
+// metric and the access log line.
+void Dispatcher::Conclude(HttpResponse& response, const Route* route, Method method, std::string_view method_name,
+                          const std::string& request_id, std::string_view tenant, Clock::time_point started) const {
+  response.WithHeader("X-Request-Id", request_id);
+  const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  metrics_.Record(route, method, response.status, seconds);
+  LogLine(LogLevel::kInfo, "request")
+      .Str("requestId", request_id)
+      .Str("method", method_name)
+      .Str("route", route != nullptr ? std::string_view(route->path) : std::string_view("unmatched"))
+      .Int("status", response.status)
+      .Num("durationMs", seconds * 1000)
+      .Str("tenant", tenant);
+}
 
 HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
   const auto started = Clock::now();
@@ -105,50 +146,32 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
 
   if (route != nullptr) {
     ctx.path_params = std::move(match.params);
-    try {
+    response = Guarded(*route, ctx.request_id, request.path(), [&]() -> HttpResponse {
       auto principal = authenticator_.Authenticate({request.Header("authorization"), request.Header("x-api-key")});
-      if (!principal && route->auth != Auth::kPublic && route->auth != Auth::kDevOnly) {
-        fail(principal.error());
-      } else {
-        if (principal) ctx.principal = std::move(*principal);
-        if (Status access = CheckAccess(*route, ctx.principal); !access) {
-          fail(access.error());
-        } else if (Status params = ValidatePathParams(*route, ctx.path_params); !params) {
-          fail(params.error());
-        } else {
-          response = route->handler(ctx);
-        }
-      }
-    } catch (const storage::StorageError& e) {
-      LogLine(LogLevel::kError, "storage error").Str("requestId", ctx.request_id).Str("route", route->path).Str("error", e.what());
-      if (e.kind() == storage::StorageError::Kind::kUniqueViolation) {
-        fail(Error::Conflict("conflict", "The request conflicts with existing data."));
-      } else if (e.kind() == storage::StorageError::Kind::kBusy || e.kind() == storage::StorageError::Kind::kUnavailable) {
-        fail(Error{ErrorKind::kUnavailable, "storage_unavailable", "The store is busy; retry shortly.", {}, {}}
-                 .With("retryAfter", "\"1\""));
-        response.WithHeader("Retry-After", "1");
-      } else {
-        fail(Error::Internal("An internal error occurred; quote the request id when reporting it."));
-      }
-    } catch (const std::exception& e) {
-      LogLine(LogLevel::kError, "handler failed").Str("requestId", ctx.request_id).Str("route", route->path).Str("error", e.what());
-      fail(Error::Internal("An internal error occurred; quote the request id when reporting it."));
-    } catch (...) {
-      LogLine(LogLevel::kError, "handler failed").Str("requestId", ctx.request_id).Str("route", route->path);
-      fail(Error::Internal("An internal error occurred; quote the request id when reporting it."));
-    }
+      if (!principal && route->auth != Auth::kPublic && route->auth != Auth::kDevOnly)
+        return ProblemResponse(principal.error(), request.path(), ctx.request_id);
+      if (principal) ctx.principal = std::move(*principal);
+      if (Status access = CheckAccess(*route, ctx.principal); !access)
+        return ProblemResponse(access.error(), request.path(), ctx.request_id);
+      if (Status params = ValidatePathParams(*route, ctx.path_params); !params)
+        return ProblemResponse(params.error(), request.path(), ctx.request_id);
+      return route->handler(ctx);
+    });
   }
 
-  response.WithHeader("X-Request-Id", ctx.request_id);
-  const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
-  metrics_.Record(route, request.method, response.status, seconds);
-  LogLine(LogLevel::kInfo, "request")
-      .Str("requestId", ctx.request_id)
-      .Str("method", request.method_name)
-      .Str("route", route != nullptr ? std::string_view(route->path) : std::string_view("unmatched"))
-      .Int("status", response.status)
-      .Num("durationMs", seconds * 1000)
-      .Str("tenant", ctx.principal ? std::string_view(ctx.principal->tenant_id) : std::string_view());
+  const std::string tenant = ctx.principal ? ctx.principal->tenant_id : std::string();
+  if (response.pending) {
+    // Finished later, on the server's thread: map errors and log then.
+    response.pending->Wrap([this, route, started, method = request.method, method_name = request.method_name,
+                            request_id = ctx.request_id, path = std::string(request.path()),
+                            tenant](const PendingResponse::Step& finish) {
+      HttpResponse r = Guarded(*route, request_id, path, finish);
+      Conclude(r, route, method, method_name, request_id, tenant, started);
+      return r;
+    });
+    return response;
+  }
+  Conclude(response, route, request.method, request.method_name, ctx.request_id, tenant, started);
   return response;
 }
 

@@ -3,6 +3,8 @@
 // authentication and route-level access, the handler, error mapping, the
 // access log line and metrics. Never throws. Knows nothing of sockets, so
 // it is unit-testable and the Beast server stays a thin shell around it.
+#include <chrono>
+#include <string>
 #include <string_view>
 
 #include "core/error.h"
@@ -16,12 +18,15 @@ namespace credence::http {
 
 class Metrics;
 class Router;
+struct Route;
 
 class Dispatcher {
  public:
   Dispatcher(const Router& router, const identity::Authenticator& authenticator, Metrics& metrics, bool dev_mode)
       : router_(router), authenticator_(authenticator), metrics_(metrics), dev_mode_(dev_mode) {}
 
+  // A handler may answer later (HttpResponse::pending): then the answer
+  // returned is pending too, and its Finish() maps errors and logs.
   HttpResponse Dispatch(const HttpRequest& request) const;
 
   // For requests the server refuses before they are complete (body too
@@ -29,6 +34,10 @@ class Dispatcher {
   HttpResponse Reject(const Error& error, Method method, std::string_view target) const;
 
  private:
+  using Clock = std::chrono::steady_clock;
+  void Conclude(HttpResponse& response, const Route* route, Method method, std::string_view method_name,
+                const std::string& request_id, std::string_view tenant, Clock::time_point started) const;
+
   const Router& router_;
   const identity::Authenticator& authenticator_;
   Metrics& metrics_;

@@ -209,4 +209,56 @@ void Classify(const ContextConfig& config, Context& c) {
   c.action_requires = it == config.action_requires_review.end() ? ReviewStrength::kNone : it->second;
 }
 
+void ClassifyForApp(const ContextConfig& config, const AppProfile& app, Context& c) {
+  if (c.channel.empty()) c.channel = app.channel;
+  Classify(config, c);
+  if (c.channel == app.channel) return;
+  Context as_registered = c;
+  as_registered.channel = app.channel;
+  Classify(config, as_registered);
+  c.customer_facing = c.customer_facing || as_registered.customer_facing;
+  c.app_channel = app.channel;
+}
+
+bool Tighten(const PolicyOverride& app, Policy& p) {
+  bool changed = false;
+  auto lower = [&changed](const std::optional<bool>& allowed, bool& field) {
+    if (allowed && !*allowed && field) field = false, changed = true;
+  };
+  auto raise = [&changed](const std::optional<bool>& required, bool& field) {
+    if (required && *required && !field) field = true, changed = true;
+  };
+  lower(app.ai_retrievable, p.ai_retrievable);
+  lower(app.customer_facing_allowed, p.customer_facing_allowed);
+  lower(app.external_model_allowed, p.external_model_allowed);
+  raise(app.internal_only, p.internal_only);
+  raise(app.customer_facing_requires_review, p.customer_facing_requires_review);
+  raise(app.citation_required, p.citation_required);
+  if (app.max_sensitivity_for_ai && *app.max_sensitivity_for_ai < p.max_sensitivity_for_ai)
+    p.max_sensitivity_for_ai = *app.max_sensitivity_for_ai, changed = true;
+  if (app.warn_before_expiry_days && *app.warn_before_expiry_days > p.warn_before_expiry_days)
+    p.warn_before_expiry_days = *app.warn_before_expiry_days, changed = true;
+  if (app.max_review_age_days && *app.max_review_age_days < p.max_review_age_days)
+    p.max_review_age_days = *app.max_review_age_days, changed = true;
+  // A disclaimer is an obligation: the app's is added to the source's.
+  if (app.disclaimer_text && !app.disclaimer_text->empty()) {
+    if (!p.disclaimer_text) {
+      p.disclaimer_text = app.disclaimer_text;
+      changed = true;
+    } else if (p.disclaimer_text->find(*app.disclaimer_text) == std::string::npos) {
+      *p.disclaimer_text += "\n\n" + *app.disclaimer_text;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+std::string AppJson(const AppProfile& app) {
+  return json::serialize(json::object{{"id", app.id},
+                                      {"name", app.name},
+                                      {"ownerId", app.owner_id ? json::value(*app.owner_id) : json::value(nullptr)},
+                                      {"channel", app.channel},
+                                      {"risk", app.risk}});
+}
+
 }  // namespace credence::trust

@@ -47,8 +47,33 @@ struct ContextConfig {
 Result<ContextConfig> ContextConfigFromJson(std::string_view json_text);
 std::string ContextConfigToJson(const ContextConfig& c);
 
+// An AI application as its decisions see it (docs/apps.md).
+struct AppProfile {
+  std::string id, name, channel, risk;
+  std::optional<std::string> owner_id;
+  PolicyOverride policy;
+};
+
+// A tenant's apps by id, archived ones included (a token issued before an
+// app was archived still decides under its policy until it expires).
+using AppProfiles = std::map<std::string, AppProfile>;
+
+// Tightens a source's `policy` by the calling app's default policy: each
+// field the app sets can only make the effective policy stricter (docs/
+// apps.md, "How an app's policy applies"). True when it changed anything.
+bool Tighten(const PolicyOverride& app, Policy& policy);
+
+// {"id", "name", "ownerId", "channel", "risk"}: the app as a ledger record
+// keeps it.
+std::string AppJson(const AppProfile& app);
+
 // Works out what the configuration says about a request's channel and
 // action. Unknown channels are customer-facing (the conservative reading).
 void Classify(const ContextConfig& config, Context& context);
+// The same for a request made with an app's key: a request without a
+// channel takes the app's; one naming another channel is customer-facing
+// when either channel is, and keeps the app's channel for the
+// app_channel_mismatch rule.
+void ClassifyForApp(const ContextConfig& config, const AppProfile& app, Context& context);
 
 }  // namespace credence::trust

@@ -65,6 +65,8 @@ std::string HeaderJson(const LedgerRecord& r) {
   boost::system::error_code ec;
   json::value context = json::parse(r.context_json, ec);
   if (ec) context = json::object{};
+  json::value app = json::parse(r.app_json, ec);
+  if (ec) app = nullptr;
   return json::serialize(json::object{
       {"decisionId", r.decision_id},
       {"evaluatedAt", FormatTimestamp(r.evaluated_at)},
@@ -78,6 +80,7 @@ std::string HeaderJson(const LedgerRecord& r) {
       {"userId", opt(r.user_id)},
       {"keyId", opt(r.key_id)},
       {"appId", opt(r.app_id)},
+      {"app", std::move(app)},
       {"overallDecision", r.overall},
       {"counts",
        {{"total", r.counts.total},
@@ -88,14 +91,19 @@ std::string HeaderJson(const LedgerRecord& r) {
   });
 }
 
-std::string RecordHash(const std::string& prev_hash, const std::string& header,
-                       const std::vector<std::string>& evidence_hashes) {
-  std::string material = prev_hash;
+const std::string& Deref(const std::string& s) { return s; }
+const std::string& Deref(const std::string* s) { return *s; }
+
+template <typename Hashes>
+std::string RecordHash(const std::string& prev_hash, const std::string& header, const Hashes& evidence_hashes) {
+  std::string material;
+  material.reserve(prev_hash.size() + header.size() + evidence_hashes.size() * 65 + 1);
+  material += prev_hash;
   material += '\n';
   material += header;
   for (const auto& h : evidence_hashes) {
     material += '\n';
-    material += h;
+    material += Deref(h);
   }
   return Sha256Hex(material);
 }
@@ -157,6 +165,7 @@ LedgerRecord RecordFromHeader(const std::string& header) {
   r.action = str("action");
   r.channel = str("channel");
   if (const auto* c = o.if_contains("context")) r.context_json = json::serialize(*c);
+  if (const auto* a = o.if_contains("app")) r.app_json = json::serialize(*a);
   r.user_id = opt("userId");
   r.key_id = opt("keyId");
   r.app_id = opt("appId");
@@ -211,25 +220,29 @@ AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& rec
   const size_t n = record.evidence.size();
   AppendOutcome result;
   result.stored.resize(n);
-  std::vector<std::string> hashes(n);
+  // Each evidence's hash: the location the caller gave (no copy), or one
+  // found in the cache or computed here (kept in result.stored).
+  std::vector<const std::string*> hashes(n, nullptr);
   std::vector<int64_t> ids(n, 0);
   // Evidence nobody knows: hashed, then found or inserted.
   std::map<std::string, std::vector<size_t>> unknown;
   for (size_t i = 0; i < n; ++i) {
     if (i < record.evidence_stored.size() && record.evidence_stored[i]) {
-      hashes[i] = record.evidence_stored[i]->hash;
+      hashes[i] = &record.evidence_stored[i]->hash;
       ids[i] = record.evidence_stored[i]->id;
       continue;
     }
     if (cache) {
       if (auto k = cache->Find(tx.tenant_id(), record.evidence[i])) {
-        hashes[i] = std::move(k->hash);
-        ids[i] = k->id;
+        result.stored[i] = std::move(*k);
+        hashes[i] = &result.stored[i].hash;
+        ids[i] = result.stored[i].id;
         continue;
       }
     }
-    hashes[i] = Sha256Hex(record.evidence[i]);
-    unknown[hashes[i]].push_back(i);
+    result.stored[i].hash = Sha256Hex(record.evidence[i]);
+    hashes[i] = &result.stored[i].hash;
+    unknown[result.stored[i].hash].push_back(i);
   }
   if (!unknown.empty()) {
     std::vector<std::string> wanted;
@@ -247,12 +260,15 @@ AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& rec
       for (const auto& r : tx.Run(kEvidenceIds, {list})) found[r.Text(0)] = r.Int(1);
     for (const auto& [hash, at] : unknown) {
       const int64_t id = found.at(hash);
-      for (size_t i : at) ids[i] = id;
+      for (size_t i : at) {
+        ids[i] = id;
+        result.stored[i].id = id;
+      }
       result.learned.push_back(at.front());
     }
   }
-  for (size_t i = 0; i < n; ++i) result.stored[i] = StoredEvidence{hashes[i], ids[i]};
   std::string refs;
+  refs.reserve(n * 8);
   for (size_t i = 0; i < n; ++i) {
     if (i > 0) refs += ',';
     refs += std::to_string(ids[i]);

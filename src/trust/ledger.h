@@ -43,6 +43,8 @@ struct LedgerRecord {
   std::string actor_label, actor_type, action, channel;
   std::string context_json = "{}";
   std::optional<std::string> user_id, key_id, app_id;
+  // The app that made it, as it was then (config.h AppJson), or null.
+  std::string app_json = "null";
   std::string overall;
   LedgerCounts counts;
   // One JSON object per source, in request order: {"result": ..., "state": ...}.
@@ -79,7 +81,9 @@ class EvidenceCache {
 };
 
 struct AppendOutcome {
-  std::vector<StoredEvidence> stored;  // per evidence, in record order
+  // Per evidence, in record order; filled only where the record gave no
+  // location (evidence_stored) for it.
+  std::vector<StoredEvidence> stored;
   std::vector<size_t> learned;         // the indexes the evidence cache did not know
 };
 

@@ -1,5 +1,7 @@
 #include "trust/ledger_writer.h"
 
+#include <vector>
+
 #include "storage/session.h"
 #include "trust/source_cache.h"
 
@@ -23,6 +25,12 @@ void LedgerWriter::Append(Job& job) {
   work_.notify_one();
   done_.wait(lock, [&job] { return job.done; });
   if (job.error) std::rethrow_exception(job.error);
+}
+
+void LedgerWriter::Submit(Job& job) {
+  std::lock_guard lock(mu_);
+  queue_.push_back(&job);
+  work_.notify_one();
 }
 
 void LedgerWriter::Write(std::deque<Job*>& batch) {
@@ -66,11 +74,16 @@ void LedgerWriter::Loop() {
         }
       }
     }
+    std::vector<std::function<void()>> callbacks;
     {
       std::lock_guard lock(mu_);
-      for (Job* job : batch) job->done = true;
+      for (Job* job : batch) {
+        if (job->on_done) callbacks.push_back(std::move(job->on_done));
+        job->done = true;
+      }
     }
     done_.notify_all();
+    for (auto& done : callbacks) done();
   }
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -35,6 +36,9 @@ class LedgerWriter {
     AppendOutcome outcome;
     std::exception_ptr error;
     bool done = false;
+    // For Submit: called on the writer's thread once the job is done; the
+    // writer touches the job no more after.
+    std::function<void()> on_done;
   };
 
   LedgerWriter(storage::Database& db, const EvidenceCache& cache);
@@ -44,6 +48,9 @@ class LedgerWriter {
 
   // Blocks until the job's record is committed, found stale, or failed.
   void Append(Job& job);
+  // Returns at once; `job.on_done` is called when it is done. The job must
+  // live until then.
+  void Submit(Job& job);
 
  private:
   void Loop();

@@ -80,12 +80,15 @@ struct Policy {
   bool customer_facing_requires_review = true;
   bool citation_required = false;
   std::optional<std::string> disclaimer_text;
+  bool operator==(const Policy&) const = default;
 };
 
 // Where the policy of a source came from.
 inline constexpr char kPolicyTenantDefault[] = "tenant-default";
 inline constexpr char kPolicyHub[] = "hub";
 inline constexpr char kPolicyEntry[] = "entry";
+// The calling app's default policy made the source's policy stricter.
+inline constexpr char kPolicyApp[] = "app";
 
 // The request's context, with what the tenant's configuration says about
 // its channel and action already worked out.
@@ -99,6 +102,8 @@ struct Context {
   bool customer_facing = false;  // the channel is customer-facing, or unknown
   bool channel_known = true;
   ReviewStrength action_requires = ReviewStrength::kNone;
+  // The calling app's registered channel, when the request named another.
+  std::optional<std::string> app_channel;
 };
 
 struct Reason {
@@ -108,12 +113,14 @@ struct Reason {
   std::string message;
   std::string data_json = "{}";  // a JSON object
   bool escalate = false;
+  bool operator==(const Reason&) const = default;
 };
 
 struct Requirements {
   bool citation_required = false;
   bool disclaimer_required = false;
   std::optional<std::string> disclaimer_text;
+  bool operator==(const Requirements&) const = default;
 };
 
 struct SourceDecision {
@@ -125,6 +132,7 @@ struct SourceDecision {
   std::string policy_source;
   std::string recommended_action;
   Requirements requirements;
+  bool operator==(const SourceDecision&) const = default;
 };
 
 }  // namespace credence::trust

@@ -175,6 +175,14 @@ std::optional<Reason> UnknownChannel(const Rule& r, const RuleInput& in) {
               {{"channel", in.context.channel}});
 }
 
+std::optional<Reason> AppChannelMismatch(const Rule& r, const RuleInput& in) {
+  if (!in.context.app_channel) return std::nullopt;
+  return Make(r,
+              "The request's channel '" + in.context.channel + "' is not the channel the app is registered for ('" +
+                  *in.context.app_channel + "'); the stricter of the two applies.",
+              {{"requestChannel", in.context.channel}, {"appChannel", *in.context.app_channel}});
+}
+
 using D = Dimension;
 using S = Decision;
 
@@ -221,6 +229,8 @@ constexpr std::array kCatalog = {
          ActionNeedsStrongerReview},
     Rule{"unknown_channel", D::kContext, S::kAllow, "context.channel is not configured (informational)",
          UnknownChannel},
+    Rule{"app_channel_mismatch", D::kContext, S::kWarn,
+         "a request made with an app's key names a channel other than the app's registered one", AppChannelMismatch},
 };
 
 }  // namespace

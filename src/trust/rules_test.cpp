@@ -168,6 +168,8 @@ TEST(TrustRules, EachRuleFiresAloneOnItsTrigger) {
        },
        Decision::kBlock},
       {"unknown_channel", [](SourceState&, Policy&, Context& c) { c.channel_known = false; }, Decision::kAllow},
+      {"app_channel_mismatch", [](SourceState&, Policy&, Context& c) { c.app_channel = "internal"; },
+       Decision::kWarn},
   };
   std::set<std::string> covered;
   for (const auto& c : cases) {

@@ -37,11 +37,12 @@ SourceCache::Lookup SourceCache::Find(const std::string& tenant_id, std::optiona
   out.sources.assign(source_ids.size(), nullptr);
   std::shared_lock lock(mu_);
   auto it = tenants_.find(tenant_id);
-  lookup.current = it != tenants_.end() && it->second.config &&
+  lookup.current = it != tenants_.end() && it->second.config && it->second.apps &&
                    (!generation || it->second.generation == *generation);
   if (lookup.current) {
     lookup.generation = it->second.generation;
     out.config = it->second.config;
+    out.apps = it->second.apps;
   }
   for (size_t i = 0; i < source_ids.size(); ++i) {
     if (lookup.current) {
@@ -65,9 +66,11 @@ void SourceCache::Keep(const std::string& tenant_id, int64_t generation, const s
     cached.sources.clear();
     cached.generation = generation;
     cached.config.reset();
+    cached.apps.reset();
   }
   if (cached.generation != generation) return;  // read at an older generation than the cache holds
   if (!cached.config) cached.config = out.config;
+  if (!cached.apps) cached.apps = out.apps;
   for (size_t i : indexes) cached.sources.insert_or_assign(source_ids[i], out.sources[i]);
 }
 
@@ -91,6 +94,7 @@ SharedResolution SourceCache::Resolve(storage::TenantSession& tenant, const std:
     out.sources.reserve(fresh.sources.size());
     for (auto& s : fresh.sources) out.sources.push_back(std::make_shared<const ResolvedSource>(std::move(s)));
     out.config = std::make_shared<const ContextConfig>(std::move(fresh.config));
+    out.apps = std::make_shared<const AppProfiles>(LoadAppProfiles(tenant));
     return out;
   }
   // First statement of the snapshot: misses below are read at this generation.
@@ -105,6 +109,7 @@ SharedResolution SourceCache::Resolve(storage::TenantSession& tenant, const std:
     for (size_t j = 0; j < lookup.missing.size(); ++j)
       out.sources[lookup.missing[j]] = std::make_shared<const ResolvedSource>(std::move(fresh.sources[j]));
   }
+  if (!out.apps) out.apps = std::make_shared<const AppProfiles>(LoadAppProfiles(tenant));
   // Keep what was read (and what was derived again) for the next requests.
   std::vector<size_t> keep = std::move(lookup.missing);
   keep.insert(keep.end(), lookup.rederived.begin(), lookup.rederived.end());

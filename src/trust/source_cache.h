@@ -22,6 +22,7 @@ namespace credence::trust {
 struct SharedResolution {
   std::vector<std::shared_ptr<const ResolvedSource>> sources;  // in request order, derived for `now`
   std::shared_ptr<const ContextConfig> config;
+  std::shared_ptr<const AppProfiles> apps;
 };
 
 class SourceCache {
@@ -64,6 +65,7 @@ class SourceCache {
     int64_t generation = -1;
     std::unordered_map<std::string, std::shared_ptr<const ResolvedSource>> sources;  // by the id as submitted
     std::shared_ptr<const ContextConfig> config;
+    std::shared_ptr<const AppProfiles> apps;
   };
   size_t max_per_tenant_;
   std::shared_mutex mu_;

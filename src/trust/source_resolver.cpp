@@ -86,6 +86,10 @@ constexpr TenantQuery kPolicies{
     "SELECT scope, target_id, policy FROM trust_policies WHERE tenant_id = $1 AND (scope = 'tenant'"
     " OR target_id IN " CREDENCE_PG_LIST("$2") ")"};
 
+constexpr TenantQuery kApps{"trust.apps",
+                            "SELECT id, name, channel, risk, owner_id, default_policy FROM trust_apps"
+                            " WHERE tenant_id = $1"};
+
 constexpr TenantQuery kContextConfig{"trust.context_config",
                                      "SELECT config FROM trust_context_config WHERE tenant_id = $1"};
 
@@ -141,9 +145,13 @@ SourceState DocState(const storage::Row& r) {
 
 }  // namespace
 
-std::shared_ptr<const SourceMemo::Texts> SourceMemo::Find(const std::string& key) const {
+std::shared_ptr<const SourceMemo::Texts> SourceMemo::Find(const SourceState& state, const Policy& policy,
+                                                          const SourceDecision& decision) const {
   std::lock_guard lock(mu_);
-  if (last_ && last_->key == key) return last_;
+  if (last_ && last_->key.status == state.status && last_->key.expiry_at == state.expiry_at &&
+      last_->key.days_until_expiry == state.days_until_expiry && last_->key.decision == decision &&
+      last_->key.policy == policy)
+    return last_;
   return nullptr;
 }
 
@@ -152,12 +160,28 @@ void SourceMemo::Put(std::shared_ptr<const Texts> texts) {
   last_ = std::move(texts);
 }
 
-void SourceMemo::Stored(const std::string& key, const StoredEvidence& stored) {
+void SourceMemo::Stored(const Texts* texts, const StoredEvidence& stored) {
   std::lock_guard lock(mu_);
-  if (!last_ || last_->key != key || last_->stored) return;
+  if (last_.get() != texts || last_->stored) return;
   auto next = std::make_shared<Texts>(*last_);
   next->stored = stored;
   last_ = std::move(next);
+}
+
+AppProfiles LoadAppProfiles(storage::TenantSession& tenant) {
+  AppProfiles out;
+  for (const auto& r : tenant.Run(kApps)) {
+    AppProfile app;
+    app.id = r.Text(0);
+    app.name = r.Text(1);
+    app.channel = r.Text(2);
+    app.risk = r.Text(3);
+    if (!r.IsNull(4)) app.owner_id = r.Text(4);
+    // Stored by the registry, which validated it; an unreadable one applies nothing.
+    if (auto policy = PolicyOverrideFromJson(r.TextView(5))) app.policy = std::move(*policy);
+    out.emplace(app.id, std::move(app));
+  }
+  return out;
 }
 
 Resolution ResolveSources(storage::TenantSession& tenant, const std::vector<std::string>& source_ids,

@@ -27,16 +27,29 @@ namespace credence::trust {
 // so a memo is never stale. Thread-safe.
 class SourceMemo {
  public:
+  // Everything the texts depend on besides the source's cached state: the
+  // fields of the state derived from the clock, and the decision.
+  struct Key {
+    kb::EntryStatus status = kb::EntryStatus::kDraft;
+    TimeMs expiry_at = 0;
+    int64_t days_until_expiry = 0;
+    Policy policy;  // as applied: an app's default policy may tighten the source's
+    SourceDecision decision;
+    bool operator==(const Key&) const = default;
+  };
   struct Texts {
-    std::string key;
+    Key key;
     std::string result;
     std::string evidence;
     std::optional<StoredEvidence> stored;
   };
-  std::shared_ptr<const Texts> Find(const std::string& key) const;
+  // Compared field by field: no key text is built per source and request.
+  std::shared_ptr<const Texts> Find(const SourceState& state, const Policy& policy,
+                                    const SourceDecision& decision) const;
   void Put(std::shared_ptr<const Texts> texts);
-  // Records where the evidence of `key` is stored, once it is committed.
-  void Stored(const std::string& key, const StoredEvidence& stored);
+  // Records where the evidence of `texts` (found or put before) is stored,
+  // once it is committed; nothing when the memo has moved on.
+  void Stored(const Texts* texts, const StoredEvidence& stored);
 
  private:
   mutable std::mutex mu_;
@@ -58,6 +71,9 @@ struct Resolution {
 
 // `language`: the context's language, or "" (translation rules then stay
 // quiet). Unparseable and unknown ids come back with resolved = false.
+// Every app of the tenant (trust_apps), one query.
+AppProfiles LoadAppProfiles(storage::TenantSession& tenant);
+
 Resolution ResolveSources(storage::TenantSession& tenant, const std::vector<std::string>& source_ids,
                           const std::string& language, TimeMs now);
 

@@ -6,6 +6,8 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <condition_variable>
+#include <mutex>
 
 #include "core/ids.h"
 #include "core/json_text.h"
@@ -80,7 +82,7 @@ void AppendResult(std::string& out, const ResolvedSource& rs, const SourceDecisi
   w.Close();
 }
 
-void AppendState(std::string& out, const ResolvedSource& rs) {
+void AppendState(std::string& out, const ResolvedSource& rs, const Policy& policy, const std::string& policy_source) {
   const SourceState& s = rs.state;
   JsonObjectWriter w(out);
   if (!s.resolved) {
@@ -114,39 +116,9 @@ void AppendState(std::string& out, const ResolvedSource& rs) {
       .Bool("translationMissing", s.translation_missing)
       .Int("staleTranslationBlocks", s.stale_translation_blocks)
       .OptStr("externalUrl", s.external_url)
-      .Raw("policy", PolicyToJson(rs.policy))
-      .Str("policySource", rs.policy_source);
+      .Raw("policy", PolicyToJson(policy))
+      .Str("policySource", policy_source);
   w.Close();
-}
-
-// Everything the texts of a source depend on besides its resolved state:
-// the decision, and the fields derived from the clock.
-std::string MemoKey(const SourceState& s, const SourceDecision& d) {
-  std::string key;
-  key.reserve(96);
-  auto add = [&key](std::string_view v) {
-    key += v;
-    key += '\x1f';
-  };
-  add(kb::EntryStatusName(s.status));
-  add(std::to_string(s.expiry_at));
-  add(std::to_string(s.days_until_expiry));
-  add(DecisionName(d.decision));
-  add(d.escalated ? "e" : "-");
-  add(std::to_string(d.freshness_score));
-  add(d.classification);
-  add(d.policy_source);
-  add(d.recommended_action);
-  add(d.requirements.citation_required ? "c" : "-");
-  add(d.requirements.disclaimer_required ? "d" : "-");
-  add(d.requirements.disclaimer_text.value_or(""));
-  for (const auto& r : d.reasons) {
-    add(r.code);
-    add(DecisionName(r.severity));
-    add(r.message);
-    add(r.data_json);
-  }
-  return key;
 }
 
 Status ValidateSources(const std::vector<std::string>& sources) {
@@ -185,132 +157,218 @@ Status RequireTrustCaller(const identity::Principal& caller) {
 
 }  // namespace
 
-Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, const std::vector<std::string>& sources,
-                                          const ContextInput& input, Endpoint endpoint) const {
+// An evaluation decided and handed to the ledger writer, waiting for its
+// append (StartEvaluate / FinishEvaluate).
+class PendingEvaluation {
+ public:
+  identity::Principal caller;
+  std::vector<std::string> sources;
+  ContextInput input;
+  Endpoint endpoint = Endpoint::kEvaluate;
+  Context base_context;  // as the request gave it
+  Context context;       // classified for the tenant's configuration (and the app)
+  TimeMs now = 0;
+  Evaluation out;
+  LedgerRecord record;
+  // Per source: its memo and the texts used (alive in out.results).
+  std::vector<std::pair<std::shared_ptr<SourceMemo>, const SourceMemo::Texts*>> memos;
+  // Set when decided from the cache: the append checks it is still current.
+  std::optional<int64_t> expected_generation;
+  LedgerWriter::Job job;
+};
+
+void TrustService::Decide(PendingEvaluation& p, const SharedResolution& resolution) const {
+  const identity::Principal& caller = p.caller;
+  const ContextInput& input = p.input;
+  Evaluation& out = p.out;
+  LedgerRecord& record = p.record;
+  out = Evaluation{};
+  out.decision_id = NewId();
+  out.evaluated_at = p.now;
+  record = LedgerRecord{};
+  p.memos.clear();
+  // A decision made with an app's key: the app's channel and default policy
+  // take part (docs/apps.md); an app unknown here (deleted) takes none.
+  const AppProfile* app = nullptr;
+  if (!caller.app_id.empty() && resolution.apps) {
+    if (auto it = resolution.apps->find(caller.app_id); it != resolution.apps->end()) app = &it->second;
+  }
+  p.context = p.base_context;
+  if (app != nullptr) {
+    ClassifyForApp(*resolution.config, *app, p.context);
+    record.app_json = AppJson(*app);
+  } else {
+    Classify(*resolution.config, p.context);
+  }
+  record.decision_id = out.decision_id;
+  record.evaluated_at = p.now;
+  record.endpoint = p.endpoint == Endpoint::kEvaluate ? "Evaluate" : "FilterSources";
+  record.actor_kind = caller.is_user() ? "user" : "machine";
+  record.actor_label = input.actor_label;
+  record.actor_type = input.actor_type;
+  record.action = input.action;
+  record.channel = input.channel;
+  record.context_json = json::serialize(json::object{
+      {"actorType", input.actor_type},
+      {"actorLabel", input.actor_label},
+      {"action", input.action},
+      {"channel", input.channel},
+      {"externalModel", input.external_model},
+      {"language", input.language.empty() ? json::value(nullptr) : json::value(input.language)},
+      {"customerFacing", p.context.customer_facing}});
+  if (caller.is_user()) record.user_id = caller.user_id;
+  if (!caller.is_user()) record.key_id = caller.key_id;
+  if (!caller.app_id.empty()) record.app_id = caller.app_id;
+  out.results.reserve(resolution.sources.size());
+  record.evidence.reserve(resolution.sources.size());
+  p.memos.reserve(resolution.sources.size());
+  record.evidence_stored.reserve(resolution.sources.size());
+  const bool app_policy = app != nullptr && !app->policy.empty();
+  Policy tightened;
+  for (const auto& shared : resolution.sources) {
+    const ResolvedSource& rs = *shared;
+    const Policy* policy = &rs.policy;
+    const std::string* policy_source = &rs.policy_source;
+    if (app_policy) {
+      tightened = rs.policy;
+      if (Tighten(app->policy, tightened)) {
+        static const std::string kApp = kPolicyApp;
+        policy = &tightened;
+        policy_source = &kApp;
+      }
+    }
+    const SourceDecision d = trust::Decide(rs.state, *policy, *policy_source, p.context, p.now);
+    std::shared_ptr<const SourceMemo::Texts> texts = rs.memo->Find(rs.state, *policy, d);
+    if (!texts) {
+      auto fresh = std::make_shared<SourceMemo::Texts>();
+      fresh->key = {rs.state.status, rs.state.expiry_at, rs.state.days_until_expiry, *policy, d};
+      fresh->result.reserve(640);
+      AppendResult(fresh->result, rs, d);
+      // The evidence embeds the answer's text as is.
+      fresh->evidence.reserve(fresh->result.size() * 2 + 32);
+      fresh->evidence += "{\"result\":";
+      fresh->evidence += fresh->result;
+      fresh->evidence += ",\"state\":";
+      AppendState(fresh->evidence, rs, *policy, d.policy_source);
+      fresh->evidence += '}';
+      rs.memo->Put(fresh);
+      texts = std::move(fresh);
+    }
+    // Evidence already stored needs no body: the append uses its location.
+    record.evidence.push_back(texts->stored ? std::string() : texts->evidence);
+    record.evidence_stored.push_back(texts->stored);
+    p.memos.push_back({rs.memo, texts.get()});
+    out.overall = MostSevere(out.overall, d.decision);
+    auto& c = record.counts;
+    ++c.total;
+    if (d.decision == Decision::kAllow) ++c.allowed;
+    if (d.decision == Decision::kWarn) ++c.warned;
+    if (d.decision == Decision::kBlock) ++c.blocked;
+    if (d.escalated) ++c.escalated;
+    out.results.push_back({texts, d.decision, d.escalated});
+  }
+  record.overall = std::string(DecisionName(out.overall));
+}
+
+// From the store, in a read transaction beside other readers (which also
+// refreshes the cache).
+void TrustService::DecideFromStore(PendingEvaluation& p) const {
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, p.caller.tenant_id);
+  p.expected_generation.reset();
+  Decide(p, source_cache_.Resolve(tenant, p.sources, p.input.language, p.now));
+}
+
+void TrustService::PrepareJob(PendingEvaluation& p) const {
+  p.job = LedgerWriter::Job{};
+  p.job.tenant_id = p.caller.tenant_id;
+  p.job.record = &p.record;
+  p.job.expected_generation = p.expected_generation;
+}
+
+Result<std::shared_ptr<PendingEvaluation>> TrustService::StartEvaluate(const identity::Principal& caller,
+                                                                       std::vector<std::string> sources,
+                                                                       const ContextInput& input, Endpoint endpoint,
+                                                                       std::function<void()> committed) const {
   CR_TRY(RequireTrustCaller(caller));
   CR_TRY(ValidateSources(sources));
   CR_TRY(ValidateContext(input));
-  Context context;
-  context.actor_type = input.actor_type;
-  context.actor_label = input.actor_label;
-  context.action = input.action;
-  context.channel = input.channel;
-  context.external_model = input.external_model;
-  if (!input.language.empty()) context.language = input.language;
-
-  const TimeMs now = clock_.Now();
-  Evaluation out;
-  LedgerRecord record;
-  std::vector<std::pair<std::shared_ptr<SourceMemo>, std::string>> memos;  // per source: memo and key
-
-  // Decides every source of `resolution` into `out` and `record`.
-  auto build = [&](const SharedResolution& resolution) {
-    out = Evaluation{};
-    out.decision_id = NewId();
-    out.evaluated_at = now;
-    record = LedgerRecord{};
-    memos.clear();
-    Classify(*resolution.config, context);
-    record.decision_id = out.decision_id;
-    record.evaluated_at = now;
-    record.endpoint = endpoint == Endpoint::kEvaluate ? "Evaluate" : "FilterSources";
-    record.actor_kind = caller.is_user() ? "user" : "machine";
-    record.actor_label = input.actor_label;
-    record.actor_type = input.actor_type;
-    record.action = input.action;
-    record.channel = input.channel;
-    record.context_json = json::serialize(json::object{
-        {"actorType", input.actor_type},
-        {"actorLabel", input.actor_label},
-        {"action", input.action},
-        {"channel", input.channel},
-        {"externalModel", input.external_model},
-        {"language", input.language.empty() ? json::value(nullptr) : json::value(input.language)},
-        {"customerFacing", context.customer_facing}});
-    if (caller.is_user()) record.user_id = caller.user_id;
-    if (!caller.is_user()) record.key_id = caller.key_id;
-    if (!caller.app_id.empty()) record.app_id = caller.app_id;
-    out.results.reserve(resolution.sources.size());
-    record.evidence.reserve(resolution.sources.size());
-    memos.reserve(resolution.sources.size());
-    record.evidence_stored.reserve(resolution.sources.size());
-    for (const auto& shared : resolution.sources) {
-      const ResolvedSource& rs = *shared;
-      const SourceDecision d = Decide(rs.state, rs.policy, rs.policy_source, context, now);
-      std::string key = MemoKey(rs.state, d);
-      std::shared_ptr<const SourceMemo::Texts> texts = rs.memo->Find(key);
-      if (!texts) {
-        auto fresh = std::make_shared<SourceMemo::Texts>();
-        fresh->key = key;
-        fresh->result.reserve(640);
-        AppendResult(fresh->result, rs, d);
-        // The evidence embeds the answer's text as is.
-        fresh->evidence.reserve(fresh->result.size() * 2 + 32);
-        fresh->evidence += "{\"result\":";
-        fresh->evidence += fresh->result;
-        fresh->evidence += ",\"state\":";
-        AppendState(fresh->evidence, rs);
-        fresh->evidence += '}';
-        rs.memo->Put(fresh);
-        texts = std::move(fresh);
-      }
-      // Evidence already stored needs no body: the append uses its location.
-      record.evidence.push_back(texts->stored ? std::string() : texts->evidence);
-      record.evidence_stored.push_back(texts->stored);
-      memos.push_back({rs.memo, std::move(key)});
-      out.overall = MostSevere(out.overall, d.decision);
-      auto& c = record.counts;
-      ++c.total;
-      if (d.decision == Decision::kAllow) ++c.allowed;
-      if (d.decision == Decision::kWarn) ++c.warned;
-      if (d.decision == Decision::kBlock) ++c.blocked;
-      if (d.escalated) ++c.escalated;
-      out.results.push_back({texts, d.decision, d.escalated});
-    }
-    record.overall = std::string(DecisionName(out.overall));
-  };
-  // From the store, in a read transaction beside other readers.
-  auto build_from_store = [&] {
-    storage::Session session(db_, storage::TxMode::kRead);
-    storage::TenantSession tenant(session, caller.tenant_id);
-    build(source_cache_.Resolve(tenant, sources, input.language, now));
-  };
+  auto p = std::make_shared<PendingEvaluation>();
+  p->caller = caller;
+  p->sources = std::move(sources);
+  p->input = input;
+  p->endpoint = endpoint;
+  p->base_context.actor_type = input.actor_type;
+  p->base_context.actor_label = input.actor_label;
+  p->base_context.action = input.action;
+  p->base_context.channel = input.channel;
+  p->base_context.external_model = input.external_model;
+  if (!input.language.empty()) p->base_context.language = input.language;
+  p->now = clock_.Now();
 
   // Sources all cached: decided without a read transaction; the append
-  // below confirms, under the writer, that nothing changed since.
-  std::optional<int64_t> expected_generation;
-  if (auto hit = source_cache_.ResolveFromMemory(caller.tenant_id, sources, input.language, now)) {
-    expected_generation = hit->generation;
-    build(hit->resolution);
+  // confirms, under the writer, that nothing changed since.
+  if (auto hit = source_cache_.ResolveFromMemory(caller.tenant_id, p->sources, input.language, p->now)) {
+    p->expected_generation = hit->generation;
+    Decide(*p, hit->resolution);
   } else {
-    build_from_store();
+    DecideFromStore(*p);
   }
+  PrepareJob(*p);
+  p->job.on_done = std::move(committed);
+  ledger_writer_.Submit(p->job);
+  return p;
+}
+
+Result<Evaluation> TrustService::FinishEvaluate(PendingEvaluation& p) const {
   for (int attempt = 1;; ++attempt) {
-    LedgerWriter::Job job;
-    job.tenant_id = caller.tenant_id;
-    job.record = &record;
-    job.expected_generation = expected_generation;
-    try {
-      ledger_writer_.Append(job);
-    } catch (const storage::StorageError& e) {
-      // Another node appended to this tenant's chain at the same position.
-      if (e.kind() != storage::StorageError::Kind::kUniqueViolation || attempt >= kAppendAttempts) throw;
-      continue;
+    if (attempt > 1) {
+      PrepareJob(p);
+      try {
+        ledger_writer_.Append(p.job);
+      } catch (...) {
+        // p.job.error holds it.
+      }
     }
-    if (job.stale) {
+    if (p.job.error) {
+      try {
+        std::rethrow_exception(p.job.error);
+      } catch (const storage::StorageError& e) {
+        // Another node appended to this tenant's chain at the same position.
+        if (e.kind() != storage::StorageError::Kind::kUniqueViolation || attempt >= kAppendAttempts) throw;
+        continue;
+      }
+    }
+    if (p.job.stale) {
       // A write landed since the cache was filled: decide again from the
-      // store (which also refreshes the cache).
-      expected_generation.reset();
-      build_from_store();
+      // store, and append again.
+      DecideFromStore(p);
       continue;
     }
-    const auto& appended = job.outcome;
+    const auto& appended = p.job.outcome;
     for (size_t index : appended.learned)
-      evidence_cache_.Add(caller.tenant_id, record.evidence[index], appended.stored[index]);
-    for (size_t i = 0; i < memos.size(); ++i)
-      if (!record.evidence_stored[i]) memos[i].first->Stored(memos[i].second, appended.stored[i]);
-    return out;
+      evidence_cache_.Add(p.caller.tenant_id, p.record.evidence[index], appended.stored[index]);
+    for (size_t i = 0; i < p.memos.size(); ++i)
+      if (!p.record.evidence_stored[i]) p.memos[i].first->Stored(p.memos[i].second, appended.stored[i]);
+    return std::move(p.out);
   }
+}
+
+Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, const std::vector<std::string>& sources,
+                                          const ContextInput& input, Endpoint endpoint) const {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool committed = false;
+  CR_TRY_ASSIGN(auto pending, StartEvaluate(caller, sources, input, endpoint, [&] {
+                  std::lock_guard lock(mu);
+                  committed = true;
+                  cv.notify_all();
+                }));
+  {
+    std::unique_lock lock(mu);
+    cv.wait(lock, [&] { return committed; });
+  }
+  return FinishEvaluate(*pending);
 }
 
 Result<SourceMetadata> TrustService::Metadata(const identity::Principal& caller, const std::string& source_id) const {

@@ -2,6 +2,7 @@
 // The trust endpoints' domain: evaluate and filter-sources (decide every
 // source, write one ledger record in the same transaction), source metadata,
 // decisions as recorded, usage reports, and verifying the ledger's chain.
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -64,6 +65,8 @@ struct UsageInput {
   std::vector<std::string> sources;
 };
 
+class PendingEvaluation;
+
 class TrustService {
  public:
   TrustService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock), ledger_writer_(db, evidence_cache_) {}
@@ -73,6 +76,17 @@ class TrustService {
   // otherwise); unresolvable ones are blocked, never an error.
   Result<Evaluation> Evaluate(const identity::Principal& caller, const std::vector<std::string>& sources,
                               const ContextInput& context, Endpoint endpoint) const;
+  // The same in two steps, so that no thread waits for the ledger: Start
+  // decides and hands the record to the ledger writer; `committed` runs, on
+  // the writer's thread, once the append is done (or failed); then Finish,
+  // on any thread, gives the answer. In the rare case that a write landed
+  // between deciding from the cache and appending, Finish decides again
+  // from the store and appends again, waiting.
+  Result<std::shared_ptr<PendingEvaluation>> StartEvaluate(const identity::Principal& caller,
+                                                           std::vector<std::string> sources,
+                                                           const ContextInput& context, Endpoint endpoint,
+                                                           std::function<void()> committed) const;
+  Result<Evaluation> FinishEvaluate(PendingEvaluation& pending) const;
   // trust:read. Always answers: resolved false for unknown ids.
   Result<SourceMetadata> Metadata(const identity::Principal& caller, const std::string& source_id) const;
   // trust:read. 404 for another tenant's or unknown decision.
@@ -84,6 +98,10 @@ class TrustService {
   Result<VerifyResult> Verify(const identity::Principal& caller, int64_t from_seq, int64_t to_seq) const;
 
  private:
+  void Decide(PendingEvaluation& p, const SharedResolution& resolution) const;
+  void DecideFromStore(PendingEvaluation& p) const;
+  void PrepareJob(PendingEvaluation& p) const;
+
   storage::Database& db_;
   const Clock& clock_;
   mutable EvidenceCache evidence_cache_;

@@ -84,14 +84,6 @@ trust::ContextInput ContextOf(const json::object& body) {
   return c;
 }
 
-// The body of evaluate and filter-sources, validated and evaluated.
-Result<trust::Evaluation> EvaluateRequest(const trust::TrustService& trust, RequestContext& ctx,
-                                          trust::Endpoint endpoint) {
-  static const Schema kRequest = EvaluateRequestSchema();
-  CR_TRY_ASSIGN(auto body, ParseBody(ctx.request, kRequest));
-  return trust.Evaluate(ctx.Caller(), GetStringArray(body, "sources"), ContextOf(body), endpoint);
-}
-
 // The per-source objects are already JSON text (the evidence embeds the same
 // text), so the answer is assembled around them rather than re-parsed.
 std::string Head(const trust::Evaluation& e) {
@@ -132,10 +124,32 @@ HttpResponse RawJson(std::string body) {
   return r;
 }
 
+// Evaluate and filter-sources: the body validated, the sources decided, and
+// `answer` sent once the ledger has the record. No server thread waits for
+// the ledger meanwhile (PendingResponse).
+HttpResponse EvaluateAndAnswer(const trust::TrustService& trust, RequestContext& ctx, trust::Endpoint endpoint,
+                               std::string (*answer)(const trust::Evaluation&)) {
+  static const Schema kRequest = EvaluateRequestSchema();
+  auto body = ParseBody(ctx.request, kRequest);
+  if (!body) return Problem(ctx, body.error());
+  auto pending = std::make_shared<PendingResponse>();
+  auto started = trust.StartEvaluate(ctx.Caller(), GetStringArray(*body, "sources"), ContextOf(*body), endpoint,
+                                     [pending] { pending->Ready(); });
+  if (!started) return Problem(ctx, started.error());
+  pending->SetFinish([&trust, evaluation = *started, answer, path = std::string(ctx.request.path()),
+                      request_id = ctx.request_id] {
+    auto e = trust.FinishEvaluate(*evaluation);
+    if (!e) return ProblemResponse(e.error(), path, request_id);
+    return RawJson(answer(*e));
+  });
+  return Deferred(std::move(pending));
+}
+
 // The hashed header as stored (so the answer is exactly what the chain
 // covers), with the evidence and the record's place in the chain.
 json::object DecisionRecordJson(const trust::StoredDecision& d) {
   json::object out = json::parse(d.header_json).as_object();
+  if (!out.contains("app")) out["app"] = nullptr;  // recorded before apps existed
   json::array sources;
   for (const auto& e : d.record.evidence) {
     json::value v = json::parse(e);
@@ -174,11 +188,12 @@ void AddTrustRoutes(Router& router, const Services& s) {
   static const Schema kEvaluate = EvaluateRequestSchema();
   router.Add({Method::kPost, "/api/trust/evaluate", Auth::kUserOrMachine, "trust:evaluate",
               [&trust](RequestContext& ctx) {
-                auto e = EvaluateRequest(trust, ctx, trust::Endpoint::kEvaluate);
-                if (!e) return Problem(ctx, e.error());
-                std::string out = Head(*e);
-                AppendResults(out, "results", e->results, [](auto&) { return true; });
-                return RawJson(std::move(out += '}'));
+                return EvaluateAndAnswer(trust, ctx, trust::Endpoint::kEvaluate, [](const trust::Evaluation& e) {
+                  std::string out = Head(e);
+                  AppendResults(out, "results", e.results, [](auto&) { return true; });
+                  out += '}';
+                  return out;
+                });
               },
               {.summary = "Decide, per source, whether it may be used now by this actor for this purpose; the "
                           "decision is in the ledger before the answer is sent.",
@@ -194,18 +209,19 @@ void AddTrustRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kPost, "/api/trust/filter-sources", Auth::kUserOrMachine, "trust:evaluate",
               [&trust](RequestContext& ctx) {
-                auto e = EvaluateRequest(trust, ctx, trust::Endpoint::kFilterSources);
-                if (!e) return Problem(ctx, e.error());
-                auto is = [](trust::Decision d) {
-                  return [d](const trust::SourceResult& r) { return r.decision == d; };
-                };
-                std::string out = Head(*e);
-                AppendResults(out, "allowed", e->results, is(trust::Decision::kAllow));
-                out += ',';
-                AppendResults(out, "warned", e->results, is(trust::Decision::kWarn));
-                out += ',';
-                AppendResults(out, "blocked", e->results, is(trust::Decision::kBlock));
-                return RawJson(std::move(out += '}'));
+                return EvaluateAndAnswer(trust, ctx, trust::Endpoint::kFilterSources, [](const trust::Evaluation& e) {
+                  auto is = [](trust::Decision d) {
+                    return [d](const trust::SourceResult& r) { return r.decision == d; };
+                  };
+                  std::string out = Head(e);
+                  AppendResults(out, "allowed", e.results, is(trust::Decision::kAllow));
+                  out += ',';
+                  AppendResults(out, "warned", e.results, is(trust::Decision::kWarn));
+                  out += ',';
+                  AppendResults(out, "blocked", e.results, is(trust::Decision::kBlock));
+                  out += '}';
+                  return out;
+                });
               },
               {.summary = "Evaluate, then partition the sources: allowed, warned (usable with the obligations), "
                           "blocked (escalations included; must not enter a prompt). Order is kept in each.",
@@ -292,6 +308,15 @@ void AddTrustRoutes(Router& router, const Services& s) {
                    Required("userId", Schema::String().Nullable()),
                    Required("keyId", Schema::String().Nullable()),
                    Required("appId", Schema::String().Nullable()),
+                   Required("app", Schema::Object({
+                                       Required("id", Schema::String()),
+                                       Required("name", Schema::String()),
+                                       Required("ownerId", Schema::String().Nullable()),
+                                       Required("channel", Schema::String()),
+                                       Required("risk", Schema::String()),
+                                   })
+                                       .Nullable()
+                                       .Describe("the app that made the decision, as it was then")),
                    Required("counts", counts),
                    Required("sources", Schema::Array(Schema::FreeObject())),
                    Required("sequence", Schema::Integer().Min(1)),

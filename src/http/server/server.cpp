@@ -6,8 +6,10 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -82,6 +84,18 @@ bhttp::response<bhttp::string_body> ToBeastResponse(HttpResponse&& in, unsigned 
   out.prepare_payload();
   if (head) out.body().clear();  // Content-Length stays that of the GET response
   return out;
+}
+
+// Suspends the request until `pending` is ready; meanwhile its thread
+// serves other connections. It resumes on the connection's own executor.
+asio::awaitable<void> WhenReady(PendingResponse& pending) {
+  auto executor = co_await asio::this_coro::executor;
+  co_await asio::async_initiate<decltype(asio::use_awaitable), void()>(
+      [&pending, executor](auto handler) {
+        auto shared = std::make_shared<decltype(handler)>(std::move(handler));
+        pending.OnReady([shared, executor] { asio::post(executor, [shared] { (*shared)(); }); });
+      },
+      asio::use_awaitable);
 }
 
 Error PayloadTooLarge(size_t limit) {
@@ -232,6 +246,11 @@ asio::awaitable<void> Server::Impl::Serve(Worker& worker, tcp::socket socket) {
     const bool keep_alive = parser.get().keep_alive();
     HttpRequest request = ToHttpRequest(parser.release());
     HttpResponse response = dispatcher.Dispatch(request);
+    if (response.pending) {
+      const std::shared_ptr<PendingResponse> pending = std::move(response.pending);
+      co_await WhenReady(*pending);
+      response = pending->Finish();
+    }
     const bool keep_open = keep_alive && !stopping_flag;
     auto out = ToBeastResponse(std::move(response), version, keep_open, method == Method::kHead);
     stream.expires_after(milliseconds(options.read_timeout_ms));
