@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "trust/config.h"
 #include "trust/engine.h"
 #include "trust/rules.h"
 
@@ -274,6 +275,65 @@ TEST(TrustRules, FreshnessScoreDecaysWithTheReviewAndIsCappedByState) {
 }
 
 // docs/trust-rules.md's table: | `code` | dimension | severity | trigger |.
+// docs/apps.md: an app's default policy only ever tightens a source's.
+TEST(AppPolicy, TightensFieldByFieldAndNeverLoosens) {
+  Policy source;
+  source.ai_retrievable = true;
+  source.max_sensitivity_for_ai = Sensitivity::kConfidential;
+  source.max_review_age_days = 90;
+  source.warn_before_expiry_days = 14;
+  source.disclaimer_text = "Internal guidance.";
+  PolicyOverride app;
+  app.ai_retrievable = true;                             // permits: changes nothing
+  app.max_sensitivity_for_ai = Sensitivity::kPublic;    // stricter: applies
+  app.max_review_age_days = 365;                         // looser: ignored
+  app.warn_before_expiry_days = 30;                      // warns earlier: applies
+  app.citation_required = true;
+  app.disclaimer_text = "Answers may be incomplete.";
+  Policy p = source;
+  EXPECT_TRUE(Tighten(app, p));
+  EXPECT_TRUE(p.ai_retrievable);
+  EXPECT_EQ(p.max_sensitivity_for_ai, Sensitivity::kPublic);
+  EXPECT_EQ(p.max_review_age_days, 90);
+  EXPECT_EQ(p.warn_before_expiry_days, 30);
+  EXPECT_TRUE(p.citation_required);
+  EXPECT_EQ(*p.disclaimer_text, "Internal guidance.\n\nAnswers may be incomplete.");
+
+  PolicyOverride looser;
+  looser.internal_only = false;
+  looser.customer_facing_allowed = true;
+  looser.max_review_age_days = 1000;
+  Policy q = source;
+  EXPECT_FALSE(Tighten(looser, q));
+  EXPECT_EQ(q, source);
+}
+
+TEST(AppPolicy, ARequestOnAnotherChannelIsJudgedByTheStricterOfTheTwo) {
+  const ContextConfig config;  // internal: internal, ci, employee_chat; customer-facing: public_support_chat, ...
+  AppProfile internal_app;
+  internal_app.channel = "internal";
+  AppProfile public_app;
+  public_app.channel = "public_support_chat";
+
+  Context none;  // no channel: the app's
+  ClassifyForApp(config, internal_app, none);
+  EXPECT_EQ(none.channel, "internal");
+  EXPECT_FALSE(none.customer_facing);
+  EXPECT_FALSE(none.app_channel);
+
+  Context claims_internal;
+  claims_internal.channel = "ci";
+  ClassifyForApp(config, public_app, claims_internal);
+  EXPECT_TRUE(claims_internal.customer_facing);  // the app's channel is customer-facing
+  EXPECT_EQ(claims_internal.app_channel, "public_support_chat");
+
+  Context claims_public;
+  claims_public.channel = "customer_email";
+  ClassifyForApp(config, internal_app, claims_public);
+  EXPECT_TRUE(claims_public.customer_facing);  // the request's is
+  EXPECT_EQ(claims_public.app_channel, "internal");
+}
+
 TEST(TrustRules, TheDocumentedTableMatchesTheCatalog) {
   std::ifstream in(std::string(CREDENCE_SOURCE_DIR) + "/docs/trust-rules.md");
   ASSERT_TRUE(in) << "docs/trust-rules.md is missing";
