@@ -66,6 +66,7 @@ int Serve(const Config& config) {
   set_options.test_clock = config.test_clock ? &test_clock : nullptr;
   set_options.signing_key = signing_key;
   set_options.token_ttl_seconds = config.token_ttl_seconds;
+  set_options.app_key_max_days = config.app_key_max_days;
   ServiceSet set(*db, clock, set_options);
   if (config.dev) {
     try {
@@ -81,7 +82,7 @@ int Serve(const Config& config) {
   int64_t jobs_interval_ms = config.jobs_interval_ms;
   if (jobs_interval_ms == 0 && !config.dev) jobs_interval_ms = Config{}.jobs_interval_ms;
   std::optional<BackgroundJobs> jobs;
-  if (jobs_interval_ms > 0) jobs.emplace(set.scheduler, set.outbox, jobs_interval_ms);
+  if (jobs_interval_ms > 0) jobs.emplace(set.scheduler, set.outbox, set.reports, jobs_interval_ms);
 
   identity::Authenticator authenticator(*db, config.dev, &set.api_keys);
   http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev);

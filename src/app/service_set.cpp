@@ -27,7 +27,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                options.token_ttl_seconds),
       trust(db, clock),
       trust_admin(db, clock),
-      apps(db, clock),
+      apps(db, clock, api_keys, options.app_key_max_days),
       reports(db, clock),
       services_{db,           tenants,      users,           groups,       invitations, hubs,
                 entries,      translations, metrics_,        options.dev,  options.version,

@@ -47,6 +47,7 @@ struct ServiceSetOptions {
   // store, as the server does at start-up.
   std::string signing_key;
   int64_t token_ttl_seconds = identity::kDefaultTokenTtlSeconds;
+  int64_t app_key_max_days = trust::kDefaultAppKeyMaxDays;
 };
 
 class ServiceSet {

@@ -32,6 +32,7 @@ constexpr FlagSpec kFlags[] = {
     {"smtp-url", FlagType::kString, "outbound mail server, smtp://host:port (email channels)"},
     {"smtp-from", FlagType::kString, "sender address of outbound mail (default credence@localhost)"},
     {"token-ttl-seconds", FlagType::kInt, "lifetime of access tokens from /connect/token (default 3600)"},
+    {"app-key-max-days", FlagType::kInt, "longest lifetime of an app-bound key, in days (default 365)"},
 };
 
 std::string EnvName(std::string_view flag) {
@@ -128,6 +129,9 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
   } else if (name == "token-ttl-seconds") {
     if (number < 1 || number > 86'400) return FlagError(name, "expected 1 to 86400 seconds");
     c.token_ttl_seconds = number;
+  } else if (name == "app-key-max-days") {
+    if (number < 1 || number > 3650) return FlagError(name, "expected 1 to 3650 days");
+    c.app_key_max_days = number;
   }
   return Ok();
 }

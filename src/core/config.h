@@ -34,6 +34,8 @@ struct Config {
   std::string smtp_from = "credence@localhost";
   // Lifetime of access tokens from POST /connect/token (docs/credentials.md).
   int64_t token_ttl_seconds = 3600;
+  // The longest lifetime of an app-bound key, in days (docs/apps.md).
+  int64_t app_key_max_days = 365;
 
   std::string EffectiveDatabaseUrl() const;
   int EffectiveThreads() const;

@@ -48,6 +48,7 @@ TEST(ParseConfig, NoFlagsGivesDocumentedDefaults) {
   EXPECT_EQ(config->read_timeout_ms, 30'000);
   EXPECT_EQ(config->idle_timeout_ms, 60'000);
   EXPECT_EQ(config->shutdown_timeout_ms, 10'000);
+  EXPECT_EQ(config->app_key_max_days, 365);
 }
 
 TEST(ParseConfig, DefaultDatabaseIsSqliteInsideDataDir) {
@@ -100,6 +101,7 @@ std::vector<FlagCase> AllFlags() {
       {"read-timeout-ms", "1500", [](const Config& c) { EXPECT_EQ(c.read_timeout_ms, 1500); }},
       {"idle-timeout-ms", "2500", [](const Config& c) { EXPECT_EQ(c.idle_timeout_ms, 2500); }},
       {"shutdown-timeout-ms", "0", [](const Config& c) { EXPECT_EQ(c.shutdown_timeout_ms, 0); }},
+      {"app-key-max-days", "90", [](const Config& c) { EXPECT_EQ(c.app_key_max_days, 90); }},
   };
 }
 
@@ -282,6 +284,8 @@ TEST(ParseConfig, IntegersOutsideTheirRangeAreErrors) {
   ExpectFlagError({"--max-header-bytes", "100"}, "max-header-bytes");
   ExpectFlagError({"--read-timeout-ms", "9"}, "read-timeout-ms");
   ExpectFlagError({"--idle-timeout-ms", "0"}, "idle-timeout-ms");
+  ExpectFlagError({"--app-key-max-days", "0"}, "app-key-max-days");
+  ExpectFlagError({"--app-key-max-days", "3651"}, "app-key-max-days");
 }
 
 TEST(ParseConfig, UnknownFlagIsAnErrorNamingIt) { ExpectFlagError({"--bogus", "1"}, "bogus"); }

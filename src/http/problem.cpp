@@ -97,7 +97,9 @@ HttpResponse ProblemResponse(const Error& error, std::string_view instance, std:
 
   if (r.status == 401) {
     std::string challenge = "Bearer realm=\"credence\"";
-    if (error.code == "invalid_token") challenge += ", error=\"invalid_token\"";
+    // A disabled or expired app key is an invalid token to RFC 6750 too.
+    if (error.code == "invalid_token" || error.code == "key_disabled" || error.code == "key_expired")
+      challenge += ", error=\"invalid_token\"";
     r.WithHeader("WWW-Authenticate", challenge);
   } else if (r.status == 403) {
     if (const std::string* scope = error.Extension("scope"))

@@ -100,7 +100,7 @@ std::string AccessTokenSigner::Mac(std::string_view signing_input) const {
 }
 
 std::string AccessTokenSigner::Sign(const AccessTokenClaims& c) const {
-  const json::object payload{{"iss", kAccessTokenIssuer},
+  json::object payload{{"iss", kAccessTokenIssuer},
                              {"sub", c.key_id},
                              {"tenant", c.tenant_id},
                              {"client_id", c.client_id},
@@ -108,6 +108,7 @@ std::string AccessTokenSigner::Sign(const AccessTokenClaims& c) const {
                              {"iat", c.issued_at},
                              {"exp", c.expires_at},
                              {"jti", c.token_id}};
+  if (!c.app_id.empty()) payload["app"] = c.app_id;
   std::string token = EncodedHeader() + "." + Base64UrlEncode(json::serialize(payload));
   const std::string signature = Base64UrlEncode(Mac(token));
   token += '.';
@@ -154,6 +155,10 @@ Result<AccessTokenClaims> AccessTokenSigner::Verify(std::string_view token, Time
   auto iat = IntClaim(o, "iat");
   auto exp = IntClaim(o, "exp");
   auto jti = StringClaim(o, "jti");
+  // "app" is optional (tokens of tenant keys have none), but a UUID when sent.
+  const bool app_present = Claim(o, "app") != nullptr;
+  auto app = StringClaim(o, "app");
+  if (app_present && (!app || !IsUuid(*app))) return InvalidToken("The access token is malformed.");
   if (!iss || *iss != kAccessTokenIssuer || !sub || !IsUuid(*sub) || !tenant || !IsUuid(*tenant) || !client ||
       !scope || !iat || !exp || !jti)
     return InvalidToken("The access token is malformed.");
@@ -161,6 +166,7 @@ Result<AccessTokenClaims> AccessTokenSigner::Verify(std::string_view token, Time
   c.key_id = std::move(*sub);
   c.tenant_id = std::move(*tenant);
   c.client_id = std::move(*client);
+  if (app) c.app_id = std::move(*app);
   std::string_view rest = *scope;
   while (!rest.empty()) {
     const auto space = rest.find(' ');

@@ -155,6 +155,30 @@ TEST(AccessToken, SignedButIncompleteClaimsAreRefused) {
   EXPECT_FALSE(signer.Verify(signer.Sign(c), kNow).ok());
 }
 
+TEST(AccessToken, AppClaimRoundTripsAndIsAbsentForTenantKeys) {
+  AccessTokenSigner signer(kKey);
+  EXPECT_FALSE(Payload(signer.Sign(Claims())).contains("app"));
+  auto tenant_key = signer.Verify(signer.Sign(Claims()), kNow);
+  ASSERT_TRUE(tenant_key.ok());
+  EXPECT_TRUE(tenant_key->app_id.empty());
+
+  AccessTokenClaims c = Claims();
+  c.app_id = "0190f3a2-7b1c-7def-8abc-0123456789aa";
+  const std::string token = signer.Sign(c);
+  EXPECT_EQ(Payload(token).at("app").as_string(), c.app_id);
+  auto verified = signer.Verify(token, kNow);
+  ASSERT_TRUE(verified.ok()) << verified.error().detail;
+  EXPECT_EQ(verified->app_id, c.app_id);
+
+  // Signed, but the claim is not a UUID.
+  c.app_id = "not-a-uuid";
+  EXPECT_FALSE(signer.Verify(signer.Sign(c), kNow).ok());
+  // Moving a token to another app breaks its signature.
+  json::object payload = Payload(token);
+  payload["app"] = "0190f3a2-7b1c-7def-8abc-0123456789bb";
+  EXPECT_FALSE(signer.Verify(WithPayload(token, payload), kNow).ok());
+}
+
 TEST(AccessToken, ShortKeyIsRejectedAtConstruction) {
   EXPECT_THROW(AccessTokenSigner(std::string(16, 'k')), std::invalid_argument);
 }

@@ -3,6 +3,7 @@
 #include <openssl/crypto.h>
 
 #include <algorithm>
+#include <map>
 
 #include "core/ids.h"
 #include "core/text.h"
@@ -57,6 +58,29 @@ Error InvalidClient(std::string detail) { return Error::Unauthenticated("invalid
 
 Error InvalidScope(std::string detail) { return Error::InvalidArgument("invalid_scope", std::move(detail)); }
 
+Error KeyDisabled() { return Error::Unauthenticated("key_disabled", "The API key is disabled."); }
+
+Error KeyExpired() { return Error::Unauthenticated("key_expired", "The API key has expired."); }
+
+// The name and scopes of a new key, trimmed and in canonical order; every
+// field error is appended to `errors`.
+void ValidateNameAndScopes(const std::string& name, const std::vector<std::string>& scopes, ApiKey& k,
+                           std::vector<FieldError>& errors) {
+  k.name = Trim(name);
+  if (k.name.empty()) errors.push_back({"name", "must not be blank"});
+  if (Utf8Length(k.name) > kMaxApiKeyNameLength)
+    errors.push_back({"name", "must be at most " + std::to_string(kMaxApiKeyNameLength) + " characters"});
+  if (scopes.empty()) errors.push_back({"scopes", "must not be empty"});
+  for (size_t i = 0; i < scopes.size(); ++i) {
+    if (!Contains(MachineScopes(), scopes[i])) {
+      errors.push_back({"scopes[" + std::to_string(i) + "]", "must be one of: trust:evaluate, trust:read, trust:usage"});
+    } else if (std::find(scopes.begin(), scopes.begin() + static_cast<std::ptrdiff_t>(i), scopes[i]) !=
+               scopes.begin() + static_cast<std::ptrdiff_t>(i)) {
+      errors.push_back({"scopes", "must not repeat a scope (" + scopes[i] + ")"});
+    }
+  }
+}
+
 ApiKey KeyFromRow(const storage::Row& r) {
   return {r.Text(0), r.Text(1), r.Text(2), r.Text(3), SplitScopes(r.TextView(4)), r.Text(5), r.Int(6), r.OptInt(7)};
 }
@@ -68,16 +92,46 @@ struct KeyRow {
   std::string client_id;
   std::vector<std::string> scopes;
   std::optional<TimeMs> expires_at;
+  std::string app_id;  // empty for tenant keys
+  bool disabled = false;
 };
 
 // The row among `rows` (see kFindApiKeysBy*) whose hash is `hash`.
 std::optional<KeyRow> MatchHash(const storage::Rows& rows, const std::string& hash) {
   for (const auto& r : rows)
-    if (SameHash(hash, r.TextView(3))) return KeyRow{r.Text(0), r.Text(1), r.Text(2), SplitScopes(r.TextView(4)), r.OptInt(5)};
+    if (SameHash(hash, r.TextView(3)))
+      return KeyRow{r.Text(0), r.Text(1), r.Text(2), SplitScopes(r.TextView(4)), r.OptInt(5), r.Text(6), !r.IsNull(7)};
   return std::nullopt;
 }
 
+// Columns of kListAppKeys / kFindAppKey.
+AppKey AppKeyFromRow(const storage::Row& r) {
+  AppKey a;
+  a.key = {r.Text(0), r.Text(1), r.Text(2), r.Text(3), SplitScopes(r.TextView(4)), r.Text(5), r.Int(6), r.OptInt(7)};
+  a.app_id = r.Text(8);
+  a.disabled_at = r.OptInt(9);
+  a.revoked_at = r.OptInt(10);
+  a.rotated_at = r.OptInt(11);
+  return a;
+}
+
+KeyEvent EventFromRow(const storage::Row& r) { return {r.Text(1), r.Int(2), r.OptText(3)}; }
+
+Error AppKeyNotFound() { return Error::NotFound("App key not found."); }
+
+void RecordEvent(storage::TenantSession& tenant, const std::string& key_id, const char* event, TimeMs at,
+                 const std::string& by_user_id) {
+  tenant.Run(internal::kInsertKeyEvent, {key_id, event, at, by_user_id});
+}
+
 }  // namespace
+
+std::string_view AppKey::StatusAt(TimeMs now) const {
+  if (revoked_at) return kKeyRevoked;
+  if (key.expires_at && now >= *key.expires_at) return kKeyExpired;
+  if (disabled_at) return kKeyDisabled;
+  return kKeyEnabled;
+}
 
 const std::vector<std::string>& MachineScopes() {
   static const std::vector<std::string> kScopes = {"trust:evaluate", "trust:read", "trust:usage"};
@@ -94,19 +148,7 @@ Result<CreatedApiKey> ApiKeyService::Create(const Principal& caller, const NewAp
   std::vector<FieldError> errors;
   CreatedApiKey out;
   ApiKey& k = out.key;
-  k.name = Trim(request.name);
-  if (k.name.empty()) errors.push_back({"name", "must not be blank"});
-  if (Utf8Length(k.name) > kMaxApiKeyNameLength)
-    errors.push_back({"name", "must be at most " + std::to_string(kMaxApiKeyNameLength) + " characters"});
-  if (request.scopes.empty()) errors.push_back({"scopes", "must not be empty"});
-  for (size_t i = 0; i < request.scopes.size(); ++i) {
-    if (!Contains(MachineScopes(), request.scopes[i])) {
-      errors.push_back({"scopes[" + std::to_string(i) + "]", "must be one of: trust:evaluate, trust:read, trust:usage"});
-    } else if (std::find(request.scopes.begin(), request.scopes.begin() + static_cast<std::ptrdiff_t>(i),
-                         request.scopes[i]) != request.scopes.begin() + static_cast<std::ptrdiff_t>(i)) {
-      errors.push_back({"scopes", "must not repeat a scope (" + request.scopes[i] + ")"});
-    }
-  }
+  ValidateNameAndScopes(request.name, request.scopes, k, errors);
   if (request.expires_at && *request.expires_at <= now) errors.push_back({"expiresAt", "must be in the future"});
   if (!errors.empty()) return Error::Validation(std::move(errors));
 
@@ -158,6 +200,7 @@ Result<IssuedToken> ApiKeyService::IssueToken(std::string_view client_id, std::s
   if (!key) return InvalidClient(kBadCredentials);
   const TimeMs now = clock_.Now();
   if (key->expires_at && now >= *key->expires_at) return InvalidClient("The client's API key has expired.");
+  if (key->disabled) return InvalidClient("The client's API key is disabled.");
 
   std::vector<std::string> granted = key->scopes;
   if (requested_scope) {
@@ -174,6 +217,7 @@ Result<IssuedToken> ApiKeyService::IssueToken(std::string_view client_id, std::s
   claims.tenant_id = key->tenant_id;
   claims.key_id = key->key_id;
   claims.client_id = key->client_id;
+  claims.app_id = key->app_id;
   claims.scopes = granted;
   claims.issued_at = now / 1000;
   // A token never outlives its key's expiry.
@@ -197,12 +241,17 @@ Result<Principal> ApiKeyService::AuthenticateKey(std::string_view secret) const 
     key = MatchHash(session.Run(internal::kFindApiKeysBySecretPrefix, {SecretLookupPrefix(secret)}), Sha256Hex(secret));
   }
   if (!key) return InvalidToken("The API key is not valid (unknown or revoked).");
-  if (key->expires_at && clock_.Now() >= *key->expires_at) return InvalidToken("The API key has expired.");
+  // App keys say why they stopped working; tenant keys keep the answer of
+  // docs/credentials.md (invalid_token, "expired").
+  if (key->expires_at && clock_.Now() >= *key->expires_at)
+    return key->app_id.empty() ? InvalidToken("The API key has expired.") : KeyExpired();
+  if (key->disabled) return KeyDisabled();
   Principal p;
   p.kind = PrincipalKind::kMachine;
   p.tenant_id = std::move(key->tenant_id);
   p.key_id = std::move(key->key_id);
   p.client_id = std::move(key->client_id);
+  p.app_id = std::move(key->app_id);
   p.scopes = std::move(key->scopes);
   p.expires_at = key->expires_at;
   return p;
@@ -215,9 +264,124 @@ Result<Principal> ApiKeyService::AuthenticateAccessToken(std::string_view token)
   p.tenant_id = std::move(claims.tenant_id);
   p.key_id = std::move(claims.key_id);
   p.client_id = std::move(claims.client_id);
+  p.app_id = std::move(claims.app_id);
   p.scopes = std::move(claims.scopes);
   p.expires_at = claims.expires_at * 1000;
   return p;
+}
+
+// --- App-bound keys ---
+
+Result<CreatedAppKey> ApiKeyService::CreateAppKey(storage::TenantSession& tenant, const Principal& caller,
+                                                  const std::string& app_id, const NewAppKey& request,
+                                                  int64_t max_lifetime_ms) const {
+  CR_TRY(RequireGlobalAdmin(caller));
+  const TimeMs now = clock_.Now();
+  std::vector<FieldError> errors;
+  CreatedAppKey out;
+  AppKey& a = out.key;
+  ValidateNameAndScopes(request.name, request.scopes.value_or(MachineScopes()), a.key, errors);
+  if (!request.expires_at) {
+    errors.push_back({"expiresAt", "is required: app keys must expire"});
+  } else if (*request.expires_at <= now) {
+    errors.push_back({"expiresAt", "must be in the future"});
+  } else if (*request.expires_at - now > max_lifetime_ms) {
+    errors.push_back({"expiresAt", "must be at most " + std::to_string(max_lifetime_ms / kMsPerDay) +
+                                       " days ahead (the server's --app-key-max-days)"});
+  }
+  if (!errors.empty()) return Error::Validation(std::move(errors));
+
+  out.secret = NewSecret();
+  ApiKey& k = a.key;
+  k.id = NewId();
+  k.client_id = NewClientId();
+  k.secret_prefix = std::string(SecretLookupPrefix(out.secret));
+  k.scopes = Canonical(request.scopes.value_or(MachineScopes()));
+  k.created_by = caller.user_id;
+  k.created_at = now;
+  k.expires_at = request.expires_at;
+  a.app_id = app_id;
+  tenant.Run(internal::kInsertAppKey, {k.id, k.name, k.client_id, k.secret_prefix, Sha256Hex(out.secret),
+                                       JoinScopes(k.scopes), k.created_by, k.created_at, k.expires_at, app_id});
+  RecordEvent(tenant, k.id, "created", now, caller.user_id);
+  a.history.push_back({"created", now, caller.user_id});
+  a.status = a.StatusAt(now);
+  return out;
+}
+
+Result<std::vector<AppKey>> ApiKeyService::ListAppKeys(storage::TenantSession& tenant, const Principal& caller,
+                                                       const std::string& app_id) const {
+  CR_TRY(RequireGlobalAdmin(caller));
+  std::vector<AppKey> out;
+  std::map<std::string, size_t, std::less<>> index;
+  const TimeMs now = clock_.Now();
+  for (const auto& row : tenant.Run(internal::kListAppKeys, {app_id})) {
+    index[row.Text(0)] = out.size();
+    out.push_back(AppKeyFromRow(row));
+    out.back().status = out.back().StatusAt(now);
+  }
+  if (out.empty()) return out;
+  for (const auto& row : tenant.Run(internal::kAppKeysEvents, {app_id})) {
+    const auto it = index.find(row.TextView(0));
+    if (it != index.end()) out[it->second].history.push_back(EventFromRow(row));
+  }
+  return out;
+}
+
+Result<AppKey> ApiKeyService::GetAppKey(storage::TenantSession& tenant, const Principal& caller,
+                                        const std::string& app_id, const std::string& key_id) const {
+  CR_TRY(RequireGlobalAdmin(caller));
+  auto rows = tenant.Run(internal::kFindAppKey, {app_id, key_id});
+  if (rows.empty()) return AppKeyNotFound();
+  AppKey a = AppKeyFromRow(rows.front());
+  a.status = a.StatusAt(clock_.Now());
+  for (const auto& row : tenant.Run(internal::kAppKeyEvents, {key_id})) a.history.push_back(EventFromRow(row));
+  return a;
+}
+
+Result<AppKey> ApiKeyService::SetAppKeyEnabled(storage::TenantSession& tenant, const Principal& caller,
+                                               const std::string& app_id, const std::string& key_id,
+                                               bool enabled) const {
+  CR_TRY(RequireGlobalAdmin(caller));
+  const TimeMs now = clock_.Now();
+  const auto changed = enabled ? tenant.Run(internal::kEnableAppKey, {app_id, key_id})
+                               : tenant.Run(internal::kDisableAppKey, {app_id, key_id, now, caller.user_id});
+  if (changed.affected() > 0) RecordEvent(tenant, key_id, enabled ? "enabled" : "disabled", now, caller.user_id);
+  CR_TRY_ASSIGN(AppKey a, GetAppKey(tenant, caller, app_id, key_id));
+  // Nothing changed: the key is unknown (404 above), revoked, or already
+  // in the state asked for (answered as it is).
+  if (changed.affected() == 0 && a.revoked_at)
+    return Error::Conflict("key_revoked", "The key is revoked; it cannot be enabled or disabled.");
+  return a;
+}
+
+Result<CreatedAppKey> ApiKeyService::RegenerateAppKey(storage::TenantSession& tenant, const Principal& caller,
+                                                      const std::string& app_id, const std::string& key_id) const {
+  CR_TRY(RequireGlobalAdmin(caller));
+  const TimeMs now = clock_.Now();
+  CR_TRY_ASSIGN(AppKey current, GetAppKey(tenant, caller, app_id, key_id));
+  if (current.revoked_at) return Error::Conflict("key_revoked", "The key is revoked; it cannot be regenerated.");
+  if (current.key.expires_at && now >= *current.key.expires_at)
+    return Error::Conflict("key_expired", "The key has expired; a new secret would not work either. Mint a new key.");
+  CreatedAppKey out;
+  out.secret = NewSecret();
+  const std::string prefix(SecretLookupPrefix(out.secret));
+  // Conditional on the key not being revoked meanwhile (PostgreSQL runs
+  // writers side by side; the app registry holds the app's row as well).
+  if (tenant.Run(internal::kRotateAppKey, {app_id, key_id, prefix, Sha256Hex(out.secret), now}).affected() == 0)
+    return Error::Conflict("key_revoked", "The key is revoked; it cannot be regenerated.");
+  RecordEvent(tenant, key_id, "regenerated", now, caller.user_id);
+  CR_TRY_ASSIGN(out.key, GetAppKey(tenant, caller, app_id, key_id));
+  return out;
+}
+
+Result<int64_t> ApiKeyService::RevokeAppKeys(storage::TenantSession& tenant, const Principal& caller,
+                                             const std::string& app_id) const {
+  CR_TRY(RequireGlobalAdmin(caller));
+  const TimeMs now = clock_.Now();
+  const auto revoked = tenant.Run(internal::kRevokeAppKeys, {app_id, now, caller.user_id});
+  for (const auto& row : revoked) RecordEvent(tenant, row.Text(0), "revoked", now, caller.user_id);
+  return static_cast<int64_t>(revoked.size());
 }
 
 }  // namespace credence::identity

@@ -1,6 +1,6 @@
 #pragma once
-// Tenant API keys (machine credentials) and the OAuth 2.0 client-credentials
-// grant that exchanges one for a short-lived access token
+// Tenant API keys and app-bound keys (machine credentials) and the OAuth
+// 2.0 client-credentials grant that exchanges one for a short-lived access token
 // (docs/credentials.md). Also what the Authenticator asks to turn a key or
 // an access token into a machine Principal.
 #include <cstdint>
@@ -16,6 +16,7 @@
 
 namespace credence::storage {
 class Database;
+class TenantSession;
 }
 
 namespace credence::identity {
@@ -50,6 +51,48 @@ struct CreatedApiKey {
   std::string secret;
 };
 
+// --- App-bound keys (docs/credentials.md, "App keys"). An app key is an
+// api_keys row with an app id: the same format, storage and authentication
+// as a tenant key, plus a lifecycle (disable, enable, regenerate) and a
+// history.
+
+inline constexpr char kKeyEnabled[] = "enabled";
+inline constexpr char kKeyDisabled[] = "disabled";
+inline constexpr char kKeyExpired[] = "expired";
+inline constexpr char kKeyRevoked[] = "revoked";
+
+struct KeyEvent {
+  std::string event;  // created | disabled | enabled | regenerated | revoked
+  TimeMs at = 0;
+  std::optional<std::string> by_user_id;
+};
+
+struct AppKey {
+  ApiKey key;  // expires_at is always set for app keys
+  std::string app_id;
+  std::optional<TimeMs> disabled_at;
+  std::optional<TimeMs> revoked_at;
+  std::optional<TimeMs> rotated_at;
+  std::vector<KeyEvent> history;  // oldest first
+  // StatusAt(the service's clock) when the key was read.
+  std::string status;
+
+  // revoked, else expired (at `now`), else disabled, else enabled: the
+  // state that keeps the key from working which the admin can least undo.
+  std::string_view StatusAt(TimeMs now) const;
+};
+
+struct NewAppKey {
+  std::string name;
+  std::optional<std::vector<std::string>> scopes;  // nullopt: every scope
+  std::optional<TimeMs> expires_at;                // required
+};
+
+struct CreatedAppKey {
+  AppKey key;
+  std::string secret;
+};
+
 struct IssuedToken {
   std::string access_token;
   int64_t expires_in = 0;  // seconds
@@ -79,19 +122,57 @@ class ApiKeyService {
   // The client-credentials grant (RFC 6749 section 4.4). `requested_scope`
   // is the scope parameter (nullopt when omitted: every scope of the key).
   // Errors carry the OAuth error code: invalid_client (Unauthenticated) or
-  // invalid_scope (InvalidArgument).
+  // invalid_scope (InvalidArgument). Disabled and expired keys are
+  // invalid_client. The token of an app key carries the app id.
   Result<IssuedToken> IssueToken(std::string_view client_id, std::string_view client_secret,
                                  const std::optional<std::string>& requested_scope) const;
 
   // A key sent as the credential of a request: a malformed secret (checksum)
   // is refused without a database lookup; otherwise one indexed lookup.
-  // Unauthenticated invalid_token when it is not a live key.
+  // Unauthenticated invalid_token when it is not a live key (unknown,
+  // revoked, a regenerated key's old secret, an expired tenant key); an app
+  // key that is disabled or expired is key_disabled or key_expired. The
+  // principal of an app key carries its app id.
   Result<Principal> AuthenticateKey(std::string_view secret) const;
 
-  // An access token: verified by signature and expiry alone, no I/O.
+  // An access token: verified by signature and expiry alone, no I/O. A
+  // token issued to an app key carries the app id (claim "app").
   Result<Principal> AuthenticateAccessToken(std::string_view token) const;
 
   int64_t token_ttl_seconds() const { return token_ttl_seconds_; }
+
+  // App-bound keys. Each runs in the caller's transaction (`tenant`, a
+  // write transaction of the caller's tenant for the changes), so that the
+  // app registry checks the app and changes its keys atomically; the
+  // registry has checked the app exists, is the tenant's and, for changes,
+  // is not archived. Global admins only. Unknown keys, tenant keys and
+  // other apps' keys are 404.
+
+  // `name` trimmed, 1..200; `scopes` as for Create (nullopt: all of them);
+  // `expires_at` required (400 naming expiresAt otherwise), in the future
+  // and at most `max_lifetime_ms` ahead. Records the "created" event.
+  Result<CreatedAppKey> CreateAppKey(storage::TenantSession& tenant, const Principal& caller,
+                                     const std::string& app_id, const NewAppKey& request,
+                                     int64_t max_lifetime_ms) const;
+  // Every key of the app, revoked ones included, oldest first, with history.
+  Result<std::vector<AppKey>> ListAppKeys(storage::TenantSession& tenant, const Principal& caller,
+                                          const std::string& app_id) const;
+  Result<AppKey> GetAppKey(storage::TenantSession& tenant, const Principal& caller, const std::string& app_id,
+                           const std::string& key_id) const;
+  // Disabling stops the key at once (401 key_disabled); enabling undoes it.
+  // Idempotent: a key already in the asked state is answered as it is,
+  // without a history event. A revoked key is 409 key_revoked.
+  Result<AppKey> SetAppKeyEnabled(storage::TenantSession& tenant, const Principal& caller,
+                                  const std::string& app_id, const std::string& key_id, bool enabled) const;
+  // A new secret for the same key (id, client id, scopes, expiry, state and
+  // history kept); the old secret stops authenticating at once. 409
+  // key_revoked, or key_expired (a new secret would not work either).
+  Result<CreatedAppKey> RegenerateAppKey(storage::TenantSession& tenant, const Principal& caller,
+                                         const std::string& app_id, const std::string& key_id) const;
+  // Revokes every live key of the app with a "revoked" event each (the app
+  // is being archived). Answers how many.
+  Result<int64_t> RevokeAppKeys(storage::TenantSession& tenant, const Principal& caller,
+                                const std::string& app_id) const;
 
  private:
   storage::Database& db_;

@@ -1,7 +1,9 @@
 #pragma once
 // Resolves the credentials of a request to a Principal: development tokens
-// (decisions.md 4), tenant API keys and the access tokens issued for them
-// (docs/credentials.md), so every route authenticates through one function.
+// (decisions.md 4), tenant API keys, app-bound keys and the access tokens
+// issued for them (docs/credentials.md), so every route authenticates
+// through one function. The principal of an app key, or of a token issued
+// to one, carries the app's id.
 // Told apart by shape: "dev-token-", "crd_sk_", or three dot-separated
 // segments (a JWT).
 #include <optional>

@@ -117,6 +117,33 @@ CREATE TABLE signing_keys (
 );
 )sql",
        ""},
+      // App-bound keys (docs/credentials.md, "App keys"; docs/apps.md). An
+      // app key is an api_keys row with app_id set (the app is a trust_apps
+      // row; no foreign key, since identity comes before trust). It can be
+      // disabled and enabled again (disabled_at/by) and its secret replaced
+      // in place (rotated_at; secret_prefix and secret_hash change, id and
+      // client_id stay). The lookup indexes of 102 still cover disabled
+      // keys, so a disabled key is found and refused with its own code.
+      // api_key_events is a key's history, numbered per key (seq).
+      {103, "identity: app-bound keys, key history",
+       R"sql(
+ALTER TABLE api_keys ADD COLUMN app_id TEXT;
+ALTER TABLE api_keys ADD COLUMN disabled_at BIGINT;
+ALTER TABLE api_keys ADD COLUMN disabled_by TEXT REFERENCES users(id);
+ALTER TABLE api_keys ADD COLUMN rotated_at BIGINT;
+CREATE INDEX api_keys_app ON api_keys (tenant_id, app_id, created_at) WHERE app_id IS NOT NULL;
+CREATE TABLE api_key_events (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  key_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  event TEXT NOT NULL,
+  at BIGINT NOT NULL,
+  by_user_id TEXT REFERENCES users(id),
+  PRIMARY KEY (tenant_id, key_id, seq),
+  FOREIGN KEY (tenant_id, key_id) REFERENCES api_keys (tenant_id, id) ON DELETE CASCADE
+);
+)sql",
+       ""},
   };
   return kMigrations;
 }

@@ -1,1 +1,358 @@
 #include "trust/app_registry.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "core/ids.h"
+#include "core/text.h"
+#include "identity/authorization.h"
+#include "storage/database.h"
+#include "storage/session.h"
+
+namespace credence::trust {
+namespace {
+
+using storage::TenantQuery;
+
+#define CREDENCE_APP_COLUMNS                                                                            \
+  "id, name, description, channel, risk, default_policy, owner_id, created_by, created_at, updated_at," \
+  " archived_at, archived_by"
+
+constexpr TenantQuery kInsertApp{
+    "apps.insert",
+    "INSERT INTO trust_apps (tenant_id, id, name, description, channel, risk, default_policy, owner_id,"
+    " created_by, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"};
+
+constexpr TenantQuery kFindApp{"apps.find",
+                               "SELECT " CREDENCE_APP_COLUMNS " FROM trust_apps WHERE tenant_id = $1 AND id = $2"};
+
+// Changes of an app read it first; on PostgreSQL (READ COMMITTED, writers
+// side by side) the row is locked so that two changes queue instead of
+// overwriting each other. SQLite's write transaction is already exclusive.
+constexpr TenantQuery kFindAppForUpdate{
+    "apps.find_for_update", "SELECT " CREDENCE_APP_COLUMNS " FROM trust_apps WHERE tenant_id = $1 AND id = $2",
+    "SELECT " CREDENCE_APP_COLUMNS " FROM trust_apps WHERE tenant_id = $1 AND id = $2 FOR UPDATE"};
+
+// Key operations hold the app's row shared: archiving (which updates the
+// row, then revokes the keys) waits for them, and they wait for it and
+// then see the app archived. Without this, a key minted while the app is
+// archived could escape the revocation.
+constexpr TenantQuery kFindAppForShare{"apps.find_for_share",
+                                       "SELECT archived_at FROM trust_apps WHERE tenant_id = $1 AND id = $2",
+                                       "SELECT archived_at FROM trust_apps WHERE tenant_id = $1 AND id = $2 FOR SHARE"};
+
+constexpr TenantQuery kListApps{"apps.list", "SELECT " CREDENCE_APP_COLUMNS " FROM trust_apps WHERE tenant_id = $1"};
+
+#undef CREDENCE_APP_COLUMNS
+
+constexpr TenantQuery kNameTaken{
+    "apps.name_taken",
+    "SELECT 1 FROM trust_apps WHERE tenant_id = $1 AND name = $2 AND archived_at IS NULL AND id <> $3"};
+
+constexpr TenantQuery kUpdateApp{
+    "apps.update",
+    "UPDATE trust_apps SET name = $3, description = $4, channel = $5, risk = $6, default_policy = $7,"
+    " owner_id = $8, updated_at = $9 WHERE tenant_id = $1 AND id = $2 AND archived_at IS NULL"};
+
+constexpr TenantQuery kArchiveApp{
+    "apps.archive",
+    "UPDATE trust_apps SET archived_at = $3, archived_by = $4, updated_at = $3 WHERE tenant_id = $1 AND id = $2"
+    " AND archived_at IS NULL"};
+
+constexpr TenantQuery kIsActiveMember{
+    "apps.is_active_member", "SELECT 1 FROM tenant_members WHERE tenant_id = $1 AND user_id = $2 AND is_active = 1"};
+
+constexpr TenantQuery kContextConfig{"apps.context_config",
+                                     "SELECT config FROM trust_context_config WHERE tenant_id = $1"};
+
+// Both read the app's decisions by time through trust_decisions_app_time.
+constexpr TenantQuery kDecisionCounts{
+    "apps.decision_counts",
+    "SELECT COUNT(*), COALESCE(SUM(CASE WHEN overall = 'allow' THEN 1 ELSE 0 END), 0),"
+    " COALESCE(SUM(CASE WHEN overall = 'warn' THEN 1 ELSE 0 END), 0),"
+    " COALESCE(SUM(CASE WHEN overall = 'block' THEN 1 ELSE 0 END), 0), COALESCE(SUM(total), 0),"
+    " COALESCE(SUM(allowed), 0), COALESCE(SUM(warned), 0), COALESCE(SUM(blocked), 0), COALESCE(SUM(escalated), 0)"
+    " FROM trust_decisions WHERE tenant_id = $1 AND app_id = $2 AND evaluated_at >= $3 AND evaluated_at < $4"};
+
+constexpr TenantQuery kKeyVolumes{
+    "apps.key_volumes",
+    "SELECT key_id, COUNT(*), MAX(evaluated_at) FROM trust_decisions WHERE tenant_id = $1 AND app_id = $2"
+    " AND evaluated_at >= $3 AND evaluated_at < $4 GROUP BY key_id"};
+
+Error AppNotFound() { return Error::NotFound("App not found."); }
+
+// Ids are compared in lowercase (decisions.md); anything else is left as
+// sent, for the member check to refuse.
+std::string LowerIfUuid(const std::string& id) { return IsUuid(id) ? CanonicalUuid(id) : id; }
+
+Error AppArchived() { return Error::Conflict("app_archived", "The app is archived; it cannot be changed."); }
+
+Error NameTaken(const std::string& name) {
+  return Error::Conflict("app_name_taken", "An active app named '" + name + "' already exists in this tenant.");
+}
+
+App AppFromRow(const storage::Row& r) {
+  App a;
+  a.id = r.Text(0);
+  a.name = r.Text(1);
+  a.description = r.Text(2);
+  a.channel = r.Text(3);
+  a.risk = r.Text(4);
+  // Written by PolicyOverrideToJson, so it parses; a row edited by hand
+  // that does not is shown as no override rather than failing the read.
+  if (auto policy = PolicyOverrideFromJson(r.TextView(5))) a.default_policy = std::move(*policy);
+  a.owner_id = r.OptText(6);
+  a.created_by = r.OptText(7);
+  a.created_at = r.Int(8);
+  a.updated_at = r.Int(9);
+  a.archived_at = r.OptInt(10);
+  a.archived_by = r.OptText(11);
+  return a;
+}
+
+// The tenant's context vocabulary, or the built-in one.
+ContextConfig LoadContext(storage::TenantSession& tenant) {
+  auto rows = tenant.Run(kContextConfig);
+  if (rows.empty()) return {};
+  auto config = ContextConfigFromJson(rows.front().TextView(0));
+  return config ? std::move(*config) : ContextConfig{};
+}
+
+void ClassifyChannel(const ContextConfig& config, App& app) {
+  Context c;
+  c.channel = app.channel;
+  Classify(config, c);
+  app.customer_facing = c.customer_facing;
+}
+
+bool IsRisk(const std::string& risk) {
+  const auto& risks = AppRisks();
+  return std::find(risks.begin(), risks.end(), risk) != risks.end();
+}
+
+// The checks Register and Update share, on the values the app would have.
+void ValidateFields(storage::TenantSession& tenant, const App& app, bool check_owner, std::vector<FieldError>& errors) {
+  if (app.name.empty()) errors.push_back({"name", "must not be blank"});
+  if (Utf8Length(app.name) > kMaxAppNameLength)
+    errors.push_back({"name", "must be at most " + std::to_string(kMaxAppNameLength) + " characters"});
+  if (app.channel.empty()) errors.push_back({"channel", "must not be blank"});
+  if (Utf8Length(app.channel) > kMaxAppChannelLength)
+    errors.push_back({"channel", "must be at most " + std::to_string(kMaxAppChannelLength) + " characters"});
+  if (!IsRisk(app.risk)) errors.push_back({"risk", "must be one of low, medium, high, critical"});
+  if (Utf8Length(app.description) > kMaxAppDescriptionLength)
+    errors.push_back({"description", "must be at most " + std::to_string(kMaxAppDescriptionLength) + " characters"});
+  if (check_owner && app.owner_id && (!IsUuid(*app.owner_id) || tenant.Run(kIsActiveMember, {*app.owner_id}).empty()))
+    errors.push_back({"ownerUserId", "must be an active member of the tenant"});
+}
+
+// The app of a key change: 404 when not the tenant's; 409 when archived
+// (its keys are revoked and stay so). Holds the row shared on PostgreSQL.
+Status CheckAppForKeys(storage::TenantSession& tenant, const std::string& app_id) {
+  auto rows = tenant.Run(kFindAppForShare, {app_id});
+  if (rows.empty()) return AppNotFound();
+  if (!rows.front().IsNull(0))
+    return Error::Conflict("app_archived", "The app is archived; its keys cannot be changed.");
+  return Ok();
+}
+
+}  // namespace
+
+const std::vector<std::string>& AppRisks() {
+  static const std::vector<std::string> kRisks = {"low", "medium", "high", "critical"};
+  return kRisks;
+}
+
+Result<App> AppRegistry::Register(const identity::Principal& caller, const NewApp& request) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  const TimeMs now = clock_.Now();
+  App app;
+  app.id = NewId();
+  app.name = Trim(request.name);
+  app.channel = Trim(request.channel);
+  app.risk = request.risk;
+  app.default_policy = request.default_policy;
+  app.owner_id = request.owner_id ? LowerIfUuid(*request.owner_id) : caller.user_id;
+  app.created_by = caller.user_id;
+  app.description = request.description;
+  app.created_at = now;
+  app.updated_at = now;
+
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  std::vector<FieldError> errors;
+  ValidateFields(tenant, app, request.owner_id.has_value(), errors);
+  if (!errors.empty()) return Error::Validation(std::move(errors));
+  // Checked first: on PostgreSQL a failed insert would abort the transaction.
+  if (!tenant.Run(kNameTaken, {app.name, app.id}).empty()) return NameTaken(app.name);
+  try {
+    tenant.Run(kInsertApp, {app.id, app.name, app.description, app.channel, app.risk,
+                            PolicyOverrideToJson(app.default_policy), app.owner_id, app.created_by, now, now});
+  } catch (const storage::StorageError& e) {
+    // A concurrent registration of the same name won the race.
+    if (e.kind() == storage::StorageError::Kind::kUniqueViolation) return NameTaken(app.name);
+    throw;
+  }
+  ClassifyChannel(LoadContext(tenant), app);
+  session.Commit();
+  return app;
+}
+
+Result<std::vector<App>> AppRegistry::List(const identity::Principal& caller, bool include_archived) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  const ContextConfig config = LoadContext(tenant);
+  std::vector<App> out;
+  for (const auto& row : tenant.Run(kListApps)) {
+    App app = AppFromRow(row);
+    if (app.archived_at && !include_archived) continue;
+    ClassifyChannel(config, app);
+    out.push_back(std::move(app));
+  }
+  // Byte order on both backends (PostgreSQL's ORDER BY would follow the
+  // database's collation).
+  std::sort(out.begin(), out.end(), [](const App& a, const App& b) {
+    return std::make_tuple(a.archived_at.has_value(), std::string_view(a.name), std::string_view(a.id)) <
+           std::make_tuple(b.archived_at.has_value(), std::string_view(b.name), std::string_view(b.id));
+  });
+  return out;
+}
+
+Result<App> AppRegistry::Get(const identity::Principal& caller, const std::string& app_id) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  auto rows = tenant.Run(kFindApp, {app_id});
+  if (rows.empty()) return AppNotFound();
+  App app = AppFromRow(rows.front());
+  ClassifyChannel(LoadContext(tenant), app);
+  return app;
+}
+
+Result<App> AppRegistry::Update(const identity::Principal& caller, const std::string& app_id,
+                                const AppPatch& patch) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  auto rows = tenant.Run(kFindAppForUpdate, {app_id});
+  if (rows.empty()) return AppNotFound();
+  App app = AppFromRow(rows.front());
+  if (app.archived_at) return AppArchived();
+  if (patch.name) app.name = Trim(*patch.name);
+  if (patch.channel) app.channel = Trim(*patch.channel);
+  if (patch.risk) app.risk = *patch.risk;
+  if (patch.default_policy) app.default_policy = *patch.default_policy;
+  if (patch.owner_id) app.owner_id = LowerIfUuid(*patch.owner_id);
+  if (patch.description) app.description = *patch.description;
+  std::vector<FieldError> errors;
+  ValidateFields(tenant, app, patch.owner_id.has_value(), errors);
+  if (!errors.empty()) return Error::Validation(std::move(errors));
+  if (patch.name && !tenant.Run(kNameTaken, {app.name, app.id}).empty()) return NameTaken(app.name);
+  app.updated_at = clock_.Now();
+  try {
+    tenant.Run(kUpdateApp, {app.id, app.name, app.description, app.channel, app.risk,
+                            PolicyOverrideToJson(app.default_policy), app.owner_id, app.updated_at});
+  } catch (const storage::StorageError& e) {
+    if (e.kind() == storage::StorageError::Kind::kUniqueViolation) return NameTaken(app.name);
+    throw;
+  }
+  ClassifyChannel(LoadContext(tenant), app);
+  session.Commit();
+  return app;
+}
+
+Result<App> AppRegistry::Archive(const identity::Principal& caller, const std::string& app_id) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  const TimeMs now = clock_.Now();
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  if (tenant.Run(kArchiveApp, {app_id, now, caller.user_id}).affected() == 0) {
+    if (tenant.Run(kFindApp, {app_id}).empty()) return AppNotFound();
+    return Error::Conflict("app_archived", "The app is archived already.");
+  }
+  CR_TRY(keys_.RevokeAppKeys(tenant, caller, app_id));
+  auto rows = tenant.Run(kFindApp, {app_id});
+  if (rows.empty()) return AppNotFound();
+  App app = AppFromRow(rows.front());
+  ClassifyChannel(LoadContext(tenant), app);
+  session.Commit();
+  return app;
+}
+
+Result<identity::CreatedAppKey> AppRegistry::MintKey(const identity::Principal& caller, const std::string& app_id,
+                                                     const identity::NewAppKey& request) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  CR_TRY(CheckAppForKeys(tenant, app_id));
+  CR_TRY_ASSIGN(identity::CreatedAppKey created,
+                keys_.CreateAppKey(tenant, caller, app_id, request, max_key_days_ * kMsPerDay));
+  session.Commit();
+  return created;
+}
+
+Result<std::vector<identity::AppKey>> AppRegistry::ListKeys(const identity::Principal& caller,
+                                                            const std::string& app_id) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  if (tenant.Run(kFindApp, {app_id}).empty()) return AppNotFound();
+  return keys_.ListAppKeys(tenant, caller, app_id);
+}
+
+Result<identity::AppKey> AppRegistry::SetKeyEnabled(const identity::Principal& caller, const std::string& app_id,
+                                                    const std::string& key_id, bool enabled) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  CR_TRY(CheckAppForKeys(tenant, app_id));
+  CR_TRY_ASSIGN(identity::AppKey key, keys_.SetAppKeyEnabled(tenant, caller, app_id, key_id, enabled));
+  session.Commit();
+  return key;
+}
+
+Result<identity::CreatedAppKey> AppRegistry::RegenerateKey(const identity::Principal& caller, const std::string& app_id,
+                                                           const std::string& key_id) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  CR_TRY(CheckAppForKeys(tenant, app_id));
+  CR_TRY_ASSIGN(identity::CreatedAppKey created, keys_.RegenerateAppKey(tenant, caller, app_id, key_id));
+  session.Commit();
+  return created;
+}
+
+Result<AppStats> AppRegistry::Stats(const identity::Principal& caller, const std::string& app_id,
+                                    const std::optional<std::string>& from,
+                                    const std::optional<std::string>& to) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  CR_TRY_ASSIGN(DateWindow window, ParseDateWindow(from, to, clock_.Now()));
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  if (tenant.Run(kFindApp, {app_id}).empty()) return AppNotFound();
+  AppStats out;
+  out.app_id = app_id;
+  out.window = window;
+  {
+    const auto rows = tenant.Run(kDecisionCounts, {app_id, window.from_ms, window.end_ms});
+    const auto r = rows.front();
+    out.decisions = {r.Int(0), r.Int(1), r.Int(2), r.Int(3)};
+    out.source_decisions = {r.Int(4), r.Int(5), r.Int(6), r.Int(7), r.Int(8)};
+  }
+  std::map<std::string, std::pair<int64_t, TimeMs>, std::less<>> volumes;
+  for (const auto& r : tenant.Run(kKeyVolumes, {app_id, window.from_ms, window.end_ms}))
+    volumes[r.Text(0)] = {r.Int(1), r.Int(2)};
+  CR_TRY_ASSIGN(auto keys, keys_.ListAppKeys(tenant, caller, app_id));
+  for (const auto& k : keys) {
+    KeyVolume v{k.key.id, k.key.name, 0, std::nullopt};
+    if (const auto it = volumes.find(k.key.id); it != volumes.end()) {
+      v.requests = it->second.first;
+      v.last_request_at = it->second.second;
+    }
+    out.keys.push_back(std::move(v));
+  }
+  return out;
+}
+
+}  // namespace credence::trust

@@ -301,6 +301,7 @@ void AddCredentialRoutes(Router& router, const Services& s) {
                                                       {"userId", text_or_null(user, p.user_id)},
                                                       {"keyId", text_or_null(!user, p.key_id)},
                                                       {"clientId", text_or_null(!user, p.client_id)},
+                                                      {"appId", text_or_null(!user, p.app_id)},
                                                       {"scopes", ToJsonArray(user ? identity::MachineScopes() : p.scopes)},
                                                       {"expiresAt", OptTime(p.expires_at)}});
               },
@@ -314,6 +315,8 @@ void AddCredentialRoutes(Router& router, const Services& s) {
                    Required("userId", Schema::Uuid().Nullable().Describe("users only")),
                    Required("keyId", Schema::Uuid().Nullable().Describe("machine credentials only")),
                    Required("clientId", Schema::String().Nullable().Describe("machine credentials only")),
+                   Required("appId", Schema::Uuid().Nullable().Describe(
+                                         "the app of an app-bound key (or of a token issued to one); null otherwise")),
                    Required("scopes", Schema::Array(ScopeSchema()).Describe("users: every trust scope")),
                    Required("expiresAt", Schema::Timestamp().Nullable().Describe(
                                              "when the credential stops working: an access token's exp or the "
