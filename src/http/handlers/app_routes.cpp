@@ -6,6 +6,7 @@
 
 #include "core/ids.h"
 #include "http/handlers/routes.h"
+#include "http/handlers/trust_json.h"
 #include "http/json_io.h"
 #include "http/problem.h"
 #include "http/router.h"
@@ -21,31 +22,6 @@ namespace {
 json::value OptJson(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
 json::value OptTime(const std::optional<TimeMs>& t) {
   return t ? json::value(FormatTimestamp(*t)) : json::value(nullptr);
-}
-
-const std::vector<std::string>& SensitivityNames() {
-  static const std::vector<std::string> kNames = {"Public", "Internal", "Confidential", "Restricted"};
-  return kNames;
-}
-
-Schema Days() { return Schema::Integer().Min(0).Max(3650); }
-
-// The policy model of the trust plane: a partial override, as at every
-// policy level (docs/trust-admin.md, "Policies").
-Schema PolicyOverrideSchema() {
-  return Schema::Object({
-      Optional("aiRetrievable", Schema::Boolean()),
-      Optional("customerFacingAllowed", Schema::Boolean()),
-      Optional("internalOnly", Schema::Boolean()),
-      Optional("externalModelAllowed", Schema::Boolean()),
-      Optional("maxSensitivityForAi", Schema::String().Enum(SensitivityNames())),
-      Optional("warnBeforeExpiryDays", Days()),
-      Optional("maxReviewAgeDays", Days()),
-      Optional("customerFacingRequiresReview", Schema::Boolean()),
-      Optional("citationRequired", Schema::Boolean()),
-      Optional("disclaimerText", Schema::String().MaxLength(2000).Nullable().Describe(
-                                     "null or \"\": no disclaimer (clears a lower level's text)")),
-  });
 }
 
 Schema ScopeSchema() { return Schema::String().Enum(identity::MachineScopes()); }

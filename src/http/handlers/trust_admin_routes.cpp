@@ -7,6 +7,7 @@
 
 #include "core/ids.h"
 #include "http/handlers/routes.h"
+#include "http/handlers/trust_json.h"
 #include "http/json_io.h"
 #include "http/problem.h"
 #include "http/router.h"
@@ -26,37 +27,9 @@ json::value OptTime(const std::optional<TimeMs>& t) {
 // The trust codecs answer JSON text; it is embedded as a value.
 json::value Embed(const std::string& text) { return json::parse(text); }
 
-const std::vector<std::string>& SensitivityNames() {
-  static const std::vector<std::string> kNames = {"Public", "Internal", "Confidential", "Restricted"};
-  return kNames;
-}
-
 const std::vector<std::string>& ReviewTypeNames() {
   static const std::vector<std::string> kNames = {"QuickReview", "FullReview", "Attestation"};
   return kNames;
-}
-
-Schema Days() { return Schema::Integer().Min(0).Max(3650); }
-
-// A policy override: every field optional; unset fields inherit.
-Schema PolicyOverrideSchema() {
-  return Schema::Object({
-      Optional("aiRetrievable", Schema::Boolean().Describe("false: not_ai_retrievable blocks")),
-      Optional("customerFacingAllowed",
-               Schema::Boolean().Describe("false: customer_facing_not_allowed blocks on customer-facing channels")),
-      Optional("internalOnly",
-               Schema::Boolean().Describe("true: internal_only_external_channel blocks on channels not internal")),
-      Optional("externalModelAllowed",
-               Schema::Boolean().Describe("false: external_model_not_allowed blocks when context.externalModel")),
-      Optional("maxSensitivityForAi", Schema::String().Enum(SensitivityNames())),
-      Optional("warnBeforeExpiryDays", Days().Describe("expiring_soon warns when fewer days are left")),
-      Optional("maxReviewAgeDays", Days().Describe("review_too_old warns past this age")),
-      Optional("customerFacingRequiresReview",
-               Schema::Boolean().Describe("customer-facing use needs a review within maxReviewAgeDays")),
-      Optional("citationRequired", Schema::Boolean().Describe("allowed sources need a citation too")),
-      Optional("disclaimerText", Schema::String().MaxLength(2000).Nullable().Describe(
-                                     "shown with warned sources; null or \"\" clears a lower level's text")),
-  });
 }
 
 Schema EffectivePolicySchema() {
