@@ -76,7 +76,11 @@ void Schema::Validate(const json::value& v, const std::string& path, std::vector
         return;
       }
       const std::string_view s = v.get_string();
-      const auto length = static_cast<int64_t>(Utf8Length(s));
+      // A UTF-8 string has between size/4 and size characters: count them
+      // only when the bounds cannot be settled from its size.
+      const auto bytes = static_cast<int64_t>(s.size());
+      const bool settled = (!min_ || bytes / 4 >= *min_) && (!max_ || bytes <= *max_);
+      const auto length = settled ? bytes : static_cast<int64_t>(Utf8Length(s));
       if (min_ && length < *min_)
         errors.push_back({FieldName(path), *min_ == 1 ? "must not be empty"
                                                       : "must be at least " + std::to_string(*min_) + " characters"});

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,9 @@
 #include "support/pg_test_database.h"
 #include "trust/admin_service.h"
 #include "trust/sensitivity.h"
+#include "trust/ledger.h"
 #include "trust/source_resolver.h"
+#include "trust/trust_service.h"
 
 namespace credence::trust {
 namespace {
@@ -365,6 +368,32 @@ TEST_P(TrustAdminTest, DeletingAnEntryOrHubForgetsItsTrustRows) {
   EXPECT_EQ(counts(), (std::vector<int64_t>{1, 0, 0}));
   ASSERT_TRUE(hubs_->Delete(admin_, "gone").ok());
   EXPECT_EQ(counts(), (std::vector<int64_t>{0, 0, 0}));
+}
+
+// Two nodes over one store append to the same tenant's chain, each with its
+// own ledger writer (which remembers the chain's end it last wrote). Every
+// evaluation is recorded once, and the chain stays whole: a node whose
+// remembered end went stale finds out from the taken sequence and retries.
+TEST_P(TrustAdminTest, TwoNodesAppendingToOneChainKeepItWhole) {
+  auto [hub, entry] = MakeEntry(admin_, "two-nodes");
+  TrustService node_a(*db_, clock_);
+  TrustService node_b(*db_, clock_);
+  identity::Principal caller = admin_;
+  ContextInput context;
+  context.channel = "internal";
+  std::set<std::string> decisions;
+  for (int i = 0; i < 12; ++i) {
+    TrustService& node = (i % 3 == 0) ? node_b : node_a;  // a, a, b, a, a, b...
+    auto e = node.Evaluate(caller, {"entry:" + entry}, context, Endpoint::kEvaluate);
+    ASSERT_TRUE(e.ok()) << e.error().detail;
+    decisions.insert(e->decision_id);
+  }
+  EXPECT_EQ(decisions.size(), 12u);
+  storage::Session session(*db_);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  const VerifyResult v = VerifyChain(tenant, 1, 0);
+  EXPECT_TRUE(v.ok) << v.problem;
+  EXPECT_EQ(v.checked, 12);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, TrustAdminTest, ::testing::Values("sqlite", "postgres"),

@@ -212,10 +212,14 @@ void EvidenceCache::Add(const std::string& tenant_id, const std::string& body, K
   ++size_;
 }
 
-AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& record, const EvidenceCache* cache) {
+AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& record, const EvidenceCache* cache,
+                            std::optional<ChainTip>* tip) {
   int64_t seq = 1;
   std::string prev = kGenesisHash;
-  if (auto last = tx.Run(kLastLink); !last.empty()) {
+  if (tip != nullptr && tip->has_value()) {
+    seq = (*tip)->seq + 1;
+    prev = (*tip)->hash;
+  } else if (auto last = tx.Run(kLastLink); !last.empty()) {
     seq = last.front().Int(0) + 1;
     prev = last.front().Text(1);
   }
@@ -282,6 +286,7 @@ AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& rec
          {record.decision_id, seq, record.evaluated_at, record.endpoint, record.actor_kind, record.actor_label,
           record.actor_type, record.action, record.channel, header, record.user_id, record.key_id, record.app_id,
           record.overall, c.total, c.allowed, c.warned, c.blocked, c.escalated, refs, prev, hash});
+  if (tip != nullptr) *tip = ChainTip{seq, hash};
   return result;
 }
 

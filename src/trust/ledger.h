@@ -93,8 +93,16 @@ struct AppendOutcome {
 // the caller retries with a fresh transaction. Evidence with a known
 // location (record.evidence_stored, then the cache) is neither hashed nor
 // looked up. The caller adds what was learned to the cache once committed.
+// The end of a tenant's chain: its last record's sequence and hash.
+struct ChainTip {
+  int64_t seq = 0;
+  std::string hash;
+};
+// `tip`, when given and set, is taken as the chain's end instead of reading
+// it, and is moved to the appended record. A stale tip cannot go unnoticed:
+// its next sequence is taken, so the insert fails as a unique violation.
 AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& record,
-                            const EvidenceCache* cache = nullptr);
+                            const EvidenceCache* cache = nullptr, std::optional<ChainTip>* tip = nullptr);
 
 // The record as it was written, with its evidence; nullopt when the tenant
 // has no such decision.

@@ -34,16 +34,30 @@ void LedgerWriter::Submit(Job& job) {
 }
 
 void LedgerWriter::Write(std::deque<Job*>& batch) {
-  storage::Session session(db_, storage::TxMode::kWrite);
-  for (Job* job : batch) {
-    storage::TenantSession tenant(session, job->tenant_id);
-    if (job->expected_generation && SourceCache::CurrentGeneration(tenant) != *job->expected_generation) {
-      job->stale = true;
-      continue;
+  std::unordered_map<std::string, ChainTip> moved;  // tips this transaction moves
+  try {
+    storage::Session session(db_, storage::TxMode::kWrite);
+    for (Job* job : batch) {
+      storage::TenantSession tenant(session, job->tenant_id);
+      if (job->expected_generation && SourceCache::CurrentGeneration(tenant) != *job->expected_generation) {
+        job->stale = true;
+        continue;
+      }
+      std::optional<ChainTip> tip;
+      if (auto it = moved.find(job->tenant_id); it != moved.end()) {
+        tip = it->second;
+      } else if (auto known = tips_.find(job->tenant_id); known != tips_.end()) {
+        tip = known->second;
+      }
+      job->outcome = AppendDecision(tenant, *job->record, &cache_, &tip);
+      moved[job->tenant_id] = std::move(*tip);
     }
-    job->outcome = AppendDecision(tenant, *job->record, &cache_);
+    session.Commit();
+  } catch (...) {
+    tips_.clear();
+    throw;
   }
-  session.Commit();
+  for (auto& [tenant_id, tip] : moved) tips_[tenant_id] = std::move(tip);
 }
 
 void LedgerWriter::Loop() {

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <unordered_map>
 
 #include "trust/ledger.h"
 
@@ -58,6 +59,10 @@ class LedgerWriter {
   void Write(std::deque<Job*>& batch);
 
   static constexpr size_t kMaxBatch = 64;
+  // The end of each tenant's chain as of the last commit: saves reading it
+  // per append. Only the writer thread touches it; any failed batch clears
+  // it, since what its transaction appended was rolled back.
+  std::unordered_map<std::string, ChainTip> tips_;
   storage::Database& db_;
   const EvidenceCache& cache_;
   std::mutex mu_;

@@ -170,8 +170,14 @@ class PendingEvaluation {
   TimeMs now = 0;
   Evaluation out;
   LedgerRecord record;
-  // Per source: its memo and the texts used (alive in out.results).
-  std::vector<std::pair<std::shared_ptr<SourceMemo>, const SourceMemo::Texts*>> memos;
+  // The sources whose evidence was not stored yet: their index, memo and
+  // texts (alive in out.results), to record where it went once committed.
+  struct Unstored {
+    size_t index;
+    std::shared_ptr<SourceMemo> memo;
+    const SourceMemo::Texts* texts;
+  };
+  std::vector<Unstored> unstored;
   // Set when decided from the cache: the append checks it is still current.
   std::optional<int64_t> expected_generation;
   LedgerWriter::Job job;
@@ -186,7 +192,7 @@ void TrustService::Decide(PendingEvaluation& p, const SharedResolution& resoluti
   out.decision_id = NewId();
   out.evaluated_at = p.now;
   record = LedgerRecord{};
-  p.memos.clear();
+  p.unstored.clear();
   // A decision made with an app's key: the app's channel and default policy
   // take part (docs/apps.md); an app unknown here (deleted) takes none.
   const AppProfile* app = nullptr;
@@ -221,7 +227,6 @@ void TrustService::Decide(PendingEvaluation& p, const SharedResolution& resoluti
   if (!caller.app_id.empty()) record.app_id = caller.app_id;
   out.results.reserve(resolution.sources.size());
   record.evidence.reserve(resolution.sources.size());
-  p.memos.reserve(resolution.sources.size());
   record.evidence_stored.reserve(resolution.sources.size());
   const bool app_policy = app != nullptr && !app->policy.empty();
   Policy tightened;
@@ -257,7 +262,7 @@ void TrustService::Decide(PendingEvaluation& p, const SharedResolution& resoluti
     // Evidence already stored needs no body: the append uses its location.
     record.evidence.push_back(texts->stored ? std::string() : texts->evidence);
     record.evidence_stored.push_back(texts->stored);
-    p.memos.push_back({rs.memo, texts.get()});
+    if (!texts->stored) p.unstored.push_back({out.results.size(), rs.memo, texts.get()});
     out.overall = MostSevere(out.overall, d.decision);
     auto& c = record.counts;
     ++c.total;
@@ -348,8 +353,7 @@ Result<Evaluation> TrustService::FinishEvaluate(PendingEvaluation& p) const {
     const auto& appended = p.job.outcome;
     for (size_t index : appended.learned)
       evidence_cache_.Add(p.caller.tenant_id, p.record.evidence[index], appended.stored[index]);
-    for (size_t i = 0; i < p.memos.size(); ++i)
-      if (!p.record.evidence_stored[i]) p.memos[i].first->Stored(p.memos[i].second, appended.stored[i]);
+    for (const auto& u : p.unstored) u.memo->Stored(u.texts, appended.stored[u.index]);
     return std::move(p.out);
   }
 }
