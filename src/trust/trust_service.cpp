@@ -6,6 +6,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 
@@ -157,6 +158,21 @@ Status RequireTrustCaller(const identity::Principal& caller) {
 
 }  // namespace
 
+TrustService::TrustService(storage::Database& db, const Clock& clock)
+    : db_(db), clock_(clock), ledger_writer_(db, evidence_cache_) {
+  source_caches_.reserve(kCacheSlots);
+  for (size_t i = 0; i < kCacheSlots; ++i) source_caches_.push_back(std::make_unique<SourceCache>());
+}
+
+SourceCache& TrustService::SourceCacheOfThisThread() const {
+  // Threads take slots in the order they first evaluate; with up to
+  // kCacheSlots server threads each has its own. Beyond, threads share a
+  // slot, which is still correct (the cache is thread-safe).
+  static std::atomic<size_t> next_slot{0};
+  thread_local const size_t slot = next_slot++ % kCacheSlots;
+  return *source_caches_[slot];
+}
+
 // An evaluation decided and handed to the ledger writer, waiting for its
 // append (StartEvaluate / FinishEvaluate).
 class PendingEvaluation {
@@ -281,7 +297,7 @@ void TrustService::DecideFromStore(PendingEvaluation& p) const {
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, p.caller.tenant_id);
   p.expected_generation.reset();
-  Decide(p, source_cache_.Resolve(tenant, p.sources, p.input.language, p.now));
+  Decide(p, SourceCacheOfThisThread().Resolve(tenant, p.sources, p.input.language, p.now));
 }
 
 void TrustService::PrepareJob(PendingEvaluation& p) const {
@@ -313,7 +329,7 @@ Result<std::shared_ptr<PendingEvaluation>> TrustService::StartEvaluate(const ide
 
   // Sources all cached: decided without a read transaction; the append
   // confirms, under the writer, that nothing changed since.
-  if (auto hit = source_cache_.ResolveFromMemory(caller.tenant_id, p->sources, input.language, p->now)) {
+  if (auto hit = SourceCacheOfThisThread().ResolveFromMemory(caller.tenant_id, p->sources, input.language, p->now)) {
     p->expected_generation = hit->generation;
     Decide(*p, hit->resolution);
   } else {

@@ -69,7 +69,7 @@ class PendingEvaluation;
 
 class TrustService {
  public:
-  TrustService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock), ledger_writer_(db, evidence_cache_) {}
+  TrustService(storage::Database& db, const Clock& clock);
 
   // Signed-in users or machine credentials with trust:evaluate (the route
   // checks the scope). 1..100 source ids of 1..2048 characters (400
@@ -105,7 +105,14 @@ class TrustService {
   storage::Database& db_;
   const Clock& clock_;
   mutable EvidenceCache evidence_cache_;
-  mutable SourceCache source_cache_;
+  // The resolved-source cache, one per thread slot (SourceCacheOfThisThread):
+  // requests on different cores then never write the same cache lines (the
+  // shared pointers' counts, the memos' locks), which under load cost more
+  // than the decisions themselves. The price is a copy of the cached sources
+  // per thread.
+  SourceCache& SourceCacheOfThisThread() const;
+  static constexpr size_t kCacheSlots = 16;
+  std::vector<std::unique_ptr<SourceCache>> source_caches_;
   mutable LedgerWriter ledger_writer_;  // after the evidence cache it reads
 };
 
