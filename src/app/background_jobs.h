@@ -1,7 +1,8 @@
 #pragma once
-// Runs the expiry scheduler and then the notification outbox every
-// interval on one thread, until destroyed. Both are idempotent and guarded
-// (a lease, claims), so several nodes may run them at once.
+// Runs the expiry scheduler, the notification outbox and the reports'
+// rollup every interval on one thread, until destroyed. All are idempotent
+// and guarded (a lease, claims, a compare-and-set watermark), so several
+// nodes may run them at once.
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -13,13 +14,16 @@ class ExpiryScheduler;
 namespace credence::notify {
 class OutboxWorker;
 }
+namespace credence::reports {
+class ReportService;
+}
 
 namespace credence::app {
 
 class BackgroundJobs {
  public:
   BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, const notify::OutboxWorker& outbox,
-                 int64_t interval_ms);
+                 const reports::ReportService& reports, int64_t interval_ms);
   ~BackgroundJobs();  // stops after the pass in progress
   BackgroundJobs(const BackgroundJobs&) = delete;
   BackgroundJobs& operator=(const BackgroundJobs&) = delete;
@@ -29,6 +33,7 @@ class BackgroundJobs {
 
   const lifecycle::ExpiryScheduler& scheduler_;
   const notify::OutboxWorker& outbox_;
+  const reports::ReportService& reports_;
   int64_t interval_ms_;
   std::mutex mu_;
   std::condition_variable wake_;

@@ -110,6 +110,8 @@ json::object Operation(const Route& route, std::set<std::string>& used_ids) {
   if (route.doc.response)
     success["content"] = json::object{
         {route.doc.response_content_type, json::object{{"schema", route.doc.response->ToJsonSchema()}}}};
+  for (const auto& [type, schema] : route.doc.alternate_responses)
+    success["content"].as_object()[type] = json::object{{"schema", schema.ToJsonSchema()}};
   responses[std::to_string(route.doc.success_status)] = std::move(success);
 
   std::set<int> errors(route.doc.errors.begin(), route.doc.errors.end());

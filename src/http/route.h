@@ -36,6 +36,9 @@ struct RouteDoc {
   std::optional<Schema> response;  // success body; none for 204
   int success_status = 200;
   std::string response_content_type = "application/json";
+  // The same success status in other content types, chosen by the request
+  // (e.g. ?format=csv): content type -> schema.
+  std::vector<std::pair<std::string, Schema>> alternate_responses;
   std::vector<QueryParamDoc> query;
   std::vector<int> errors;  // error statuses this route can answer besides 401/500
   // Error statuses answered in another shape than problem+json (e.g. the

@@ -13,6 +13,7 @@
 #include "http/router.h"
 #include "lifecycle/scheduler.h"
 #include "notify/outbox.h"
+#include "reports/report_service.h"
 
 namespace credence::http {
 namespace json = boost::json;
@@ -87,6 +88,12 @@ void AddDevRoutes(Router& router, const Services& s) {
                              Required("failed", Schema::Integer().Min(0)),
                              Required("dead", Schema::Integer().Min(0)),
                          })),
+      Required("reports", Schema::Object({
+                              Required("tenants", Schema::Integer().Min(0)),
+                              Required("decisions", Schema::Integer().Min(0)),
+                              Required("usage", Schema::Integer().Min(0)),
+                              Required("evidence", Schema::Integer().Min(0)),
+                          }).Describe("the reports' rollup (docs/reports.md): what it folded")),
   });
   // The benchmark floor for the trust endpoints (docs/performance.md): the
   // same authentication (a trust:evaluate credential), a JSON body parsed,
@@ -114,17 +121,23 @@ void AddDevRoutes(Router& router, const Services& s) {
                .errors = {404}}});
 
   router.Add({Method::kPost, "/dev/jobs/run", Auth::kDevOnly, "",
-              [&scheduler = s.scheduler, &outbox = s.outbox](RequestContext&) {
+              [&scheduler = s.scheduler, &outbox = s.outbox, &reports = s.reports](RequestContext&) {
                 const auto sr = scheduler.RunOnce();
                 const auto orr = outbox.RunOnce();
+                const auto rr = reports.RunRollup();
                 return JsonResponse(200, {{"scheduler",
                                            {{"checked", sr.checked},
                                             {"transitions", sr.transitions},
                                             {"notifications", sr.notifications},
                                             {"leaseHeld", sr.lease_held}}},
-                                          {"outbox", {{"delivered", orr.delivered}, {"failed", orr.failed}, {"dead", orr.dead}}}});
+                                          {"outbox", {{"delivered", orr.delivered}, {"failed", orr.failed}, {"dead", orr.dead}}},
+                                          {"reports",
+                                           {{"tenants", rr.tenants},
+                                            {"decisions", rr.decisions},
+                                            {"usage", rr.usage},
+                                            {"evidence", rr.evidence}}}});
               },
-              {.summary = "Development mode: run the expiry scheduler, then the notification outbox, now.",
+              {.summary = "Development mode: run the expiry scheduler, the notification outbox and the reports' rollup, now.",
                .tag = "dev",
                .response = run_schema}});
 }
