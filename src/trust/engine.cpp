@@ -59,9 +59,14 @@ SourceDecision Decide(const SourceState& source, const Policy& policy, const std
                       const Context& context, TimeMs now) {
   SourceDecision out;
   const RuleInput in{source, policy, context, now};
+  // An unresolved source has no state for the other rules to read.
+  static const Rule* const kUnresolvedRule = [] {
+    for (const Rule& rule : RuleCatalog())
+      if (std::string_view(rule.code) == "source_unresolved") return &rule;
+    return static_cast<const Rule*>(nullptr);
+  }();
   for (const Rule& rule : RuleCatalog()) {
-    const bool unresolved_rule = rule.code == "source_unresolved";
-    if (!source.resolved && !unresolved_rule) continue;
+    if (!source.resolved && &rule != kUnresolvedRule) continue;
     if (auto reason = rule.check(rule, in)) out.reasons.push_back(std::move(*reason));
   }
   std::stable_sort(out.reasons.begin(), out.reasons.end(), [](const Reason& a, const Reason& b) {
