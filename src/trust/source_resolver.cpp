@@ -58,7 +58,10 @@ constexpr TenantQuery kEntries{"trust.resolve_entries", CREDENCE_TRUST_ENTRY_SEL
 // $2: [[connector_key, external_id], ...]
 constexpr TenantQuery kDocsByKey{
     "trust.resolve_docs_by_key",
-    CREDENCE_TRUST_DOC_COLUMNS " FROM json_each($2) j JOIN connected_documents d ON d.tenant_id = $1"
+    // CROSS JOIN keeps SQLite from driving the join from connected_documents
+    // (a scan of the tenant's documents per batch): the ids drive, each one
+    // a lookup in the unique (tenant, connector, external id) index.
+    CREDENCE_TRUST_DOC_COLUMNS " FROM json_each($2) j CROSS JOIN connected_documents d ON d.tenant_id = $1"
     " AND d.connector_key = json_extract(j.value, '$[0]') AND d.external_id = json_extract(j.value, '$[1]')"
     CREDENCE_TRUST_DOC_SENSITIVITY,
     CREDENCE_TRUST_DOC_COLUMNS " FROM json_array_elements(CAST($2 AS JSON)) j JOIN connected_documents d"
