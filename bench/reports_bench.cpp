@@ -261,7 +261,7 @@ int main(int argc, char** argv) {
         // in half of their evaluations; a quarter of the rest warn.
         const bool blockable = src % 20 < 3;
         const int v = blockable && roll < 50 ? 2 : roll < 25 ? 1 : 0;
-        r.evidence_stored[j] = evidence[src][v];
+        r.evidence_stored[j] = &evidence[src][v];
         if (j < 5) first.push_back(src * 3 + v);
         ++r.counts.total;
         (v == 0 ? r.counts.allowed : v == 1 ? r.counts.warned : r.counts.blocked)++;
@@ -317,7 +317,7 @@ int main(int argc, char** argv) {
       r.overall = "allow";
       for (int j = 0; j < kPerDecision; ++j) {
         r.evidence.emplace_back();
-        r.evidence_stored.push_back(evidence[rng() % sources.size()][0]);
+        r.evidence_stored.push_back(&evidence[rng() % sources.size()][0]);
       }
       r.counts.total = r.counts.allowed = kPerDecision;
       trust::AppendDecision(t, r);

@@ -50,8 +50,9 @@ struct LedgerRecord {
   // One JSON object per source, in request order: {"result": ..., "state": ...}.
   std::vector<std::string> evidence;
   // Optional, per evidence: where it is already stored, when the caller
-  // knows (nothing is hashed or looked up for those).
-  std::vector<std::optional<StoredEvidence>> evidence_stored;
+  // knows (nothing is hashed or looked up for those), or null. Pointers, not
+  // copies: the caller keeps them alive until the append returns.
+  std::vector<const StoredEvidence*> evidence_stored;
 };
 
 // Evidence already stored: its hash and row id by (tenant, body). Rows are

@@ -277,7 +277,7 @@ void TrustService::Decide(PendingEvaluation& p, const SharedResolution& resoluti
     }
     // Evidence already stored needs no body: the append uses its location.
     record.evidence.push_back(texts->stored ? std::string() : texts->evidence);
-    record.evidence_stored.push_back(texts->stored);
+    record.evidence_stored.push_back(texts->stored ? &*texts->stored : nullptr);
     if (!texts->stored) p.unstored.push_back({out.results.size(), rs.memo, texts.get()});
     out.overall = MostSevere(out.overall, d.decision);
     auto& c = record.counts;
