@@ -35,11 +35,20 @@ void LedgerWriter::Submit(Job& job) {
 
 void LedgerWriter::Write(std::deque<Job*>& batch) {
   std::unordered_map<std::string, ChainTip> moved;  // tips this transaction moves
+  // Read once per tenant and batch: every job of the batch was decided
+  // before the batch began, so a generation read at its start is as late as
+  // the check needs (and ledger writes do not move generations).
+  std::unordered_map<std::string, int64_t> generations;
   try {
     storage::Session session(db_, storage::TxMode::kWrite);
     for (Job* job : batch) {
       storage::TenantSession tenant(session, job->tenant_id);
-      if (job->expected_generation && SourceCache::CurrentGeneration(tenant) != *job->expected_generation) {
+      auto generation = [&] {
+        auto [it, fresh] = generations.try_emplace(job->tenant_id, 0);
+        if (fresh) it->second = SourceCache::CurrentGeneration(tenant);
+        return it->second;
+      };
+      if (job->expected_generation && generation() != *job->expected_generation) {
         job->stale = true;
         continue;
       }
