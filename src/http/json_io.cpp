@@ -3,6 +3,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "core/clock.h"
+
 namespace credence::http {
 namespace json = boost::json;
 
@@ -84,6 +86,12 @@ json::array ToJsonArray(const std::vector<std::string>& values) {
   out.reserve(values.size());
   for (const auto& v : values) out.emplace_back(v);
   return out;
+}
+
+json::value OptJson(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
+
+json::value OptTime(const std::optional<int64_t>& t) {
+  return t ? json::value(FormatTimestamp(*t)) : json::value(nullptr);
 }
 
 }  // namespace credence::http

@@ -34,4 +34,9 @@ std::vector<std::string> GetStringArray(const boost::json::object& o, std::strin
 // A JSON array of strings.
 boost::json::array ToJsonArray(const std::vector<std::string>& values);
 
+// The value, or null.
+boost::json::value OptJson(const std::optional<std::string>& s);
+// The timestamp as FormatTimestamp writes it, or null.
+boost::json::value OptTime(const std::optional<int64_t>& t);
+
 }  // namespace credence::http

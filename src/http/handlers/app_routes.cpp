@@ -19,10 +19,6 @@ namespace json = boost::json;
 
 namespace {
 
-json::value OptJson(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
-json::value OptTime(const std::optional<TimeMs>& t) {
-  return t ? json::value(FormatTimestamp(*t)) : json::value(nullptr);
-}
 
 Schema ScopeSchema() { return Schema::String().Enum(identity::MachineScopes()); }
 

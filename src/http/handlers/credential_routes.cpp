@@ -22,7 +22,6 @@ namespace json = boost::json;
 
 namespace {
 
-json::value OptTime(const std::optional<TimeMs>& t) { return t ? json::value(FormatTimestamp(*t)) : json::value(nullptr); }
 
 Schema ScopeSchema() { return Schema::String().Enum(identity::MachineScopes()); }
 

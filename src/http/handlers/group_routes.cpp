@@ -15,7 +15,6 @@ namespace {
 
 Schema TenantRoleSchema() { return Schema::String().Enum({"Owner", "Member", "Guest"}); }
 
-json::value OptJson(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
 
 json::object GroupJson(const identity::Group& g) {
   return {{"id", g.id},

@@ -16,7 +16,6 @@ namespace json = boost::json;
 
 namespace {
 
-json::value OptJson(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
 
 std::optional<std::string> OptUuidOf(const json::object& body, std::string_view key) {
   auto v = GetOptString(body, key);

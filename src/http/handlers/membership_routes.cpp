@@ -15,7 +15,6 @@ namespace json = boost::json;
 
 namespace {
 
-json::value OptJson(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
 
 Schema HubRoleSchema() { return Schema::String().Enum({"Viewer", "Editor", "Admin"}); }
 Schema EntryRoleSchema() { return Schema::String().Enum({"Viewer", "Editor"}); }

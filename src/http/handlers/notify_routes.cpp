@@ -12,9 +12,6 @@ namespace json = boost::json;
 
 namespace {
 
-json::value OptTime(const std::optional<TimeMs>& t) {
-  return t ? json::value(FormatTimestamp(*t)) : json::value(nullptr);
-}
 
 json::object ConfigJson(const notify::Channel& c) {
   if (c.summary) {

@@ -16,7 +16,6 @@ namespace json = boost::json;
 
 namespace {
 
-json::value OptJson(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
 
 std::string EntryIdOf(const RequestContext& ctx) { return CanonicalUuid(ctx.PathParam("entryId")); }
 
