@@ -108,7 +108,7 @@ TEST(TrustRules, EachRuleFiresAloneOnItsTrigger) {
          s.last_review = ReviewStrength::kNone;
        },
        Decision::kWarn},
-      {"review_too_old", [](SourceState& s, Policy& p, Context&) { p.max_review_age_days = 5; }, Decision::kWarn},
+      {"review_too_old", [](SourceState&, Policy& p, Context&) { p.max_review_age_days = 5; }, Decision::kWarn},
       {"source_changed_after_review",
        [](SourceState& s, Policy&, Context&) { s.content_updated_at = kNow - 1 * kMsPerDay; }, Decision::kWarn},
       {"translation_missing",
