@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -123,8 +124,9 @@ class StorageTest : public ::testing::TestWithParam<std::string> {
 
   bool postgres() const { return GetParam() == "postgres"; }
 
- private:
   std::filesystem::path dir_;
+
+ private:
   std::unique_ptr<test::PgTestDatabase> pg_;
   std::string url_;
   std::unique_ptr<Database> db_;
@@ -411,6 +413,45 @@ TEST_P(StorageTest, CommitPersists) {
     EXPECT_TRUE(conn->healthy());
   }
   EXPECT_EQ(CountTenants(db), 3);
+}
+
+// SQLite: the background checkpointer really copies the WAL into the
+// database while the store is open (not only on close), and restarts the WAL
+// under a steady write load instead of letting the file grow.
+constexpr GlobalQuery kInsertBlob{"test.insert_blob", "INSERT INTO blobs (body) VALUES ($1)"};
+
+TEST_P(StorageTest, SqliteCheckpointsAndRestartsTheWalWhileOpen) {
+  if (postgres()) GTEST_SKIP() << "SQLite only";
+  Database& db = Open();
+  {
+    Session session(db);
+    session.connection().ExecuteScript("CREATE TABLE blobs (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+  }
+  const std::string body(4000, 'x');
+  auto write_mb = [&](int megabytes) {
+    for (int t = 0; t < megabytes * 25; ++t) {  // 10 rows of 4 KB per transaction
+      Session session(db, TxMode::kWrite);
+      for (int i = 0; i < 10; ++i) session.Run(kInsertBlob, {body});
+      session.Commit();
+    }
+  };
+  const std::filesystem::path file = dir_ / "test.db";
+  const std::filesystem::path wal = dir_ / "test.db-wal";
+  auto wait_for = [](const std::function<bool()>& done) {
+    for (int i = 0; i < 60 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return done();
+  };
+  write_mb(4);
+  EXPECT_TRUE(wait_for([&] { return std::filesystem::file_size(file) > 3'000'000; }))
+      << "the database file holds " << std::filesystem::file_size(file) << " bytes: nothing was checkpointed";
+
+  write_mb(20);  // past the restart bound
+  const auto before = std::filesystem::file_size(wal);
+  ASSERT_GT(before, 16u << 20);
+  // Once restarted, new writes reuse the file from its start.
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  write_mb(2);
+  EXPECT_LE(std::filesystem::file_size(wal), before);
 }
 
 // --- Migrations ---

@@ -229,18 +229,31 @@ class SqliteDatabase final : public Database {
       return;
     }
     sqlite3_busy_timeout(db, 1000);
+    // A connection opens the WAL on its first read; until then a checkpoint
+    // through it does nothing at all (and reports -1 frames).
+    sqlite3_exec(db, "SELECT 1 FROM sqlite_master LIMIT 1", nullptr, nullptr, nullptr);
     const std::string wal = path_ + "-wal";
     std::unique_lock lock(checkpoint_mu_);
     while (!checkpoint_wake_.wait_for(lock, std::chrono::milliseconds(kCheckpointIntervalMs),
                                       [this] { return stopping_; })) {
       lock.unlock();
       sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
-      // Under a constant load the WAL may never find a moment without
-      // readers to start over; past a bound, wait for one (briefly
-      // holding writers back) and shrink it.
+      // Under a constant load the WAL never finds a moment to start over by
+      // itself, and grows: every write then extends the file. Past a bound,
+      // restart it between two of this process's write transactions (the
+      // passive pass above left little to copy). Writers start again from
+      // the top of the file, overwriting pages it already has. A reader
+      // still on the old WAL makes the restart give up at once; a WAL that
+      // keeps growing anyway is shrunk, waiting for readers to move on.
       std::error_code ec;
-      if (std::filesystem::file_size(wal, ec) > kMaxWalBytes && !ec)
-        sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+      const uintmax_t size = std::filesystem::file_size(wal, ec);
+      if (!ec && size > kRestartWalBytes) {
+        std::lock_guard no_writer(*writer_);
+        sqlite3_busy_timeout(db, 0);
+        sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_RESTART, nullptr, nullptr);
+        sqlite3_busy_timeout(db, 1000);
+        if (size > kMaxWalBytes) sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+      }
       lock.lock();
     }
     lock.unlock();
@@ -249,7 +262,8 @@ class SqliteDatabase final : public Database {
   }
 
   static constexpr int kCheckpointIntervalMs = 200;
-  static constexpr uintmax_t kMaxWalBytes = 64u << 20;
+  static constexpr uintmax_t kRestartWalBytes = 16u << 20;
+  static constexpr uintmax_t kMaxWalBytes = 256u << 20;
   const std::string path_;
   const DatabaseOptions options_;
   const std::shared_ptr<std::mutex> writer_ = std::make_shared<std::mutex>();
