@@ -416,11 +416,11 @@ TEST_P(StorageTest, CommitPersists) {
 }
 
 // SQLite: the background checkpointer really copies the WAL into the
-// database while the store is open (not only on close), and restarts the WAL
-// under a steady write load instead of letting the file grow.
+// database while the store is open (not only on close), so that after a
+// pause writers start the WAL over instead of growing the file.
 constexpr GlobalQuery kInsertBlob{"test.insert_blob", "INSERT INTO blobs (body) VALUES ($1)"};
 
-TEST_P(StorageTest, SqliteCheckpointsAndRestartsTheWalWhileOpen) {
+TEST_P(StorageTest, SqliteCheckpointsWhileOpenAndReusesTheWalAfterAPause) {
   if (postgres()) GTEST_SKIP() << "SQLite only";
   Database& db = Open();
   {
@@ -445,10 +445,11 @@ TEST_P(StorageTest, SqliteCheckpointsAndRestartsTheWalWhileOpen) {
   EXPECT_TRUE(wait_for([&] { return std::filesystem::file_size(file) > 3'000'000; }))
       << "the database file holds " << std::filesystem::file_size(file) << " bytes: nothing was checkpointed";
 
-  write_mb(20);  // past the restart bound
+  write_mb(20);
   const auto before = std::filesystem::file_size(wal);
   ASSERT_GT(before, 16u << 20);
-  // Once restarted, new writes reuse the file from its start.
+  // After a pause every frame has been copied back: new writes reuse the
+  // file from its start.
   std::this_thread::sleep_for(std::chrono::milliseconds(600));
   write_mb(2);
   EXPECT_LE(std::filesystem::file_size(wal), before);

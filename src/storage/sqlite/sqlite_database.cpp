@@ -238,21 +238,17 @@ class SqliteDatabase final : public Database {
                                       [this] { return stopping_; })) {
       lock.unlock();
       sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
-      // Under a constant load the WAL never finds a moment to start over by
-      // itself, and grows: every write then extends the file. Past a bound,
-      // restart it between two of this process's write transactions (the
-      // passive pass above left little to copy). Writers start again from
-      // the top of the file, overwriting pages it already has. A reader
-      // still on the old WAL makes the restart give up at once; a WAL that
-      // keeps growing anyway is shrunk, waiting for readers to move on.
+      // Once a pass has copied every frame back, the next writer starts
+      // the WAL over from the top of the file by itself. Under a load
+      // without pauses that moment never comes and the file grows; past a
+      // large bound, restart it at the first instant no transaction is open
+      // (never by waiting for one: a restart holds writers back for a
+      // checkpoint and its fsync, which is a p99 spike, so it is kept rare).
       std::error_code ec;
-      const uintmax_t size = std::filesystem::file_size(wal, ec);
-      if (!ec && size > kRestartWalBytes) {
-        std::lock_guard no_writer(*writer_);
+      if (std::filesystem::file_size(wal, ec) > kRestartWalBytes && !ec) {
         sqlite3_busy_timeout(db, 0);
         sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_RESTART, nullptr, nullptr);
         sqlite3_busy_timeout(db, 1000);
-        if (size > kMaxWalBytes) sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
       }
       lock.lock();
     }
@@ -262,8 +258,7 @@ class SqliteDatabase final : public Database {
   }
 
   static constexpr int kCheckpointIntervalMs = 200;
-  static constexpr uintmax_t kRestartWalBytes = 16u << 20;
-  static constexpr uintmax_t kMaxWalBytes = 256u << 20;
+  static constexpr uintmax_t kRestartWalBytes = 1024u << 20;
   const std::string path_;
   const DatabaseOptions options_;
   const std::shared_ptr<std::mutex> writer_ = std::make_shared<std::mutex>();
