@@ -49,12 +49,8 @@ Result<lifecycle::ExpiryStatus> ExpiryService::ExpiryStatus(const identity::Prin
   // renewals (review_service.cpp).
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(auto loaded,
-                kb::internal::LoadEntry(tenant, caller, entry_id, AccessLevel::kViewer, /*with_content=*/false));
-  const ResolvedTemplate resolved = internal::ResolveTemplate(tenant, loaded.entry.id, loaded.hub);
-  const auto state = internal::ReadExpiryState(tenant, loaded.entry.id);
-  if (!state) return Error::NotFound("Entry not found.");
-  return ComputeExpiryStatus(internal::FactsOf(loaded.entry, *state), WindowsOf(resolved), clock_.Now());
+  CR_TRY_ASSIGN(const internal::EntryExpiry e, internal::LoadEntryExpiry(tenant, caller, entry_id, AccessLevel::kViewer));
+  return ComputeExpiryStatus(internal::FactsOf(e.loaded.entry, e.state), WindowsOf(e.resolved), clock_.Now());
 }
 
 Result<ResolvedTemplate> ExpiryService::EffectiveTemplate(const identity::Principal& caller,

@@ -75,12 +75,9 @@ ExpiryStatus StatusNow(storage::TenantSession& tenant, const kb::internal::Loade
 // transaction; the caller commits.
 Result<Renewal> RenewIn(storage::TenantSession& tenant, const identity::Principal& caller,
                         const std::string& entry_id, const RenewInput& input, const char* source, TimeMs now) {
-  CR_TRY_ASSIGN(auto loaded,
-                kb::internal::LoadEntry(tenant, caller, entry_id, AccessLevel::kEditor, /*with_content=*/false));
-  const ResolvedTemplate resolved = internal::ResolveTemplate(tenant, loaded.entry.id, loaded.hub);
-  const auto state = internal::ReadExpiryState(tenant, loaded.entry.id);
-  if (!state) return Error::NotFound("Entry not found.");
-  const auto blockers = StateBlockers(tenant, loaded.entry.id, *state, resolved);
+  CR_TRY_ASSIGN(const internal::EntryExpiry expiry, internal::LoadEntryExpiry(tenant, caller, entry_id, AccessLevel::kEditor));
+  const auto& [loaded, resolved, state] = expiry;
+  const auto blockers = StateBlockers(tenant, loaded.entry.id, state, resolved);
   if (!blockers.empty()) return Blocked(blockers);
 
   const int64_t days = input.custom_expiry_days.value_or(ConfiguredDays(resolved, loaded.hub));
@@ -98,7 +95,7 @@ Result<Renewal> RenewIn(storage::TenantSession& tenant, const identity::Principa
     return Blocked({kBlockerExpiryPaused});
   tenant.Run(internal::kUseUpReviews, {loaded.entry.id, out.renewal_id});
   tenant.Run(internal::kInsertRenewal, {out.renewal_id, loaded.entry.id, caller.user_id, days, input.notes, source,
-                                        std::nullopt, state->expiry_at, new_expiry, now});
+                                        std::nullopt, state.expiry_at, new_expiry, now});
   tenant.Run(internal::kScheduleRecheck, {loaded.entry.id, now});
   out.status = StatusNow(tenant, loaded, resolved, now);
   return out;
@@ -238,17 +235,14 @@ Result<EntryReview> ReviewService::SubmitReview(const identity::Principal& calle
 
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(auto loaded,
-                kb::internal::LoadEntry(tenant, caller, entry_id, AccessLevel::kEditor, /*with_content=*/false));
-  const ResolvedTemplate resolved = internal::ResolveTemplate(tenant, loaded.entry.id, loaded.hub);
+  CR_TRY_ASSIGN(const internal::EntryExpiry expiry, internal::LoadEntryExpiry(tenant, caller, entry_id, AccessLevel::kEditor));
+  const auto& [loaded, resolved, state] = expiry;
   CR_TRY(CheckChecklist(tenant, resolved, answers));
-  const auto state = internal::ReadExpiryState(tenant, loaded.entry.id);
-  if (!state) return Error::NotFound("Entry not found.");
   const TimeMs now = clock_.Now();
 
-  const ExpiryStatus before = ComputeExpiryStatus(internal::FactsOf(loaded.entry, *state), WindowsOf(resolved), now);
+  const ExpiryStatus before = ComputeExpiryStatus(internal::FactsOf(loaded.entry, state), WindowsOf(resolved), now);
   bool renews = false;
-  if (resolved.tmpl && !state->paused_at) {
+  if (resolved.tmpl && !state.paused_at) {
     const ExpiryTemplate& t = *resolved.tmpl;
     const bool in_window =
         before.status == kb::EntryStatus::kExpiringSoon || before.status == kb::EntryStatus::kWarning;
@@ -267,7 +261,7 @@ Result<EntryReview> ReviewService::SubmitReview(const identity::Principal& calle
   review.content_was_updated = input.content_was_updated;
   review.checklist_json = input.checklist_json;
   review.created_at = now;
-  review.expiry_at = state->expiry_at;
+  review.expiry_at = state.expiry_at;
   const int64_t days = resolved.tmpl ? resolved.tmpl->expiry_days : 0;
   // A pause that won a race leaves the review recorded only.
   if (renews && tenant.Run(internal::kRenewEntry, {loaded.entry.id, now + days * kMsPerDay, now}).affected() == 1) {
@@ -283,7 +277,7 @@ Result<EntryReview> ReviewService::SubmitReview(const identity::Principal& calle
     // This review too: it is spent on its own renewal.
     tenant.Run(internal::kUseUpReviews, {loaded.entry.id, renewal_id});
     tenant.Run(internal::kInsertRenewal, {renewal_id, loaded.entry.id, caller.user_id, days, std::nullopt,
-                                          kRenewalReview, review.id, state->expiry_at, review.expiry_at, now});
+                                          kRenewalReview, review.id, state.expiry_at, review.expiry_at, now});
     tenant.Run(internal::kScheduleRecheck, {loaded.entry.id, now});
   }
   session.Commit();
@@ -307,14 +301,11 @@ Result<RenewalEligibility> ReviewService::Eligibility(const identity::Principal&
   CR_TRY(identity::RequireUser(caller));
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(auto loaded,
-                kb::internal::LoadEntry(tenant, caller, entry_id, AccessLevel::kViewer, /*with_content=*/false));
-  const ResolvedTemplate resolved = internal::ResolveTemplate(tenant, loaded.entry.id, loaded.hub);
-  const auto state = internal::ReadExpiryState(tenant, loaded.entry.id);
-  if (!state) return Error::NotFound("Entry not found.");
+  CR_TRY_ASSIGN(const internal::EntryExpiry expiry, internal::LoadEntryExpiry(tenant, caller, entry_id, AccessLevel::kViewer));
+  const auto& [loaded, resolved, state] = expiry;
   RenewalEligibility out;
   if (loaded.level < AccessLevel::kEditor) out.blockers.emplace_back(kBlockerInsufficientPermission);
-  for (auto& b : StateBlockers(tenant, loaded.entry.id, *state, resolved)) out.blockers.push_back(std::move(b));
+  for (auto& b : StateBlockers(tenant, loaded.entry.id, state, resolved)) out.blockers.push_back(std::move(b));
   out.can_renew = out.blockers.empty();
   return out;
 }

@@ -62,4 +62,13 @@ ExpiryFacts FactsOf(const kb::Entry& entry, const EntryExpiryState& state) {
   return facts;
 }
 
+Result<EntryExpiry> LoadEntryExpiry(storage::TenantSession& tenant, const identity::Principal& caller,
+                                    const std::string& entry_id, kb::AccessLevel needed) {
+  CR_TRY_ASSIGN(auto loaded, kb::internal::LoadEntry(tenant, caller, entry_id, needed, /*with_content=*/false));
+  ResolvedTemplate resolved = ResolveTemplate(tenant, loaded.entry.id, loaded.hub);
+  auto state = ReadExpiryState(tenant, loaded.entry.id);
+  if (!state) return Error::NotFound("Entry not found.");
+  return EntryExpiry{std::move(loaded), std::move(resolved), std::move(*state)};
+}
+
 }  // namespace credence::lifecycle::internal

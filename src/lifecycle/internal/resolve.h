@@ -6,6 +6,9 @@
 #include <optional>
 #include <string>
 
+#include "core/result.h"
+#include "identity/principal.h"
+#include "kb/internal/entry_access.h"
 #include "kb/model.h"
 #include "lifecycle/expiry_service.h"
 #include "lifecycle/status.h"
@@ -36,5 +39,17 @@ std::optional<EntryExpiryState> ReadExpiryState(storage::TenantSession& tenant, 
 
 // The state table's input for `entry` as it stands in `state`.
 ExpiryFacts FactsOf(const kb::Entry& entry, const EntryExpiryState& state);
+
+// An entry the caller may access at `needed` (without content), the
+// template that applies and its expiry state, read in the caller's
+// transaction: what expiry-status, eligibility, reviews and renewals decide
+// on.
+struct EntryExpiry {
+  kb::internal::LoadedEntry loaded;
+  ResolvedTemplate resolved;
+  EntryExpiryState state;
+};
+Result<EntryExpiry> LoadEntryExpiry(storage::TenantSession& tenant, const identity::Principal& caller,
+                                    const std::string& entry_id, kb::AccessLevel needed);
 
 }  // namespace credence::lifecycle::internal
