@@ -49,7 +49,8 @@ Result<lifecycle::ExpiryStatus> ExpiryService::ExpiryStatus(const identity::Prin
   // renewals (review_service.cpp).
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(const internal::EntryExpiry e, internal::LoadEntryExpiry(tenant, caller, entry_id, AccessLevel::kViewer));
+  CR_TRY_ASSIGN(const internal::EntryExpiry e,
+                internal::LoadEntryExpiry(tenant, caller, entry_id, AccessLevel::kViewer));
   return ComputeExpiryStatus(internal::FactsOf(e.loaded.entry, e.state), WindowsOf(e.resolved), clock_.Now());
 }
 
@@ -71,8 +72,8 @@ Result<EntryExpiryConfig> ExpiryService::ExpiryConfig(const identity::Principal&
   return config;
 }
 
-Result<ResolvedTemplate> ExpiryService::ChangeTemplate(const identity::Principal& caller,
-                                                       const std::string& entry_id, const std::string& template_id,
+Result<ResolvedTemplate> ExpiryService::ChangeTemplate(const identity::Principal& caller, const std::string& entry_id,
+                                                       const std::string& template_id,
                                                        const std::optional<std::string>& reason) const {
   CR_TRY(identity::RequireUser(caller));
   if (!IsUuid(template_id)) return Error::Validation({{"templateId", "must be a UUID"}});

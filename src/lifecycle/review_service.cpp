@@ -73,9 +73,10 @@ ExpiryStatus StatusNow(storage::TenantSession& tenant, const kb::internal::Loade
 
 // A renewal of an entry the caller may edit, inside the caller's write
 // transaction; the caller commits.
-Result<Renewal> RenewIn(storage::TenantSession& tenant, const identity::Principal& caller,
-                        const std::string& entry_id, const RenewInput& input, const char* source, TimeMs now) {
-  CR_TRY_ASSIGN(const internal::EntryExpiry expiry, internal::LoadEntryExpiry(tenant, caller, entry_id, AccessLevel::kEditor));
+Result<Renewal> RenewIn(storage::TenantSession& tenant, const identity::Principal& caller, const std::string& entry_id,
+                        const RenewInput& input, const char* source, TimeMs now) {
+  CR_TRY_ASSIGN(const internal::EntryExpiry expiry,
+                internal::LoadEntryExpiry(tenant, caller, entry_id, AccessLevel::kEditor));
   const auto& [loaded, resolved, state] = expiry;
   const auto blockers = StateBlockers(tenant, loaded.entry.id, state, resolved);
   if (!blockers.empty()) return Blocked(blockers);
@@ -235,7 +236,8 @@ Result<EntryReview> ReviewService::SubmitReview(const identity::Principal& calle
 
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(const internal::EntryExpiry expiry, internal::LoadEntryExpiry(tenant, caller, entry_id, AccessLevel::kEditor));
+  CR_TRY_ASSIGN(const internal::EntryExpiry expiry,
+                internal::LoadEntryExpiry(tenant, caller, entry_id, AccessLevel::kEditor));
   const auto& [loaded, resolved, state] = expiry;
   CR_TRY(CheckChecklist(tenant, resolved, answers));
   const TimeMs now = clock_.Now();
@@ -301,7 +303,8 @@ Result<RenewalEligibility> ReviewService::Eligibility(const identity::Principal&
   CR_TRY(identity::RequireUser(caller));
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(const internal::EntryExpiry expiry, internal::LoadEntryExpiry(tenant, caller, entry_id, AccessLevel::kViewer));
+  CR_TRY_ASSIGN(const internal::EntryExpiry expiry,
+                internal::LoadEntryExpiry(tenant, caller, entry_id, AccessLevel::kViewer));
   const auto& [loaded, resolved, state] = expiry;
   RenewalEligibility out;
   if (loaded.level < AccessLevel::kEditor) out.blockers.emplace_back(kBlockerInsufficientPermission);
@@ -360,8 +363,7 @@ Result<ExpiryStatus> ReviewService::Pause(const identity::Principal& caller, con
                                           const std::optional<std::string>& reason) const {
   CR_TRY(identity::RequireUser(caller));
   if (reason && Utf8Length(*reason) > kMaxPauseReasonLength)
-    return Error::Validation(
-        {{"reason", "must be at most " + std::to_string(kMaxPauseReasonLength) + " characters"}});
+    return Error::Validation({{"reason", "must be at most " + std::to_string(kMaxPauseReasonLength) + " characters"}});
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
   CR_TRY_ASSIGN(auto loaded,
