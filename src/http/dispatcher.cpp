@@ -71,24 +71,33 @@ Status ValidatePathParams(const Route& route, const std::vector<std::pair<std::s
 
 // Runs `handle` and maps what it throws: a storage conflict is 409, a busy
 // store 503 with Retry-After, anything else a logged 500.
-HttpResponse Guarded(const Route& route, const std::string& request_id, std::string_view path,
-                     const std::function<HttpResponse()>& handle) {
+// A template, not a std::function: the synchronous path calls it once per
+// request and should not allocate for it.
+template <typename Handle>
+HttpResponse Guarded(const Route& route, const std::string& request_id, std::string_view path, Handle&& handle) {
   auto fail = [&](const Error& e) { return ProblemResponse(e, path, request_id); };
   try {
     return handle();
   } catch (const storage::StorageError& e) {
-    LogLine(LogLevel::kError, "storage error").Str("requestId", request_id).Str("route", route.path).Str("error", e.what());
+    LogLine(LogLevel::kError, "storage error")
+        .Str("requestId", request_id)
+        .Str("route", route.path)
+        .Str("error", e.what());
     if (e.kind() == storage::StorageError::Kind::kUniqueViolation)
       return fail(Error::Conflict("conflict", "The request conflicts with existing data."));
     if (e.kind() == storage::StorageError::Kind::kBusy || e.kind() == storage::StorageError::Kind::kUnavailable) {
-      HttpResponse r = fail(Error{ErrorKind::kUnavailable, "storage_unavailable", "The store is busy; retry shortly.", {}, {}}
-                                .With("retryAfter", "\"1\""));
+      HttpResponse r =
+          fail(Error{ErrorKind::kUnavailable, "storage_unavailable", "The store is busy; retry shortly.", {}, {}}.With(
+              "retryAfter", "\"1\""));
       r.WithHeader("Retry-After", "1");
       return r;
     }
     return fail(Error::Internal("An internal error occurred; quote the request id when reporting it."));
   } catch (const std::exception& e) {
-    LogLine(LogLevel::kError, "handler failed").Str("requestId", request_id).Str("route", route.path).Str("error", e.what());
+    LogLine(LogLevel::kError, "handler failed")
+        .Str("requestId", request_id)
+        .Str("route", route.path)
+        .Str("error", e.what());
   } catch (...) {
     LogLine(LogLevel::kError, "handler failed").Str("requestId", request_id).Str("route", route.path);
   }
@@ -124,12 +133,16 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
   Router::Match match = router_.Find(request.method, request.path());
   switch (match.outcome) {
     case Router::Match::Outcome::kNotFound:
-      fail(Error{ErrorKind::kNotFound, "route_not_found", "No route matches " + std::string(request.path()) + ".", {}, {}});
+      fail(Error{
+          ErrorKind::kNotFound, "route_not_found", "No route matches " + std::string(request.path()) + ".", {}, {}});
       break;
     case Router::Match::Outcome::kMethodNotAllowed:
-      fail(Error{ErrorKind::kMethodNotAllowed, "method_not_allowed",
-                 std::string(request.method_name) + " is not allowed here; allowed: " + match.allow + ".", {}, {}}
-               .With("allow", Quoted(match.allow)));
+      fail(Error{
+          ErrorKind::kMethodNotAllowed,
+          "method_not_allowed",
+          std::string(request.method_name) + " is not allowed here; allowed: " + match.allow + ".",
+          {},
+          {}}.With("allow", Quoted(match.allow)));
       break;
     case Router::Match::Outcome::kBadPath:
       fail(Error::InvalidArgument("invalid_path", "The path contains a malformed percent-escape."));
@@ -140,7 +153,8 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
   }
 
   if (route != nullptr && route->auth == Auth::kDevOnly && !dev_mode_) {
-    fail(Error{ErrorKind::kNotFound, "route_not_found", "No route matches " + std::string(request.path()) + ".", {}, {}});
+    fail(Error{
+        ErrorKind::kNotFound, "route_not_found", "No route matches " + std::string(request.path()) + ".", {}, {}});
     route = nullptr;
   }
 
@@ -159,12 +173,12 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
     });
   }
 
-  const std::string tenant = ctx.principal ? ctx.principal->tenant_id : std::string();
+  const std::string_view tenant = ctx.principal ? std::string_view(ctx.principal->tenant_id) : std::string_view();
   if (response.pending) {
     // Finished later, on the server's thread: map errors and log then.
     response.pending->Wrap([this, route, started, method = request.method, method_name = request.method_name,
                             request_id = ctx.request_id, path = std::string(request.path()),
-                            tenant](const PendingResponse::Step& finish) {
+                            tenant = std::string(tenant)](const PendingResponse::Step& finish) {
       HttpResponse r = Guarded(*route, request_id, path, finish);
       Conclude(r, route, method, method_name, request_id, tenant, started);
       return r;
