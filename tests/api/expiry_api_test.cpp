@@ -62,7 +62,9 @@ class Expiry : public ClockedApiTest {
                         t.token("editor"));
     EXPECT_EQ(e.status, 201) << e.body;
     const std::string id = Str(e.Json(), "id");
-    if (publish) EXPECT_EQ(api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor")).status, 200);
+    if (publish) {
+      EXPECT_EQ(api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor")).status, 200);
+    }
     return id;
   }
 

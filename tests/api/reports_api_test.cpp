@@ -57,21 +57,6 @@ bool Null(const Row& r, const std::string& k) {
   return it != r.end() && it->second.is_null();
 }
 
-std::string Encode(const std::string& s) {
-  std::string out;
-  static const char* kHex = "0123456789ABCDEF";
-  for (const unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
 // `csv_text` read by Python's csv module: the records, as JSON.
 json::value ParseCsvWithPython(const std::string& csv_text) {
   std::mt19937_64 rng(std::random_device{}());
@@ -158,7 +143,7 @@ class Reports : public ClockedApiTest {
     w.closed = Entry(w.t, "kb", "closed", true, false);
     w.short_lived = Entry(w.t, "short", "brief", true, true);
     EXPECT_EQ(api()
-                  .Put("/trust-admin/policies/sources?sourceId=" + Encode("entry:" + w.closed),
+                  .Put("/trust-admin/policies/sources?sourceId=" + PercentEncode("entry:" + w.closed),
                        {{"aiRetrievable", false}}, w.t.token("admin"))
                   .status,
               200);
@@ -166,7 +151,7 @@ class Reports : public ClockedApiTest {
     w.guest_doc = Document(w.t, "guest", "Guest page", w.t.user_ids.at("guest"), true);
     w.secret_doc = Document(w.t, "secret", "Secret page", w.t.user_ids.at("editor"), true);
     EXPECT_EQ(api()
-                  .Put("/trust-admin/sensitivity?sourceId=" + Encode("wiki:secret"),
+                  .Put("/trust-admin/sensitivity?sourceId=" + PercentEncode("wiki:secret"),
                        {{"classification", "Confidential"}, {"hasSecrets", true}, {"hasPersonalData", false}},
                        w.t.token("admin"))
                   .status,
@@ -406,7 +391,7 @@ TEST_F(Reports, UsedWithoutOwnerNamesDocumentsWithNoOrAnInactiveOwner) {
 TEST_F(Reports, PolicyOverridesListsEntryLevelOverridesWithTheEffectivePolicy) {
   auto w = Make("rep-overrides");
   ASSERT_EQ(api()
-                .Put("/trust-admin/policies/sources?sourceId=" + Encode("wiki:orphan"),
+                .Put("/trust-admin/policies/sources?sourceId=" + PercentEncode("wiki:orphan"),
                      {{"internalOnly", true}, {"maxSensitivityForAi", "Confidential"}}, w.t.token("admin"))
                 .status,
             200);
@@ -430,7 +415,7 @@ TEST_F(Reports, PolicyOverridesListsEntryLevelOverridesWithTheEffectivePolicy) {
   EXPECT_EQ(S(*orphan, "maxSensitivityForAi"), "Confidential");
   EXPECT_EQ(I(*orphan, "evaluations"), 1);
   // Removing an override removes its row.
-  ASSERT_EQ(api().Delete("/trust-admin/policies/sources?sourceId=" + Encode("wiki:orphan"), w.t.token("admin")).status,
+  ASSERT_EQ(api().Delete("/trust-admin/policies/sources?sourceId=" + PercentEncode("wiki:orphan"), w.t.token("admin")).status,
             204);
   EXPECT_EQ(ReportRows(w.t, "policy-overrides").size(), 1u);
 }
@@ -438,7 +423,7 @@ TEST_F(Reports, PolicyOverridesListsEntryLevelOverridesWithTheEffectivePolicy) {
 TEST_F(Reports, ClassificationSummaryCountsDocumentsBySensitivity) {
   auto w = Make("rep-class");
   ASSERT_EQ(api()
-                .Put("/trust-admin/sensitivity?sourceId=" + Encode("entry:" + w.fresh),
+                .Put("/trust-admin/sensitivity?sourceId=" + PercentEncode("entry:" + w.fresh),
                      {{"classification", "Public"}, {"hasSecrets", false}, {"hasPersonalData", true}},
                      w.t.token("admin"))
                 .status,

@@ -34,21 +34,6 @@ bool Has(const std::vector<std::string>& codes, const std::string& code) {
   return std::find(codes.begin(), codes.end(), code) != codes.end();
 }
 
-std::string Encode(const std::string& s) {
-  std::string out;
-  static const char* kHex = "0123456789ABCDEF";
-  for (const unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
 std::vector<std::string> Strings(const json::value& array) {
   std::vector<std::string> out;
   for (const auto& v : array.as_array()) out.emplace_back(v.as_string());
@@ -109,7 +94,7 @@ class TrustAdmin : public ClockedApiTest {
   }
 
   static std::string SourcePath(const std::string& what, const std::string& source_id) {
-    return "/trust-admin/" + what + "?sourceId=" + Encode(source_id);
+    return "/trust-admin/" + what + "?sourceId=" + PercentEncode(source_id);
   }
 
   json::object Document(const std::string& key, const std::string& external_id) {

@@ -1,5 +1,7 @@
 #include "support/api_fixture.h"
 
+#include <cctype>
+
 #include <atomic>
 #include <memory>
 #include <thread>
@@ -91,6 +93,21 @@ std::vector<Response> Concurrently(int clients, const std::function<Response(Htt
 void ApiTest::SetUp() {
   if (BackendUnavailable()) GTEST_SKIP() << "CREDENCE_TEST_PG_URL is not set";
   client_ = std::make_unique<HttpClient>(SharedServer().base_url());
+}
+
+std::string PercentEncode(const std::string& s) {
+  std::string out;
+  static const char* kHex = "0123456789ABCDEF";
+  for (const unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
 }
 
 }  // namespace credence::test

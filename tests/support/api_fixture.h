@@ -43,6 +43,9 @@ void ExpectValidation(const Response& response, const std::string& field);
 // connection to the shared server; answers in client order.
 std::vector<Response> Concurrently(int clients, const std::function<Response(HttpClient&)>& send);
 
+// `s` percent-encoded for a query parameter (RFC 3986 unreserved kept).
+std::string PercentEncode(const std::string& s);
+
 // A string member of a JSON object.
 std::string Str(const boost::json::value& v, const char* key);
 
