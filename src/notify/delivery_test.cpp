@@ -39,6 +39,7 @@
 #include "storage/query.h"
 #include "storage/session.h"
 #include "support/pg_test_database.h"
+#include "support/seed.h"
 
 namespace credence::notify {
 namespace {
@@ -314,8 +315,6 @@ TEST(NotifyChannel, UrlHostAndAddresses) {
 
 // ---- The outbox against a real store.
 
-constexpr storage::GlobalQuery kInsertTenant{"notify_test.insert_tenant",
-                                             "INSERT INTO tenants (id, name, slug, created_at) VALUES ($1, $2, $3, 0)"};
 constexpr storage::TenantQuery kOutboxRows{
     "notify_test.outbox_rows",
     "SELECT channel_id, recipients, event FROM outbox WHERE tenant_id = $1 ORDER BY channel_id"};
@@ -353,15 +352,7 @@ class OutboxTest : public ::testing::TestWithParam<std::string> {
     store_.reset();
   }
 
-  identity::Principal MakeTenant(const std::string& slug) {
-    identity::Principal p;
-    p.tenant_id = NewId();
-    p.user_id = NewId();
-    p.role = identity::TenantRole::kOwner;
-    storage::Session session(*db_);
-    session.Run(kInsertTenant, {p.tenant_id, "Tenant " + slug, slug + "-" + p.tenant_id.substr(24)});
-    return p;
-  }
+  identity::Principal MakeTenant(const std::string& slug) { return test::SeedTenant(*db_, slug, /*with_owner=*/false); }
 
   std::string MakeChannel(const identity::Principal& owner, ChannelInput input) {
     auto c = channels_->Create(owner, input);

@@ -23,6 +23,7 @@
 #include "storage/query.h"
 #include "storage/session.h"
 #include "support/pg_test_database.h"
+#include "support/seed.h"
 #include "trust/ledger.h"
 
 namespace credence::reports {
@@ -34,9 +35,11 @@ TEST(ReportCsv, QuotesOnlyWhatRfc4180Requires) {
   std::string out;
   AppendCsvField(out, "plain");
   EXPECT_EQ(out, "plain");
-  for (const auto& [in, want] : std::vector<std::pair<std::string, std::string>>{
-           {"a,b", "\"a,b\""}, {"say \"hi\"", "\"say \"\"hi\"\"\""}, {"two\nlines", "\"two\nlines\""},
-           {"cr\rhere", "\"cr\rhere\""}, {"", ""}}) {
+  for (const auto& [in, want] : std::vector<std::pair<std::string, std::string>>{{"a,b", "\"a,b\""},
+                                                                                 {"say \"hi\"", "\"say \"\"hi\"\"\""},
+                                                                                 {"two\nlines", "\"two\nlines\""},
+                                                                                 {"cr\rhere", "\"cr\rhere\""},
+                                                                                 {"", ""}}) {
     out.clear();
     AppendCsvField(out, in);
     EXPECT_EQ(out, want) << in;
@@ -44,8 +47,10 @@ TEST(ReportCsv, QuotesOnlyWhatRfc4180Requires) {
 }
 
 TEST(ReportCsv, HeaderRowCrlfAndTypedCells) {
-  const std::vector<Column> columns = {{"name", ColumnType::kString}, {"n", ColumnType::kInteger},
-                                       {"share", ColumnType::kNumber}, {"ok", ColumnType::kBoolean},
+  const std::vector<Column> columns = {{"name", ColumnType::kString},
+                                       {"n", ColumnType::kInteger},
+                                       {"share", ColumnType::kNumber},
+                                       {"ok", ColumnType::kBoolean},
                                        {"at", ColumnType::kTimestamp}};
   const std::vector<ReportRow> rows = {
       {std::string("x, y"), int64_t{-3}, 0.25, true, int64_t{0}},
@@ -97,13 +102,6 @@ TEST(ReportFacts, UnresolvedAndMalformedBodies) {
 
 // ---- The rollup on a real store.
 
-constexpr storage::GlobalQuery kInsertTenant{"reports_test.insert_tenant",
-                                             "INSERT INTO tenants (id, name, slug, created_at) VALUES ($1, $2, $3, 0)"};
-constexpr storage::GlobalQuery kInsertUser{
-    "reports_test.insert_user", "INSERT INTO users (id, email, display_name, created_at) VALUES ($1, $2, $3, 0)"};
-constexpr storage::GlobalQuery kInsertMember{
-    "reports_test.insert_member",
-    "INSERT INTO tenant_members (tenant_id, user_id, role, is_active, joined_at) VALUES ($1, $2, 'Owner', 1, 0)"};
 constexpr storage::GlobalQuery kInsertApp{
     "reports_test.insert_app",
     "INSERT INTO trust_apps (tenant_id, id, name, channel, risk, default_policy, created_at, updated_at)"
@@ -123,8 +121,8 @@ constexpr storage::TenantQuery kSums{
 std::string Evidence(const std::string& entry, const std::string& decision, const std::string& reason) {
   std::string reasons = reason.empty() ? "[]" : R"([{"code":")" + reason + R"(","severity":"block"}])";
   return R"({"result":{"sourceId":"entry:)" + entry + R"(","resolved":true,"entryId":")" + entry +
-         R"(","title":"Doc )" + entry + R"(","origin":"Native","decision":")" + decision + R"(","reasons":)" +
-         reasons + R"(,"classification":"Published"},"state":{"resolved":true,"ownerId":null,"ownerActive":false}})";
+         R"(","title":"Doc )" + entry + R"(","origin":"Native","decision":")" + decision + R"(","reasons":)" + reasons +
+         R"(,"classification":"Published"},"state":{"resolved":true,"ownerId":null,"ownerActive":false}})";
 }
 
 class RollupTest : public ::testing::TestWithParam<std::string> {
@@ -135,14 +133,9 @@ class RollupTest : public ::testing::TestWithParam<std::string> {
     if (!store_->available()) GTEST_SKIP() << "CREDENCE_TEST_PG_URL is not set (see scripts/pg-test-server)";
     db_ = storage::OpenDatabase(store_->url(), {});
     storage::ApplyMigrations(*db_, app::AllMigrations());
-    admin_.tenant_id = NewId();
-    admin_.user_id = NewId();
-    admin_.role = identity::TenantRole::kOwner;
+    admin_ = test::SeedTenant(*db_, "t");
     app_ = NewId();
     storage::Session session(*db_);
-    session.Run(kInsertTenant, {admin_.tenant_id, "Tenant", "t-" + admin_.tenant_id.substr(24)});
-    session.Run(kInsertUser, {admin_.user_id, admin_.user_id + "@example.com", "Admin"});
-    session.Run(kInsertMember, {admin_.tenant_id, admin_.user_id});
     session.Run(kInsertApp, {admin_.tenant_id, app_, "Bot"});
   }
   void TearDown() override {
@@ -235,10 +228,10 @@ TEST_P(RollupTest, ConcurrentFoldsCountEveryDecisionExactlyOnce) {
 
 TEST_P(RollupTest, TheWindowIsWholeUtcDaysBothEndsInclusive) {
   const auto blocked = Evidence("b", "block", "not_ai_retrievable");
-  Append(kJan10 - 1, {blocked}, true);             // 2030-01-09T23:59:59.999Z
-  Append(kJan10, {blocked}, true);                 // 2030-01-10T00:00:00.000Z
-  Append(kJan10 + kDay - 1, {blocked}, false);     // 2030-01-10T23:59:59.999Z
-  Append(kJan10 + kDay, {blocked}, true);          // 2030-01-11T00:00:00.000Z
+  Append(kJan10 - 1, {blocked}, true);          // 2030-01-09T23:59:59.999Z
+  Append(kJan10, {blocked}, true);              // 2030-01-10T00:00:00.000Z
+  Append(kJan10 + kDay - 1, {blocked}, false);  // 2030-01-10T23:59:59.999Z
+  Append(kJan10 + kDay, {blocked}, true);       // 2030-01-11T00:00:00.000Z
   clock_.Set(kJan10 + 5 * kDay);
   ReportService reports(*db_, clock_);
   auto count = [&](const char* from, const char* to, std::optional<std::string> app) {

@@ -25,22 +25,15 @@
 #include "storage/query.h"
 #include "storage/session.h"
 #include "support/pg_test_database.h"
+#include "support/seed.h"
 #include "trust/admin_service.h"
-#include "trust/sensitivity.h"
 #include "trust/ledger.h"
+#include "trust/sensitivity.h"
 #include "trust/source_resolver.h"
 #include "trust/trust_service.h"
 
 namespace credence::trust {
 namespace {
-
-constexpr storage::GlobalQuery kInsertTenant{"trust_admin_test.insert_tenant",
-                                             "INSERT INTO tenants (id, name, slug, created_at) VALUES ($1, $2, $3, 0)"};
-constexpr storage::GlobalQuery kInsertUser{
-    "trust_admin_test.insert_user", "INSERT INTO users (id, email, display_name, created_at) VALUES ($1, $2, $3, 0)"};
-constexpr storage::GlobalQuery kInsertMember{
-    "trust_admin_test.insert_member",
-    "INSERT INTO tenant_members (tenant_id, user_id, role, is_active, joined_at) VALUES ($1, $2, 'Owner', 1, 0)"};
 
 class TrustAdminTest : public ::testing::TestWithParam<std::string> {
  protected:
@@ -64,17 +57,7 @@ class TrustAdminTest : public ::testing::TestWithParam<std::string> {
     store_.reset();
   }
 
-  identity::Principal MakeTenant(const std::string& slug) {
-    identity::Principal p;
-    p.tenant_id = NewId();
-    p.user_id = NewId();
-    p.role = identity::TenantRole::kOwner;
-    storage::Session session(*db_);
-    session.Run(kInsertTenant, {p.tenant_id, "Tenant " + slug, slug + "-" + p.tenant_id.substr(24)});
-    session.Run(kInsertUser, {p.user_id, p.user_id + "@example.com", "Admin " + slug});
-    session.Run(kInsertMember, {p.tenant_id, p.user_id});
-    return p;
-  }
+  identity::Principal MakeTenant(const std::string& slug) { return test::SeedTenant(*db_, slug); }
 
   // A hub and an entry in it; returns {hub id, entry id}.
   std::pair<std::string, std::string> MakeEntry(const identity::Principal& owner, const std::string& hub_key) {
@@ -349,7 +332,8 @@ TEST_P(TrustAdminTest, DeletingAnEntryOrHubForgetsItsTrustRows) {
   internal_only.internal_only = true;
   ASSERT_TRUE(admin_service_->SetSourcePolicy(admin_, "entry:" + entry_id, internal_only).ok());
   ASSERT_TRUE(admin_service_->SetHubPolicy(admin_, "gone", internal_only).ok());
-  ASSERT_TRUE(admin_service_->SetSensitivity(admin_, "entry:" + entry_id, {Sensitivity::kRestricted, true, false}).ok());
+  ASSERT_TRUE(
+      admin_service_->SetSensitivity(admin_, "entry:" + entry_id, {Sensitivity::kRestricted, true, false}).ok());
   ASSERT_TRUE(admin_service_->SetSourceLinks(admin_, entry_id, {"https://example.com/gone"}).ok());
   constexpr storage::TenantQuery kTrustRows{
       "trust_admin_test.trust_rows",

@@ -29,8 +29,8 @@ TestTenant CreateTenant(HttpClient& client, const std::string& prefix) {
   static std::atomic<int> counter{0};
   TestTenant t;
   t.slug = prefix + "-" + NewId().substr(24) + "-" + std::to_string(counter++);
-  auto created = client.Post("/api/tenant/create", {{"name", "Tenant " + t.slug}, {"slug", t.slug},
-                                                    {"enabledLanguages", {"en", "es", "de"}}});
+  auto created = client.Post(
+      "/api/tenant/create", {{"name", "Tenant " + t.slug}, {"slug", t.slug}, {"enabledLanguages", {"en", "es", "de"}}});
   if (created.status != 201) throw std::runtime_error("tenant creation failed: " + created.body);
   t.id = std::string(created.Json().at("id").as_string());
   for (const char* persona : {"admin", "editor", "viewer", "guest"}) {
