@@ -1,5 +1,7 @@
 #include "trust/app_registry.h"
 
+#include <utility>
+
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -156,6 +158,20 @@ Status CheckAppForKeys(storage::TenantSession& tenant, const std::string& app_id
   return Ok();
 }
 
+// A change to an app's keys: tenant admins only, in one write transaction
+// in which the app exists and is not archived; committed when `op` succeeds.
+template <typename Op>
+auto ChangeKeys(storage::Database& db, const identity::Principal& caller, const std::string& app_id, Op op)
+    -> decltype(op(std::declval<storage::TenantSession&>())) {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  storage::Session session(db, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  CR_TRY(CheckAppForKeys(tenant, app_id));
+  auto result = op(tenant);
+  if (result) session.Commit();
+  return result;
+}
+
 }  // namespace
 
 const std::vector<std::string>& AppRisks() {
@@ -282,14 +298,9 @@ Result<App> AppRegistry::Archive(const identity::Principal& caller, const std::s
 
 Result<identity::CreatedAppKey> AppRegistry::MintKey(const identity::Principal& caller, const std::string& app_id,
                                                      const identity::NewAppKey& request) const {
-  CR_TRY(identity::RequireGlobalAdmin(caller));
-  storage::Session session(db_, storage::TxMode::kWrite);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY(CheckAppForKeys(tenant, app_id));
-  CR_TRY_ASSIGN(identity::CreatedAppKey created,
-                keys_.CreateAppKey(tenant, caller, app_id, request, max_key_days_ * kMsPerDay));
-  session.Commit();
-  return created;
+  return ChangeKeys(db_, caller, app_id, [&](storage::TenantSession& tenant) {
+    return keys_.CreateAppKey(tenant, caller, app_id, request, max_key_days_ * kMsPerDay);
+  });
 }
 
 Result<std::vector<identity::AppKey>> AppRegistry::ListKeys(const identity::Principal& caller,
@@ -303,24 +314,16 @@ Result<std::vector<identity::AppKey>> AppRegistry::ListKeys(const identity::Prin
 
 Result<identity::AppKey> AppRegistry::SetKeyEnabled(const identity::Principal& caller, const std::string& app_id,
                                                     const std::string& key_id, bool enabled) const {
-  CR_TRY(identity::RequireGlobalAdmin(caller));
-  storage::Session session(db_, storage::TxMode::kWrite);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY(CheckAppForKeys(tenant, app_id));
-  CR_TRY_ASSIGN(identity::AppKey key, keys_.SetAppKeyEnabled(tenant, caller, app_id, key_id, enabled));
-  session.Commit();
-  return key;
+  return ChangeKeys(db_, caller, app_id, [&](storage::TenantSession& tenant) {
+    return keys_.SetAppKeyEnabled(tenant, caller, app_id, key_id, enabled);
+  });
 }
 
 Result<identity::CreatedAppKey> AppRegistry::RegenerateKey(const identity::Principal& caller, const std::string& app_id,
                                                            const std::string& key_id) const {
-  CR_TRY(identity::RequireGlobalAdmin(caller));
-  storage::Session session(db_, storage::TxMode::kWrite);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY(CheckAppForKeys(tenant, app_id));
-  CR_TRY_ASSIGN(identity::CreatedAppKey created, keys_.RegenerateAppKey(tenant, caller, app_id, key_id));
-  session.Commit();
-  return created;
+  return ChangeKeys(db_, caller, app_id, [&](storage::TenantSession& tenant) {
+    return keys_.RegenerateAppKey(tenant, caller, app_id, key_id);
+  });
 }
 
 Result<AppStats> AppRegistry::Stats(const identity::Principal& caller, const std::string& app_id,
