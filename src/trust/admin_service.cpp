@@ -1,5 +1,7 @@
 #include "trust/admin_service.h"
 
+#include <utility>
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
@@ -105,6 +107,24 @@ Result<Target> FindTarget(storage::TenantSession& tenant, const ParsedSourceId& 
   t.id = rows.front().Text(0);
   t.source_id = p.connector_key + ":" + p.external_id;
   return t;
+}
+
+// An operation on the one source `source_id` names (an entry or a connected
+// document of the tenant): tenant admins only, 400 for another form of id,
+// 404 for an unknown source. In a write transaction, committed when `op`
+// succeeds.
+template <typename Op>
+auto OnTarget(storage::Database& db, const identity::Principal& caller, const std::string& source_id,
+              storage::TxMode mode, Op op)
+    -> decltype(op(std::declval<storage::TenantSession&>(), std::declval<const Target&>())) {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  CR_TRY_ASSIGN(const ParsedSourceId parsed, ParseTarget(source_id));
+  storage::Session session(db, mode);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  CR_TRY_ASSIGN(const Target target, FindTarget(tenant, parsed));
+  auto result = op(tenant, target);
+  if (result && mode == storage::TxMode::kWrite) session.Commit();
+  return result;
 }
 
 // The setting of `level` for a source of hub `hub_id` and id `target_id`
@@ -262,40 +282,32 @@ Status TrustAdminService::DeleteHubPolicy(const identity::Principal& caller, con
 
 Result<PolicySetting> TrustAdminService::GetSourcePolicy(const identity::Principal& caller,
                                                          const std::string& source_id) const {
-  CR_TRY(identity::RequireGlobalAdmin(caller));
-  CR_TRY_ASSIGN(const ParsedSourceId parsed, ParseTarget(source_id));
-  storage::Session session(db_, storage::TxMode::kRead);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(const Target target, FindTarget(tenant, parsed));
-  PolicySetting out = ReadSetting(tenant, PolicyLevel::kEntry, target.hub_id, target.id);
-  out.source_id = target.source_id;
-  return out;
+  return OnTarget(db_, caller, source_id, storage::TxMode::kRead,
+                  [&](storage::TenantSession& tenant, const Target& target) {
+                    PolicySetting out = ReadSetting(tenant, PolicyLevel::kEntry, target.hub_id, target.id);
+                    out.source_id = target.source_id;
+                    return Result<PolicySetting>(std::move(out));
+                  });
 }
 
 Result<PolicySetting> TrustAdminService::SetSourcePolicy(const identity::Principal& caller,
                                                          const std::string& source_id,
                                                          const PolicyOverride& policy) const {
-  CR_TRY(identity::RequireGlobalAdmin(caller));
-  CR_TRY_ASSIGN(const ParsedSourceId parsed, ParseTarget(source_id));
-  storage::Session session(db_, storage::TxMode::kWrite);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(const Target target, FindTarget(tenant, parsed));
-  WriteOverride(tenant, kEntryScope, target.id, policy, caller, clock_.Now());
-  PolicySetting out = ReadSetting(tenant, PolicyLevel::kEntry, target.hub_id, target.id);
-  out.source_id = target.source_id;
-  session.Commit();
-  return out;
+  return OnTarget(db_, caller, source_id, storage::TxMode::kWrite,
+                  [&](storage::TenantSession& tenant, const Target& target) {
+                    WriteOverride(tenant, kEntryScope, target.id, policy, caller, clock_.Now());
+                    PolicySetting out = ReadSetting(tenant, PolicyLevel::kEntry, target.hub_id, target.id);
+                    out.source_id = target.source_id;
+                    return Result<PolicySetting>(std::move(out));
+                  });
 }
 
 Status TrustAdminService::DeleteSourcePolicy(const identity::Principal& caller, const std::string& source_id) const {
-  CR_TRY(identity::RequireGlobalAdmin(caller));
-  CR_TRY_ASSIGN(const ParsedSourceId parsed, ParseTarget(source_id));
-  storage::Session session(db_, storage::TxMode::kWrite);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(const Target target, FindTarget(tenant, parsed));
-  tenant.Run(kDeletePolicy, {kEntryScope, target.id});
-  session.Commit();
-  return Ok();
+  return OnTarget(db_, caller, source_id, storage::TxMode::kWrite,
+                  [&](storage::TenantSession& tenant, const Target& target) {
+                    tenant.Run(kDeletePolicy, {kEntryScope, target.id});
+                    return Ok();
+                  });
 }
 
 // ---- Context vocabulary.
@@ -341,37 +353,28 @@ SensitivitySetting SettingOf(const std::string& source_id, const std::optional<S
 
 Result<SensitivitySetting> TrustAdminService::GetSensitivity(const identity::Principal& caller,
                                                              const std::string& source_id) const {
-  CR_TRY(identity::RequireGlobalAdmin(caller));
-  CR_TRY_ASSIGN(const ParsedSourceId parsed, ParseTarget(source_id));
-  storage::Session session(db_, storage::TxMode::kRead);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(const Target target, FindTarget(tenant, parsed));
-  return SettingOf(target.source_id, ReadFacts(tenant, target.kind, target.id));
+  return OnTarget(
+      db_, caller, source_id, storage::TxMode::kRead, [&](storage::TenantSession& tenant, const Target& target) {
+        return Result<SensitivitySetting>(SettingOf(target.source_id, ReadFacts(tenant, target.kind, target.id)));
+      });
 }
 
 Result<SensitivitySetting> TrustAdminService::SetSensitivity(const identity::Principal& caller,
                                                              const std::string& source_id,
                                                              const SensitivityFacts& facts) const {
-  CR_TRY(identity::RequireGlobalAdmin(caller));
-  CR_TRY_ASSIGN(const ParsedSourceId parsed, ParseTarget(source_id));
-  storage::Session session(db_, storage::TxMode::kWrite);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(const Target target, FindTarget(tenant, parsed));
-  WriteHumanFacts(tenant, target.kind, target.id, facts, caller.user_id, clock_.Now());
-  SensitivitySetting out = SettingOf(target.source_id, ReadFacts(tenant, target.kind, target.id));
-  session.Commit();
-  return out;
+  return OnTarget(
+      db_, caller, source_id, storage::TxMode::kWrite, [&](storage::TenantSession& tenant, const Target& target) {
+        WriteHumanFacts(tenant, target.kind, target.id, facts, caller.user_id, clock_.Now());
+        return Result<SensitivitySetting>(SettingOf(target.source_id, ReadFacts(tenant, target.kind, target.id)));
+      });
 }
 
 Status TrustAdminService::DeleteSensitivity(const identity::Principal& caller, const std::string& source_id) const {
-  CR_TRY(identity::RequireGlobalAdmin(caller));
-  CR_TRY_ASSIGN(const ParsedSourceId parsed, ParseTarget(source_id));
-  storage::Session session(db_, storage::TxMode::kWrite);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(const Target target, FindTarget(tenant, parsed));
-  DeleteFacts(tenant, target.kind, target.id);
-  session.Commit();
-  return Ok();
+  return OnTarget(db_, caller, source_id, storage::TxMode::kWrite,
+                  [&](storage::TenantSession& tenant, const Target& target) {
+                    DeleteFacts(tenant, target.kind, target.id);
+                    return Ok();
+                  });
 }
 
 // ---- Entries' source links.
