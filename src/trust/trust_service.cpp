@@ -230,14 +230,20 @@ void TrustService::Decide(PendingEvaluation& p, const SharedResolution& resoluti
   record.actor_type = input.actor_type;
   record.action = input.action;
   record.channel = input.channel;
-  record.context_json = json::serialize(json::object{
-      {"actorType", input.actor_type},
-      {"actorLabel", input.actor_label},
-      {"action", input.action},
-      {"channel", input.channel},
-      {"externalModel", input.external_model},
-      {"language", input.language.empty() ? json::value(nullptr) : json::value(input.language)},
-      {"customerFacing", p.context.customer_facing}});
+  record.context_json.clear();
+  JsonObjectWriter context(record.context_json);
+  context.Str("actorType", input.actor_type)
+      .Str("actorLabel", input.actor_label)
+      .Str("action", input.action)
+      .Str("channel", input.channel)
+      .Bool("externalModel", input.external_model);
+  if (input.language.empty()) {
+    context.Null("language");
+  } else {
+    context.Str("language", input.language);
+  }
+  context.Bool("customerFacing", p.context.customer_facing);
+  context.Close();
   if (caller.is_user()) record.user_id = caller.user_id;
   if (!caller.is_user()) record.key_id = caller.key_id;
   if (!caller.app_id.empty()) record.app_id = caller.app_id;
