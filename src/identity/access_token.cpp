@@ -31,15 +31,6 @@ constexpr std::string_view kSigningKeyName = "access_token";
 
 Error InvalidToken(std::string detail) { return Error::Unauthenticated("invalid_token", std::move(detail)); }
 
-std::string JoinScopes(const std::vector<std::string>& scopes) {
-  std::string out;
-  for (const auto& s : scopes) {
-    if (!out.empty()) out += ' ';
-    out += s;
-  }
-  return out;
-}
-
 std::string ToHex(std::string_view bytes) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
@@ -73,7 +64,8 @@ std::optional<int64_t> IntClaim(const json::object& o, std::string_view name) {
   const json::value* v = Claim(o, name);
   if (v == nullptr) return std::nullopt;
   if (v->is_int64()) return v->get_int64();
-  if (v->is_uint64() && v->get_uint64() <= static_cast<uint64_t>(INT64_MAX)) return static_cast<int64_t>(v->get_uint64());
+  if (v->is_uint64() && v->get_uint64() <= static_cast<uint64_t>(INT64_MAX))
+    return static_cast<int64_t>(v->get_uint64());
   return std::nullopt;
 }
 
@@ -93,21 +85,16 @@ std::string AccessTokenSigner::Mac(std::string_view signing_input) const {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   if (HMAC(EVP_sha256(), key_.data(), static_cast<int>(key_.size()),
-           reinterpret_cast<const unsigned char*>(signing_input.data()), signing_input.size(), digest, &length) ==
-      nullptr)
+           reinterpret_cast<const unsigned char*>(signing_input.data()), signing_input.size(), digest,
+           &length) == nullptr)
     throw std::runtime_error("HMAC-SHA256 failed");
   return std::string(reinterpret_cast<const char*>(digest), length);
 }
 
 std::string AccessTokenSigner::Sign(const AccessTokenClaims& c) const {
-  json::object payload{{"iss", kAccessTokenIssuer},
-                             {"sub", c.key_id},
-                             {"tenant", c.tenant_id},
-                             {"client_id", c.client_id},
-                             {"scope", JoinScopes(c.scopes)},
-                             {"iat", c.issued_at},
-                             {"exp", c.expires_at},
-                             {"jti", c.token_id}};
+  json::object payload{
+      {"iss", kAccessTokenIssuer},     {"sub", c.key_id},    {"tenant", c.tenant_id}, {"client_id", c.client_id},
+      {"scope", JoinScopes(c.scopes)}, {"iat", c.issued_at}, {"exp", c.expires_at},   {"jti", c.token_id}};
   if (!c.app_id.empty()) payload["app"] = c.app_id;
   std::string token = EncodedHeader() + "." + Base64UrlEncode(json::serialize(payload));
   const std::string signature = Base64UrlEncode(Mac(token));
@@ -134,8 +121,7 @@ Result<AccessTokenClaims> AccessTokenSigner::Verify(std::string_view token, Time
   auto signature = Base64Decode(token.substr(second + 1), /*url_alphabet=*/true);
   if (header != EncodedHeader() || !signature) return InvalidToken("The access token is malformed.");
   const std::string expected = Mac(token.substr(0, second));
-  if (signature->size() != expected.size() ||
-      CRYPTO_memcmp(signature->data(), expected.data(), expected.size()) != 0)
+  if (signature->size() != expected.size() || CRYPTO_memcmp(signature->data(), expected.data(), expected.size()) != 0)
     return InvalidToken("The access token's signature is not valid.");
 
   // Signed by us from here on; the checks below guard against our own
@@ -159,20 +145,15 @@ Result<AccessTokenClaims> AccessTokenSigner::Verify(std::string_view token, Time
   const bool app_present = Claim(o, "app") != nullptr;
   auto app = StringClaim(o, "app");
   if (app_present && (!app || !IsUuid(*app))) return InvalidToken("The access token is malformed.");
-  if (!iss || *iss != kAccessTokenIssuer || !sub || !IsUuid(*sub) || !tenant || !IsUuid(*tenant) || !client ||
-      !scope || !iat || !exp || !jti)
+  if (!iss || *iss != kAccessTokenIssuer || !sub || !IsUuid(*sub) || !tenant || !IsUuid(*tenant) || !client || !scope ||
+      !iat || !exp || !jti)
     return InvalidToken("The access token is malformed.");
   if (now >= *exp * 1000) return InvalidToken("The access token has expired.");
   c.key_id = std::move(*sub);
   c.tenant_id = std::move(*tenant);
   c.client_id = std::move(*client);
   if (app) c.app_id = std::move(*app);
-  std::string_view rest = *scope;
-  while (!rest.empty()) {
-    const auto space = rest.find(' ');
-    if (space != 0) c.scopes.emplace_back(rest.substr(0, space));
-    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
-  }
+  c.scopes = SplitScopes(*scope);
   c.issued_at = *iat;
   c.expires_at = *exp;
   c.token_id = std::move(*jti);
@@ -185,11 +166,31 @@ std::string LoadOrCreateSigningKey(storage::Database& db, const Clock& clock) {
   if (rows.empty()) {
     // A node starting at the same moment may insert first; both then read
     // the one row that won.
-    session.Run(internal::kInsertSigningKey, {kSigningKeyName, ToHex(SecureRandomBytes(kSigningKeyBytes)), clock.Now()});
+    session.Run(internal::kInsertSigningKey,
+                {kSigningKeyName, ToHex(SecureRandomBytes(kSigningKeyBytes)), clock.Now()});
     rows = session.Run(internal::kFindSigningKey, {kSigningKeyName});
   }
   if (rows.empty()) throw std::runtime_error("the access-token signing key could not be stored");
   return FromHex(rows.front().Text(0));
+}
+
+std::vector<std::string> SplitScopes(std::string_view text) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    const auto space = text.find(' ');
+    if (space != 0) out.emplace_back(text.substr(0, space));
+    text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+  }
+  return out;
+}
+
+std::string JoinScopes(const std::vector<std::string>& scopes) {
+  std::string out;
+  for (const auto& s : scopes) {
+    if (!out.empty()) out += ' ';
+    out += s;
+  }
+  return out;
 }
 
 }  // namespace credence::identity

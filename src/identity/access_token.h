@@ -20,14 +20,14 @@ inline constexpr std::string_view kAccessTokenIssuer = "credence";
 inline constexpr size_t kSigningKeyBytes = 32;
 
 struct AccessTokenClaims {
-  std::string tenant_id;  // "tenant"
-  std::string key_id;     // "sub": the API key the token was issued to
-  std::string client_id;  // "client_id" (RFC 9068)
-  std::string app_id;     // "app": the app of an app-bound key; empty (and no claim) for tenant keys
+  std::string tenant_id;            // "tenant"
+  std::string key_id;               // "sub": the API key the token was issued to
+  std::string client_id;            // "client_id" (RFC 9068)
+  std::string app_id;               // "app": the app of an app-bound key; empty (and no claim) for tenant keys
   std::vector<std::string> scopes;  // "scope", space-separated on the wire
-  int64_t issued_at = 0;   // "iat", seconds since the epoch
-  int64_t expires_at = 0;  // "exp", seconds since the epoch
-  std::string token_id;    // "jti"
+  int64_t issued_at = 0;            // "iat", seconds since the epoch
+  int64_t expires_at = 0;           // "exp", seconds since the epoch
+  std::string token_id;             // "jti"
 };
 
 class AccessTokenSigner {
@@ -54,5 +54,9 @@ class AccessTokenSigner {
 // on one key (INSERT ... ON CONFLICT DO NOTHING, then read). Throws
 // StorageError.
 std::string LoadOrCreateSigningKey(storage::Database& db, const Clock& clock);
+
+// OAuth scope strings: scopes separated by spaces (RFC 6749 section 3.3).
+std::vector<std::string> SplitScopes(std::string_view text);
+std::string JoinScopes(const std::vector<std::string>& scopes);
 
 }  // namespace credence::identity

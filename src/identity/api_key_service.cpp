@@ -15,25 +15,6 @@
 namespace credence::identity {
 namespace {
 
-std::vector<std::string> SplitScopes(std::string_view text) {
-  std::vector<std::string> out;
-  while (!text.empty()) {
-    const auto space = text.find(' ');
-    if (space != 0) out.emplace_back(text.substr(0, space));
-    text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
-  }
-  return out;
-}
-
-std::string JoinScopes(const std::vector<std::string>& scopes) {
-  std::string out;
-  for (const auto& s : scopes) {
-    if (!out.empty()) out += ' ';
-    out += s;
-  }
-  return out;
-}
-
 bool Contains(const std::vector<std::string>& values, std::string_view value) {
   return std::find(values.begin(), values.end(), value) != values.end();
 }
@@ -73,7 +54,8 @@ void ValidateNameAndScopes(const std::string& name, const std::vector<std::strin
   if (scopes.empty()) errors.push_back({"scopes", "must not be empty"});
   for (size_t i = 0; i < scopes.size(); ++i) {
     if (!Contains(MachineScopes(), scopes[i])) {
-      errors.push_back({"scopes[" + std::to_string(i) + "]", "must be one of: trust:evaluate, trust:read, trust:usage"});
+      errors.push_back(
+          {"scopes[" + std::to_string(i) + "]", "must be one of: trust:evaluate, trust:read, trust:usage"});
     } else if (std::find(scopes.begin(), scopes.begin() + static_cast<std::ptrdiff_t>(i), scopes[i]) !=
                scopes.begin() + static_cast<std::ptrdiff_t>(i)) {
       errors.push_back({"scopes", "must not repeat a scope (" + scopes[i] + ")"});
