@@ -24,14 +24,13 @@ constexpr size_t kSourcesPerResolve = 100;
 
 // The window is [$2, $3) in epoch ms of UTC midnights; $4 is the app id,
 // or '' for every caller.
-#define CREDENCE_REPORT_WINDOW(alias) \
-  alias "tenant_id = $1 AND " alias "day >= $2 AND " alias "day < $3 AND (CAST($4 AS TEXT) = '' OR " alias "app_id = $4)"
+#define CREDENCE_REPORT_WINDOW(alias)                                                                      \
+  alias "tenant_id = $1 AND " alias "day >= $2 AND " alias "day < $3 AND (CAST($4 AS TEXT) = '' OR " alias \
+        "app_id = $4)"
 
 constexpr TenantQuery kAppExists{"reports.app_exists", "SELECT id FROM trust_apps WHERE tenant_id = $1 AND id = $2"};
 constexpr TenantQuery kApps{"reports.apps",
                             "SELECT id, name, channel, risk, archived_at FROM trust_apps WHERE tenant_id = $1"};
-constexpr TenantQuery kContextConfig{"reports.context_config",
-                                     "SELECT config FROM trust_context_config WHERE tenant_id = $1"};
 
 constexpr TenantQuery kDocsBlocked{
     "reports.docs_blocked",
@@ -150,7 +149,8 @@ std::vector<trust::ResolvedSource> Resolve(RunContext& run, const std::vector<st
   std::vector<trust::ResolvedSource> out;
   out.reserve(source_ids.size());
   for (size_t at = 0; at < source_ids.size(); at += kSourcesPerResolve) {
-    const auto end = source_ids.begin() + static_cast<std::ptrdiff_t>(std::min(source_ids.size(), at + kSourcesPerResolve));
+    const auto end =
+        source_ids.begin() + static_cast<std::ptrdiff_t>(std::min(source_ids.size(), at + kSourcesPerResolve));
     std::vector<std::string> chunk(source_ids.begin() + static_cast<std::ptrdiff_t>(at), end);
     auto resolution = trust::ResolveSources(run.tx, chunk, "", run.now);
     for (auto& rs : resolution.sources) out.push_back(std::move(rs));
@@ -175,20 +175,13 @@ std::vector<ReportRow> DocsBlocked(RunContext& run) {
 }
 
 std::vector<ReportRow> CustomerFacingReadiness(RunContext& run) {
-  trust::ContextConfig config;
-  if (auto c = run.tx.Run(kContextConfig); !c.empty())
-    if (auto parsed = trust::ContextConfigFromJson(c.front().TextView(0))) config = std::move(*parsed);
-  auto customer_facing = [&](const std::string& channel) {
-    trust::Context context;
-    context.channel = channel;
-    trust::Classify(config, context);
-    return context.customer_facing;
-  };
+  const trust::ContextConfig config = trust::LoadContextConfig(run.tx);
+  auto customer_facing = [&](const std::string& channel) { return trust::IsCustomerFacing(config, channel); };
   struct Totals {
     int64_t decisions = 0, sources = 0, allowed = 0, warned = 0, blocked = 0, escalated = 0;
   };
-  std::map<std::string, Totals> by_app;                // app id -> totals
-  std::map<std::string, Totals> without_app;           // channel -> totals
+  std::map<std::string, Totals> by_app;       // app id -> totals
+  std::map<std::string, Totals> without_app;  // channel -> totals
   for (const auto& r : run.tx.Run(kDecisionTotals, {run.window.from_ms, run.window.end_ms, run.app})) {
     const std::string app = r.Text(0);
     const std::string channel = r.Text(1);
@@ -208,9 +201,19 @@ std::vector<ReportRow> CustomerFacingReadiness(RunContext& run) {
     t->escalated += r.Int(7);
   }
   auto row = [](Cell app_id, Cell name, Cell channel, Cell risk, const Totals& t) {
-    return ReportRow{std::move(app_id), std::move(name), std::move(channel), std::move(risk), t.decisions,
-                     t.sources, t.allowed, t.warned, t.blocked, t.escalated, Share(t.allowed, t.sources),
-                     Share(t.warned, t.sources), Share(t.blocked, t.sources)};
+    return ReportRow{std::move(app_id),
+                     std::move(name),
+                     std::move(channel),
+                     std::move(risk),
+                     t.decisions,
+                     t.sources,
+                     t.allowed,
+                     t.warned,
+                     t.blocked,
+                     t.escalated,
+                     Share(t.allowed, t.sources),
+                     Share(t.warned, t.sources),
+                     Share(t.blocked, t.sources)};
   };
   std::vector<std::pair<std::string, ReportRow>> apps;  // sorted by name, then id
   for (const auto& r : run.tx.Run(kApps)) {
@@ -235,8 +238,8 @@ std::vector<ReportRow> CustomerFacingReadiness(RunContext& run) {
 std::vector<ReportRow> ExpiredKnowledgeUsed(RunContext& run) {
   std::vector<ReportRow> rows;
   for (const auto& r : run.tx.Run(kExpiredUsed, {run.window.from_ms, run.window.end_ms, run.app}))
-    rows.push_back({Text(r, 0), Text(r, 1), Text(r, 2), Text(r, 3), Text(r, 4), Text(r, 5), OptTime(r, 6), r.Int(7),
-                    r.Int(8)});
+    rows.push_back(
+        {Text(r, 0), Text(r, 1), Text(r, 2), Text(r, 3), Text(r, 4), Text(r, 5), OptTime(r, 6), r.Int(7), r.Int(8)});
   return rows;
 }
 
@@ -278,11 +281,17 @@ std::vector<ReportRow> UnreviewedAccessible(RunContext& run) {
     if (!d || s.last_reviewed_at) continue;
     auto e = evaluated.find(s.entry_id);
     if (!run.app.empty() && e == evaluated.end()) continue;
-    ReportRow row{s.source_id, s.entry_id, s.title, std::string(trust::OriginName(s.origin)), d->classification,
-                  Opt(s.owner_id), std::string(trust::SensitivityName(s.sensitivity)), rs.policy_source};
+    ReportRow row{s.source_id,
+                  s.entry_id,
+                  s.title,
+                  std::string(trust::OriginName(s.origin)),
+                  d->classification,
+                  Opt(s.owner_id),
+                  std::string(trust::SensitivityName(s.sensitivity)),
+                  rs.policy_source};
     AddEvaluated(row, evaluated, s.entry_id);
-    sorted.push_back({{e == evaluated.end() ? 0 : -e->second.evaluations, s.title + '\x1f' + s.entry_id},
-                      std::move(row)});
+    sorted.push_back(
+        {{e == evaluated.end() ? 0 : -e->second.evaluations, s.title + '\x1f' + s.entry_id}, std::move(row)});
   }
   std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<ReportRow> rows;
@@ -301,9 +310,12 @@ std::vector<ReportRow> PolicyOverrides(RunContext& run) {
   std::map<std::string, Stored> stored;  // by target id
   for (const auto& r : run.tx.Run(kEntryOverrides)) {
     std::string source;
-    if (!r.IsNull(4)) source = "entry:" + r.Text(4);
-    else if (!r.IsNull(5)) source = r.Text(5) + ":" + r.Text(6);
-    else continue;  // its source is gone: not active
+    if (!r.IsNull(4))
+      source = "entry:" + r.Text(4);
+    else if (!r.IsNull(5))
+      source = r.Text(5) + ":" + r.Text(6);
+    else
+      continue;  // its source is gone: not active
     if (!run.app.empty() && !evaluated.count(r.Text(0))) continue;
     sources.push_back(source);
     stored[r.Text(0)] = {r.Text(1), r.OptText(2), r.Int(3)};
@@ -358,9 +370,12 @@ std::vector<ReportRow> ClassificationSummary(RunContext& run) {
     if (r.Int(3) == 1) ++c.secrets;
     if (r.Int(4) == 1) ++c.personal;
     const std::string set_by = r.Text(5);
-    if (r.IsNull(2)) ++c.unset;
-    else if (set_by == "human") ++c.human;
-    else ++c.scanner;
+    if (r.IsNull(2))
+      ++c.unset;
+    else if (set_by == "human")
+      ++c.human;
+    else
+      ++c.scanner;
     if (e != evaluated.end()) {
       ++c.evaluated_documents;
       c.evaluations += e->second.evaluations;
@@ -388,58 +403,108 @@ const std::vector<Entry>& Entries() {
         "Documents blocked from AI use",
         "What was blocked from AI use, by app and reason code: one row per app, block reason and document, "
         "counting the evaluations in the window that blocked the document with that reason.",
-        {{"appId", T::kString}, {"appName", T::kString}, {"reasonCode", T::kString}, {"dimension", T::kString},
-         {"sourceId", T::kString}, {"entryId", T::kString}, {"title", T::kString}, {"origin", T::kString},
-         {"blocked", T::kInteger}, {"lastBlockedAt", T::kTimestamp}}},
+        {{"appId", T::kString},
+         {"appName", T::kString},
+         {"reasonCode", T::kString},
+         {"dimension", T::kString},
+         {"sourceId", T::kString},
+         {"entryId", T::kString},
+         {"title", T::kString},
+         {"origin", T::kString},
+         {"blocked", T::kInteger},
+         {"lastBlockedAt", T::kTimestamp}}},
        DocsBlocked},
       {{"customer-facing-readiness",
         "Customer-facing readiness",
         "Allowed vs warned vs blocked sources for customer-facing apps (and for calls without an app on "
         "customer-facing channels) in the window.",
-        {{"appId", T::kString}, {"appName", T::kString}, {"channel", T::kString}, {"risk", T::kString},
-         {"decisions", T::kInteger}, {"sources", T::kInteger}, {"allowed", T::kInteger}, {"warned", T::kInteger},
-         {"blocked", T::kInteger}, {"escalated", T::kInteger}, {"allowedShare", T::kNumber},
-         {"warnedShare", T::kNumber}, {"blockedShare", T::kNumber}}},
+        {{"appId", T::kString},
+         {"appName", T::kString},
+         {"channel", T::kString},
+         {"risk", T::kString},
+         {"decisions", T::kInteger},
+         {"sources", T::kInteger},
+         {"allowed", T::kInteger},
+         {"warned", T::kInteger},
+         {"blocked", T::kInteger},
+         {"escalated", T::kInteger},
+         {"allowedShare", T::kNumber},
+         {"warnedShare", T::kNumber},
+         {"blockedShare", T::kNumber}}},
        CustomerFacingReadiness},
       {{"expired-knowledge-used",
         "Expired knowledge used by AI",
         "Stale knowledge that AI actually relied on: sources named in usage records of the window whose linked "
         "decision found them Expired or past their expiry date (Warning).",
-        {{"entryId", T::kString}, {"title", T::kString}, {"origin", T::kString}, {"appId", T::kString},
-         {"appName", T::kString}, {"statusWhenDecided", T::kString}, {"expiryDate", T::kTimestamp},
-         {"uses", T::kInteger}, {"lastUsedAt", T::kTimestamp}}},
+        {{"entryId", T::kString},
+         {"title", T::kString},
+         {"origin", T::kString},
+         {"appId", T::kString},
+         {"appName", T::kString},
+         {"statusWhenDecided", T::kString},
+         {"expiryDate", T::kTimestamp},
+         {"uses", T::kInteger},
+         {"lastUsedAt", T::kTimestamp}}},
        ExpiredKnowledgeUsed},
       {{"unreviewed-accessible",
         "AI-accessible documents never reviewed",
         "Documents AI can use today (not blocked by their own state or policy) that have never been reviewed.",
-        {{"sourceId", T::kString}, {"entryId", T::kString}, {"title", T::kString}, {"origin", T::kString},
-         {"status", T::kString}, {"ownerId", T::kString}, {"sensitivity", T::kString},
-         {"policySource", T::kString}, {"evaluations", T::kInteger}, {"lastEvaluatedAt", T::kTimestamp}}},
+        {{"sourceId", T::kString},
+         {"entryId", T::kString},
+         {"title", T::kString},
+         {"origin", T::kString},
+         {"status", T::kString},
+         {"ownerId", T::kString},
+         {"sensitivity", T::kString},
+         {"policySource", T::kString},
+         {"evaluations", T::kInteger},
+         {"lastEvaluatedAt", T::kTimestamp}}},
        UnreviewedAccessible},
       {{"used-without-owner",
         "AI-used documents without an active owner",
         "Documents named in usage records of the window that have no owner, or an owner who is not an active "
         "member of the tenant, today.",
-        {{"entryId", T::kString}, {"title", T::kString}, {"origin", T::kString}, {"ownerId", T::kString},
-         {"ownerState", T::kString}, {"uses", T::kInteger}, {"lastUsedAt", T::kTimestamp}}},
+        {{"entryId", T::kString},
+         {"title", T::kString},
+         {"origin", T::kString},
+         {"ownerId", T::kString},
+         {"ownerState", T::kString},
+         {"uses", T::kInteger},
+         {"lastUsedAt", T::kTimestamp}}},
        UsedWithoutOwner},
       {{"policy-overrides",
         "Per-entry policy overrides",
         "Active policy overrides set on a single entry or connected document, with the effective policy.",
-        {{"sourceId", T::kString}, {"entryId", T::kString}, {"title", T::kString}, {"origin", T::kString},
-         {"override", T::kString}, {"aiRetrievable", T::kBoolean}, {"customerFacingAllowed", T::kBoolean},
-         {"internalOnly", T::kBoolean}, {"externalModelAllowed", T::kBoolean},
-         {"maxSensitivityForAi", T::kString}, {"updatedBy", T::kString}, {"updatedAt", T::kTimestamp},
-         {"evaluations", T::kInteger}, {"lastEvaluatedAt", T::kTimestamp}}},
+        {{"sourceId", T::kString},
+         {"entryId", T::kString},
+         {"title", T::kString},
+         {"origin", T::kString},
+         {"override", T::kString},
+         {"aiRetrievable", T::kBoolean},
+         {"customerFacingAllowed", T::kBoolean},
+         {"internalOnly", T::kBoolean},
+         {"externalModelAllowed", T::kBoolean},
+         {"maxSensitivityForAi", T::kString},
+         {"updatedBy", T::kString},
+         {"updatedAt", T::kTimestamp},
+         {"evaluations", T::kInteger},
+         {"lastEvaluatedAt", T::kTimestamp}}},
        PolicyOverrides},
       {{"classification-summary",
         "Documents by sensitivity classification",
         "Document counts by sensitivity classification, with how the classification was set and how many of the "
         "documents were evaluated in the window.",
-        {{"classification", T::kString}, {"documents", T::kInteger}, {"nativeEntries", T::kInteger},
-         {"connectedDocuments", T::kInteger}, {"withSecrets", T::kInteger}, {"withPersonalData", T::kInteger},
-         {"setByHuman", T::kInteger}, {"setByScanner", T::kInteger}, {"unset", T::kInteger},
-         {"evaluatedDocuments", T::kInteger}, {"evaluations", T::kInteger}}},
+        {{"classification", T::kString},
+         {"documents", T::kInteger},
+         {"nativeEntries", T::kInteger},
+         {"connectedDocuments", T::kInteger},
+         {"withSecrets", T::kInteger},
+         {"withPersonalData", T::kInteger},
+         {"setByHuman", T::kInteger},
+         {"setByScanner", T::kInteger},
+         {"unset", T::kInteger},
+         {"evaluatedDocuments", T::kInteger},
+         {"evaluations", T::kInteger}}},
        ClassificationSummary},
   };
   return kEntries;
@@ -449,11 +514,16 @@ const std::vector<Entry>& Entries() {
 
 std::string_view ColumnTypeName(ColumnType type) {
   switch (type) {
-    case ColumnType::kString: return "string";
-    case ColumnType::kInteger: return "integer";
-    case ColumnType::kNumber: return "number";
-    case ColumnType::kBoolean: return "boolean";
-    case ColumnType::kTimestamp: return "timestamp";
+    case ColumnType::kString:
+      return "string";
+    case ColumnType::kInteger:
+      return "integer";
+    case ColumnType::kNumber:
+      return "number";
+    case ColumnType::kBoolean:
+      return "boolean";
+    case ColumnType::kTimestamp:
+      return "timestamp";
   }
   return "string";
 }

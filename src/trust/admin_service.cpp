@@ -13,6 +13,7 @@
 #include "identity/authorization.h"
 #include "storage/session.h"
 #include "trust/source_id.h"
+#include "trust/source_resolver.h"
 
 namespace credence::trust {
 namespace {
@@ -46,8 +47,6 @@ constexpr TenantQuery kUpsertPolicy{
 constexpr TenantQuery kDeletePolicy{
     "trust_admin.delete_policy", "DELETE FROM trust_policies WHERE tenant_id = $1 AND scope = $2 AND target_id = $3"};
 
-constexpr TenantQuery kContextConfig{"trust_admin.context_config",
-                                     "SELECT config FROM trust_context_config WHERE tenant_id = $1"};
 constexpr TenantQuery kUpsertContextConfig{
     "trust_admin.upsert_context_config",
     "INSERT INTO trust_context_config (tenant_id, config, updated_by, updated_at) VALUES ($1, $2, $3, $4)"
@@ -316,11 +315,7 @@ Result<ContextConfig> TrustAdminService::GetContext(const identity::Principal& c
   CR_TRY(identity::RequireGlobalAdmin(caller));
   storage::Session session(db_);
   storage::TenantSession tenant(session, caller.tenant_id);
-  auto rows = tenant.Run(kContextConfig);
-  if (rows.empty()) return ContextConfig{};
-  auto stored = ContextConfigFromJson(rows.front().TextView(0));
-  // Written through validation; the resolver falls back to the defaults too.
-  return stored ? std::move(*stored) : ContextConfig{};
+  return LoadContextConfig(tenant);
 }
 
 Result<ContextConfig> TrustAdminService::SetContext(const identity::Principal& caller,

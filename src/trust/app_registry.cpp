@@ -11,6 +11,7 @@
 #include "identity/authorization.h"
 #include "storage/database.h"
 #include "storage/session.h"
+#include "trust/source_resolver.h"
 
 namespace credence::trust {
 namespace {
@@ -65,9 +66,6 @@ constexpr TenantQuery kArchiveApp{
 constexpr TenantQuery kIsActiveMember{
     "apps.is_active_member", "SELECT 1 FROM tenant_members WHERE tenant_id = $1 AND user_id = $2 AND is_active = 1"};
 
-constexpr TenantQuery kContextConfig{"apps.context_config",
-                                     "SELECT config FROM trust_context_config WHERE tenant_id = $1"};
-
 // Both read the app's decisions by time through trust_decisions_app_time.
 constexpr TenantQuery kDecisionCounts{
     "apps.decision_counts",
@@ -114,18 +112,8 @@ App AppFromRow(const storage::Row& r) {
 }
 
 // The tenant's context vocabulary, or the built-in one.
-ContextConfig LoadContext(storage::TenantSession& tenant) {
-  auto rows = tenant.Run(kContextConfig);
-  if (rows.empty()) return {};
-  auto config = ContextConfigFromJson(rows.front().TextView(0));
-  return config ? std::move(*config) : ContextConfig{};
-}
-
 void ClassifyChannel(const ContextConfig& config, App& app) {
-  Context c;
-  c.channel = app.channel;
-  Classify(config, c);
-  app.customer_facing = c.customer_facing;
+  app.customer_facing = IsCustomerFacing(config, app.channel);
 }
 
 bool IsRisk(const std::string& risk) {
@@ -209,7 +197,7 @@ Result<App> AppRegistry::Register(const identity::Principal& caller, const NewAp
     if (e.kind() == storage::StorageError::Kind::kUniqueViolation) return NameTaken(app.name);
     throw;
   }
-  ClassifyChannel(LoadContext(tenant), app);
+  ClassifyChannel(LoadContextConfig(tenant), app);
   session.Commit();
   return app;
 }
@@ -218,7 +206,7 @@ Result<std::vector<App>> AppRegistry::List(const identity::Principal& caller, bo
   CR_TRY(identity::RequireGlobalAdmin(caller));
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);
-  const ContextConfig config = LoadContext(tenant);
+  const ContextConfig config = LoadContextConfig(tenant);
   std::vector<App> out;
   for (const auto& row : tenant.Run(kListApps)) {
     App app = AppFromRow(row);
@@ -242,7 +230,7 @@ Result<App> AppRegistry::Get(const identity::Principal& caller, const std::strin
   auto rows = tenant.Run(kFindApp, {app_id});
   if (rows.empty()) return AppNotFound();
   App app = AppFromRow(rows.front());
-  ClassifyChannel(LoadContext(tenant), app);
+  ClassifyChannel(LoadContextConfig(tenant), app);
   return app;
 }
 
@@ -273,7 +261,7 @@ Result<App> AppRegistry::Update(const identity::Principal& caller, const std::st
     if (e.kind() == storage::StorageError::Kind::kUniqueViolation) return NameTaken(app.name);
     throw;
   }
-  ClassifyChannel(LoadContext(tenant), app);
+  ClassifyChannel(LoadContextConfig(tenant), app);
   session.Commit();
   return app;
 }
@@ -291,7 +279,7 @@ Result<App> AppRegistry::Archive(const identity::Principal& caller, const std::s
   auto rows = tenant.Run(kFindApp, {app_id});
   if (rows.empty()) return AppNotFound();
   App app = AppFromRow(rows.front());
-  ClassifyChannel(LoadContext(tenant), app);
+  ClassifyChannel(LoadContextConfig(tenant), app);
   session.Commit();
   return app;
 }

@@ -174,11 +174,11 @@ Result<ContextConfig> ContextConfigFromJson(std::string_view text) {
     } else {
       out.action_requires_review.clear();
       for (const auto& [action, type] : v->as_object()) {
-        const ReviewStrength s = type.is_string() ? StrengthOfReviewType(std::string(type.as_string()))
-                                                  : ReviewStrength::kNone;
+        const ReviewStrength s =
+            type.is_string() ? StrengthOfReviewType(std::string(type.as_string())) : ReviewStrength::kNone;
         if (s == ReviewStrength::kNone || action.empty() || action.size() > kMaxName)
-          errors.push_back({"actionRequiresReview." + std::string(action),
-                            "must be QuickReview, Attestation or FullReview"});
+          errors.push_back(
+              {"actionRequiresReview." + std::string(action), "must be QuickReview, Attestation or FullReview"});
         else
           out.action_requires_review[std::string(action)] = s;
       }
@@ -209,14 +209,18 @@ void Classify(const ContextConfig& config, Context& c) {
   c.action_requires = it == config.action_requires_review.end() ? ReviewStrength::kNone : it->second;
 }
 
+bool IsCustomerFacing(const ContextConfig& config, const std::string& channel) {
+  Context c;
+  c.channel = channel;
+  Classify(config, c);
+  return c.customer_facing;
+}
+
 void ClassifyForApp(const ContextConfig& config, const AppProfile& app, Context& c) {
   if (c.channel.empty()) c.channel = app.channel;
   Classify(config, c);
   if (c.channel == app.channel) return;
-  Context as_registered = c;
-  as_registered.channel = app.channel;
-  Classify(config, as_registered);
-  c.customer_facing = c.customer_facing || as_registered.customer_facing;
+  c.customer_facing = c.customer_facing || IsCustomerFacing(config, app.channel);
   c.app_channel = app.channel;
 }
 

@@ -75,5 +75,7 @@ void Classify(const ContextConfig& config, Context& context);
 // when either channel is, and keeps the app's channel for the
 // app_channel_mismatch rule.
 void ClassifyForApp(const ContextConfig& config, const AppProfile& app, Context& context);
+// Whether Classify takes `channel` as customer-facing (unknown ones are).
+bool IsCustomerFacing(const ContextConfig& config, const std::string& channel);
 
 }  // namespace credence::trust

@@ -23,36 +23,37 @@ using storage::TenantQuery;
 #define CREDENCE_SQLITE_LIST(P) "(SELECT value FROM json_each(" P "))"
 #define CREDENCE_PG_LIST(P) "(SELECT json_array_elements_text(CAST(" P " AS JSON)))"
 
-#define CREDENCE_TRUST_ENTRY_SELECT                                                                                 \
-  "SELECT e.id, e.title, e.status, e.expiry_at, e.paused_at, COALESCE(xt.warning_days, 0),"                       \
-  " COALESCE(xt.grace_days, 0), e.version, e.content_updated_at, e.owner_id,"                                      \
-  " (SELECT m.is_active FROM tenant_members m WHERE m.tenant_id = e.tenant_id AND m.user_id = e.owner_id),"        \
-  " e.hub_id, (SELECT r.created_at FROM entry_reviews r WHERE r.tenant_id = e.tenant_id AND r.entry_id = e.id"     \
-  " ORDER BY r.created_at DESC LIMIT 1),"                                                                          \
-  " (SELECT r.review_type FROM entry_reviews r WHERE r.tenant_id = e.tenant_id AND r.entry_id = e.id"             \
-  " ORDER BY r.created_at DESC LIMIT 1),"                                                                          \
-  " ss.classification, ss.has_secrets, ss.has_personal_data,"                                                      \
-  " CASE WHEN CAST($3 AS TEXT) = '' OR $3 = e.original_language THEN -1"                                           \
-  " WHEN NOT EXISTS (SELECT 1 FROM translations t WHERE t.tenant_id = e.tenant_id AND t.entry_id = e.id"           \
-  " AND t.language = $3) THEN -2"                                                                                  \
-  " ELSE (SELECT COUNT(*) FROM translation_blocks tb JOIN entry_blocks b ON b.tenant_id = tb.tenant_id"            \
-  " AND b.entry_id = tb.entry_id AND b.block_id = tb.block_id WHERE tb.tenant_id = e.tenant_id"                   \
-  " AND tb.entry_id = e.id AND tb.language = $3 AND b.is_deleted = 0 AND b.hash <> tb.source_hash) END,"          \
-  " (SELECT MIN(l.url) FROM entry_source_links l WHERE l.tenant_id = e.tenant_id AND l.entry_id = e.id)"          \
-  CREDENCE_KB_ENTRY_FROM                                                                                           \
-  " LEFT JOIN source_sensitivity ss ON ss.tenant_id = e.tenant_id AND ss.source_kind = 'entry'"                   \
+#define CREDENCE_TRUST_ENTRY_SELECT                                                                            \
+  "SELECT e.id, e.title, e.status, e.expiry_at, e.paused_at, COALESCE(xt.warning_days, 0),"                    \
+  " COALESCE(xt.grace_days, 0), e.version, e.content_updated_at, e.owner_id,"                                  \
+  " (SELECT m.is_active FROM tenant_members m WHERE m.tenant_id = e.tenant_id AND m.user_id = e.owner_id),"    \
+  " e.hub_id, (SELECT r.created_at FROM entry_reviews r WHERE r.tenant_id = e.tenant_id AND r.entry_id = e.id" \
+  " ORDER BY r.created_at DESC LIMIT 1),"                                                                      \
+  " (SELECT r.review_type FROM entry_reviews r WHERE r.tenant_id = e.tenant_id AND r.entry_id = e.id"          \
+  " ORDER BY r.created_at DESC LIMIT 1),"                                                                      \
+  " ss.classification, ss.has_secrets, ss.has_personal_data,"                                                  \
+  " CASE WHEN CAST($3 AS TEXT) = '' OR $3 = e.original_language THEN -1"                                       \
+  " WHEN NOT EXISTS (SELECT 1 FROM translations t WHERE t.tenant_id = e.tenant_id AND t.entry_id = e.id"       \
+  " AND t.language = $3) THEN -2"                                                                              \
+  " ELSE (SELECT COUNT(*) FROM translation_blocks tb JOIN entry_blocks b ON b.tenant_id = tb.tenant_id"        \
+  " AND b.entry_id = tb.entry_id AND b.block_id = tb.block_id WHERE tb.tenant_id = e.tenant_id"                \
+  " AND tb.entry_id = e.id AND tb.language = $3 AND b.is_deleted = 0 AND b.hash <> tb.source_hash) END,"       \
+  " (SELECT MIN(l.url) FROM entry_source_links l WHERE l.tenant_id = e.tenant_id AND l.entry_id = "            \
+  "e.id)" CREDENCE_KB_ENTRY_FROM                                                                               \
+  " LEFT JOIN source_sensitivity ss ON ss.tenant_id = e.tenant_id AND ss.source_kind = 'entry'"                \
   " AND ss.source_id = e.id WHERE e.tenant_id = $1 AND e.id IN "
 
 constexpr TenantQuery kEntries{"trust.resolve_entries", CREDENCE_TRUST_ENTRY_SELECT CREDENCE_SQLITE_LIST("$2"),
                                CREDENCE_TRUST_ENTRY_SELECT CREDENCE_PG_LIST("$2")};
 
-#define CREDENCE_TRUST_DOC_COLUMNS                                                                                  \
-  "SELECT d.id, d.connector_key, d.external_id, d.url, d.title, d.status, d.version, d.content_updated_at,"       \
-  " d.owner_id, (SELECT m.is_active FROM tenant_members m WHERE m.tenant_id = d.tenant_id AND m.user_id = d.owner_id)," \
+#define CREDENCE_TRUST_DOC_COLUMNS                                                                          \
+  "SELECT d.id, d.connector_key, d.external_id, d.url, d.title, d.status, d.version, d.content_updated_at," \
+  " d.owner_id, (SELECT m.is_active FROM tenant_members m WHERE m.tenant_id = d.tenant_id AND m.user_id = " \
+  "d.owner_id),"                                                                                            \
   " d.last_reviewed_at, d.last_review_type, ss.classification, ss.has_secrets, ss.has_personal_data"
 
-#define CREDENCE_TRUST_DOC_SENSITIVITY                                                                              \
-  " LEFT JOIN source_sensitivity ss ON ss.tenant_id = d.tenant_id AND ss.source_kind = 'connected'"               \
+#define CREDENCE_TRUST_DOC_SENSITIVITY                                                              \
+  " LEFT JOIN source_sensitivity ss ON ss.tenant_id = d.tenant_id AND ss.source_kind = 'connected'" \
   " AND ss.source_id = d.id"
 
 // $2: [[connector_key, external_id], ...]
@@ -61,25 +62,27 @@ constexpr TenantQuery kDocsByKey{
     // CROSS JOIN keeps SQLite from driving the join from connected_documents
     // (a scan of the tenant's documents per batch): the ids drive, each one
     // a lookup in the unique (tenant, connector, external id) index.
-    CREDENCE_TRUST_DOC_COLUMNS " FROM json_each($2) j CROSS JOIN connected_documents d ON d.tenant_id = $1"
-    " AND d.connector_key = json_extract(j.value, '$[0]') AND d.external_id = json_extract(j.value, '$[1]')"
-    CREDENCE_TRUST_DOC_SENSITIVITY,
-    CREDENCE_TRUST_DOC_COLUMNS " FROM json_array_elements(CAST($2 AS JSON)) j JOIN connected_documents d"
+    CREDENCE_TRUST_DOC_COLUMNS
+    " FROM json_each($2) j CROSS JOIN connected_documents d ON d.tenant_id = $1"
+    " AND d.connector_key = json_extract(j.value, '$[0]') AND d.external_id = json_extract(j.value, "
+    "'$[1]')" CREDENCE_TRUST_DOC_SENSITIVITY,
+    CREDENCE_TRUST_DOC_COLUMNS
+    " FROM json_array_elements(CAST($2 AS JSON)) j JOIN connected_documents d"
     " ON d.tenant_id = $1 AND d.connector_key = j->>0 AND d.external_id = j->>1" CREDENCE_TRUST_DOC_SENSITIVITY};
 
 constexpr TenantQuery kDocsByUrl{
     "trust.resolve_docs_by_url",
     CREDENCE_TRUST_DOC_COLUMNS " FROM connected_documents d" CREDENCE_TRUST_DOC_SENSITIVITY
-    " WHERE d.tenant_id = $1 AND d.url IN " CREDENCE_SQLITE_LIST("$2"),
+                               " WHERE d.tenant_id = $1 AND d.url IN " CREDENCE_SQLITE_LIST("$2"),
     CREDENCE_TRUST_DOC_COLUMNS " FROM connected_documents d" CREDENCE_TRUST_DOC_SENSITIVITY
-    " WHERE d.tenant_id = $1 AND d.url IN " CREDENCE_PG_LIST("$2")};
+                               " WHERE d.tenant_id = $1 AND d.url IN " CREDENCE_PG_LIST("$2")};
 
 constexpr TenantQuery kLinksByUrl{
     "trust.resolve_links_by_url",
-    "SELECT url, MIN(entry_id) FROM entry_source_links WHERE tenant_id = $1 AND url IN " CREDENCE_SQLITE_LIST("$2")
-    " GROUP BY url",
-    "SELECT url, MIN(entry_id) FROM entry_source_links WHERE tenant_id = $1 AND url IN " CREDENCE_PG_LIST("$2")
-    " GROUP BY url"};
+    "SELECT url, MIN(entry_id) FROM entry_source_links WHERE tenant_id = $1 AND url IN " CREDENCE_SQLITE_LIST(
+        "$2") " GROUP BY url",
+    "SELECT url, MIN(entry_id) FROM entry_source_links WHERE tenant_id = $1 AND url IN " CREDENCE_PG_LIST(
+        "$2") " GROUP BY url"};
 
 // The tenant default, and the hub and entry levels of the sources at hand.
 constexpr TenantQuery kPolicies{
@@ -171,6 +174,13 @@ void SourceMemo::Stored(const Texts* texts, const StoredEvidence& stored) {
   last_ = std::move(next);
 }
 
+ContextConfig LoadContextConfig(storage::TenantSession& tenant) {
+  auto rows = tenant.Run(kContextConfig);
+  if (rows.empty()) return {};
+  auto config = ContextConfigFromJson(rows.front().TextView(0));
+  return config ? std::move(*config) : ContextConfig{};
+}
+
 AppProfiles LoadAppProfiles(storage::TenantSession& tenant) {
   AppProfiles out;
   for (const auto& r : tenant.Run(kApps)) {
@@ -237,7 +247,7 @@ Resolution ResolveSources(storage::TenantSession& tenant, const std::vector<std:
       SourceState s = EntryState(r, now, hub);
       if (!language.empty()) s.language = language;
       if (s.language && s.stale_translation_blocks == 0 && !s.translation_missing && r.Int(17) == -1)
-        s.language.reset();  // the original's language: nothing to check
+        s.language.reset();         // the original's language: nothing to check
       std::string id = s.entry_id;  // (the right side of = is evaluated first)
       entries[std::move(id)] = {std::move(s), std::move(hub)};
     }
@@ -261,8 +271,7 @@ Resolution ResolveSources(storage::TenantSession& tenant, const std::vector<std:
     if (scope == "hub") hub_overrides[r.Text(1)] = *o;
     if (scope == "entry") source_overrides[r.Text(1)] = *o;
   }
-  if (auto rows = tenant.Run(kContextConfig); !rows.empty())
-    if (auto c = ContextConfigFromJson(rows.front().TextView(0))) out.config = std::move(*c);
+  out.config = LoadContextConfig(tenant);
 
   out.sources.reserve(parsed.size());
   for (size_t i = 0; i < parsed.size(); ++i) {

@@ -71,6 +71,10 @@ struct Resolution {
 
 // `language`: the context's language, or "" (translation rules then stay
 // quiet). Unparseable and unknown ids come back with resolved = false.
+// The tenant's context vocabulary: the one it set, else the defaults (also
+// for a stored one that no longer parses; it was validated when written).
+ContextConfig LoadContextConfig(storage::TenantSession& tenant);
+
 // Every app of the tenant (trust_apps), one query.
 AppProfiles LoadAppProfiles(storage::TenantSession& tenant);
 
