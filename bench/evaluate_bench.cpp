@@ -80,7 +80,8 @@ int main(int argc, char** argv) {
   const double cached = per_call_us([&] {
     storage::Session s(*db, storage::TxMode::kRead);
     storage::TenantSession t(s, tenant_id);
-    (void)cache.Resolve(t, sources, "", clock.Now());
+    const std::vector<std::string_view> views(sources.begin(), sources.end());
+    (void)cache.Resolve(t, views, "", clock.Now());
   });
   std::printf("resolve through the cache (warm): %.0f us\n", cached);
   trust::Context context;

@@ -81,6 +81,16 @@ std::vector<std::string> GetStringArray(const json::object& o, std::string_view 
   return out;
 }
 
+std::vector<std::string_view> GetStringViews(const json::object& o, std::string_view key) {
+  std::vector<std::string_view> out;
+  const json::value* v = o.if_contains(key);
+  if (v == nullptr || !v->is_array()) return out;
+  out.reserve(v->get_array().size());
+  for (const auto& item : v->get_array())
+    if (item.is_string()) out.emplace_back(item.get_string());
+  return out;
+}
+
 json::array ToJsonArray(const std::vector<std::string>& values) {
   json::array out;
   out.reserve(values.size());

@@ -30,6 +30,8 @@ std::optional<bool> GetOptBool(const boost::json::object& o, std::string_view ke
 int64_t GetInt(const boost::json::object& o, std::string_view key, int64_t fallback = 0);
 std::optional<int64_t> GetOptInt(const boost::json::object& o, std::string_view key);
 std::vector<std::string> GetStringArray(const boost::json::object& o, std::string_view key);
+// The same as views into `o`, which must outlive them.
+std::vector<std::string_view> GetStringViews(const boost::json::object& o, std::string_view key);
 
 // A JSON array of strings.
 boost::json::array ToJsonArray(const std::vector<std::string>& values);

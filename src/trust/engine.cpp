@@ -55,10 +55,23 @@ int FreshnessScore(const SourceState& s, const Policy& policy, TimeMs now) {
   return score;
 }
 
+TimeFacts TimeFactsAt(const SourceState& source, const Policy& policy, TimeMs now) {
+  TimeFacts out;
+  out.expiry_passed = source.expiry_at <= now;
+  if (source.last_reviewed_at) out.review_age_days = (now - *source.last_reviewed_at) / kMsPerDay;
+  out.freshness_score = FreshnessScore(source, policy, now);
+  return out;
+}
+
 SourceDecision Decide(const SourceState& source, const Policy& policy, const std::string& policy_source,
                       const Context& context, TimeMs now) {
+  return Decide(source, policy, policy_source, context, TimeFactsAt(source, policy, now));
+}
+
+SourceDecision Decide(const SourceState& source, const Policy& policy, const std::string& policy_source,
+                      const Context& context, const TimeFacts& time) {
   SourceDecision out;
-  const RuleInput in{source, policy, context, now};
+  const RuleInput in{source, policy, context, time};
   // An unresolved source has no state for the other rules to read.
   static const Rule* const kUnresolvedRule = [] {
     for (const Rule& rule : RuleCatalog())
@@ -76,7 +89,7 @@ SourceDecision Decide(const SourceState& source, const Policy& policy, const std
     out.decision = MostSevere(out.decision, r.severity);
     out.escalated = out.escalated || r.escalate;
   }
-  out.freshness_score = FreshnessScore(source, policy, now);
+  out.freshness_score = time.freshness_score;
   out.classification = source.resolved ? std::string(kb::EntryStatusName(source.status)) : "Unresolved";
   out.policy_source = source.resolved ? policy_source : "none";
   const auto first_actionable =

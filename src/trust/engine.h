@@ -9,7 +9,13 @@
 namespace credence::trust {
 
 SourceDecision Decide(const SourceState& source, const Policy& policy, const std::string& policy_source,
+                      const Context& context, const TimeFacts& time);
+// The same at `now`.
+SourceDecision Decide(const SourceState& source, const Policy& policy, const std::string& policy_source,
                       const Context& context, TimeMs now);
+
+// What the rules may read of `now` for this source and policy.
+TimeFacts TimeFactsAt(const SourceState& source, const Policy& policy, TimeMs now);
 
 // 0 (unusable) .. 100 (just reviewed): linear decay of the last review over
 // policy maxReviewAgeDays, capped by what the reasons say

@@ -104,6 +104,19 @@ struct Context {
   ReviewStrength action_requires = ReviewStrength::kNone;
   // The calling app's registered channel, when the request named another.
   std::optional<std::string> app_channel;
+  bool operator==(const Context&) const = default;
+};
+
+// What the rules read of the clock for one source under one policy: the
+// rules see time only through these, so a decision is a pure function of
+// (state, policy, context, time facts), and equal facts give an equal
+// decision. The evaluation memo (SourceMemo) relies on that to skip the rules
+// for a source decided before in the same context.
+struct TimeFacts {
+  bool expiry_passed = false;              // the expiry instant is not in the future
+  std::optional<int64_t> review_age_days;  // whole days since the last review
+  int freshness_score = 0;                 // FreshnessScore (engine.h)
+  bool operator==(const TimeFacts&) const = default;
 };
 
 struct Reason {

@@ -32,7 +32,7 @@ std::optional<Reason> ExpiryPassed(const Rule& r, const RuleInput& in) {
 
 std::optional<Reason> ExpiringSoon(const Rule& r, const RuleInput& in) {
   const auto& s = in.source;
-  if (!Published(s) || s.origin != Origin::kNative || s.expiry_at <= in.now) return std::nullopt;
+  if (!Published(s) || s.origin != Origin::kNative || in.time.expiry_passed) return std::nullopt;
   if (s.status != kb::EntryStatus::kExpiringSoon && s.days_until_expiry >= in.policy.warn_before_expiry_days)
     return std::nullopt;
   return Make(r, "The source expires in " + std::to_string(s.days_until_expiry) + " days.",
@@ -46,8 +46,8 @@ std::optional<Reason> NeverReviewed(const Rule& r, const RuleInput& in) {
 
 std::optional<Reason> ReviewTooOld(const Rule& r, const RuleInput& in) {
   const auto& reviewed = in.source.last_reviewed_at;
-  if (!reviewed) return std::nullopt;
-  const int64_t age_days = (in.now - *reviewed) / kMsPerDay;
+  if (!reviewed || !in.time.review_age_days) return std::nullopt;
+  const int64_t age_days = *in.time.review_age_days;
   if (age_days <= in.policy.max_review_age_days) return std::nullopt;
   return Make(r, "The last review is " + std::to_string(age_days) + " days old.",
               {{"reviewedAt", FormatTimestamp(*reviewed)},
@@ -129,8 +129,8 @@ std::optional<Reason> ExternalModelNotAllowed(const Rule& r, const RuleInput& in
 
 std::optional<Reason> CustomerFacingUnreviewed(const Rule& r, const RuleInput& in) {
   if (!in.context.customer_facing || !in.policy.customer_facing_requires_review) return std::nullopt;
-  const auto& reviewed = in.source.last_reviewed_at;
-  if (reviewed && (in.now - *reviewed) / kMsPerDay <= in.policy.max_review_age_days) return std::nullopt;
+  const auto& age = in.time.review_age_days;
+  if (age && *age <= in.policy.max_review_age_days) return std::nullopt;
   return Make(r, "Customer-facing use needs a current review.", {{"channel", in.context.channel}});
 }
 

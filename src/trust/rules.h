@@ -1,6 +1,6 @@
 #pragma once
 // The rule catalog: each rule a small pure function of (source state,
-// policy, context, now) that gives a reason or nothing. docs/trust-rules.md
+// policy, context, time facts) that gives a reason or nothing. docs/trust-rules.md
 // lists every rule; a test keeps the two in step.
 #include <optional>
 #include <span>
@@ -14,7 +14,7 @@ struct RuleInput {
   const SourceState& source;
   const Policy& policy;
   const Context& context;
-  TimeMs now;
+  const TimeFacts& time;  // the clock, only as the rules may read it
 };
 
 struct Rule {

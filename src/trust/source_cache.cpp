@@ -31,8 +31,7 @@ int64_t SourceCache::CurrentGeneration(storage::TenantSession& tenant) {
 }
 
 SourceCache::Lookup SourceCache::Find(const std::string& tenant_id, std::optional<int64_t> generation,
-                                      const std::vector<std::string>& source_ids, TimeMs now,
-                                      SharedResolution& out) {
+                                      std::span<const std::string_view> source_ids, TimeMs now, SharedResolution& out) {
   Lookup lookup;
   out.sources.assign(source_ids.size(), nullptr);
   std::shared_lock lock(mu_);
@@ -57,7 +56,7 @@ SourceCache::Lookup SourceCache::Find(const std::string& tenant_id, std::optiona
   return lookup;
 }
 
-void SourceCache::Keep(const std::string& tenant_id, int64_t generation, const std::vector<std::string>& source_ids,
+void SourceCache::Keep(const std::string& tenant_id, int64_t generation, std::span<const std::string_view> source_ids,
                        const SharedResolution& out, const std::vector<size_t>& indexes) {
   if (indexes.empty()) return;
   std::unique_lock lock(mu_);
@@ -71,11 +70,11 @@ void SourceCache::Keep(const std::string& tenant_id, int64_t generation, const s
   if (cached.generation != generation) return;  // read at an older generation than the cache holds
   if (!cached.config) cached.config = out.config;
   if (!cached.apps) cached.apps = out.apps;
-  for (size_t i : indexes) cached.sources.insert_or_assign(source_ids[i], out.sources[i]);
+  for (size_t i : indexes) cached.sources.insert_or_assign(std::string(source_ids[i]), out.sources[i]);
 }
 
 std::optional<SourceCache::MemoryHit> SourceCache::ResolveFromMemory(const std::string& tenant_id,
-                                                                     const std::vector<std::string>& source_ids,
+                                                                     std::span<const std::string_view> source_ids,
                                                                      const std::string& language, TimeMs now) {
   if (!language.empty()) return std::nullopt;
   MemoryHit hit;
@@ -86,7 +85,7 @@ std::optional<SourceCache::MemoryHit> SourceCache::ResolveFromMemory(const std::
   return hit;
 }
 
-SharedResolution SourceCache::Resolve(storage::TenantSession& tenant, const std::vector<std::string>& source_ids,
+SharedResolution SourceCache::Resolve(storage::TenantSession& tenant, std::span<const std::string_view> source_ids,
                                       const std::string& language, TimeMs now) {
   SharedResolution out;
   if (!language.empty()) {
@@ -101,7 +100,7 @@ SharedResolution SourceCache::Resolve(storage::TenantSession& tenant, const std:
   const int64_t generation = CurrentGeneration(tenant);
   Lookup lookup = Find(tenant.tenant_id(), generation, source_ids, now, out);
   if (!lookup.missing.empty()) {
-    std::vector<std::string> ids;
+    std::vector<std::string_view> ids;
     ids.reserve(lookup.missing.size());
     for (size_t i : lookup.missing) ids.push_back(source_ids[i]);
     Resolution fresh = ResolveSources(tenant, ids, language, now);

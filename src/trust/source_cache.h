@@ -11,7 +11,9 @@
 #include <memory>
 #include <optional>
 #include <shared_mutex>
+#include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -30,7 +32,7 @@ class SourceCache {
   explicit SourceCache(size_t max_sources_per_tenant = 50'000) : max_per_tenant_(max_sources_per_tenant) {}
 
   // Same answer as ResolveSources in the same snapshot.
-  SharedResolution Resolve(storage::TenantSession& tenant, const std::vector<std::string>& source_ids,
+  SharedResolution Resolve(storage::TenantSession& tenant, std::span<const std::string_view> source_ids,
                            const std::string& language, TimeMs now);
 
   // Without touching the store: the sources when every one of them is
@@ -41,7 +43,7 @@ class SourceCache {
     SharedResolution resolution;
     int64_t generation = 0;
   };
-  std::optional<MemoryHit> ResolveFromMemory(const std::string& tenant_id, const std::vector<std::string>& source_ids,
+  std::optional<MemoryHit> ResolveFromMemory(const std::string& tenant_id, std::span<const std::string_view> source_ids,
                                              const std::string& language, TimeMs now);
 
   static int64_t CurrentGeneration(storage::TenantSession& tenant);
@@ -56,14 +58,19 @@ class SourceCache {
     std::vector<size_t> rederived;  // cached, derived again for `now`
   };
   Lookup Find(const std::string& tenant_id, std::optional<int64_t> generation,
-              const std::vector<std::string>& source_ids, TimeMs now, SharedResolution& out);
+              std::span<const std::string_view> source_ids, TimeMs now, SharedResolution& out);
   // Keeps out.sources[i] for every i of `indexes`, read at `generation`.
-  void Keep(const std::string& tenant_id, int64_t generation, const std::vector<std::string>& source_ids,
+  void Keep(const std::string& tenant_id, int64_t generation, std::span<const std::string_view> source_ids,
             const SharedResolution& out, const std::vector<size_t>& indexes);
 
+  struct TransparentHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   struct TenantSources {
     int64_t generation = -1;
-    std::unordered_map<std::string, std::shared_ptr<const ResolvedSource>> sources;  // by the id as submitted
+    // By the id as submitted; looked up by view, without building a string.
+    std::unordered_map<std::string, std::shared_ptr<const ResolvedSource>, TransparentHash, std::equal_to<>> sources;
     std::shared_ptr<const ContextConfig> config;
     std::shared_ptr<const AppProfiles> apps;
   };

@@ -151,29 +151,6 @@ SourceState DocState(const storage::Row& r) {
 
 }  // namespace
 
-std::shared_ptr<const SourceMemo::Texts> SourceMemo::Find(const SourceState& state, const Policy& policy,
-                                                          const SourceDecision& decision) const {
-  std::lock_guard lock(mu_);
-  if (last_ && last_->key.status == state.status && last_->key.expiry_at == state.expiry_at &&
-      last_->key.days_until_expiry == state.days_until_expiry && last_->key.decision == decision &&
-      last_->key.policy == policy)
-    return last_;
-  return nullptr;
-}
-
-void SourceMemo::Put(std::shared_ptr<const Texts> texts) {
-  std::lock_guard lock(mu_);
-  last_ = std::move(texts);
-}
-
-void SourceMemo::Stored(const Texts* texts, const StoredEvidence& stored) {
-  std::lock_guard lock(mu_);
-  if (last_.get() != texts || last_->stored) return;
-  auto next = std::make_shared<Texts>(*last_);
-  next->stored = stored;
-  last_ = std::move(next);
-}
-
 ContextConfig LoadContextConfig(storage::TenantSession& tenant) {
   auto rows = tenant.Run(kContextConfig);
   if (rows.empty()) return {};
@@ -197,7 +174,7 @@ AppProfiles LoadAppProfiles(storage::TenantSession& tenant) {
   return out;
 }
 
-Resolution ResolveSources(storage::TenantSession& tenant, const std::vector<std::string>& source_ids,
+Resolution ResolveSources(storage::TenantSession& tenant, std::span<const std::string_view> source_ids,
                           const std::string& language, TimeMs now) {
   Resolution out;
   std::vector<ParsedSourceId> parsed;

@@ -122,7 +122,7 @@ void AppendState(std::string& out, const ResolvedSource& rs, const Policy& polic
   w.Close();
 }
 
-Status ValidateSources(const std::vector<std::string>& sources) {
+Status ValidateSources(std::span<const std::string_view> sources) {
   if (sources.empty() || sources.size() > kMaxSourcesPerRequest)
     return Error::Validation({{"sources", "must hold 1 to " + std::to_string(kMaxSourcesPerRequest) + " source ids"}});
   std::vector<FieldError> errors;
@@ -160,17 +160,17 @@ Status RequireTrustCaller(const identity::Principal& caller) {
 
 TrustService::TrustService(storage::Database& db, const Clock& clock)
     : db_(db), clock_(clock), ledger_writer_(db, evidence_cache_) {
-  source_caches_.reserve(kCacheSlots);
-  for (size_t i = 0; i < kCacheSlots; ++i) source_caches_.push_back(std::make_unique<SourceCache>());
+  slots_.reserve(kCacheSlots);
+  for (size_t i = 0; i < kCacheSlots; ++i) slots_.push_back(std::make_unique<CacheSlot>());
 }
 
-SourceCache& TrustService::SourceCacheOfThisThread() const {
+TrustService::CacheSlot& TrustService::SlotOfThisThread() const {
   // Threads take slots in the order they first evaluate; with up to
   // kCacheSlots server threads each has its own. Beyond, threads share a
   // slot, which is still correct (the cache is thread-safe).
   static std::atomic<size_t> next_slot{0};
   thread_local const size_t slot = next_slot++ % kCacheSlots;
-  return *source_caches_[slot];
+  return *slots_[slot];
 }
 
 // An evaluation decided and handed to the ledger writer, waiting for its
@@ -178,7 +178,22 @@ SourceCache& TrustService::SourceCacheOfThisThread() const {
 class PendingEvaluation {
  public:
   identity::Principal caller;
-  std::vector<std::string> sources;
+  // The source ids as submitted, in one buffer (one allocation, not one
+  // per id).
+  std::string source_text;
+  std::vector<std::string_view> sources;
+  void SetSources(std::span<const std::string_view> ids) {
+    size_t size = 0;
+    for (auto id : ids) size += id.size();
+    source_text.reserve(size);
+    for (auto id : ids) source_text += id;
+    sources.reserve(ids.size());
+    size_t at = 0;
+    for (auto id : ids) {
+      sources.emplace_back(source_text.data() + at, id.size());
+      at += id.size();
+    }
+  }
   ContextInput input;
   Endpoint endpoint = Endpoint::kEvaluate;
   Context base_context;  // as the request gave it
@@ -251,6 +266,7 @@ void TrustService::Decide(PendingEvaluation& p, const SharedResolution& resoluti
   record.evidence.reserve(resolution.sources.size());
   record.evidence_stored.reserve(resolution.sources.size());
   const bool app_policy = app != nullptr && !app->policy.empty();
+  const std::shared_ptr<const Context> interned = SlotOfThisThread().contexts.Intern(p.context);
   Policy tightened;
   for (const auto& shared : resolution.sources) {
     const ResolvedSource& rs = *shared;
@@ -264,23 +280,31 @@ void TrustService::Decide(PendingEvaluation& p, const SharedResolution& resoluti
         policy_source = &kApp;
       }
     }
-    const SourceDecision d = trust::Decide(rs.state, *policy, *policy_source, p.context, p.now);
-    std::shared_ptr<const SourceMemo::Texts> texts = rs.memo->Find(rs.state, *policy, d);
+    // The rules read the clock only through the time facts: a source decided
+    // before in this context with the same facts has the same decision.
+    const TimeFacts time = TimeFactsAt(rs.state, *policy, p.now);
+    std::shared_ptr<const SourceMemo::Texts> texts = rs.memo->FindDecided(rs.state, *policy, interned.get(), time);
     if (!texts) {
-      auto fresh = std::make_shared<SourceMemo::Texts>();
-      fresh->key = {rs.state.status, rs.state.expiry_at, rs.state.days_until_expiry, *policy, d};
-      fresh->result.reserve(640);
-      AppendResult(fresh->result, rs, d);
-      // The evidence embeds the answer's text as is.
-      fresh->evidence.reserve(fresh->result.size() * 2 + 32);
-      fresh->evidence += "{\"result\":";
-      fresh->evidence += fresh->result;
-      fresh->evidence += ",\"state\":";
-      AppendState(fresh->evidence, rs, *policy, d.policy_source);
-      fresh->evidence += '}';
-      rs.memo->Put(fresh);
-      texts = std::move(fresh);
+      const SourceDecision decided = trust::Decide(rs.state, *policy, *policy_source, *interned, time);
+      texts = rs.memo->Find(rs.state, *policy, decided);
+      if (!texts) {
+        auto fresh = std::make_shared<SourceMemo::Texts>();
+        fresh->key = {rs.state.status, rs.state.expiry_at, rs.state.days_until_expiry, *policy, decided};
+        fresh->result.reserve(640);
+        AppendResult(fresh->result, rs, decided);
+        // The evidence embeds the answer's text as is.
+        fresh->evidence.reserve(fresh->result.size() * 2 + 32);
+        fresh->evidence += "{\"result\":";
+        fresh->evidence += fresh->result;
+        fresh->evidence += ",\"state\":";
+        AppendState(fresh->evidence, rs, *policy, decided.policy_source);
+        fresh->evidence += '}';
+        rs.memo->Put(fresh);
+        texts = std::move(fresh);
+      }
+      rs.memo->Decided(interned, time, texts);
     }
+    const SourceDecision& d = texts->key.decision;
     // Evidence already stored needs no body: the append uses its location.
     record.evidence.push_back(texts->stored ? std::string() : texts->evidence);
     record.evidence_stored.push_back(texts->stored ? &*texts->stored : nullptr);
@@ -303,7 +327,7 @@ void TrustService::DecideFromStore(PendingEvaluation& p) const {
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, p.caller.tenant_id);
   p.expected_generation.reset();
-  Decide(p, SourceCacheOfThisThread().Resolve(tenant, p.sources, p.input.language, p.now));
+  Decide(p, SlotOfThisThread().sources.Resolve(tenant, p.sources, p.input.language, p.now));
 }
 
 void TrustService::PrepareJob(PendingEvaluation& p) const {
@@ -314,7 +338,7 @@ void TrustService::PrepareJob(PendingEvaluation& p) const {
 }
 
 Result<std::shared_ptr<PendingEvaluation>> TrustService::StartEvaluate(const identity::Principal& caller,
-                                                                       std::vector<std::string> sources,
+                                                                       std::span<const std::string_view> sources,
                                                                        const ContextInput& input, Endpoint endpoint,
                                                                        std::function<void()> committed) const {
   CR_TRY(RequireTrustCaller(caller));
@@ -322,7 +346,7 @@ Result<std::shared_ptr<PendingEvaluation>> TrustService::StartEvaluate(const ide
   CR_TRY(ValidateContext(input));
   auto p = std::make_shared<PendingEvaluation>();
   p->caller = caller;
-  p->sources = std::move(sources);
+  p->SetSources(sources);
   p->input = input;
   p->endpoint = endpoint;
   p->base_context.actor_type = input.actor_type;
@@ -335,7 +359,7 @@ Result<std::shared_ptr<PendingEvaluation>> TrustService::StartEvaluate(const ide
 
   // Sources all cached: decided without a read transaction; the append
   // confirms, under the writer, that nothing changed since.
-  if (auto hit = SourceCacheOfThisThread().ResolveFromMemory(caller.tenant_id, p->sources, input.language, p->now)) {
+  if (auto hit = SlotOfThisThread().sources.ResolveFromMemory(caller.tenant_id, p->sources, input.language, p->now)) {
     p->expected_generation = hit->generation;
     Decide(*p, hit->resolution);
   } else {
@@ -385,7 +409,8 @@ Result<Evaluation> TrustService::Evaluate(const identity::Principal& caller, con
   std::mutex mu;
   std::condition_variable cv;
   bool committed = false;
-  CR_TRY_ASSIGN(auto pending, StartEvaluate(caller, sources, input, endpoint, [&] {
+  const std::vector<std::string_view> ids(sources.begin(), sources.end());
+  CR_TRY_ASSIGN(auto pending, StartEvaluate(caller, ids, input, endpoint, [&] {
                   std::lock_guard lock(mu);
                   committed = true;
                   cv.notify_all();

@@ -5,7 +5,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/clock.h"
@@ -82,8 +84,9 @@ class TrustService {
   // on any thread, gives the answer. In the rare case that a write landed
   // between deciding from the cache and appending, Finish decides again
   // from the store and appends again, waiting.
+  // The ids are copied: the caller's may go once Start returns.
   Result<std::shared_ptr<PendingEvaluation>> StartEvaluate(const identity::Principal& caller,
-                                                           std::vector<std::string> sources,
+                                                           std::span<const std::string_view> sources,
                                                            const ContextInput& context, Endpoint endpoint,
                                                            std::function<void()> committed) const;
   Result<Evaluation> FinishEvaluate(PendingEvaluation& pending) const;
@@ -105,14 +108,18 @@ class TrustService {
   storage::Database& db_;
   const Clock& clock_;
   mutable EvidenceCache evidence_cache_;
-  // The resolved-source cache, one per thread slot (SourceCacheOfThisThread):
-  // requests on different cores then never write the same cache lines (the
-  // shared pointers' counts, the memos' locks), which under load cost more
-  // than the decisions themselves. The price is a copy of the cached sources
-  // per thread.
-  SourceCache& SourceCacheOfThisThread() const;
+  // The resolved-source cache and the contexts its memos were decided in,
+  // one per thread slot (SlotOfThisThread): requests on different cores then
+  // never write the same cache lines (the shared pointers' counts, the
+  // memos' locks), which under load cost more than the decisions
+  // themselves. The price is a copy of the cached sources per thread.
+  struct CacheSlot {
+    SourceCache sources;
+    ContextInterner contexts;
+  };
+  CacheSlot& SlotOfThisThread() const;
   static constexpr size_t kCacheSlots = 16;
-  std::vector<std::unique_ptr<SourceCache>> source_caches_;
+  std::vector<std::unique_ptr<CacheSlot>> slots_;
   mutable LedgerWriter ledger_writer_;  // after the evidence cache it reads
 };
 

@@ -201,6 +201,38 @@ TEST_F(Trust, TimeAloneChangesTheDecisionsOfCachedSources) {
   EXPECT_EQ(Str(expired, "classification"), "Expired");
 }
 
+// A source decided before in the same context with the same time facts
+// reuses that decision without running the rules (SourceMemo). Contexts
+// taking turns, more of them than a memo keeps, each get their own answer,
+// and a review ageing day by day is seen every day.
+TEST_F(Trust, ContextsTakingTurnsAndAgeingReviewsGetTheirOwnDecisions) {
+  auto w = Make("trust-turns");
+  auto decide = [&](const std::string& channel) {
+    auto r = Evaluate(w.t, {"entry:" + w.published}, {{"channel", channel}});
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.Json().at("results").as_array()[0];
+  };
+  const int64_t fresh_score = decide("internal").at("freshnessScore").as_int64();
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_TRUE(Codes(decide("internal")).empty());
+    for (int i = 0; i < 6; ++i) {
+      const std::string channel = "pigeon_" + std::to_string(i);
+      const auto result = decide(channel);
+      ASSERT_EQ(Codes(result), std::vector<std::string>{"unknown_channel"});
+      EXPECT_EQ(Str(result.at("reasons").as_array()[0].at("data"), "channel"), channel);
+    }
+  }
+  AdvanceServerDays(api(), 181);  // the tenant default allows reviews up to 180 days old
+  auto aged = decide("internal");
+  ASSERT_EQ(Codes(aged), std::vector<std::string>{"review_too_old"});
+  EXPECT_EQ(aged.at("reasons").as_array()[0].at("data").at("ageDays").as_int64(), 181);
+  EXPECT_EQ(decide("internal").at("reasons").as_array()[0].at("data").at("ageDays").as_int64(), 181);
+  AdvanceServerDays(api(), 1);
+  aged = decide("internal");
+  EXPECT_EQ(aged.at("reasons").as_array()[0].at("data").at("ageDays").as_int64(), 182);
+  EXPECT_LT(aged.at("freshnessScore").as_int64(), fresh_score);
+}
+
 TEST_F(Trust, FilterSourcesPartitionsKeepingOrder) {
   auto w = Make("trust-filter");
   auto r = Evaluate(w.t, {"entry:" + w.draft, "entry:" + w.published, "x:y"}, {{"channel", "internal"}},

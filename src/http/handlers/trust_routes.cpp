@@ -133,7 +133,7 @@ HttpResponse EvaluateAndAnswer(const trust::TrustService& trust, RequestContext&
   auto body = ParseBody(ctx.request, kRequest);
   if (!body) return Problem(ctx, body.error());
   auto pending = std::make_shared<PendingResponse>();
-  auto started = trust.StartEvaluate(ctx.Caller(), GetStringArray(*body, "sources"), ContextOf(*body), endpoint,
+  auto started = trust.StartEvaluate(ctx.Caller(), GetStringViews(*body, "sources"), ContextOf(*body), endpoint,
                                      [pending] { pending->Ready(); });
   if (!started) return Problem(ctx, started.error());
   pending->SetFinish([&trust, evaluation = *started, answer, path = std::string(ctx.request.path()),
