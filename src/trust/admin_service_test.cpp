@@ -380,6 +380,66 @@ TEST_P(TrustAdminTest, TwoNodesAppendingToOneChainKeepItWhole) {
   EXPECT_EQ(v.checked, 12);
 }
 
+// A ledger written before migration 506 (hash format 1: the evidence
+// hashes inline) still verifies after records of format 2 (their list's
+// digest) were appended to it, and a record's format is part of what
+// verification checks. The formulas are spelled out here as docs/trust.md
+// states them, so a change to either cannot go unnoticed.
+TEST_P(TrustAdminTest, RecordsOfBothHashFormatsVerifyInOneChain) {
+  auto [hub, entry] = MakeEntry(admin_, "formats");
+  TrustService node(*db_, clock_);
+  ContextInput context;
+  context.channel = "internal";
+  for (int i = 0; i < 3; ++i) {
+    auto e = node.Evaluate(admin_, {"entry:" + entry, "wiki:missing"}, context, Endpoint::kEvaluate);
+    ASSERT_TRUE(e.ok()) << e.error().detail;
+  }
+  static constexpr storage::TenantQuery kRecords{
+      "test.records", "SELECT seq, header, evidence FROM trust_decisions WHERE tenant_id = $1 ORDER BY seq"};
+  static constexpr storage::TenantQuery kEvidenceHash{
+      "test.evidence_hash", "SELECT hash FROM trust_evidence WHERE tenant_id = $1 AND id = $2"};
+  static constexpr storage::TenantQuery kRewrite{
+      "test.rewrite",
+      "UPDATE trust_decisions SET prev_hash = $3, hash = $4, hash_format = $5 WHERE tenant_id = $1 AND seq = $2"};
+  storage::Session session(*db_);
+  storage::TenantSession tenant(session, admin_.tenant_id);
+  // Records 1 and 2 as a binary before migration 506 wrote them; record 3
+  // (format 2) linked to them again.
+  std::string prev = kGenesisHash;
+  for (const auto& r : tenant.Run(kRecords)) {
+    const int64_t seq = r.Int(0);
+    const std::string header = r.Text(1);
+    std::vector<std::string> hashes;
+    std::string refs = r.Text(2);
+    for (size_t at = 0; at < refs.size();) {
+      const size_t comma = std::min(refs.find(',', at), refs.size());
+      hashes.push_back(tenant.Run(kEvidenceHash, {static_cast<int64_t>(std::stoll(refs.substr(at, comma - at)))}).front().Text(0));
+      at = comma + 1;
+    }
+    ASSERT_EQ(hashes.size(), 2u);
+    std::string hash;
+    const int64_t format = seq < 3 ? 1 : 2;
+    if (format == 1) {
+      hash = Sha256Hex(prev + "\n" + header + "\n" + hashes[0] + "\n" + hashes[1]);
+    } else {
+      hash = Sha256Hex(prev + "\n" + header + "\n" + Sha256Hex(hashes[0] + "\n" + hashes[1]));
+    }
+    tenant.Run(kRewrite, {seq, prev, hash, format});
+    prev = hash;
+  }
+  VerifyResult v = VerifyChain(tenant, 1, 0);
+  EXPECT_TRUE(v.ok) << v.problem;
+  EXPECT_EQ(v.checked, 3);
+
+  // The same record claiming the other format no longer verifies.
+  static constexpr storage::TenantQuery kFlip{
+      "test.flip", "UPDATE trust_decisions SET hash_format = 2 WHERE tenant_id = $1 AND seq = 2"};
+  tenant.Run(kFlip);
+  v = VerifyChain(tenant, 1, 0);
+  EXPECT_FALSE(v.ok);
+  EXPECT_EQ(v.first_invalid_seq, 2);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, TrustAdminTest, ::testing::Values("sqlite", "postgres"),
                          [](const ::testing::TestParamInfo<std::string>& backend) { return backend.param; });
 

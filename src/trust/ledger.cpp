@@ -41,10 +41,13 @@ constexpr TenantQuery kInsertDecision{
     "trust.ledger_insert_decision",
     "INSERT INTO trust_decisions (tenant_id, id, seq, evaluated_at, endpoint, actor_kind, actor_label, actor_type,"
     " action, channel, header, user_id, key_id, app_id, overall, total, allowed, warned, blocked, escalated, evidence,"
-    " prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,"
-    " $20, $21, $22, $23)"};
+    " prev_hash, hash, hash_format) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,"
+    " $17, $18, $19, $20, $21, $22, $23, $24)"};
 
-#define CREDENCE_LEDGER_COLUMNS "id, seq, header, evidence, prev_hash, hash, overall, total, allowed, warned, blocked, escalated"
+#define CREDENCE_LEDGER_COLUMNS \
+  "id, seq, header, evidence, prev_hash, hash, overall, total, allowed, warned, blocked, escalated, hash_format"
+
+constexpr int64_t kHashFormat = 2;  // what appends write (ledger.h)
 
 constexpr TenantQuery kDecisionById{
     "trust.ledger_decision_by_id",
@@ -96,8 +99,9 @@ std::string HeaderJson(const LedgerRecord& r) {
 const std::string& Deref(const std::string& s) { return s; }
 const std::string& Deref(const std::string* s) { return *s; }
 
+// Format 1: SHA-256(prev \n header \n hash1 \n hash2 ...).
 template <typename Hashes>
-std::string RecordHash(const std::string& prev_hash, const std::string& header, const Hashes& evidence_hashes) {
+std::string RecordHashV1(const std::string& prev_hash, const std::string& header, const Hashes& evidence_hashes) {
   std::string material;
   material.reserve(prev_hash.size() + header.size() + evidence_hashes.size() * 65 + 1);
   material += prev_hash;
@@ -108,6 +112,36 @@ std::string RecordHash(const std::string& prev_hash, const std::string& header, 
     material += Deref(h);
   }
   return Sha256Hex(material);
+}
+
+// Format 2: SHA-256(prev \n header \n SHA-256(hash1 \n hash2 ...)).
+template <typename Hashes>
+std::string EvidenceListDigest(const Hashes& evidence_hashes) {
+  std::string material;
+  material.reserve(evidence_hashes.size() * 65);
+  for (const auto& h : evidence_hashes) {
+    if (!material.empty()) material += '\n';
+    material += Deref(h);
+  }
+  return Sha256Hex(material);
+}
+
+std::string RecordHashV2(const std::string& prev_hash, const std::string& header, const std::string& list_digest) {
+  std::string material;
+  material.reserve(prev_hash.size() + header.size() + list_digest.size() + 2);
+  material += prev_hash;
+  material += '\n';
+  material += header;
+  material += '\n';
+  material += list_digest;
+  return Sha256Hex(material);
+}
+
+template <typename Hashes>
+std::string RecordHash(int64_t format, const std::string& prev_hash, const std::string& header,
+                       const Hashes& evidence_hashes) {
+  if (format == 1) return RecordHashV1(prev_hash, header, evidence_hashes);
+  return RecordHashV2(prev_hash, header, EvidenceListDigest(evidence_hashes));
 }
 
 std::vector<int64_t> ParseIds(std::string_view text) {
@@ -212,8 +246,27 @@ void EvidenceCache::Add(const std::string& tenant_id, const std::string& body, K
   ++size_;
 }
 
+std::string EvidenceListDigests::Key(const std::string& tenant_id, const std::string& refs) {
+  std::string key;
+  key.reserve(tenant_id.size() + 1 + refs.size());
+  key += tenant_id;
+  key += '/';
+  key += refs;
+  return key;
+}
+
+const std::string* EvidenceListDigests::Find(const std::string& tenant_id, const std::string& refs) const {
+  auto it = digests_.find(Key(tenant_id, refs));
+  return it == digests_.end() ? nullptr : &it->second;
+}
+
+void EvidenceListDigests::Add(const std::string& tenant_id, const std::string& refs, std::string digest) {
+  if (digests_.size() >= capacity_) digests_.clear();
+  digests_.insert_or_assign(Key(tenant_id, refs), std::move(digest));
+}
+
 AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& record, const EvidenceCache* cache,
-                            std::optional<ChainTip>* tip) {
+                            std::optional<ChainTip>* tip, const EvidenceListDigests* list_digests) {
   int64_t seq = 1;
   std::string prev = kGenesisHash;
   if (tip != nullptr && tip->has_value()) {
@@ -280,12 +333,19 @@ AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& rec
     refs += std::to_string(ids[i]);
   }
   const std::string header = HeaderJson(record);
-  const std::string hash = RecordHash(prev, header, hashes);
+  std::string list_digest;
+  if (const std::string* known = list_digests ? list_digests->Find(tx.tenant_id(), refs) : nullptr) {
+    list_digest = *known;
+  } else {
+    list_digest = EvidenceListDigest(hashes);
+    if (list_digests) result.learned_list_digest.emplace(refs, list_digest);
+  }
+  const std::string hash = RecordHashV2(prev, header, list_digest);
   const auto& c = record.counts;
   tx.Run(kInsertDecision,
          {record.decision_id, seq, record.evaluated_at, record.endpoint, record.actor_kind, record.actor_label,
           record.actor_type, record.action, record.channel, header, record.user_id, record.key_id, record.app_id,
-          record.overall, c.total, c.allowed, c.warned, c.blocked, c.escalated, refs, prev, hash});
+          record.overall, c.total, c.allowed, c.warned, c.blocked, c.escalated, refs, prev, hash, kHashFormat});
   if (tip != nullptr) *tip = ChainTip{seq, hash};
   return result;
 }
@@ -357,7 +417,12 @@ VerifyResult VerifyChain(storage::TenantSession& tenant, int64_t from_seq, int64
         fail("the link to the previous record does not match");
         return out;
       }
-      if (RecordHash(prev, header, hashes) != r.Text(5)) {
+      const int64_t format = r.Int(12);
+      if (format != 1 && format != 2) {
+        fail("the record's hash format " + std::to_string(format) + " is unknown");
+        return out;
+      }
+      if (RecordHash(format, prev, header, hashes) != r.Text(5)) {
         fail("the record's hash does not match its content");
         return out;
       }

@@ -3,7 +3,11 @@
 // written in the caller's transaction (so a 200 means it is committed).
 // Records are chained per tenant: each carries the SHA-256 of its
 // predecessor's hash, its own header and its evidence hashes, so an altered
-// or removed record is found by Verify. Each per-source outcome, with the
+// or removed record is found by Verify. Format 2 (since migration 506)
+// hashes the evidence hashes as one digest of their list, which depends only
+// on which rows the record references, so the writer computes it once per
+// distinct list (EvidenceListDigests) instead of hashing 100 evidence hashes
+// per record; format 1 hashed them inline. Verify knows both. Each per-source outcome, with the
 // state it was decided on, is stored once (content-addressed) and
 // referenced by id, so repeated decisions over the same sources stay small.
 #include <cstdint>
@@ -81,11 +85,31 @@ class EvidenceCache {
   std::unordered_multimap<size_t, Entry> known_;
 };
 
+// The digest of an evidence-hash list, by (tenant, referenced row ids): the
+// rows are immutable and content-addressed, so a list's digest never
+// changes. Bounded (cleared when full). Not thread-safe: the ledger writer
+// owns one, and adds what an append learned once it is committed (ids of
+// rows inserted by a transaction that rolls back may be handed out again).
+class EvidenceListDigests {
+ public:
+  explicit EvidenceListDigests(size_t capacity = 4'096) : capacity_(capacity) {}
+  const std::string* Find(const std::string& tenant_id, const std::string& refs) const;
+  void Add(const std::string& tenant_id, const std::string& refs, std::string digest);
+
+ private:
+  static std::string Key(const std::string& tenant_id, const std::string& refs);
+  size_t capacity_;
+  std::unordered_map<std::string, std::string> digests_;
+};
+
 struct AppendOutcome {
   // Per evidence, in record order; filled only where the record gave no
   // location (evidence_stored) for it.
   std::vector<StoredEvidence> stored;
   std::vector<size_t> learned;         // the indexes the evidence cache did not know
+  // The record's evidence list and its digest, when `list_digests` did not
+  // know it.
+  std::optional<std::pair<std::string, std::string>> learned_list_digest;
 };
 
 // Appends `record` to the tenant's chain inside the session's write
@@ -103,7 +127,8 @@ struct ChainTip {
 // it, and is moved to the appended record. A stale tip cannot go unnoticed:
 // its next sequence is taken, so the insert fails as a unique violation.
 AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& record,
-                            const EvidenceCache* cache = nullptr, std::optional<ChainTip>* tip = nullptr);
+                            const EvidenceCache* cache = nullptr, std::optional<ChainTip>* tip = nullptr,
+                            const EvidenceListDigests* list_digests = nullptr);
 
 // The record as it was written, with its evidence; nullopt when the tenant
 // has no such decision.

@@ -58,7 +58,7 @@ void LedgerWriter::Write(std::deque<Job*>& batch) {
       } else if (auto known = tips_.find(job->tenant_id); known != tips_.end()) {
         tip = known->second;
       }
-      job->outcome = AppendDecision(tenant, *job->record, &cache_, &tip);
+      job->outcome = AppendDecision(tenant, *job->record, &cache_, &tip, &list_digests_);
       moved[job->tenant_id] = std::move(*tip);
     }
     session.Commit();
@@ -67,6 +67,9 @@ void LedgerWriter::Write(std::deque<Job*>& batch) {
     throw;
   }
   for (auto& [tenant_id, tip] : moved) tips_[tenant_id] = std::move(tip);
+  for (Job* job : batch)
+    if (auto& learned = job->outcome.learned_list_digest)
+      list_digests_.Add(job->tenant_id, learned->first, std::move(learned->second));
 }
 
 void LedgerWriter::Loop() {

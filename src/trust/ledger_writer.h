@@ -63,6 +63,8 @@ class LedgerWriter {
   // per append. Only the writer thread touches it; any failed batch clears
   // it, since what its transaction appended was rolled back.
   std::unordered_map<std::string, ChainTip> tips_;
+  // Only the writer's thread touches it; filled after each commit.
+  EvidenceListDigests list_digests_;
   storage::Database& db_;
   const EvidenceCache& cache_;
   std::mutex mu_;

@@ -287,6 +287,10 @@ CREATE TRIGGER trust_forget_hub AFTER DELETE ON hubs FOR EACH ROW EXECUTE FUNCTI
       // sequence (reports/rollup.h) and app stats have their own index. One
       // B-tree fewer on every append.
       {505, "trust: no index on decisions by time alone", "DROP INDEX IF EXISTS trust_decisions_time", ""},
+      // Records before it keep their hash formula (format 1); ledger.h
+      // explains format 2.
+      {506, "trust: ledger hash format", "ALTER TABLE trust_decisions ADD COLUMN hash_format INTEGER NOT NULL DEFAULT 1",
+       ""},
   };
   return kMigrations;
 }
