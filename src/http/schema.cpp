@@ -63,6 +63,14 @@ bool IsSlug(std::string_view s) {
   return true;
 }
 
+Schema::FormatKind Schema::KindOfFormat(std::string_view format) {
+  if (format == "uuid") return FormatKind::kUuid;
+  if (format == "date-time") return FormatKind::kDateTime;
+  if (format == "email") return FormatKind::kEmail;
+  if (format == "uri") return FormatKind::kUri;
+  return FormatKind::kNone;  // documented in the OpenAPI document only
+}
+
 void Schema::Validate(const json::value& v, const std::string& path, std::vector<FieldError>& errors) const {
   if (v.is_null()) {
     if (!nullable_ && type_ != Type::kAny) errors.push_back({FieldName(path), "must not be null"});
@@ -88,11 +96,21 @@ void Schema::Validate(const json::value& v, const std::string& path, std::vector
         errors.push_back({FieldName(path), "must be at most " + std::to_string(*max_) + " characters"});
       if (!enum_.empty() && std::find(enum_.begin(), enum_.end(), s) == enum_.end())
         errors.push_back({FieldName(path), "must be one of: " + Join(enum_)});
-      if (format_ == "uuid" && !IsUuid(s)) errors.push_back({FieldName(path), "must be a UUID"});
-      if (format_ == "date-time" && !ParseTimestamp(s))
-        errors.push_back({FieldName(path), "must be an ISO 8601 timestamp"});
-      if (format_ == "email" && !IsEmail(s)) errors.push_back({FieldName(path), "must be an email address"});
-      if (format_ == "uri" && !IsHttpUrl(s)) errors.push_back({FieldName(path), "must be an http or https URL"});
+      switch (format_kind_) {
+        case FormatKind::kNone: break;
+        case FormatKind::kUuid:
+          if (!IsUuid(s)) errors.push_back({FieldName(path), "must be a UUID"});
+          break;
+        case FormatKind::kDateTime:
+          if (!ParseTimestamp(s)) errors.push_back({FieldName(path), "must be an ISO 8601 timestamp"});
+          break;
+        case FormatKind::kEmail:
+          if (!IsEmail(s)) errors.push_back({FieldName(path), "must be an email address"});
+          break;
+        case FormatKind::kUri:
+          if (!IsHttpUrl(s)) errors.push_back({FieldName(path), "must be an http or https URL"});
+          break;
+      }
       if (check_ != nullptr && !check_(s)) errors.push_back({FieldName(path), check_message_});
       return;
     }
@@ -134,8 +152,14 @@ void Schema::Validate(const json::value& v, const std::string& path, std::vector
       // Report per-item errors for at most the first 20 bad items: a
       // 100,000-item array of wrong types should not yield 100,000 errors.
       const size_t before = errors.size();
-      for (size_t i = 0; i < a.size() && errors.size() - before < 20; ++i)
-        items_->Validate(a[i], path + "[" + std::to_string(i) + "]", errors);
+      std::string item = path + "[";
+      const size_t base = item.size();
+      for (size_t i = 0; i < a.size() && errors.size() - before < 20; ++i) {
+        item.resize(base);
+        item += std::to_string(i);
+        item += ']';
+        items_->Validate(a[i], item, errors);
+      }
       return;
     }
     case Type::kObject: {

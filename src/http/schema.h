@@ -44,7 +44,11 @@ class Schema {
   Schema MinItems(int64_t n) && { min_ = n; return std::move(*this); }
   Schema MaxItems(int64_t n) && { max_ = n; return std::move(*this); }
   Schema Enum(std::vector<std::string> values) && { enum_ = std::move(values); return std::move(*this); }
-  Schema Format(std::string f) && { format_ = std::move(f); return std::move(*this); }
+  Schema Format(std::string f) && {
+    format_ = std::move(f);
+    format_kind_ = KindOfFormat(format_);
+    return std::move(*this);
+  }
   Schema Nullable() && { nullable_ = true; return std::move(*this); }
   Schema Describe(std::string d) && { description_ = std::move(d); return std::move(*this); }
   // A custom string rule; `message` is reported when `check` fails.
@@ -65,11 +69,15 @@ class Schema {
 
  private:
   explicit Schema(Type t);
+  // The formats Validate checks, decided once rather than by name per value.
+  enum class FormatKind { kNone, kUuid, kDateTime, kEmail, kUri };
+  static FormatKind KindOfFormat(std::string_view format);
   Type type_;
   bool nullable_ = false;
   std::optional<int64_t> min_, max_;
   std::vector<std::string> enum_;
   std::string format_;
+  FormatKind format_kind_ = FormatKind::kNone;
   std::string description_;
   StringCheck check_ = nullptr;
   std::string check_message_;

@@ -139,14 +139,14 @@ class SqliteConnection final : public Connection {
       holds_writer_ = true;
     }
     try {
-      ExecuteScript(mode == TxMode::kWrite ? "BEGIN IMMEDIATE" : "BEGIN");
+      Step(mode == TxMode::kWrite ? "BEGIN IMMEDIATE" : "BEGIN");
     } catch (...) {
       ReleaseWriter();
       throw;
     }
   }
   void Commit() override {
-    ExecuteScript("COMMIT");
+    Step("COMMIT");
     ReleaseWriter();
   }
   void Rollback() override {
@@ -155,6 +155,16 @@ class SqliteConnection final : public Connection {
   }
 
  private:
+  // A statement without parameters or rows, prepared once per connection
+  // (BEGIN and COMMIT run on every transaction; sqlite3_exec would parse
+  // them each time).
+  void Step(std::string_view sql) {
+    sqlite3_stmt* stmt = Prepare(sql, sql).stmt;
+    const int rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    if (rc != SQLITE_DONE) Throw(db_, rc, std::string(sql));
+  }
+
   CachedStatement& Prepare(std::string_view name, std::string_view sql) {
     auto it = cache_.find(sql);
     if (it != cache_.end()) return it->second;
