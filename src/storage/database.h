@@ -75,6 +75,9 @@ struct DatabaseOptions {
   int pool_size = 4;
   int busy_timeout_ms = 5000;  // SQLite: wait this long for the write lock
   int acquire_timeout_ms = 5000;  // wait this long for a free connection, then kUnavailable
+  // SQLite: restart the WAL once this much of it is in use (under writes
+  // without pauses it never restarts by itself; sqlite_database.cpp).
+  int64_t sqlite_wal_restart_bytes = int64_t{1} << 30;
 };
 
 class Database {

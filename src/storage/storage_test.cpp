@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -453,6 +454,38 @@ TEST_P(StorageTest, SqliteCheckpointsWhileOpenAndReusesTheWalAfterAPause) {
   std::this_thread::sleep_for(std::chrono::milliseconds(600));
   write_mb(2);
   EXPECT_LE(std::filesystem::file_size(wal), before);
+}
+
+// Writes without pauses never leave the WAL fully copied back, so it never
+// restarts by itself; past the bound the checkpointer restarts it. A restart
+// shows in the WAL header's checkpoint sequence number (bytes 12-15).
+TEST_P(StorageTest, SqliteRestartsTheWalUnderWritesWithoutPauses) {
+  if (postgres()) GTEST_SKIP() << "SQLite only";
+  auto checkpoint_sequence = [&] {
+    std::ifstream in(dir_ / "test.db-wal", std::ios::binary);
+    unsigned char header[16] = {};
+    in.read(reinterpret_cast<char*>(header), sizeof header);
+    return (uint32_t{header[12]} << 24) | (uint32_t{header[13]} << 16) | (uint32_t{header[14]} << 8) | header[15];
+  };
+  const std::string body(4000, 'x');
+  auto write_without_pauses = [&](Database& db, std::chrono::milliseconds how_long) {
+    const auto until = std::chrono::steady_clock::now() + how_long;
+    while (std::chrono::steady_clock::now() < until) {
+      Session session(db, TxMode::kWrite);
+      for (int i = 0; i < 4; ++i) session.Run(kInsertBlob, {body});
+      session.Commit();
+    }
+  };
+  DatabaseOptions options;
+  options.sqlite_wal_restart_bytes = 2 << 20;
+  Database& db = Open(options);
+  {
+    Session session(db);
+    session.connection().ExecuteScript("CREATE TABLE blobs (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+  }
+  const uint32_t before = checkpoint_sequence();
+  write_without_pauses(db, std::chrono::milliseconds(1500));
+  EXPECT_GT(checkpoint_sequence(), before) << "the WAL was never restarted";
 }
 
 // --- Migrations ---

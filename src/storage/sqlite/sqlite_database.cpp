@@ -1,5 +1,6 @@
 #include "storage/sqlite/sqlite_database.h"
 
+#include "core/logging.h"
 #include "storage/internal/connection_pool.h"
 
 #include <sqlite3.h>
@@ -242,23 +243,46 @@ class SqliteDatabase final : public Database {
     // A connection opens the WAL on its first read; until then a checkpoint
     // through it does nothing at all (and reports -1 frames).
     sqlite3_exec(db, "SELECT 1 FROM sqlite_master LIMIT 1", nullptr, nullptr, nullptr);
-    const std::string wal = path_ + "-wal";
+    int64_t page_size = 4096;
+    sqlite3_exec(
+        db, "PRAGMA page_size",
+        [](void* out, int, char** values, char**) {
+          if (values[0] != nullptr) *static_cast<int64_t*>(out) = std::atoll(values[0]);
+          return 0;
+        },
+        &page_size, nullptr);
     std::unique_lock lock(checkpoint_mu_);
     while (!checkpoint_wake_.wait_for(lock, std::chrono::milliseconds(kCheckpointIntervalMs),
                                       [this] { return stopping_; })) {
       lock.unlock();
-      sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
-      // Once a pass has copied every frame back, the next writer starts
-      // the WAL over from the top of the file by itself. Under a load
-      // without pauses that moment never comes and the file grows; past a
-      // large bound, restart it at the first instant no transaction is open
-      // (never by waiting for one: a restart holds writers back for a
-      // checkpoint and its fsync, which is a p99 spike, so it is kept rare).
-      std::error_code ec;
-      if (std::filesystem::file_size(wal, ec) > kRestartWalBytes && !ec) {
-        sqlite3_busy_timeout(db, 0);
-        sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_RESTART, nullptr, nullptr);
-        sqlite3_busy_timeout(db, 1000);
+      int frames = 0;
+      sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, &frames, nullptr);
+      // Once a pass has copied every frame back, the next writer starts the
+      // WAL over from the top of the file by itself. Under a load without
+      // pauses that moment never comes (a pass always ends with some write
+      // transaction open) and the WAL grows. Past a large bound it is
+      // restarted. A RESTART holds writers back while it copies the last
+      // frames and syncs (about 100 ms under load on this project's
+      // machines, performance.md), so it is kept rare; this process's
+      // writers queue on their mutex meanwhile (SQLite's busy handler would
+      // sleep them in steps of up to 100 ms), and it never waits for
+      // readers. The bound counts the frames in use, not the file's size:
+      // the file keeps its size after a restart, so a size test would
+      // restart on every pass from then on.
+      if (frames > 0 && frames * page_size > options_.sqlite_wal_restart_bytes) {
+        const auto start = std::chrono::steady_clock::now();
+        int rc = SQLITE_OK;
+        {
+          std::lock_guard writers(*writer_);
+          sqlite3_busy_timeout(db, 0);
+          rc = sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_RESTART, nullptr, nullptr);
+          sqlite3_busy_timeout(db, 1000);
+        }
+        LogLine(LogLevel::kInfo, "sqlite wal restart")
+            .Int("walBytes", frames * page_size)
+            .Str("result", rc == SQLITE_OK ? "restarted" : "busy")
+            .Int("ms", std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start)
+                           .count());
       }
       lock.lock();
     }
@@ -268,7 +292,6 @@ class SqliteDatabase final : public Database {
   }
 
   static constexpr int kCheckpointIntervalMs = 200;
-  static constexpr uintmax_t kRestartWalBytes = 1024u << 20;
   const std::string path_;
   const DatabaseOptions options_;
   const std::shared_ptr<std::mutex> writer_ = std::make_shared<std::mutex>();
