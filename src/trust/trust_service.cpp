@@ -122,6 +122,37 @@ void AppendState(std::string& out, const ResolvedSource& rs, const Policy& polic
   w.Close();
 }
 
+// The answer's text and the evidence for `rs` in `context` at `now`, with
+// the decision in their key. The rules read the clock only through the time
+// facts, so a decision the memo holds for this context and the same facts is
+// the one the rules would reach; otherwise they run, and the texts last
+// written are reused when the decision comes out the same.
+std::shared_ptr<const SourceMemo::Texts> DecidedTexts(const ResolvedSource& rs, const Policy& policy,
+                                                      const std::string& policy_source,
+                                                      const std::shared_ptr<const Context>& context, TimeMs now) {
+  const TimeFacts time = TimeFactsAt(rs.state, policy, now);
+  if (auto known = rs.memo->FindDecided(rs.state, policy, context.get(), time)) return known;
+  const SourceDecision decided = trust::Decide(rs.state, policy, policy_source, *context, time);
+  std::shared_ptr<const SourceMemo::Texts> texts = rs.memo->Find(rs.state, policy, decided);
+  if (!texts) {
+    auto fresh = std::make_shared<SourceMemo::Texts>();
+    fresh->key = {rs.state.status, rs.state.expiry_at, rs.state.days_until_expiry, policy, decided};
+    fresh->result.reserve(640);
+    AppendResult(fresh->result, rs, decided);
+    // The evidence embeds the answer's text as is.
+    fresh->evidence.reserve(fresh->result.size() * 2 + 32);
+    fresh->evidence += "{\"result\":";
+    fresh->evidence += fresh->result;
+    fresh->evidence += ",\"state\":";
+    AppendState(fresh->evidence, rs, policy, decided.policy_source);
+    fresh->evidence += '}';
+    rs.memo->Put(fresh);
+    texts = std::move(fresh);
+  }
+  rs.memo->Decided(context, time, texts);
+  return texts;
+}
+
 Status ValidateSources(std::span<const std::string_view> sources) {
   if (sources.empty() || sources.size() > kMaxSourcesPerRequest)
     return Error::Validation({{"sources", "must hold 1 to " + std::to_string(kMaxSourcesPerRequest) + " source ids"}});
@@ -280,30 +311,7 @@ void TrustService::Decide(PendingEvaluation& p, const SharedResolution& resoluti
         policy_source = &kApp;
       }
     }
-    // The rules read the clock only through the time facts: a source decided
-    // before in this context with the same facts has the same decision.
-    const TimeFacts time = TimeFactsAt(rs.state, *policy, p.now);
-    std::shared_ptr<const SourceMemo::Texts> texts = rs.memo->FindDecided(rs.state, *policy, interned.get(), time);
-    if (!texts) {
-      const SourceDecision decided = trust::Decide(rs.state, *policy, *policy_source, *interned, time);
-      texts = rs.memo->Find(rs.state, *policy, decided);
-      if (!texts) {
-        auto fresh = std::make_shared<SourceMemo::Texts>();
-        fresh->key = {rs.state.status, rs.state.expiry_at, rs.state.days_until_expiry, *policy, decided};
-        fresh->result.reserve(640);
-        AppendResult(fresh->result, rs, decided);
-        // The evidence embeds the answer's text as is.
-        fresh->evidence.reserve(fresh->result.size() * 2 + 32);
-        fresh->evidence += "{\"result\":";
-        fresh->evidence += fresh->result;
-        fresh->evidence += ",\"state\":";
-        AppendState(fresh->evidence, rs, *policy, decided.policy_source);
-        fresh->evidence += '}';
-        rs.memo->Put(fresh);
-        texts = std::move(fresh);
-      }
-      rs.memo->Decided(interned, time, texts);
-    }
+    const std::shared_ptr<const SourceMemo::Texts> texts = DecidedTexts(rs, *policy, *policy_source, interned, p.now);
     const SourceDecision& d = texts->key.decision;
     // Evidence already stored needs no body: the append uses its location.
     record.evidence.push_back(texts->stored ? std::string() : texts->evidence);
