@@ -39,6 +39,7 @@ int Serve(const Config& config) {
   const int threads = config.EffectiveThreads();
   storage::DatabaseOptions db_options;
   db_options.pool_size = config.db_pool_size > 0 ? config.db_pool_size : threads + 2;
+  db_options.sqlite_wal_restart_bytes = config.sqlite_wal_restart_mb << 20;
 
   SystemClock system_clock;
   SettableClock test_clock;

@@ -33,6 +33,8 @@ constexpr FlagSpec kFlags[] = {
     {"smtp-from", FlagType::kString, "sender address of outbound mail (default credence@localhost)"},
     {"token-ttl-seconds", FlagType::kInt, "lifetime of access tokens from /connect/token (default 3600)"},
     {"app-key-max-days", FlagType::kInt, "longest lifetime of an app-bound key, in days (default 365)"},
+    {"sqlite-wal-restart-mb", FlagType::kInt,
+     "SQLite: restart the write-ahead log once this many MB of it are in use (default 4096)"},
 };
 
 std::string EnvName(std::string_view flag) {
@@ -132,6 +134,9 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
   } else if (name == "app-key-max-days") {
     if (number < 1 || number > 3650) return FlagError(name, "expected 1 to 3650 days");
     c.app_key_max_days = number;
+  } else if (name == "sqlite-wal-restart-mb") {
+    if (number < 1 || number > 1'048'576) return FlagError(name, "expected 1 to 1048576 MB");
+    c.sqlite_wal_restart_mb = number;
   }
   return Ok();
 }

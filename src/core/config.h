@@ -36,6 +36,9 @@ struct Config {
   int64_t token_ttl_seconds = 3600;
   // The longest lifetime of an app-bound key, in days (docs/apps.md).
   int64_t app_key_max_days = 365;
+  // SQLite: the write-ahead log is restarted once this much of it is in use
+  // (docs/performance.md, "Sustained load and the WAL restart").
+  int64_t sqlite_wal_restart_mb = 4096;
 
   std::string EffectiveDatabaseUrl() const;
   int EffectiveThreads() const;

@@ -49,6 +49,7 @@ TEST(ParseConfig, NoFlagsGivesDocumentedDefaults) {
   EXPECT_EQ(config->idle_timeout_ms, 60'000);
   EXPECT_EQ(config->shutdown_timeout_ms, 10'000);
   EXPECT_EQ(config->app_key_max_days, 365);
+  EXPECT_EQ(config->sqlite_wal_restart_mb, 4096);
 }
 
 TEST(ParseConfig, DefaultDatabaseIsSqliteInsideDataDir) {
@@ -102,6 +103,7 @@ std::vector<FlagCase> AllFlags() {
       {"idle-timeout-ms", "2500", [](const Config& c) { EXPECT_EQ(c.idle_timeout_ms, 2500); }},
       {"shutdown-timeout-ms", "0", [](const Config& c) { EXPECT_EQ(c.shutdown_timeout_ms, 0); }},
       {"app-key-max-days", "90", [](const Config& c) { EXPECT_EQ(c.app_key_max_days, 90); }},
+      {"sqlite-wal-restart-mb", "256", [](const Config& c) { EXPECT_EQ(c.sqlite_wal_restart_mb, 256); }},
   };
 }
 
@@ -286,6 +288,7 @@ TEST(ParseConfig, IntegersOutsideTheirRangeAreErrors) {
   ExpectFlagError({"--idle-timeout-ms", "0"}, "idle-timeout-ms");
   ExpectFlagError({"--app-key-max-days", "0"}, "app-key-max-days");
   ExpectFlagError({"--app-key-max-days", "3651"}, "app-key-max-days");
+  ExpectFlagError({"--sqlite-wal-restart-mb", "0"}, "sqlite-wal-restart-mb");
 }
 
 TEST(ParseConfig, UnknownFlagIsAnErrorNamingIt) { ExpectFlagError({"--bogus", "1"}, "bogus"); }

@@ -77,7 +77,7 @@ struct DatabaseOptions {
   int acquire_timeout_ms = 5000;  // wait this long for a free connection, then kUnavailable
   // SQLite: restart the WAL once this much of it is in use (under writes
   // without pauses it never restarts by itself; sqlite_database.cpp).
-  int64_t sqlite_wal_restart_bytes = int64_t{1} << 30;
+  int64_t sqlite_wal_restart_bytes = int64_t{4} << 30;
 };
 
 class Database {

@@ -262,8 +262,8 @@ class SqliteDatabase final : public Database {
       // pauses that moment never comes (a pass always ends with some write
       // transaction open) and the WAL grows. Past a large bound it is
       // restarted. A RESTART holds writers back while it copies the last
-      // frames and syncs (about 100 ms under load on this project's
-      // machines, performance.md), so it is kept rare; this process's
+      // frames and syncs (120-180 ms under load on this project's machines,
+      // performance.md), so it is kept rare (every 4 GB by default); this process's
       // writers queue on their mutex meanwhile (SQLite's busy handler would
       // sleep them in steps of up to 100 ms), and it never waits for
       // readers. The bound counts the frames in use, not the file's size:
