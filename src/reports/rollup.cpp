@@ -452,6 +452,21 @@ bool Rollup::FoldDecisions(const std::string& tenant_id, RollupStats& stats) con
       }
     };
     std::unordered_map<EvidenceKey, Count, EvidenceKeyHash> by_evidence;
+    // Decisions over the same sources in the same states reference the same
+    // evidence list (a question asked again retrieves the same documents):
+    // each distinct (day, app, list) is expanded once, with its count.
+    struct ListKey {
+      TimeMs day;
+      uint32_t app;
+      std::string_view refs;  // into `rows`
+      bool operator==(const ListKey& o) const { return day == o.day && app == o.app && refs == o.refs; }
+    };
+    struct ListKeyHash {
+      size_t operator()(const ListKey& k) const {
+        return std::hash<std::string_view>{}(k.refs) ^ static_cast<size_t>(k.day / kMsPerDay * 131 + k.app);
+      }
+    };
+    std::unordered_map<ListKey, Count, ListKeyHash> by_list;
     std::vector<int64_t> ids;
     for (const auto& r : rows) {
       const TimeMs at = r.Int(1);
@@ -467,10 +482,16 @@ bool Rollup::FoldDecisions(const std::string& tenant_id, RollupStats& stats) con
       auto [it, fresh] = app_index.emplace(app, static_cast<uint32_t>(apps.size()));
       if (fresh) apps.push_back(std::move(app));
       const uint32_t a = it->second;
-      ForEachId(r.TextView(9), [&](int64_t id) {
-        auto& c = by_evidence[{day, a, id}];
-        if (c.n++ == 0) ids.push_back(id);
-        c.last_at = std::max(c.last_at, at);
+      auto& list = by_list[{day, a, r.TextView(9)}];
+      ++list.n;
+      list.last_at = std::max(list.last_at, at);
+    }
+    for (const auto& [key, list] : by_list) {
+      ForEachId(key.refs, [&](int64_t id) {
+        auto& c = by_evidence[{key.day, key.app, id}];
+        if (c.n == 0) ids.push_back(id);
+        c.n += list.n;
+        c.last_at = std::max(c.last_at, list.last_at);
       });
     }
     std::unordered_map<int64_t, FoldFacts> facts;
