@@ -92,6 +92,22 @@ Error NameTaken(const std::string& name) {
   return Error::Conflict("app_name_taken", "An active app named '" + name + "' already exists in this tenant.");
 }
 
+// Writes `app` with `query` unless its name is taken by another active app:
+// checked first (on PostgreSQL a failed write would abort the transaction),
+// and a concurrent writer of the same name that won the race is caught by
+// the unique index.
+Status WriteUnlessNameTaken(storage::TenantSession& tenant, const App& app, const storage::TenantQuery& query,
+                            std::initializer_list<storage::Param> params) {
+  if (!tenant.Run(kNameTaken, {app.name, app.id}).empty()) return NameTaken(app.name);
+  try {
+    tenant.Run(query, params);
+  } catch (const storage::StorageError& e) {
+    if (e.kind() == storage::StorageError::Kind::kUniqueViolation) return NameTaken(app.name);
+    throw;
+  }
+  return Ok();
+}
+
 App AppFromRow(const storage::Row& r) {
   App a;
   a.id = r.Text(0);
@@ -187,16 +203,9 @@ Result<App> AppRegistry::Register(const identity::Principal& caller, const NewAp
   std::vector<FieldError> errors;
   ValidateFields(tenant, app, request.owner_id.has_value(), errors);
   if (!errors.empty()) return Error::Validation(std::move(errors));
-  // Checked first: on PostgreSQL a failed insert would abort the transaction.
-  if (!tenant.Run(kNameTaken, {app.name, app.id}).empty()) return NameTaken(app.name);
-  try {
-    tenant.Run(kInsertApp, {app.id, app.name, app.description, app.channel, app.risk,
-                            PolicyOverrideToJson(app.default_policy), app.owner_id, app.created_by, now, now});
-  } catch (const storage::StorageError& e) {
-    // A concurrent registration of the same name won the race.
-    if (e.kind() == storage::StorageError::Kind::kUniqueViolation) return NameTaken(app.name);
-    throw;
-  }
+  CR_TRY(WriteUnlessNameTaken(tenant, app, kInsertApp,
+                              {app.id, app.name, app.description, app.channel, app.risk,
+                               PolicyOverrideToJson(app.default_policy), app.owner_id, app.created_by, now, now}));
   ClassifyChannel(LoadContextConfig(tenant), app);
   session.Commit();
   return app;
@@ -252,15 +261,10 @@ Result<App> AppRegistry::Update(const identity::Principal& caller, const std::st
   std::vector<FieldError> errors;
   ValidateFields(tenant, app, patch.owner_id.has_value(), errors);
   if (!errors.empty()) return Error::Validation(std::move(errors));
-  if (patch.name && !tenant.Run(kNameTaken, {app.name, app.id}).empty()) return NameTaken(app.name);
   app.updated_at = clock_.Now();
-  try {
-    tenant.Run(kUpdateApp, {app.id, app.name, app.description, app.channel, app.risk,
-                            PolicyOverrideToJson(app.default_policy), app.owner_id, app.updated_at});
-  } catch (const storage::StorageError& e) {
-    if (e.kind() == storage::StorageError::Kind::kUniqueViolation) return NameTaken(app.name);
-    throw;
-  }
+  CR_TRY(WriteUnlessNameTaken(tenant, app, kUpdateApp,
+                              {app.id, app.name, app.description, app.channel, app.risk,
+                               PolicyOverrideToJson(app.default_policy), app.owner_id, app.updated_at}));
   ClassifyChannel(LoadContextConfig(tenant), app);
   session.Commit();
   return app;

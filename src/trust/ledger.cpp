@@ -246,23 +246,19 @@ void EvidenceCache::Add(const std::string& tenant_id, const std::string& body, K
   ++size_;
 }
 
-std::string EvidenceListDigests::Key(const std::string& tenant_id, const std::string& refs) {
-  std::string key;
-  key.reserve(tenant_id.size() + 1 + refs.size());
-  key += tenant_id;
-  key += '/';
-  key += refs;
-  return key;
-}
-
 const std::string* EvidenceListDigests::Find(const std::string& tenant_id, const std::string& refs) const {
-  auto it = digests_.find(Key(tenant_id, refs));
-  return it == digests_.end() ? nullptr : &it->second;
+  auto tenant = digests_.find(tenant_id);
+  if (tenant == digests_.end()) return nullptr;
+  auto it = tenant->second.find(refs);
+  return it == tenant->second.end() ? nullptr : &it->second;
 }
 
 void EvidenceListDigests::Add(const std::string& tenant_id, const std::string& refs, std::string digest) {
-  if (digests_.size() >= capacity_) digests_.clear();
-  digests_.insert_or_assign(Key(tenant_id, refs), std::move(digest));
+  if (size_ >= capacity_) {
+    digests_.clear();
+    size_ = 0;
+  }
+  if (digests_[tenant_id].insert_or_assign(refs, std::move(digest)).second) ++size_;
 }
 
 AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& record, const EvidenceCache* cache,

@@ -7,9 +7,10 @@
 // hashes the evidence hashes as one digest of their list, which depends only
 // on which rows the record references, so the writer computes it once per
 // distinct list (EvidenceListDigests) instead of hashing 100 evidence hashes
-// per record; format 1 hashed them inline. Verify knows both. Each per-source outcome, with the
-// state it was decided on, is stored once (content-addressed) and
-// referenced by id, so repeated decisions over the same sources stay small.
+// per record; format 1 hashed them inline. Verify knows both. Each
+// per-source outcome, with the state it was decided on, is stored once
+// (content-addressed) and referenced by id, so repeated decisions over the
+// same sources stay small.
 #include <cstdint>
 #include <optional>
 #include <shared_mutex>
@@ -97,9 +98,10 @@ class EvidenceListDigests {
   void Add(const std::string& tenant_id, const std::string& refs, std::string digest);
 
  private:
-  static std::string Key(const std::string& tenant_id, const std::string& refs);
   size_t capacity_;
-  std::unordered_map<std::string, std::string> digests_;
+  size_t size_ = 0;
+  // tenant -> refs -> digest: looked up without building a key per append.
+  std::unordered_map<std::string, std::unordered_map<std::string, std::string>> digests_;
 };
 
 struct AppendOutcome {
