@@ -20,8 +20,6 @@ namespace {
 using storage::TenantQuery;
 using T = ColumnType;
 
-constexpr size_t kSourcesPerResolve = 100;
-
 // The window is [$2, $3) in epoch ms of UTC midnights; $4 is the app id,
 // or '' for every caller.
 #define CREDENCE_REPORT_WINDOW(alias)                                                                      \
@@ -143,19 +141,9 @@ std::map<std::string, Evaluated> EvaluatedDocuments(RunContext& run) {
   return out;
 }
 
-// Sources resolved as evaluation resolves them, in chunks of the size the
-// trust endpoints take.
+// Sources resolved as evaluation resolves them.
 std::vector<trust::ResolvedSource> Resolve(RunContext& run, const std::vector<std::string>& source_ids) {
-  std::vector<trust::ResolvedSource> out;
-  out.reserve(source_ids.size());
-  for (size_t at = 0; at < source_ids.size(); at += kSourcesPerResolve) {
-    const auto end =
-        source_ids.begin() + static_cast<std::ptrdiff_t>(std::min(source_ids.size(), at + kSourcesPerResolve));
-    std::vector<std::string> chunk(source_ids.begin() + static_cast<std::ptrdiff_t>(at), end);
-    auto resolution = trust::ResolveSources(run.tx, chunk, "", run.now);
-    for (auto& rs : resolution.sources) out.push_back(std::move(rs));
-  }
-  return out;
+  return trust::ResolveInBatches(run.tx, source_ids, run.now);
 }
 
 void AddEvaluated(ReportRow& row, const std::map<std::string, Evaluated>& evaluated, const std::string& entry_id) {

@@ -40,7 +40,6 @@ constexpr size_t kRowsPerStatement = 2'000;
 const std::string kEveryCaller = "*";
 constexpr size_t kEvidencePerRead = 500;
 constexpr int64_t kUsagePerBatch = 5'000;
-constexpr size_t kSourcesPerResolve = 100;
 
 constexpr GlobalQuery kTenantsBehind{
     "reports.tenants_behind",
@@ -608,14 +607,8 @@ bool Rollup::FoldUsage(const std::string& tenant_id, RollupStats& stats) const {
           entry_of[f.source_id] = f.entry_id;
       for (const auto& [source, entry] : entry_of) unmatched.erase(source);
     }
-    std::vector<std::string> list(unmatched.begin(), unmatched.end());
-    for (size_t at = 0; at < list.size(); at += kSourcesPerResolve) {
-      std::vector<std::string> chunk(list.begin() + static_cast<std::ptrdiff_t>(at),
-                                     list.begin() + static_cast<std::ptrdiff_t>(std::min(list.size(), at + kSourcesPerResolve)));
-      const auto resolution = trust::ResolveSources(tx, chunk, "", clock_.Now());
-      for (const auto& rs : resolution.sources)
-        if (rs.state.resolved) entry_of[rs.state.source_id] = rs.state.entry_id;
-    }
+    for (const auto& rs : trust::ResolveInBatches(tx, {unmatched.begin(), unmatched.end()}, clock_.Now()))
+      if (rs.state.resolved) entry_of[rs.state.source_id] = rs.state.entry_id;
     for (const auto& u : usages) {
       auto& mine = contributions[u.id];
       used_at[u.id] = u.at;

@@ -380,6 +380,22 @@ TEST_P(TrustAdminTest, TwoNodesAppendingToOneChainKeepItWhole) {
   EXPECT_EQ(v.checked, 12);
 }
 
+// Reports resolve whole inventories: past the evaluate endpoint's 100 ids,
+// in batches, every id answered in order.
+TEST_P(TrustAdminTest, ResolvingInBatchesAnswersEveryIdInOrder) {
+  auto [hub, entry] = MakeEntry(admin_, "batches");
+  std::vector<std::string> ids;
+  for (int i = 0; i < 250; ++i) ids.push_back(i == 137 ? "entry:" + entry : "wiki:page-" + std::to_string(i));
+  storage::Session session(*db_);
+  storage::TenantSession tenant(session, admin_.tenant_id);
+  const auto sources = ResolveInBatches(tenant, ids, clock_.Now());
+  ASSERT_EQ(sources.size(), ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    EXPECT_EQ(sources[i].state.source_id, ids[i]);
+    EXPECT_EQ(sources[i].state.resolved, i == 137);
+  }
+}
+
 // A ledger written before migration 506 (hash format 1: the evidence
 // hashes inline) still verifies after records of format 2 (their list's
 // digest) were appended to it, and a record's format is part of what

@@ -289,4 +289,17 @@ Resolution ResolveSources(storage::TenantSession& tenant, std::span<const std::s
   return out;
 }
 
+std::vector<ResolvedSource> ResolveInBatches(storage::TenantSession& tenant, const std::vector<std::string>& source_ids,
+                                             TimeMs now) {
+  constexpr size_t kBatch = 100;  // what the evaluate endpoint takes (kMaxSourcesPerRequest)
+  const std::vector<std::string_view> views(source_ids.begin(), source_ids.end());
+  std::vector<ResolvedSource> out;
+  out.reserve(views.size());
+  for (size_t at = 0; at < views.size(); at += kBatch) {
+    auto batch = std::span<const std::string_view>(views).subspan(at, std::min(kBatch, views.size() - at));
+    for (auto& rs : ResolveSources(tenant, batch, "", now).sources) out.push_back(std::move(rs));
+  }
+  return out;
+}
+
 }  // namespace credence::trust

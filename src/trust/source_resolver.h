@@ -50,4 +50,9 @@ inline Resolution ResolveSources(storage::TenantSession& tenant, const std::vect
   return ResolveSources(tenant, std::span<const std::string_view>(views), language, now);
 }
 
+// Any number of ids (reports resolve whole inventories), in batches of the
+// size an evaluation takes, without a language: the sources, in order.
+std::vector<ResolvedSource> ResolveInBatches(storage::TenantSession& tenant, const std::vector<std::string>& source_ids,
+                                             TimeMs now);
+
 }  // namespace credence::trust
