@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <exception>
+#include <string>
+#include <string_view>
 
 #include "core/logging.h"
 #include "lifecycle/scheduler.h"
@@ -31,34 +33,35 @@ void BackgroundJobs::Loop() {
     }
     // A failing pass (the store briefly unavailable, say) is logged and
     // retried on the next tick; nothing it did half-way is committed.
-    try {
+    auto run = [](std::string_view job, auto&& pass) {
+      try {
+        pass();
+      } catch (const std::exception& e) {
+        LogLine(LogLevel::kError, std::string(job) + " pass failed").Str("error", e.what());
+      }
+    };
+    run("expiry scheduler", [&] {
       const auto s = scheduler_.RunOnce();
       if (s.transitions > 0)
         LogLine(LogLevel::kInfo, "expiry scheduler pass")
             .Int("checked", s.checked)
             .Int("transitions", s.transitions)
             .Int("notifications", s.notifications);
-    } catch (const std::exception& e) {
-      LogLine(LogLevel::kError, "expiry scheduler pass failed").Str("error", e.what());
-    }
-    try {
+    });
+    run("outbox", [&] {
       const auto o = outbox_.RunOnce();
       if (o.delivered + o.failed + o.dead > 0)
         LogLine(LogLevel::kInfo, "outbox pass").Int("delivered", o.delivered).Int("failed", o.failed).Int("dead", o.dead);
-    } catch (const std::exception& e) {
-      LogLine(LogLevel::kError, "outbox pass failed").Str("error", e.what());
-    }
+    });
     // The reports' aggregates, so that a report's own catch-up stays small.
-    try {
+    run("reports rollup", [&] {
       const auto r = reports_.RunRollup();
       if (r.decisions + r.usage > 0)
         LogLine(LogLevel::kInfo, "reports rollup pass")
             .Int("tenants", r.tenants)
             .Int("decisions", r.decisions)
             .Int("usage", r.usage);
-    } catch (const std::exception& e) {
-      LogLine(LogLevel::kError, "reports rollup pass failed").Str("error", e.what());
-    }
+    });
   }
 }
 
