@@ -59,6 +59,19 @@ int Serve(const Config& config) {
   }
 
   ServiceSetOptions set_options;
+  if (!config.oidc_config.empty()) {
+    auto providers = identity::oidc::LoadProviderConfig(config.oidc_config);
+    if (!providers) {
+      LogLine(LogLevel::kError, "cannot read the sign-in providers (--oidc-config)")
+          .Str("error", providers.error().detail);
+      return 1;
+    }
+    set_options.oidc_providers = std::move(*providers);
+  }
+  set_options.public_url = config.EffectivePublicUrl();
+  set_options.sessions.idle_ms = config.session_idle_minutes * 60'000;
+  set_options.sessions.absolute_ms = config.session_max_hours * 3'600'000;
+  set_options.tenant_creations_per_day = config.tenant_creations_per_day;
   set_options.dev = config.dev;
   set_options.version = kVersion;
   set_options.node_id = NodeId();
@@ -85,7 +98,7 @@ int Serve(const Config& config) {
   std::optional<BackgroundJobs> jobs;
   if (jobs_interval_ms > 0) jobs.emplace(set.scheduler, set.outbox, set.reports, jobs_interval_ms);
 
-  identity::Authenticator authenticator(*db, config.dev, &set.api_keys);
+  identity::Authenticator authenticator(*db, config.dev, &set.api_keys, &set.sessions);
   http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev);
   http::ServerOptions options{config.listen_host,    config.listen_port,     threads,
                               config.max_body_bytes, config.max_header_bytes, config.read_timeout_ms,

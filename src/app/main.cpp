@@ -1,8 +1,10 @@
-// credence: the trust-control plane server. `credence serve [flags]`.
+// credence: the trust-control plane server. `credence serve [flags]`;
+// `credence admin ...` for an operator's provisioning (app/admin_command.h).
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "app/admin_command.h"
 #include "app/application.h"
 #include "core/config.h"
 
@@ -16,6 +18,7 @@ int main(int argc, char** argv) {
     std::puts("credence 0.1.0");
     return 0;
   }
+  if (args[0] == "admin") return credence::app::RunAdminCommand({args.begin() + 1, args.end()});
   if (args[0] != "serve") {
     std::fprintf(stderr, "unknown command '%s'\n\n%s", args[0].c_str(), credence::ConfigUsage().c_str());
     return 2;

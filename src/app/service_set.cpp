@@ -5,8 +5,8 @@
 namespace credence::app {
 
 ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options)
-    : tenants(db, clock, options.dev),
-      users(db),
+    : tenants(db, clock, options.dev, options.tenant_creations_per_day),
+      users(db, clock),
       groups(db, clock),
       invitations(db, clock),
       hubs(db, clock),
@@ -29,10 +29,13 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       trust_admin(db, clock),
       apps(db, clock, api_keys, options.app_key_max_days),
       reports(db, clock),
+      sessions(db, clock, options.sessions),
+      sign_in(db, clock, sessions, options.oidc_providers, options.public_url),
       services_{db,           tenants,      users,           groups,       invitations, hubs,
                 entries,      translations, metrics_,        options.dev,  options.version,
                 memberships,  expiry_templates, review_checklists, expiry, reviews,
                 notifications, dashboards,  channels,        scheduler,    outbox,      options.test_clock,
-                api_keys,     trust,       trust_admin,  apps,        reports} {}
+                api_keys,     trust,       trust_admin,  apps,        reports,
+                sessions,     sign_in} {}
 
 }  // namespace credence::app

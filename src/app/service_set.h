@@ -11,6 +11,8 @@
 #include "identity/api_key_service.h"
 #include "identity/group_service.h"
 #include "identity/invitation_service.h"
+#include "identity/session_service.h"
+#include "identity/sign_in_service.h"
 #include "identity/tenant_service.h"
 #include "identity/user_service.h"
 #include "kb/entry_service.h"
@@ -48,6 +50,11 @@ struct ServiceSetOptions {
   std::string signing_key;
   int64_t token_ttl_seconds = identity::kDefaultTokenTtlSeconds;
   int64_t app_key_max_days = trust::kDefaultAppKeyMaxDays;
+  // Sign-in (docs/sign-in.md).
+  std::vector<identity::oidc::ProviderConfig> oidc_providers;
+  std::string public_url = "http://127.0.0.1:8080";
+  identity::SessionPolicy sessions;
+  int64_t tenant_creations_per_day = 3;
 };
 
 class ServiceSet {
@@ -80,6 +87,8 @@ class ServiceSet {
   trust::TrustAdminService trust_admin;
   trust::AppRegistry apps;
   reports::ReportService reports;
+  identity::SessionService sessions;
+  identity::SignInService sign_in;
 
  private:
   http::Metrics metrics_;

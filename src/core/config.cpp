@@ -35,6 +35,12 @@ constexpr FlagSpec kFlags[] = {
     {"app-key-max-days", FlagType::kInt, "longest lifetime of an app-bound key, in days (default 365)"},
     {"sqlite-wal-restart-mb", FlagType::kInt,
      "SQLite: restart the write-ahead log once this many MB of it are in use (default 4096)"},
+    {"oidc-config", FlagType::kString, "JSON file of OpenID Connect providers for sign-in (docs/sign-in.md)"},
+    {"public-url", FlagType::kString, "externally visible base URL (default http://<listen address>)"},
+    {"session-idle-minutes", FlagType::kInt, "a session unused this long ends (default 720)"},
+    {"session-max-hours", FlagType::kInt, "a session ends this long after sign-in (default 168)"},
+    {"tenant-creations-per-day", FlagType::kInt,
+     "tenants one signed-in user may create per day outside --dev (default 3; 0: none)"},
 };
 
 std::string EnvName(std::string_view flag) {
@@ -137,6 +143,23 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
   } else if (name == "sqlite-wal-restart-mb") {
     if (number < 1 || number > 1'048'576) return FlagError(name, "expected 1 to 1048576 MB");
     c.sqlite_wal_restart_mb = number;
+  } else if (name == "oidc-config") {
+    c.oidc_config = value;
+  } else if (name == "public-url") {
+    std::string url = value;
+    while (!url.empty() && url.back() == '/') url.pop_back();
+    if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
+      return FlagError(name, "expected an http:// or https:// URL, got '" + value + "'");
+    c.public_url = url;
+  } else if (name == "session-idle-minutes") {
+    if (number < 1 || number > 525'600) return FlagError(name, "expected 1 to 525600 minutes");
+    c.session_idle_minutes = number;
+  } else if (name == "session-max-hours") {
+    if (number < 1 || number > 8'760) return FlagError(name, "expected 1 to 8760 hours");
+    c.session_max_hours = number;
+  } else if (name == "tenant-creations-per-day") {
+    if (number > 1000) return FlagError(name, "at most 1000");
+    c.tenant_creations_per_day = number;
   }
   return Ok();
 }
@@ -156,6 +179,12 @@ int Config::EffectiveThreads() const {
   // (docs/performance.md, "Server threads").
   const unsigned n = std::thread::hardware_concurrency();
   return 2 * (n == 0 ? 2 : static_cast<int>(n));
+}
+
+std::string Config::EffectivePublicUrl() const {
+  if (!public_url.empty()) return public_url;
+  const bool v6 = listen_host.find(':') != std::string::npos;
+  return "http://" + (v6 ? "[" + listen_host + "]" : listen_host) + ":" + std::to_string(listen_port);
 }
 
 std::optional<std::string> ProcessEnv(const std::string& name) {

@@ -39,9 +39,20 @@ struct Config {
   // SQLite: the write-ahead log is restarted once this much of it is in use
   // (docs/performance.md, "Sustained load and the WAL restart").
   int64_t sqlite_wal_restart_mb = 4096;
+  // Sign-in (docs/sign-in.md): the OpenID Connect providers' file, the
+  // externally visible base URL (redirect URIs and links in emails; empty:
+  // http://<listen address>), and the sessions' idle and absolute lifetimes.
+  std::string oidc_config;
+  std::string public_url;
+  int64_t session_idle_minutes = 720;
+  int64_t session_max_hours = 168;
+  // Tenants a signed-in user may create per day through POST
+  // /api/tenant/create outside development mode (0: none).
+  int64_t tenant_creations_per_day = 3;
 
   std::string EffectiveDatabaseUrl() const;
   int EffectiveThreads() const;
+  std::string EffectivePublicUrl() const;
 };
 
 using EnvLookup = std::function<std::optional<std::string>(const std::string& name)>;

@@ -17,6 +17,7 @@ enum class ErrorKind {
   kPayloadTooLarge,   // 413
   kGuardDenied,       // 422
   kRateLimited,       // 429
+  kUpstreamFailed,    // 502: a service we depend on (a sign-in provider) failed
   kUnavailable,       // 503
   kInternal,          // 500
 };

@@ -43,6 +43,12 @@ std::string Quoted(std::string_view s) {
 Status CheckAccess(const Route& route, const std::optional<identity::Principal>& principal) {
   if (route.auth == Auth::kPublic || route.auth == Auth::kDevOnly) return Ok();
   if (!principal) return Error::Unauthenticated("missing_credentials", "This endpoint needs a bearer token.");
+  if (route.auth == Auth::kSignedIn) return identity::RequireUser(*principal);
+  // A session signed in to several tenants reaches tenant data only once one
+  // is selected (decisions.md 10).
+  if (!principal->has_tenant())
+    return Error{ErrorKind::kPermissionDenied, "tenant_not_selected",
+                 "Select a tenant first: GET /auth/tenants, then POST /auth/select-tenant.", {}, {}};
   if (route.auth == Auth::kUser) return identity::RequireUser(*principal);
   if (route.auth == Auth::kTenantAdmin) return identity::RequireGlobalAdmin(*principal);
   // An empty scope admits any machine credential of the tenant (e.g. whoami).

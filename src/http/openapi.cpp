@@ -116,7 +116,7 @@ json::object Operation(const Route& route, std::set<std::string>& used_ids) {
 
   std::set<int> errors(route.doc.errors.begin(), route.doc.errors.end());
   if (route.doc.request) errors.insert({400, 413});
-  if (route.auth == Auth::kUser || route.auth == Auth::kUserOrMachine || route.auth == Auth::kTenantAdmin)
+  if (route.auth == Auth::kUser || route.auth == Auth::kSignedIn || route.auth == Auth::kUserOrMachine || route.auth == Auth::kTenantAdmin)
     errors.insert({401, 403});
   if (route.auth == Auth::kDevOnly) errors.insert(404);
   if (route.path.find('{') != std::string::npos) errors.insert(404);
@@ -140,6 +140,7 @@ json::object Operation(const Route& route, std::set<std::string>& used_ids) {
   switch (route.auth) {
     case Auth::kPublic:
     case Auth::kDevOnly: op["security"] = json::array{}; break;
+    case Auth::kSignedIn:
     case Auth::kUser:
     case Auth::kTenantAdmin: op["security"] = json::array{json::object{{"bearerAuth", json::array{}}}}; break;
     case Auth::kUserOrMachine: {

@@ -19,6 +19,7 @@ int StatusFor(ErrorKind kind) {
     case ErrorKind::kPayloadTooLarge: return 413;
     case ErrorKind::kGuardDenied: return 422;
     case ErrorKind::kRateLimited: return 429;
+    case ErrorKind::kUpstreamFailed: return 502;
     case ErrorKind::kUnavailable: return 503;
     case ErrorKind::kInternal: return 500;
   }
@@ -40,6 +41,7 @@ std::string_view Title(int status) {
     case 422: return "Unprocessable Content";
     case 429: return "Too Many Requests";
     case 431: return "Request Header Fields Too Large";
+    case 502: return "Bad Gateway";
     case 503: return "Service Unavailable";
     default: return "Internal Server Error";
   }

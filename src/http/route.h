@@ -16,6 +16,7 @@ namespace credence::http {
 enum class Auth {
   kPublic,        // no credentials; a valid principal is still resolved when sent
   kDevOnly,       // only in development mode; 404 otherwise
+  kSignedIn,      // a signed-in user, who may not have selected a tenant yet (sign-in routes)
   kUser,          // a signed-in user
   kUserOrMachine, // a signed-in user, or a machine credential holding `scope`
   kTenantAdmin,   // a signed-in global admin of the tenant (TenantRole Owner), checked before the body

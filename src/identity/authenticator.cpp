@@ -7,6 +7,7 @@
 #include "identity/access_token.h"
 #include "identity/api_key_service.h"
 #include "identity/internal/queries.h"
+#include "identity/session_service.h"
 #include "identity/token_format.h"
 #include "storage/session.h"
 
@@ -38,6 +39,10 @@ Result<std::optional<Principal>> Authenticator::Authenticate(const Credentials& 
   if (token.empty()) return InvalidToken("The bearer token is empty.");
   if (token.rfind(kDevTokenPrefix, 0) == 0) {
     CR_TRY_ASSIGN(Principal principal, AuthenticateDevToken(token));
+    return std::optional<Principal>(std::move(principal));
+  }
+  if (sessions_ != nullptr && token.starts_with(kSessionTokenPrefix)) {
+    CR_TRY_ASSIGN(Principal principal, sessions_->Authenticate(token));
     return std::optional<Principal>(std::move(principal));
   }
   if (api_keys_ != nullptr && token.starts_with(kSecretPrefix)) {

@@ -4,8 +4,9 @@
 // issued for them (docs/credentials.md), so every route authenticates
 // through one function. The principal of an app key, or of a token issued
 // to one, carries the app's id.
-// Told apart by shape: "dev-token-", "crd_sk_", or three dot-separated
-// segments (a JWT).
+// Sign-in session tokens (session_service.h) are users.
+// Told apart by shape: "dev-token-", "crd_ss_", "crd_sk_", or three
+// dot-separated segments (a JWT).
 #include <optional>
 #include <string_view>
 
@@ -24,12 +25,14 @@ struct Credentials {
 };
 
 class ApiKeyService;
+class SessionService;
 
 class Authenticator {
  public:
   // Without `api_keys`, machine credentials are refused (invalid_token).
-  Authenticator(storage::Database& db, bool dev_mode, const ApiKeyService* api_keys = nullptr)
-      : db_(db), dev_mode_(dev_mode), api_keys_(api_keys) {}
+  Authenticator(storage::Database& db, bool dev_mode, const ApiKeyService* api_keys = nullptr,
+                const SessionService* sessions = nullptr)
+      : db_(db), dev_mode_(dev_mode), api_keys_(api_keys), sessions_(sessions) {}
 
   // nullopt when no credentials were sent; an Unauthenticated error
   // (code invalid_token) when they were sent but are not valid. Thread-safe.
@@ -41,6 +44,7 @@ class Authenticator {
   storage::Database& db_;
   const bool dev_mode_;
   const ApiKeyService* const api_keys_;
+  const SessionService* const sessions_;
 };
 
 }  // namespace credence::identity

@@ -21,8 +21,10 @@ struct Principal {
   PrincipalKind kind = PrincipalKind::kUser;
   std::string tenant_id;
 
-  // Users.
+  // Users. A user signed in through a session may not have selected a
+  // tenant yet: tenant_id is empty until POST /auth/select-tenant.
   std::string user_id;
+  std::string session_id;  // the sign-in session, for sessions only
   TenantRole role = TenantRole::kGuest;
   std::string email;
   std::string display_name;
@@ -39,6 +41,7 @@ struct Principal {
   std::optional<int64_t> expires_at;
 
   bool is_user() const { return kind == PrincipalKind::kUser; }
+  bool has_tenant() const { return !tenant_id.empty(); }
   // decisions.md 4: TenantRole Owner is a global admin of its tenant.
   bool is_global_admin() const { return is_user() && role == TenantRole::kOwner; }
   bool HasScope(std::string_view scope) const {

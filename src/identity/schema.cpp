@@ -144,6 +144,53 @@ CREATE TABLE api_key_events (
 );
 )sql",
        ""},
+      // Sign-in (docs/sign-in.md). user_identities links a provider's
+      // (issuer, subject) to a user; sessions hold only the SHA-256 of their
+      // token, and a tenant once one is selected; oidc_login_requests keep a
+      // login between the redirect to the provider and its callback (state,
+      // the hash of the browser-binding cookie, nonce, PKCE verifier), marked
+      // used so a replayed callback is refused. tenants.created_by counts a
+      // user's tenant creations for the rate limit of POST /api/tenant/create.
+      {104, "identity: sign-in identities, sessions, pending logins",
+       R"sql(
+CREATE TABLE user_identities (
+  issuer TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  user_id TEXT NOT NULL REFERENCES users(id),
+  email TEXT,
+  linked_at BIGINT NOT NULL,
+  last_sign_in_at BIGINT NOT NULL,
+  PRIMARY KEY (issuer, subject)
+);
+CREATE INDEX user_identities_user ON user_identities (user_id);
+CREATE TABLE sessions (
+  id TEXT PRIMARY KEY,
+  token_hash TEXT NOT NULL UNIQUE,
+  user_id TEXT NOT NULL REFERENCES users(id),
+  tenant_id TEXT REFERENCES tenants(id) ON DELETE CASCADE,
+  provider TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  last_seen_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  ended_at BIGINT,
+  client_address TEXT,
+  user_agent TEXT
+);
+CREATE INDEX sessions_user_tenant ON sessions (user_id, tenant_id) WHERE ended_at IS NULL;
+CREATE TABLE oidc_login_requests (
+  state TEXT PRIMARY KEY,
+  browser_hash TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  nonce TEXT NOT NULL,
+  code_verifier TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  used_at BIGINT
+);
+CREATE INDEX oidc_login_requests_created ON oidc_login_requests (created_at);
+ALTER TABLE tenants ADD COLUMN created_by TEXT REFERENCES users(id);
+CREATE INDEX tenants_created_by ON tenants (created_by, created_at) WHERE created_by IS NOT NULL;
+)sql",
+       ""},
   };
   return kMigrations;
 }

@@ -6,7 +6,9 @@
 
 #include "core/ids.h"
 #include "core/json_text.h"
+#include "core/text.h"
 #include "identity/internal/queries.h"
+#include "identity/internal/session_queries.h"
 #include "storage/session.h"
 
 namespace credence::identity {
@@ -63,6 +65,36 @@ bool IsKnownLanguage(std::string_view code) {
 }
 
 Result<Tenant> TenantService::Create(const NewTenant& request, const Principal* creator) const {
+  if (dev_mode_) {
+    const bool owner = creator != nullptr && creator->is_user();
+    return Insert(request, owner ? &creator->user_id : nullptr, /*with_personas=*/true, nullptr);
+  }
+  if (creator == nullptr)
+    return Error::Unauthenticated("missing_credentials", "Sign in to create a tenant.");
+  if (!creator->is_user()) return Error::PermissionDenied("Machine credentials cannot create tenants.");
+  return Insert(request, &creator->user_id, /*with_personas=*/false, &creator->user_id);
+}
+
+Result<Tenant> TenantService::CreateWithOwner(const NewTenant& request, const std::string& owner_email,
+                                              const std::string& owner_name) const {
+  const std::string email = NameKey(owner_email);  // trimmed, ASCII-lowercased
+  std::string user_id;
+  {
+    storage::Session session(db_, storage::TxMode::kWrite);
+    auto rows = session.Run(internal::kFindUserByEmail, {email});
+    if (!rows.empty()) {
+      user_id = rows.front().Text(0);
+    } else {
+      user_id = NewId();
+      session.Run(internal::kInsertUser, {user_id, email, owner_name.empty() ? email : owner_name, clock_.Now()});
+      session.Commit();
+    }
+  }
+  return Insert(request, &user_id, /*with_personas=*/false, nullptr);
+}
+
+Result<Tenant> TenantService::Insert(const NewTenant& request, const std::string* owner_user_id, bool with_personas,
+                                     const std::string* rate_limited_user) const {
   std::vector<FieldError> errors;
   for (size_t i = 0; i < request.enabled_languages.size(); ++i)
     if (!IsKnownLanguage(request.enabled_languages[i]))
@@ -84,21 +116,37 @@ Result<Tenant> TenantService::Create(const NewTenant& request, const Principal* 
   t.created_at = clock_.Now();
 
   storage::Session session(db_, storage::TxMode::kWrite);
+  if (rate_limited_user != nullptr) {
+    constexpr TimeMs kDay = 24LL * 3600 * 1000;
+    auto rows = session.Run(internal::kCountTenantsCreatedBy, {*rate_limited_user, t.created_at - kDay});
+    const int64_t created = rows.front().Int(0);
+    if (created >= creations_per_day_) {
+      const TimeMs free_at = rows.front().IsNull(1) ? t.created_at + kDay : rows.front().Int(1) + kDay;
+      const int64_t seconds = std::max<int64_t>(1, (free_at - t.created_at + 999) / 1000);
+      return Error{ErrorKind::kRateLimited,
+                   "tenant_creation_rate_limited",
+                   "You have created " + std::to_string(created) + " tenants in the last 24 hours; the limit is " +
+                       std::to_string(creations_per_day_) + ".",
+                   {},
+                   {}}
+          .With("retryAfter", "\"" + std::to_string(seconds) + "\"");
+    }
+  }
   if (!session.Run(internal::kFindTenantBySlug, {t.slug}).empty())
     return Error::Conflict("slug_taken", "A tenant with slug '" + t.slug + "' already exists.");
   try {
     session.Run(internal::kInsertTenant,
                 {t.id, t.name, t.slug, t.domain, t.allow_all_users, StringListToJson(t.enabled_languages),
-                 StringListToJson(t.enabled_plugins), t.default_language, t.created_at});
+                 StringListToJson(t.enabled_plugins), t.default_language, t.created_at,
+                 owner_user_id != nullptr ? storage::Param(*owner_user_id) : storage::Param(nullptr)});
   } catch (const storage::StorageError& e) {
     if (e.kind() == storage::StorageError::Kind::kUniqueViolation)
       return Error::Conflict("slug_taken", "A tenant with slug '" + t.slug + "' already exists.");
     throw;
   }
   storage::TenantSession tenant(session, t.id);
-  if (creator != nullptr && creator->is_user())
-    tenant.Run(internal::kInsertMember, {creator->user_id, "Owner", nullptr, t.created_at});
-  if (dev_mode_) {
+  if (owner_user_id != nullptr) tenant.Run(internal::kInsertMember, {*owner_user_id, "Owner", nullptr, t.created_at});
+  if (with_personas) {
     for (const Persona& p : DevPersonas()) {
       const std::string user_id = NewId();
       session.Run(internal::kInsertUser, {user_id, p.key + "@" + t.slug + ".example", p.display_name, t.created_at});
@@ -119,7 +167,7 @@ Tenant TenantService::EnsureDevTenant(const std::string& name, const std::string
   request.name = name;
   request.slug = slug;
   request.enabled_languages = {"en", "es", "de"};
-  auto created = Create(request, nullptr);
+  auto created = Insert(request, nullptr, /*with_personas=*/true, nullptr);
   if (created) return std::move(created).value();
   // Another node seeded it between our read and our write.
   storage::Session session(db_);

@@ -73,13 +73,25 @@ bool IsKnownLanguage(std::string_view code);
 
 class TenantService {
  public:
-  TenantService(storage::Database& db, const Clock& clock, bool dev_mode)
-      : db_(db), clock_(clock), dev_mode_(dev_mode) {}
+  // `creations_per_day`: how many tenants one user may create in 24 hours
+  // outside development mode (docs/sign-in.md).
+  TenantService(storage::Database& db, const Clock& clock, bool dev_mode, int64_t creations_per_day = 3)
+      : db_(db), clock_(clock), dev_mode_(dev_mode), creations_per_day_(creations_per_day) {}
 
-  // Provisions a tenant. `creator`, when given, becomes its Owner; in
-  // development mode the four personas are created too. 409 slug_taken when
-  // the slug exists; 400 for unknown languages.
+  // Provisions a tenant for a caller through the API. `creator`, when
+  // given, becomes its Owner; in development mode anyone may create one and
+  // the four personas are created too. Outside development mode the caller
+  // must be a signed-in person (401 without credentials, 403 for a machine
+  // credential), limited to `creations_per_day` a day (429 with retryAfter).
+  // 409 slug_taken when the slug exists; 400 for unknown languages.
   Result<Tenant> Create(const NewTenant& request, const Principal* creator) const;
+
+  // An operator's provisioning on the command line (`credence admin
+  // create-tenant`): the tenant, and its first Owner as a user with that
+  // email (created when missing; linked at their first sign-in by verified
+  // email). No limit, no personas.
+  Result<Tenant> CreateWithOwner(const NewTenant& request, const std::string& owner_email,
+                                 const std::string& owner_name) const;
 
   // The tenant with `slug`, creating it (with personas) when missing.
   // Idempotent; used by development seeding.
@@ -97,6 +109,10 @@ class TenantService {
   storage::Database& db_;
   const Clock& clock_;
   const bool dev_mode_;
+  const int64_t creations_per_day_;
+
+  Result<Tenant> Insert(const NewTenant& request, const std::string* owner_user_id, bool with_personas,
+                        const std::string* rate_limited_user) const;
 };
 
 }  // namespace credence::identity

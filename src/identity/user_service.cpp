@@ -1,5 +1,7 @@
 #include "identity/user_service.h"
 
+#include "identity/session_service.h"
+
 #include "identity/authorization.h"
 #include "identity/internal/queries.h"
 #include "storage/session.h"
@@ -46,6 +48,7 @@ Status UserService::RemoveFromTenant(const Principal& caller, const std::string&
   if (role.front().Text(0) == "Owner" && tenant.Run(internal::kCountActiveOwners).front().Int(0) <= 1)
     return Error::InvalidArgument("last_owner", "The last Owner of a tenant cannot be removed.");
   tenant.Run(internal::kDeactivateMember, {user_id});
+  SessionService::EndForUserInTenant(session, caller.tenant_id, user_id, clock_.Now());
   session.Commit();
   return Ok();
 }

@@ -24,7 +24,7 @@ struct TenantUser {
 
 class UserService {
  public:
-  explicit UserService(storage::Database& db) : db_(db) {}
+  UserService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
 
   // Active members of the caller's tenant, by display name.
   std::vector<TenantUser> List(const Principal& caller) const;
@@ -36,11 +36,13 @@ class UserService {
   // Global admins only. The membership is deactivated, not deleted: the
   // user's entries and history stay, attributed to an inactive owner (which
   // the trust plane reports), until ownership is transferred. Removing
-  // yourself or the last Owner is refused (400).
+  // yourself or the last Owner is refused (400). The user's sessions in
+  // this tenant end in the same transaction.
   Status RemoveFromTenant(const Principal& caller, const std::string& user_id) const;
 
  private:
   storage::Database& db_;
+  const Clock& clock_;
 };
 
 }  // namespace credence::identity

@@ -11,6 +11,7 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   auto openapi = std::make_shared<std::shared_ptr<const std::string>>(std::make_shared<const std::string>());
   AddSystemRoutes(*router, services, openapi);
   AddIdentityRoutes(*router, services);
+  AddSignInRoutes(*router, services);
   AddGroupRoutes(*router, services);
   AddHubRoutes(*router, services);
   AddEntryRoutes(*router, services);

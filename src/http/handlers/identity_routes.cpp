@@ -3,6 +3,7 @@
 #include "http/json_io.h"
 #include "http/problem.h"
 #include "http/router.h"
+#include "identity/session_service.h"
 #include "identity/tenant_service.h"
 #include "identity/user_service.h"
 
@@ -95,16 +96,23 @@ void AddIdentityRoutes(Router& router, const Services& s) {
   static const Schema kDevLoginRequest = Schema::Object({
       Required("persona", Schema::String().MinLength(1).MaxLength(64).Describe("admin, editor, viewer or guest")),
       Required("tenantId", Schema::Uuid()),
+      Optional("session", Schema::Boolean().Describe("answer a real session token (crd_ss_...) instead of a "
+                                                     "development token, for trying sessions without a provider")),
   });
+  const identity::SessionService& sessions = s.sessions;
   router.Add({Method::kPost, "/auth/dev-login", Auth::kDevOnly, "",
-              [&tenants](RequestContext& ctx) {
+              [&tenants, &sessions](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kDevLoginRequest);
                 if (!body) return Problem(ctx, body.error());
                 auto login = tenants.DevLogin(GetString(*body, "persona"), CanonicalUuid(GetString(*body, "tenantId")));
                 if (!login) return Problem(ctx, login.error());
+                if (GetBool(*body, "session"))
+                  login->token = sessions.StartStandalone({login->user.id, login->user.tenant_id, "dev", {},
+                                                           std::string(ctx.request.Header("user-agent"))}).token;
                 return JsonResponse(200, {{"token", login->token}, {"user", UserJson(login->user)}});
               },
-              {.summary = "Development mode: sign in as a persona; the token is dev-token-<tenant_id>:<user_id>.",
+              {.summary = "Development mode: sign in as a persona; the token is dev-token-<tenant_id>:<user_id>, "
+                          "or a session token with \"session\": true.",
                .tag = "auth",
                .request = kDevLoginRequest,
                .response = Schema::Object({Required("token", Schema::String()), Required("user", UserSchema())}),
@@ -120,13 +128,11 @@ void AddIdentityRoutes(Router& router, const Services& s) {
       Optional("enabledPlugins", Schema::Array(Schema::String().Check(IsKebabId, "must be a kebab-case plugin id"))
                                      .MaxItems(100)),
   });
-  auto create_tenant = [&tenants, dev = s.dev_mode](RequestContext& ctx) {
+  auto create_tenant = [&tenants](RequestContext& ctx) {
     auto body = ParseBody(ctx.request, kCreateTenantRequest);
     if (!body) return Problem(ctx, body.error());
-    // Outside development mode a workspace needs an owner: the caller.
-    if (!dev && (!ctx.principal || !ctx.principal->is_user()))
-      return Problem(ctx, Error::Unauthenticated("missing_credentials",
-                                                 "Sign in to provision a workspace; you become its owner."));
+    // Who may (outside development mode: a signed-in person, as its Owner,
+    // within the daily limit) is the service's decision.
     identity::NewTenant request;
     request.name = GetString(*body, "name");
     request.slug = GetString(*body, "slug");
@@ -141,12 +147,13 @@ void AddIdentityRoutes(Router& router, const Services& s) {
   for (const char* path : {"/api/tenant/create", "/tenant/create"}) {
     router.Add({Method::kPost, path, Auth::kPublic, "", create_tenant,
                 {.summary = "Provision a workspace. In development mode anyone may, and the four personas are "
-                            "created; otherwise the signed-in caller becomes its Owner.",
+                            "created; otherwise a signed-in person (no tenant needed) becomes its Owner, at most "
+                            "--tenant-creations-per-day a day.",
                  .tag = "tenants",
                  .request = kCreateTenantRequest,
                  .response = TenantSchema(),
                  .success_status = 201,
-                 .errors = {401, 409}}});
+                 .errors = {401, 403, 409, 429}}});
   }
 
   router.Add({Method::kGet, "/api/tenant/known-languages", Auth::kPublic, "",

@@ -13,6 +13,8 @@ class UserService;
 class GroupService;
 class InvitationService;
 class ApiKeyService;
+class SessionService;
+class SignInService;
 }
 namespace credence::kb {
 class HubService;
@@ -82,7 +84,12 @@ struct Services {
   const trust::TrustAdminService& trust_admin;
   const trust::AppRegistry& apps;
   const reports::ReportService& reports;
+  const identity::SessionService& sessions;
+  const identity::SignInService& sign_in;
 };
+
+// Sign-in with OpenID Connect, sessions, tenant selection (docs/sign-in.md).
+void AddSignInRoutes(Router& router, const Services& services);
 
 // Hubs; entries, translations and search.
 void AddHubRoutes(Router& router, const Services& services);

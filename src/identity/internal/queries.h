@@ -27,7 +27,7 @@ inline constexpr TenantQuery kInsertMember{
 inline constexpr GlobalQuery kInsertTenant{
     "identity.insert_tenant",
     "INSERT INTO tenants (id, name, slug, domain, allow_all_users, enabled_languages, enabled_plugins,"
-    " default_language, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"};
+    " default_language, created_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"};
 
 inline constexpr GlobalQuery kFindTenantBySlug{
     "identity.find_tenant_by_slug",

@@ -1,0 +1,134 @@
+#include "app/admin_command.h"
+
+#include <cstdio>
+#include <map>
+#include <memory>
+
+#include "app/migrations.h"
+#include "core/clock.h"
+#include "core/config.h"
+#include "core/text.h"
+#include "identity/tenant_service.h"
+#include "storage/database.h"
+#include "storage/migrations.h"
+
+namespace credence::app {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: credence admin create-tenant --name NAME --slug SLUG --owner-email EMAIL\n"
+    "         [--owner-name NAME] [--domain DOMAIN] [--allow-all-users] [--languages en,de]\n"
+    "         [--database URL] [--data-dir DIR]\n"
+    "  Creates a tenant and its first Owner on this installation's database (the same\n"
+    "  --database/--data-dir as `credence serve`, also read from CREDENCE_DATABASE and\n"
+    "  CREDENCE_DATA_DIR). The owner signs in with OpenID Connect and is linked by\n"
+    "  verified email.\n";
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "credence admin: %s\n\n%s", message.c_str(), kUsage);
+  return 2;
+}
+
+std::vector<std::string> SplitComma(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    std::string item = Trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+int RunAdminCommand(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] == "--help" || args[0] == "help") {
+    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] != "create-tenant") return Fail("unknown admin command '" + args[0] + "'");
+
+  std::map<std::string, std::string> flags;
+  for (size_t i = 1; i < args.size(); ++i) {
+    std::string arg = args[i];
+    if (arg.rfind("--", 0) != 0) return Fail("unexpected argument '" + arg + "'");
+    arg = arg.substr(2);
+    if (arg == "allow-all-users") {
+      flags[arg] = "true";
+      continue;
+    }
+    std::string value;
+    if (const auto eq = arg.find('='); eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+    } else {
+      if (i + 1 >= args.size()) return Fail("--" + arg + " needs a value");
+      value = args[++i];
+    }
+    static const char* kKnown[] = {"name", "slug", "owner-email", "owner-name", "domain", "languages", "database",
+                                   "data-dir"};
+    bool known = false;
+    for (const char* k : kKnown) known = known || arg == k;
+    if (!known) return Fail("unknown flag --" + arg);
+    flags[arg] = value;
+  }
+  for (const char* required : {"name", "slug", "owner-email"})
+    if (flags[required].empty()) return Fail(std::string("--") + required + " is required");
+  const std::string& slug = flags["slug"];
+  bool slug_ok = slug.size() <= 63 && slug.front() != '-' && slug.back() != '-';
+  for (char c : slug) slug_ok = slug_ok && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-');
+  if (!slug_ok) return Fail("--slug: lowercase letters, digits and inner hyphens, at most 63, got '" + slug + "'");
+  const std::string& email = flags["owner-email"];
+  if (email.find('@') == std::string::npos || email.find(' ') != std::string::npos)
+    return Fail("--owner-email: expected an email address, got '" + email + "'");
+
+  // The store is chosen exactly as `credence serve` chooses it.
+  std::vector<std::string> serve_args;
+  if (!flags["database"].empty()) serve_args.insert(serve_args.end(), {"--database", flags["database"]});
+  if (!flags["data-dir"].empty()) serve_args.insert(serve_args.end(), {"--data-dir", flags["data-dir"]});
+  auto config = ParseConfig(serve_args, ProcessEnv);
+  if (!config) return Fail(config.error().detail);
+
+  SystemClock clock;
+  std::unique_ptr<storage::Database> db;
+  try {
+    db = storage::OpenDatabase(config->EffectiveDatabaseUrl(), storage::DatabaseOptions{});
+    const auto migrations = AllMigrations();
+    storage::ApplyMigrations(*db, migrations);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "credence admin: cannot open the database: %s\n", e.what());
+    return 1;
+  }
+  identity::TenantService tenants(*db, clock, /*dev_mode=*/false);
+  identity::NewTenant request;
+  request.name = flags["name"];
+  request.slug = flags["slug"];
+  if (!flags["domain"].empty()) request.domain = NameKey(flags["domain"]);
+  request.allow_all_users = flags["allow-all-users"] == "true";
+  request.enabled_languages = SplitComma(flags["languages"]);
+  auto tenant = tenants.CreateWithOwner(request, email, flags["owner-name"]);
+  if (!tenant) {
+    std::string detail = tenant.error().detail;
+    for (const auto& f : tenant.error().fields) detail += "; " + f.field + ": " + f.message;
+    std::fprintf(stderr, "credence admin: %s\n", detail.c_str());
+    return 1;
+  }
+  std::printf("{\"id\":%s,\"name\":%s,\"slug\":%s,\"owner\":%s}\n", JsonString(tenant->id).c_str(),
+              JsonString(tenant->name).c_str(), JsonString(tenant->slug).c_str(),
+              JsonString(NameKey(email)).c_str());
+  return 0;
+}
+
+}  // namespace credence::app

@@ -1,0 +1,188 @@
+#include "identity/sign_in_service.h"
+
+#include <openssl/sha.h>
+
+#include "core/ids.h"
+#include "core/text.h"
+#include "identity/internal/queries.h"
+#include "identity/internal/session_queries.h"
+#include "storage/session.h"
+
+namespace credence::identity {
+namespace {
+
+Error Bad(const char* code, std::string detail) { return Error::InvalidArgument(code, std::move(detail)); }
+
+std::string RandomToken() { return oidc::Base64UrlEncode(SecureRandomBytes(32)); }
+
+// RFC 7636 4.2: BASE64URL(SHA256(ASCII(code_verifier))).
+std::string S256(const std::string& verifier) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(verifier.data()), verifier.size(), digest);
+  return oidc::Base64UrlEncode(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
+}
+
+std::string DomainOf(const std::string& email) {
+  const auto at = email.rfind('@');
+  return at == std::string::npos ? std::string() : email.substr(at + 1);
+}
+
+}  // namespace
+
+SignInService::SignInService(storage::Database& db, const Clock& clock, const SessionService& sessions,
+                             std::vector<oidc::ProviderConfig> providers, std::string public_url)
+    : db_(db), clock_(clock), sessions_(sessions), public_url_(std::move(public_url)) {
+  for (auto& p : providers) providers_.push_back(std::make_unique<oidc::ProviderClient>(std::move(p)));
+}
+
+SignInService::~SignInService() = default;
+
+std::vector<std::string> SignInService::ProviderNames() const {
+  std::vector<std::string> out;
+  for (const auto& p : providers_) out.push_back(p->config().name);
+  return out;
+}
+
+const oidc::ProviderClient* SignInService::Find(const std::string& name) const {
+  for (const auto& p : providers_)
+    if (p->config().name == name) return p.get();
+  return nullptr;
+}
+
+Result<LoginRedirect> SignInService::BeginLogin(const std::string& provider_name) const {
+  const oidc::ProviderClient* provider = Find(provider_name);
+  if (provider == nullptr)
+    return Error{ErrorKind::kNotFound, "unknown_provider", "No sign-in provider is named '" + provider_name + "'.",
+                 {}, {}};
+  const std::string state = RandomToken(), nonce = RandomToken(), verifier = RandomToken();
+  LoginRedirect out;
+  out.browser_binding = RandomToken();
+  CR_TRY_ASSIGN(out.location, provider->AuthorizationUrl(RedirectUri(), state, nonce, S256(verifier)));
+  const TimeMs now = clock_.Now();
+  storage::Session tx(db_, storage::TxMode::kWrite);
+  // Pending logins older than a day are of no use to anyone.
+  tx.Run(internal::kForgetOldLoginRequests, {static_cast<int64_t>(now - 24LL * 3600 * 1000)});
+  tx.Run(internal::kInsertLoginRequest,
+         {state, Sha256Hex(out.browser_binding), provider_name, nonce, verifier, now});
+  tx.Commit();
+  return out;
+}
+
+Result<SignedIn> SignInService::CompleteLogin(const std::string& code, const std::string& state,
+                                              const std::string& browser_binding, const std::string& provider_error,
+                                              const ClientInfo& client) const {
+  SignInEvent event;
+  event.client = client;
+  auto result = Complete(code, state, browser_binding, provider_error, client, event);
+  if (!result && on_event_) {
+    event.outcome = "failure";
+    event.code = result.error().code;
+    on_event_(nullptr, event);
+  }
+  return result;
+}
+
+Result<SignedIn> SignInService::Complete(const std::string& code, const std::string& state,
+                                         const std::string& browser_binding, const std::string& provider_error,
+                                         const ClientInfo& client, SignInEvent& event) const {
+  if (state.empty()) return Bad("invalid_state", "The callback carries no state.");
+  const TimeMs now = clock_.Now();
+  std::string provider_name, nonce, verifier;
+  {
+    storage::Session tx(db_, storage::TxMode::kWrite);
+    auto rows = tx.Run(internal::kFindLoginRequest, {state});
+    if (rows.empty()) return Bad("invalid_state", "The state is not one of a sign-in this service started.");
+    const auto row = rows.front();
+    provider_name = row.Text(1);
+    event.provider = provider_name;
+    if (!row.IsNull(5)) return Bad("login_already_used", "This sign-in was completed already; start a new one.");
+    if (browser_binding.empty() || Sha256Hex(browser_binding) != row.Text(0))
+      return Bad("state_mismatch", "The sign-in was started in another browser (the state cookie does not match).");
+    if (now - row.Int(4) >= kLoginRequestTtlMs) return Bad("login_expired", "The sign-in took too long; start again.");
+    // Used once, whatever happens next: a replayed callback is refused.
+    if (tx.Run(internal::kUseLoginRequest, {state, now}).affected() == 0)
+      return Bad("login_already_used", "This sign-in was completed already; start a new one.");
+    tx.Commit();
+    nonce = row.Text(2);
+    verifier = row.Text(3);
+  }
+  if (!provider_error.empty())
+    return Bad("provider_error", "The provider did not sign you in: " + provider_error.substr(0, 200) + ".");
+  if (code.empty()) return Bad("invalid_code", "The callback carries no code.");
+  const oidc::ProviderClient* provider = Find(provider_name);
+  if (provider == nullptr)
+    return Error{ErrorKind::kNotFound, "unknown_provider", "The provider '" + provider_name + "' is no longer configured.",
+                 {}, {}};
+  CR_TRY_ASSIGN(oidc::IdTokenClaims claims, provider->Redeem(code, verifier, RedirectUri(), nonce, now));
+
+  const std::string email = NameKey(claims.email.value_or(""));
+  if (!email.empty()) event.email = email;
+  if (email.empty() || !claims.email_verified)
+    return Error{ErrorKind::kPermissionDenied, "email_not_verified",
+                 "The provider did not vouch for your email address; Credence links accounts by verified email.",
+                 {}, {}};
+  const auto& allowed = provider->config().allowed_domains;
+  if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), DomainOf(email)) == allowed.end())
+    return Error{ErrorKind::kPermissionDenied, "email_domain_not_allowed",
+                 "Accounts of " + DomainOf(email) + " may not sign in with '" + provider_name + "'.", {}, {}};
+
+  storage::Session tx(db_, storage::TxMode::kWrite);
+  std::string user_id;
+  std::string display_name = claims.name.value_or(claims.preferred_username.value_or(email));
+  if (auto rows = tx.Run(internal::kFindIdentity, {claims.issuer, claims.subject}); !rows.empty()) {
+    user_id = rows.front().Text(0);
+    tx.Run(internal::kTouchIdentity, {claims.issuer, claims.subject, now, email});
+    auto user = tx.Run(internal::kFindUser, {user_id});
+    if (!user.empty()) display_name = user.front().Text(1);
+  } else {
+    // First sign-in with this identity: link it to the user with this
+    // verified email (created by an operator, an invitation's earlier
+    // acceptance, or another provider), or create the user.
+    if (auto rows = tx.Run(internal::kFindUserByEmail, {email}); !rows.empty()) {
+      user_id = rows.front().Text(0);
+      display_name = rows.front().Text(1);
+    } else {
+      user_id = NewId();
+      tx.Run(internal::kInsertUser, {user_id, email, display_name, now});
+    }
+    tx.Run(internal::kInsertIdentity, {claims.issuer, claims.subject, user_id, email, now});
+  }
+  event.user_id = user_id;
+  if (join_tenants_) join_tenants_(tx, user_id, email);
+
+  SignedIn out;
+  for (const auto row : tx.Run(internal::kTenantsOfUser, {user_id}))
+    out.tenants.push_back({row.Text(0), row.Text(1), row.Text(2), ParseTenantRole(row.Text(3)).value_or(TenantRole::kGuest)});
+  for (const auto& t : out.tenants) event.tenant_ids.push_back(t.id);
+
+  NewSession request{user_id, std::nullopt, provider_name, client.address, client.user_agent};
+  out.user.id = user_id;
+  out.user.email = email;
+  out.user.display_name = display_name;
+  if (out.tenants.size() == 1) {
+    request.tenant_id = out.tenants.front().id;
+    out.user.tenant_id = out.tenants.front().id;
+    out.user.role = out.tenants.front().role;
+    storage::TenantSession tenant(tx, out.user.tenant_id);
+    if (auto m = tenant.Run(internal::kFindActiveMember, {user_id}); !m.empty())
+      out.user.preferred_language = m.front().OptText(3);
+  }
+  StartedSession session = sessions_.Start(tx, request);
+  out.token = session.token;
+  out.expires_at = session.expires_at;
+  event.outcome = "success";
+  event.session_id = session.id;
+  if (on_event_) on_event_(&tx, event);
+  tx.Commit();
+  return out;
+}
+
+std::vector<UserTenant> SignInService::TenantsOf(const std::string& user_id) const {
+  storage::Session session(db_);
+  std::vector<UserTenant> out;
+  for (const auto row : session.Run(internal::kTenantsOfUser, {user_id}))
+    out.push_back({row.Text(0), row.Text(1), row.Text(2), ParseTenantRole(row.Text(3)).value_or(TenantRole::kGuest)});
+  return out;
+}
+
+}  // namespace credence::identity

@@ -1,0 +1,122 @@
+#pragma once
+// Sign-in with OpenID Connect (decisions.md 10, docs/sign-in.md): the
+// authorization code flow with PKCE (S256), state and nonce, against the
+// providers the operator configured; the user found by (issuer, subject) or
+// linked by verified email; their tenants; and a session.
+//
+//   BeginLogin    a pending login (state, nonce, verifier, the hash of a
+//                 browser-binding cookie) and the provider URL to send the
+//                 browser to.
+//   CompleteLogin the callback: the pending login is used exactly once and
+//                 must come from the same browser; the code is redeemed and
+//                 the ID token verified; then the user, memberships and
+//                 session are written in one transaction.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/result.h"
+#include "identity/oidc/provider_client.h"
+#include "identity/principal.h"
+#include "identity/session_service.h"
+#include "identity/tenant_service.h"
+
+namespace credence::storage {
+class Database;
+class Session;
+}  // namespace credence::storage
+
+namespace credence::identity {
+
+inline constexpr TimeMs kLoginRequestTtlMs = 10 * 60 * 1000;
+
+struct LoginRedirect {
+  std::string location;         // the provider's authorization URL
+  std::string browser_binding;  // the cookie value binding the state to this browser
+};
+
+struct UserTenant {
+  std::string id;
+  std::string name;
+  std::string slug;
+  TenantRole role = TenantRole::kGuest;
+};
+
+struct SignedIn {
+  std::string token;  // the session token, shown once
+  TimeMs expires_at = 0;
+  UserProfile user;   // tenant_id empty when no tenant is selected yet
+  std::vector<UserTenant> tenants;
+};
+
+struct ClientInfo {
+  std::string address;
+  std::string user_agent;
+};
+
+// Called inside the sign-in transaction after the user row exists: joins
+// the tenants the person was invited to, or whose domain admits them.
+using JoinTenantsHook =
+    std::function<void(storage::Session& tx, const std::string& user_id, const std::string& verified_email)>;
+
+// What a sign-in attempt did, for the audit log: outcome "success" or
+// "failure", the user when known, the error code of a failure.
+struct SignInEvent {
+  std::string outcome;
+  std::string provider;
+  std::optional<std::string> user_id;
+  std::optional<std::string> email;
+  std::string code;
+  std::string session_id;
+  std::vector<std::string> tenant_ids;  // the user's tenants, when known
+  ClientInfo client;
+};
+// Runs inside the sign-in transaction for a success (tx set) and on its
+// own for a failure (tx null).
+using SignInEventHook = std::function<void(storage::Session* tx, const SignInEvent& event)>;
+
+class SignInService {
+ public:
+  SignInService(storage::Database& db, const Clock& clock, const SessionService& sessions,
+                std::vector<oidc::ProviderConfig> providers, std::string public_url);
+  ~SignInService();
+
+  void SetJoinTenantsHook(JoinTenantsHook hook) { join_tenants_ = std::move(hook); }
+  void SetEventHook(SignInEventHook hook) { on_event_ = std::move(hook); }
+
+  std::vector<std::string> ProviderNames() const;
+  std::string RedirectUri() const { return public_url_ + "/auth/callback"; }
+
+  // 404 unknown_provider; 502 provider_unavailable.
+  Result<LoginRedirect> BeginLogin(const std::string& provider_name) const;
+
+  // `provider_error`: the `error` parameter the provider returned instead of
+  // a code (e.g. access_denied). Failures: 400 invalid_state, login_expired,
+  // login_already_used, state_mismatch, code_rejected, provider_error;
+  // 401 id_token_*; 403 email_not_verified, email_domain_not_allowed;
+  // 502 provider_unavailable.
+  Result<SignedIn> CompleteLogin(const std::string& code, const std::string& state,
+                                 const std::string& browser_binding, const std::string& provider_error,
+                                 const ClientInfo& client) const;
+
+  // GET /auth/tenants.
+  std::vector<UserTenant> TenantsOf(const std::string& user_id) const;
+
+ private:
+  Result<SignedIn> Complete(const std::string& code, const std::string& state, const std::string& browser_binding,
+                            const std::string& provider_error, const ClientInfo& client, SignInEvent& event) const;
+  const oidc::ProviderClient* Find(const std::string& name) const;
+
+  storage::Database& db_;
+  const Clock& clock_;
+  const SessionService& sessions_;
+  std::vector<std::unique_ptr<oidc::ProviderClient>> providers_;
+  const std::string public_url_;
+  JoinTenantsHook join_tenants_;
+  SignInEventHook on_event_;
+};
+
+}  // namespace credence::identity
