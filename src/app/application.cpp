@@ -68,6 +68,11 @@ int Serve(const Config& config) {
   set_options.signing_key = signing_key;
   set_options.token_ttl_seconds = config.token_ttl_seconds;
   set_options.app_key_max_days = config.app_key_max_days;
+  set_options.invitations.lifetime_days = config.invitation_days;
+  // Until sign-in configures --public-url: the address this server listens on.
+  const bool ipv6 = config.listen_host.find(':') != std::string::npos;
+  set_options.invitations.public_url = "http://" + (ipv6 ? "[" + config.listen_host + "]" : config.listen_host) +
+                                       ":" + std::to_string(config.listen_port);
   ServiceSet set(*db, clock, set_options);
   if (config.dev) {
     try {

@@ -3,12 +3,28 @@
 #include "storage/database.h"
 
 namespace credence::app {
+namespace {
+
+// Invitation emails go through the notification outbox as direct emails, in
+// the inviting transaction (identity does not depend on notify).
+identity::InvitationMailer InvitationEmailsThroughOutbox() {
+  return [](storage::TenantSession& tx, const identity::InvitationEmail& mail, TimeMs now) {
+    notify::OutboundMessage message;
+    message.event = "user.invitation";
+    message.subject = mail.subject;
+    message.text = mail.text;
+    message.data_json = mail.data_json;
+    return notify::QueueEmail(tx, {mail.to}, message, now);
+  };
+}
+
+}  // namespace
 
 ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options)
     : tenants(db, clock, options.dev),
-      users(db),
+      users(db, clock),
       groups(db, clock),
-      invitations(db, clock),
+      invitations(db, clock, options.invitations, InvitationEmailsThroughOutbox()),
       hubs(db, clock),
       entries(db, clock),
       translations(db, clock),

@@ -48,6 +48,9 @@ struct ServiceSetOptions {
   std::string signing_key;
   int64_t token_ttl_seconds = identity::kDefaultTokenTtlSeconds;
   int64_t app_key_max_days = trust::kDefaultAppKeyMaxDays;
+  // Invitation lifetime and the sign-in link of invitation emails (sign-in
+  // fills public_url and providers from --public-url and --oidc-config).
+  identity::InvitationSettings invitations;
 };
 
 class ServiceSet {

@@ -45,7 +45,10 @@ Status UserService::RemoveFromTenant(const Principal& caller, const std::string&
   if (role.empty()) return Error::NotFound("User not found in this tenant.");
   if (role.front().Text(0) == "Owner" && tenant.Run(internal::kCountActiveOwners).front().Int(0) <= 1)
     return Error::InvalidArgument("last_owner", "The last Owner of a tenant cannot be removed.");
-  tenant.Run(internal::kDeactivateMember, {user_id});
+  tenant.Run(internal::kDeactivateMember, {user_id, clock_.Now(), caller.user_id});
+  // sessions: end the user's sessions for this tenant here, in this
+  // transaction (the lead's sessions table), so removal takes effect at once.
+  // audit: user.removed
   session.Commit();
   return Ok();
 }

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/result.h"
 #include "identity/principal.h"
 #include "identity/tenant_service.h"
@@ -24,7 +25,7 @@ struct TenantUser {
 
 class UserService {
  public:
-  explicit UserService(storage::Database& db) : db_(db) {}
+  UserService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
 
   // Active members of the caller's tenant, by display name.
   std::vector<TenantUser> List(const Principal& caller) const;
@@ -36,11 +37,14 @@ class UserService {
   // Global admins only. The membership is deactivated, not deleted: the
   // user's entries and history stay, attributed to an inactive owner (which
   // the trust plane reports), until ownership is transferred. Removing
-  // yourself or the last Owner is refused (400).
+  // yourself or the last Owner is refused (400). The row records when and by
+  // whom (removed_at, removed_by); a removed member does not rejoin by
+  // signing in (domain join), only through a new invitation.
   Status RemoveFromTenant(const Principal& caller, const std::string& user_id) const;
 
  private:
   storage::Database& db_;
+  const Clock& clock_;
 };
 
 }  // namespace credence::identity
