@@ -293,6 +293,7 @@ TEST_P(InvitationServiceTest, SigningInAcceptsEveryPendingInvitationForTheEmail)
   auto three = MakeTenant("three");
   auto four = MakeTenant("four");
   auto a = Invite(admin_, "gil@example.com", TenantRole::kOwner);
+  clock_.Advance(1);  // accepted oldest first
   auto b = Invite(two, "GIL@example.com", TenantRole::kGuest);
   auto c = Invite(three, "gil@example.com");
   ASSERT_TRUE(service_->Revoke(three, c.id).ok());
@@ -319,7 +320,21 @@ TEST_P(InvitationServiceTest, SigningInAcceptsEveryPendingInvitationForTheEmail)
   ASSERT_TRUE(list.ok());
   ASSERT_EQ(list->size(), 1u);
   EXPECT_EQ(list->front().accepted_user_id, gil);
-  EXPECT_EQ(list->front().accepted_at, kStart + kDay);
+  EXPECT_EQ(list->front().accepted_at, kStart + kDay + 1);
+
+  // A member like any other: listed, and their preferences work.
+  UserService users(*db_, clock_);
+  bool listed = false;
+  for (const auto& u : users.List(admin_))
+    if (u.id == gil) listed = u.role == TenantRole::kOwner && u.email == "gil@example.com";
+  EXPECT_TRUE(listed);
+  Principal as_gil;
+  as_gil.tenant_id = two.tenant_id;
+  as_gil.user_id = gil;
+  as_gil.role = TenantRole::kGuest;
+  EXPECT_TRUE(users.SetPreferredLanguage(as_gil, "es").ok());
+  for (const auto& u : users.List(two))
+    if (u.id == gil) EXPECT_EQ(u.preferred_language, "es");
 
   // Signing in again joins nothing more, and the invitations stay Accepted.
   EXPECT_TRUE(SignIn(gil, "gil@example.com").empty());
