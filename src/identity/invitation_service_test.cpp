@@ -475,6 +475,56 @@ TEST_P(InvitationServiceTest, TheEmailIsQueuedInTheOutboxInTheInvitingTransactio
   EXPECT_EQ(rows.front().Text(5), "pending");
 }
 
+// A store made before migrations 106 and 401 keeps its invitations (which
+// get invited_at + 14 days as their expiry) and its queued deliveries.
+TEST_P(InvitationServiceTest, OlderStoresUpgrade) {
+  test::ScratchStore old_store(GetParam(), "credence-invitation-upgrade");
+  auto db = storage::OpenDatabase(old_store.url(), {});
+  std::vector<storage::Migration> before;
+  for (const auto& m : app::AllMigrations())
+    if (m.version != 106 && m.version != 401) before.push_back(m);
+  storage::ApplyMigrations(*db, before);
+
+  const Principal admin = test::SeedTenant(*db, "old");
+  constexpr storage::GlobalQuery kOldInvitation{
+      "invitation_test.old_invitation",
+      "INSERT INTO invitations (tenant_id, id, email, role, status, invited_by, invited_at)"
+      " VALUES ($1, $2, 'old@example.com', 'Member', 'Pending', $3, $4)"};
+  constexpr storage::GlobalQuery kOldChannel{
+      "invitation_test.old_channel",
+      "INSERT INTO notification_channels (tenant_id, id, name, name_key, type, events, config, created_at, updated_at)"
+      " VALUES ($1, $2, 'Mail', 'mail', 'email', '[]', '{}', 0, 0)"};
+  constexpr storage::GlobalQuery kOldDelivery{
+      "invitation_test.old_delivery",
+      "INSERT INTO outbox (tenant_id, id, channel_id, event, subject, text, next_attempt_at, created_at)"
+      " VALUES ($1, $2, $3, 'channel.test', 'S', 'T', 5, 5)"};
+  const std::string invitation = NewId();
+  const std::string channel = NewId();
+  const std::string delivery = NewId();
+  {
+    storage::Session s(*db);
+    s.Run(kOldInvitation, {admin.tenant_id, invitation, admin.user_id, kStart});
+    s.Run(kOldChannel, {admin.tenant_id, channel});
+    s.Run(kOldDelivery, {admin.tenant_id, delivery, channel});
+  }
+  EXPECT_EQ(storage::ApplyMigrations(*db, app::AllMigrations()), 2);
+
+  InvitationService service(*db, clock_);
+  auto list = service.List(admin, std::nullopt);
+  ASSERT_TRUE(list.ok());
+  ASSERT_EQ(list->size(), 1u);
+  EXPECT_EQ(list->front().expires_at, kStart + 14 * kDay);
+  EXPECT_EQ(list->front().status, "Pending");
+  clock_.Set(kStart + 14 * kDay);
+  EXPECT_EQ(service.List(admin, std::string("Expired"))->size(), 1u);
+
+  storage::Session s(*db);
+  auto rows = s.Run(kOutboxOf, {admin.tenant_id});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows.front().OptText(0), channel);
+  EXPECT_EQ(rows.front().Text(5), "pending");
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, InvitationServiceTest, ::testing::Values("sqlite", "postgres"),
                          [](const ::testing::TestParamInfo<std::string>& backend) { return backend.param; });
 
