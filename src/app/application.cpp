@@ -81,6 +81,9 @@ int Serve(const Config& config) {
   set_options.signing_key = signing_key;
   set_options.token_ttl_seconds = config.token_ttl_seconds;
   set_options.app_key_max_days = config.app_key_max_days;
+  set_options.invitations.lifetime_days = config.invitation_days;
+  set_options.invitations.public_url = set_options.public_url;
+  for (const auto& p : set_options.oidc_providers) set_options.invitations.providers.push_back(p.name);
   ServiceSet set(*db, clock, set_options);
   if (config.dev) {
     try {

@@ -1,14 +1,32 @@
 #include "app/service_set.h"
 
+#include <stdexcept>
+
 #include "storage/database.h"
 
 namespace credence::app {
+namespace {
+
+// Invitation emails go through the notification outbox as direct emails, in
+// the inviting transaction (identity does not depend on notify).
+identity::InvitationMailer InvitationEmailsThroughOutbox() {
+  return [](storage::TenantSession& tx, const identity::InvitationEmail& mail, TimeMs now) {
+    notify::OutboundMessage message;
+    message.event = "user.invitation";
+    message.subject = mail.subject;
+    message.text = mail.text;
+    message.data_json = mail.data_json;
+    return notify::QueueEmail(tx, {mail.to}, message, now);
+  };
+}
+
+}  // namespace
 
 ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options)
     : tenants(db, clock, options.dev, options.tenant_creations_per_day),
       users(db, clock),
       groups(db, clock),
-      invitations(db, clock),
+      invitations(db, clock, options.invitations, InvitationEmailsThroughOutbox()),
       hubs(db, clock),
       entries(db, clock),
       translations(db, clock),
@@ -36,6 +54,13 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 memberships,  expiry_templates, review_checklists, expiry, reviews,
                 notifications, dashboards,  channels,        scheduler,    outbox,      options.test_clock,
                 api_keys,     trust,       trust_admin,  apps,        reports,
-                sessions,     sign_in} {}
+                sessions,     sign_in} {
+  // Sign-in accepts the person's invitations and joins the tenants whose
+  // domain admits them, inside its own transaction.
+  sign_in.SetJoinTenantsHook([this](storage::Session& tx, const std::string& user_id, const std::string& email) {
+    auto joined = invitations.JoinOnSignIn(tx, user_id, email);
+    if (!joined) throw std::runtime_error("joining tenants at sign-in failed: " + joined.error().detail);
+  });
+}
 
 }  // namespace credence::app

@@ -55,6 +55,9 @@ struct ServiceSetOptions {
   std::string public_url = "http://127.0.0.1:8080";
   identity::SessionPolicy sessions;
   int64_t tenant_creations_per_day = 3;
+  // Invitation lifetime and the sign-in link of invitation emails (sign-in
+  // fills public_url and providers from --public-url and --oidc-config).
+  identity::InvitationSettings invitations;
 };
 
 class ServiceSet {

@@ -31,6 +31,7 @@ constexpr FlagSpec kFlags[] = {
     {"jobs-interval-ms", FlagType::kInt, "how often background jobs run (default 5000; 0: only on demand in dev)"},
     {"smtp-url", FlagType::kString, "outbound mail server, smtp://host:port (email channels)"},
     {"smtp-from", FlagType::kString, "sender address of outbound mail (default credence@localhost)"},
+    {"invitation-days", FlagType::kInt, "how long an invitation can be accepted, in days (default 14)"},
     {"token-ttl-seconds", FlagType::kInt, "lifetime of access tokens from /connect/token (default 3600)"},
     {"app-key-max-days", FlagType::kInt, "longest lifetime of an app-bound key, in days (default 365)"},
     {"sqlite-wal-restart-mb", FlagType::kInt,
@@ -134,6 +135,9 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
   } else if (name == "smtp-from") {
     if (value.find('@') == std::string::npos) return FlagError(name, "expected an email address");
     c.smtp_from = value;
+  } else if (name == "invitation-days") {
+    if (number < 1 || number > 365) return FlagError(name, "expected 1 to 365 days");
+    c.invitation_days = number;
   } else if (name == "token-ttl-seconds") {
     if (number < 1 || number > 86'400) return FlagError(name, "expected 1 to 86400 seconds");
     c.token_ttl_seconds = number;

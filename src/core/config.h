@@ -32,6 +32,8 @@ struct Config {
   // Outbound email: smtp://host:port (empty: email channels fail to deliver).
   std::string smtp_url;
   std::string smtp_from = "credence@localhost";
+  // How long an invitation can be accepted, in days (docs/sign-in.md).
+  int64_t invitation_days = 14;
   // Lifetime of access tokens from POST /connect/token (docs/credentials.md).
   int64_t token_ttl_seconds = 3600;
   // The longest lifetime of an app-bound key, in days (docs/apps.md).

@@ -191,6 +191,33 @@ ALTER TABLE tenants ADD COLUMN created_by TEXT REFERENCES users(id);
 CREATE INDEX tenants_created_by ON tenants (created_by, created_at) WHERE created_by IS NOT NULL;
 )sql",
        ""},
+      // Invitations that expire, are revoked and accepted (docs/sign-in.md,
+      // "Invitations"). expires_at is set on every new invitation; rows
+      // written before it get invited_at + 14 days. `status` stores Pending,
+      // Accepted, Revoked or Expired; a Pending row whose expires_at has
+      // passed reads as Expired (derived from the clock), and is stored as
+      // Expired only when a new invitation for the email replaces it (the
+      // partial unique index allows one Pending row per email).
+      // invitations_pending_by_email finds a signing-in user's invitations in
+      // every tenant (a global lookup, like the API keys' prefix index).
+      // tenant_members.removed_at/removed_by record who removed a member;
+      // a removed member (an inactive row) does not rejoin a tenant by its
+      // email domain, only through a new invitation. tenants_domain serves
+      // the domain join at sign-in.
+      {106, "identity: invitation expiry, revocation and acceptance; member removal; domain join",
+       R"sql(
+ALTER TABLE invitations ADD COLUMN expires_at BIGINT;
+ALTER TABLE invitations ADD COLUMN accepted_at BIGINT;
+ALTER TABLE invitations ADD COLUMN accepted_user_id TEXT REFERENCES users(id);
+ALTER TABLE invitations ADD COLUMN revoked_at BIGINT;
+ALTER TABLE invitations ADD COLUMN revoked_by TEXT REFERENCES users(id);
+UPDATE invitations SET expires_at = invited_at + 1209600000 WHERE expires_at IS NULL;
+CREATE INDEX invitations_pending_by_email ON invitations (email) WHERE status = 'Pending';
+ALTER TABLE tenant_members ADD COLUMN removed_at BIGINT;
+ALTER TABLE tenant_members ADD COLUMN removed_by TEXT REFERENCES users(id);
+CREATE INDEX tenants_domain ON tenants (LOWER(domain)) WHERE allow_all_users = 1;
+)sql",
+       ""},
   };
   return kMigrations;
 }

@@ -47,8 +47,9 @@ Status UserService::RemoveFromTenant(const Principal& caller, const std::string&
   if (role.empty()) return Error::NotFound("User not found in this tenant.");
   if (role.front().Text(0) == "Owner" && tenant.Run(internal::kCountActiveOwners).front().Int(0) <= 1)
     return Error::InvalidArgument("last_owner", "The last Owner of a tenant cannot be removed.");
-  tenant.Run(internal::kDeactivateMember, {user_id});
+  tenant.Run(internal::kDeactivateMember, {user_id, clock_.Now(), caller.user_id});
   SessionService::EndForUserInTenant(session, caller.tenant_id, user_id, clock_.Now());
+  // audit: user.removed
   session.Commit();
   return Ok();
 }

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/result.h"
 #include "identity/principal.h"
 #include "identity/tenant_service.h"
@@ -36,8 +37,10 @@ class UserService {
   // Global admins only. The membership is deactivated, not deleted: the
   // user's entries and history stay, attributed to an inactive owner (which
   // the trust plane reports), until ownership is transferred. Removing
-  // yourself or the last Owner is refused (400). The user's sessions in
-  // this tenant end in the same transaction.
+  // yourself or the last Owner is refused (400). The row records when and by
+  // whom (removed_at, removed_by); a removed member does not rejoin by
+  // signing in (domain join), only through a new invitation. The user's
+  // sessions in this tenant end in the same transaction.
   Status RemoveFromTenant(const Principal& caller, const std::string& user_id) const;
 
  private:

@@ -16,12 +16,12 @@ namespace credence::notify {
 struct Delivery {
   std::string id;
   std::string tenant_id;
-  std::string channel_id;
+  std::string channel_id;               // "" for a direct email (QueueEmail)
   std::string event;
   std::string subject;
   std::string text;
   std::string data_json;                // a JSON object
-  std::vector<std::string> recipients;  // from the event (entry owners); email only
+  std::vector<std::string> recipients;  // from the event (entry owners), or a direct email's; email only
   int attempts = 0;                     // attempts made before this one
   TimeMs created_at = 0;                // when the event was queued
 };

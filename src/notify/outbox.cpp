@@ -65,6 +65,11 @@ int QueueForChannels(storage::TenantSession& tx, const OutboundMessage& message,
   return queued;
 }
 
+std::string QueueEmail(storage::TenantSession& tx, const std::vector<std::string>& recipients,
+                       const OutboundMessage& message, TimeMs now) {
+  return internal::InsertDelivery(tx, "", message, recipients, now);
+}
+
 OutboxWorker::OutboxWorker(storage::Database& db, const Clock& clock, DeliverySettings settings)
     : db_(db), clock_(clock), settings_(std::move(settings)) {
   InitCurl();
@@ -108,9 +113,9 @@ OutboxRunResult OutboxWorker::RunOnce() const {
 }
 
 std::string OutboxWorker::Send(const Delivery& d, TimeMs now) const {
-  std::string type;
+  std::string type(kTypeEmail);
   ChannelConfig config;
-  {
+  if (!d.channel_id.empty()) {
     // The connection goes back to the pool before any network I/O.
     storage::Session session(db_);
     storage::TenantSession tenant(session, d.tenant_id);

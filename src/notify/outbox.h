@@ -31,6 +31,13 @@ struct OutboundMessage {
 // Returns how many deliveries were queued.
 int QueueForChannels(storage::TenantSession& tx, const OutboundMessage& message, TimeMs now);
 
+// Queues `message` as one direct email to `recipients` (no channel: an
+// invitation, say), inside the caller's transaction: it is queued if and
+// only if the caller commits. `message.owner_emails` is ignored. Returns the
+// delivery id. docs/notifications.md, "Direct emails".
+std::string QueueEmail(storage::TenantSession& tx, const std::vector<std::string>& recipients,
+                       const OutboundMessage& message, TimeMs now);
+
 struct DeliverySettings {
   std::string smtp_url;  // smtp://host:port; empty: email deliveries fail
   std::string smtp_from = "credence@localhost";

@@ -58,6 +58,44 @@ CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE status = 'pending';
 CREATE INDEX outbox_channel ON outbox (tenant_id, channel_id, created_at);
 )sql",
        ""},
+      // Direct emails (docs/notifications.md, "Direct emails"): a delivery
+      // with no channel, sent as email to the addresses in its own
+      // `recipients` (invitations). channel_id becomes nullable; the
+      // composite foreign key does not apply to a row whose channel_id is
+      // NULL. SQLite cannot drop NOT NULL in place, so the table is rebuilt
+      // (nothing references it).
+      {401, "notify: direct emails (outbox rows without a channel)",
+       R"sql(
+CREATE TABLE outbox_new (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  channel_id TEXT,
+  event TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  text TEXT NOT NULL,
+  data_json TEXT NOT NULL DEFAULT '{}',
+  recipients TEXT NOT NULL DEFAULT '[]',
+  status TEXT NOT NULL DEFAULT 'pending',
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at BIGINT NOT NULL,
+  claimed_until BIGINT,
+  claimed_by TEXT,
+  last_error TEXT,
+  created_at BIGINT NOT NULL,
+  delivered_at BIGINT,
+  PRIMARY KEY (tenant_id, id),
+  FOREIGN KEY (tenant_id, channel_id) REFERENCES notification_channels (tenant_id, id) ON DELETE CASCADE
+);
+INSERT INTO outbox_new (tenant_id, id, channel_id, event, subject, text, data_json, recipients, status, attempts,
+  next_attempt_at, claimed_until, claimed_by, last_error, created_at, delivered_at)
+  SELECT tenant_id, id, channel_id, event, subject, text, data_json, recipients, status, attempts,
+  next_attempt_at, claimed_until, claimed_by, last_error, created_at, delivered_at FROM outbox;
+DROP TABLE outbox;
+ALTER TABLE outbox_new RENAME TO outbox;
+CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX outbox_channel ON outbox (tenant_id, channel_id, created_at);
+)sql",
+       "ALTER TABLE outbox ALTER COLUMN channel_id DROP NOT NULL;"},
   };
   return kMigrations;
 }

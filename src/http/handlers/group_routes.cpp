@@ -79,7 +79,12 @@ json::object InvitationJson(const identity::Invitation& i) {
           {"displayName", OptJson(i.display_name)},
           {"status", i.status},
           {"invitedBy", i.invited_by},
-          {"invitedAt", FormatTimestamp(i.invited_at)}};
+          {"invitedAt", FormatTimestamp(i.invited_at)},
+          {"expiresAt", FormatTimestamp(i.expires_at)},
+          {"acceptedAt", i.accepted_at ? json::value(FormatTimestamp(*i.accepted_at)) : json::value(nullptr)},
+          {"acceptedUserId", OptJson(i.accepted_user_id)},
+          {"revokedAt", i.revoked_at ? json::value(FormatTimestamp(*i.revoked_at)) : json::value(nullptr)},
+          {"revokedBy", OptJson(i.revoked_by)}};
 }
 
 Schema InvitationStatusSchema() { return Schema::String().Enum(identity::InvitationStatuses()); }
@@ -90,9 +95,14 @@ Schema InvitationSchema() {
       Required("email", Schema::String().Format("email").Describe("lowercased")),
       Required("role", TenantRoleSchema()),
       Required("displayName", Schema::String().Nullable()),
-      Required("status", InvitationStatusSchema()),
+      Required("status", InvitationStatusSchema().Describe("Expired is derived from expiresAt and the clock")),
       Required("invitedBy", Schema::Uuid().Describe("the inviting admin's user id")),
       Required("invitedAt", Schema::Timestamp()),
+      Required("expiresAt", Schema::Timestamp().Describe("Pending until then; Expired from then on")),
+      Required("acceptedAt", Schema::Timestamp().Nullable()),
+      Required("acceptedUserId", Schema::Uuid().Nullable().Describe("the user who accepted by signing in")),
+      Required("revokedAt", Schema::Timestamp().Nullable()),
+      Required("revokedBy", Schema::Uuid().Nullable().Describe("the revoking admin's user id")),
   });
 }
 
@@ -218,9 +228,11 @@ void AddGroupRoutes(Router& router, const Services& s) {
                   if (!invited) return Problem(ctx, invited.error());
                   return JsonResponse(invited->created ? 201 : 200, InvitationJson(invited->invitation));
                 },
-                {.summary = "Invite a person by email (global admin); the invitation is recorded as Pending. "
-                            "201 when created; an email with a Pending invitation answers 200 with that "
-                            "invitation unchanged; 409 already_member when an active member has the email.",
+                {.summary = "Invite a person by email (global admin): the invitation is recorded as Pending and "
+                            "an email with a sign-in link is queued in the same transaction. 201 when created; "
+                            "an email with a Pending invitation answers 200 with that invitation unchanged (no "
+                            "second email); an expired or revoked one is replaced by a new invitation; 409 "
+                            "already_member when an active member has the email.",
                  .tag = "users",
                  .request = kInviteRequest,
                  .response = InvitationSchema(),
@@ -242,6 +254,22 @@ void AddGroupRoutes(Router& router, const Services& s) {
                  .response = Schema::Array(InvitationSchema()),
                  .query = {{"status", InvitationStatusSchema(), false, "only invitations with this status"}},
                  .errors = {400}}});
+  }
+
+  for (const char* path : {"/api/users/invitations/{invitationId}", "/users/invitations/{invitationId}"}) {
+    router.Add({Method::kDelete, path, Auth::kTenantAdmin, "",
+                [&invitations](RequestContext& ctx) {
+                  auto revoked = invitations.Revoke(ctx.Caller(), CanonicalUuid(ctx.PathParam("invitationId")));
+                  if (!revoked) return Problem(ctx, revoked.error());
+                  return NoContent();
+                },
+                {.summary = "Revoke a Pending invitation (global admin): it can no longer be accepted. Revoking "
+                            "a revoked invitation again changes nothing (204); an Accepted or Expired one is 409 "
+                            "invitation_not_pending.",
+                 .tag = "users",
+                 .success_status = 204,
+                 .errors = {404, 409},
+                 .path_params = {{"invitationId", Schema::Uuid()}}}});
   }
 }
 

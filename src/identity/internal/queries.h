@@ -68,9 +68,11 @@ inline constexpr TenantQuery kCountActiveOwners{
     "identity.count_active_owners",
     "SELECT COUNT(*) FROM tenant_members WHERE tenant_id = $1 AND role = 'Owner' AND is_active = 1"};
 
+// $3: when, $4: the removing admin.
 inline constexpr TenantQuery kDeactivateMember{
     "identity.deactivate_member",
-    "UPDATE tenant_members SET is_active = 0, persona = NULL WHERE tenant_id = $1 AND user_id = $2 AND is_active = 1"};
+    "UPDATE tenant_members SET is_active = 0, persona = NULL, removed_at = $3, removed_by = $4"
+    " WHERE tenant_id = $1 AND user_id = $2 AND is_active = 1"};
 
 }  // namespace credence::identity::internal
 
@@ -138,23 +140,88 @@ inline constexpr TenantQuery kFindActiveMemberByEmail{
     "SELECT u.id FROM tenant_members m JOIN users u ON u.id = m.user_id"
     " WHERE m.tenant_id = $1 AND m.is_active = 1 AND LOWER(u.email) = $2"};
 
+// Invitation columns, in the order InvitationFromRow reads them; the 5th is
+// the status as of $now (a Pending invitation past expires_at is Expired).
+#define CREDENCE_INVITATION_COLUMNS(now)                                                                   \
+  "id, email, role, display_name,"                                                                         \
+  " CASE WHEN status = 'Pending' AND expires_at <= " now " THEN 'Expired' ELSE status END,"                \
+  " invited_by, invited_at, expires_at, accepted_at, accepted_user_id, revoked_at, revoked_by"
+
+// The stored-Pending invitation for email $2 ($3: now), expired or not.
 inline constexpr TenantQuery kFindPendingInvitation{
     "identity.find_pending_invitation",
-    "SELECT id, email, role, display_name, status, invited_by, invited_at FROM invitations"
+    "SELECT " CREDENCE_INVITATION_COLUMNS("$3") " FROM invitations"
     " WHERE tenant_id = $1 AND email = $2 AND status = 'Pending'"};
 
+// $2: now; $3: a status to filter by (derived), or NULL.
 inline constexpr TenantQuery kListInvitations{
     "identity.list_invitations",
-    "SELECT id, email, role, display_name, status, invited_by, invited_at FROM invitations"
-    " WHERE tenant_id = $1 AND (CAST($2 AS TEXT) IS NULL OR status = CAST($2 AS TEXT))"
+    "SELECT " CREDENCE_INVITATION_COLUMNS("$2") " FROM invitations"
+    " WHERE tenant_id = $1 AND (CAST($3 AS TEXT) IS NULL OR"
+    " (CASE WHEN status = 'Pending' AND expires_at <= $2 THEN 'Expired' ELSE status END) = CAST($3 AS TEXT))"
     " ORDER BY invited_at DESC, id DESC"};
+
+inline constexpr TenantQuery kFindInvitation{
+    "identity.find_invitation",
+    "SELECT " CREDENCE_INVITATION_COLUMNS("$3") " FROM invitations WHERE tenant_id = $1 AND id = $2"};
+
+#undef CREDENCE_INVITATION_COLUMNS
 
 // At most one Pending invitation per email (a partial unique index); a
 // concurrent second invite inserts nothing and reads the first.
 inline constexpr TenantQuery kInsertInvitation{
     "identity.insert_invitation",
-    "INSERT INTO invitations (tenant_id, id, email, role, display_name, status, invited_by, invited_at)"
-    " VALUES ($1, $2, $3, $4, $5, 'Pending', $6, $7)"
+    "INSERT INTO invitations (tenant_id, id, email, role, display_name, status, invited_by, invited_at, expires_at)"
+    " VALUES ($1, $2, $3, $4, $5, 'Pending', $6, $7, $8)"
     " ON CONFLICT (tenant_id, email) WHERE status = 'Pending' DO NOTHING"};
+
+// An expired Pending invitation for email $2 is stored as Expired when a new
+// one replaces it ($3: now).
+inline constexpr TenantQuery kSupersedeExpiredInvitation{
+    "identity.supersede_expired_invitation",
+    "UPDATE invitations SET status = 'Expired'"
+    " WHERE tenant_id = $1 AND email = $2 AND status = 'Pending' AND expires_at <= $3"};
+
+// $2: id, $3: now, $4: the revoking admin. Only a Pending, unexpired one.
+inline constexpr TenantQuery kRevokeInvitation{
+    "identity.revoke_invitation",
+    "UPDATE invitations SET status = 'Revoked', revoked_at = $3, revoked_by = $4"
+    " WHERE tenant_id = $1 AND id = $2 AND status = 'Pending' AND expires_at > $3"};
+
+// $2: id, $3: now, $4: the accepting user. Only a Pending, unexpired one.
+inline constexpr TenantQuery kAcceptInvitation{
+    "identity.accept_invitation",
+    "UPDATE invitations SET status = 'Accepted', accepted_at = $3, accepted_user_id = $4"
+    " WHERE tenant_id = $1 AND id = $2 AND status = 'Pending' AND expires_at > $3"};
+
+// Sign-in: the Pending, unexpired invitations of email $1 in every tenant
+// ($2: now), oldest first (invitations_pending_by_email).
+inline constexpr GlobalQuery kPendingInvitationsForEmail{
+    "identity.pending_invitations_for_email",
+    "SELECT tenant_id, id, role FROM invitations WHERE email = $1 AND status = 'Pending' AND expires_at > $2"
+    " ORDER BY invited_at, tenant_id, id"};
+
+// Sign-in: tenants that let every user of domain $1 (lowercase) join
+// (tenants_domain).
+inline constexpr GlobalQuery kTenantsOpenToDomain{
+    "identity.tenants_open_to_domain",
+    "SELECT id FROM tenants WHERE allow_all_users = 1 AND LOWER(domain) = $1 ORDER BY created_at, id"};
+
+// Accepting an invitation: a new membership with role $3, or a removed
+// (inactive) member's reactivated with it; an active member is left as is
+// (no row changes). $4: now.
+inline constexpr TenantQuery kJoinByInvitation{
+    "identity.join_by_invitation",
+    "INSERT INTO tenant_members (tenant_id, user_id, role, persona, is_active, joined_at)"
+    " VALUES ($1, $2, $3, NULL, 1, $4)"
+    " ON CONFLICT (tenant_id, user_id) DO UPDATE SET is_active = 1, role = excluded.role,"
+    " joined_at = excluded.joined_at, removed_at = NULL, removed_by = NULL WHERE tenant_members.is_active = 0"};
+
+// Joining by domain: only a user with no membership row at all; a removed
+// member keeps their inactive row, so they do not come back this way.
+inline constexpr TenantQuery kJoinByDomain{
+    "identity.join_by_domain",
+    "INSERT INTO tenant_members (tenant_id, user_id, role, persona, is_active, joined_at)"
+    " VALUES ($1, $2, 'Member', NULL, 1, $3) ON CONFLICT (tenant_id, user_id) DO NOTHING"};
 
 }  // namespace credence::identity::internal

@@ -13,7 +13,7 @@ namespace credence::notify::internal {
 std::string InsertDelivery(storage::TenantSession& tx, const std::string& channel_id, const OutboundMessage& message,
                            const std::vector<std::string>& recipients, TimeMs now) {
   std::string id = NewId();
-  tx.Run(kInsertDelivery, {id, channel_id, message.event, message.subject, message.text,
+  tx.Run(kInsertDelivery, {id, channel_id.empty() ? storage::Param(nullptr) : storage::Param(channel_id), message.event, message.subject, message.text,
                            message.data_json.empty() ? std::string_view("{}") : std::string_view(message.data_json),
                            StringListToJson(recipients), now});
   return id;
@@ -34,7 +34,7 @@ std::vector<Delivery> ClaimDue(storage::Database& db, const std::string& claim, 
     Delivery d;
     d.tenant_id = r.Text(0);
     d.id = r.Text(1);
-    d.channel_id = r.Text(2);
+    d.channel_id = r.Text(2);  // "" for a direct email
     d.event = r.Text(3);
     d.subject = r.Text(4);
     d.text = r.Text(5);

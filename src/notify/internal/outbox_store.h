@@ -15,8 +15,9 @@ class TenantSession;
 
 namespace credence::notify::internal {
 
-// Inserts one pending delivery, due at `now`, in the caller's transaction.
-// Returns its id.
+// Inserts one pending delivery, due at `now`, in the caller's transaction;
+// an empty `channel_id` makes a direct email to `recipients` (the row's
+// channel_id is NULL). Returns its id.
 std::string InsertDelivery(storage::TenantSession& tx, const std::string& channel_id, const OutboundMessage& message,
                            const std::vector<std::string>& recipients, TimeMs now);
 
