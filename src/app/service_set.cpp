@@ -25,7 +25,11 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       api_keys(db, clock,
                options.signing_key.empty() ? identity::LoadOrCreateSigningKey(db, clock) : options.signing_key,
                options.token_ttl_seconds),
-      trust(db, clock),
+      chain_heads(db, clock,
+                  options.chain_key ? options.chain_key
+                                    : std::make_shared<const integrity::SigningKey>(integrity::SigningKey::Generate()),
+                  {trust::LedgerChain()}),
+      trust(db, clock, &chain_heads),
       trust_admin(db, clock),
       apps(db, clock, api_keys, options.app_key_max_days),
       reports(db, clock),
@@ -33,6 +37,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 entries,      translations, metrics_,        options.dev,  options.version,
                 memberships,  expiry_templates, review_checklists, expiry, reviews,
                 notifications, dashboards,  channels,        scheduler,    outbox,      options.test_clock,
-                api_keys,     trust,       trust_admin,  apps,        reports} {}
+                api_keys,     trust,       trust_admin,  apps,        reports,
+                chain_heads} {}
 
 }  // namespace credence::app

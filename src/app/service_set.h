@@ -9,6 +9,7 @@
 #include "http/handlers/routes.h"
 #include "http/metrics.h"
 #include "identity/api_key_service.h"
+#include "integrity/chain_heads.h"
 #include "identity/group_service.h"
 #include "identity/invitation_service.h"
 #include "identity/tenant_service.h"
@@ -48,6 +49,9 @@ struct ServiceSetOptions {
   std::string signing_key;
   int64_t token_ttl_seconds = identity::kDefaultTokenTtlSeconds;
   int64_t app_key_max_days = trust::kDefaultAppKeyMaxDays;
+  // The key that signs chain heads (loaded from its file by the server);
+  // null: a fresh one in memory (tests).
+  std::shared_ptr<const integrity::SigningKey> chain_key;
 };
 
 class ServiceSet {
@@ -76,6 +80,9 @@ class ServiceSet {
   lifecycle::ExpiryScheduler scheduler;
   notify::OutboxWorker outbox;
   identity::ApiKeyService api_keys;
+  // The signed heads of every hash chain (the ledger; the audit log joins
+  // with its own ChainSource).
+  integrity::ChainHeads chain_heads;
   trust::TrustService trust;
   trust::TrustAdminService trust_admin;
   trust::AppRegistry apps;

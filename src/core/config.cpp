@@ -35,6 +35,9 @@ constexpr FlagSpec kFlags[] = {
     {"app-key-max-days", FlagType::kInt, "longest lifetime of an app-bound key, in days (default 365)"},
     {"sqlite-wal-restart-mb", FlagType::kInt,
      "SQLite: restart the write-ahead log once this many MB of it are in use (default 4096)"},
+    {"chain-signing-key", FlagType::kString,
+     "PEM file of the Ed25519 key that signs chain heads (default <data-dir>/chain-signing-key.pem; created if absent)"},
+    {"chain-head-interval-seconds", FlagType::kInt, "how often moved chain heads are signed (default 60)"},
 };
 
 std::string EnvName(std::string_view flag) {
@@ -137,6 +140,12 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
   } else if (name == "sqlite-wal-restart-mb") {
     if (number < 1 || number > 1'048'576) return FlagError(name, "expected 1 to 1048576 MB");
     c.sqlite_wal_restart_mb = number;
+  } else if (name == "chain-signing-key") {
+    if (value.empty()) return FlagError(name, "must not be empty");
+    c.chain_signing_key = value;
+  } else if (name == "chain-head-interval-seconds") {
+    if (number < 1 || number > 86'400) return FlagError(name, "expected 1 to 86400 seconds");
+    c.chain_head_interval_seconds = number;
   }
   return Ok();
 }
@@ -146,6 +155,11 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
 std::string Config::EffectiveDatabaseUrl() const {
   if (!database_url.empty()) return database_url;
   return "sqlite:" + data_dir + "/credence.db";
+}
+
+std::string Config::EffectiveChainSigningKey() const {
+  if (!chain_signing_key.empty()) return chain_signing_key;
+  return data_dir + "/chain-signing-key.pem";
 }
 
 int Config::EffectiveThreads() const {

@@ -39,9 +39,15 @@ struct Config {
   // SQLite: the write-ahead log is restarted once this much of it is in use
   // (docs/performance.md, "Sustained load and the WAL restart").
   int64_t sqlite_wal_restart_mb = 4096;
+  // The Ed25519 key that signs chain heads (docs/trust.md, "Signed chain
+  // heads"); empty: <data_dir>/chain-signing-key.pem, created on first start.
+  std::string chain_signing_key;
+  // How often the background jobs sign the chain heads that moved.
+  int64_t chain_head_interval_seconds = 60;
 
   std::string EffectiveDatabaseUrl() const;
   int EffectiveThreads() const;
+  std::string EffectiveChainSigningKey() const;
 };
 
 using EnvLookup = std::function<std::optional<std::string>(const std::string& name)>;

@@ -45,6 +45,9 @@ class AppRegistry;
 namespace credence::reports {
 class ReportService;
 }
+namespace credence::integrity {
+class ChainHeads;
+}
 
 namespace credence::http {
 
@@ -82,6 +85,8 @@ struct Services {
   const trust::TrustAdminService& trust_admin;
   const trust::AppRegistry& apps;
   const reports::ReportService& reports;
+  // Signed chain heads and the public keys that sign them.
+  const integrity::ChainHeads& chain_heads;
 };
 
 // Hubs; entries, translations and search.
