@@ -169,7 +169,7 @@ std::optional<SignedHead> ChainHeads::NewestHead(storage::TenantSession& tenant,
   return HeadFromRow(rows.front(), tenant.tenant_id(), chain);
 }
 
-bool ChainHeads::SignOne(const ChainSource& chain, const std::string& tenant_id) const {
+ChainHeads::Signed ChainHeads::SignOne(const ChainSource& chain, const std::string& tenant_id) const {
   // Read in one snapshot; the insert is one statement of its own (heads are
   // never updated, and two nodes signing the same head write it once).
   std::optional<ChainHead> head;
@@ -177,11 +177,11 @@ bool ChainHeads::SignOne(const ChainSource& chain, const std::string& tenant_id)
     storage::Session session(db_, storage::TxMode::kRead);
     storage::TenantSession tenant(session, tenant_id);
     head = chain.head(tenant);
-    if (!head) return false;
+    if (!head) return Signed::kUnchanged;
     if (auto last = NewestHead(tenant, chain.name)) {
-      if (last->seq == head->seq && last->hash == head->hash) return false;
+      if (last->seq == head->seq && last->hash == head->hash) return Signed::kUnchanged;
       const auto at = last->seq <= head->seq ? chain.hash_at(tenant, last->seq) : std::nullopt;
-      if (!at || *at != last->hash) throw std::runtime_error("contradicts its newest signed head");
+      if (!at || *at != last->hash) return Signed::kRefused;
     }
   }
   const TimeMs now = clock_.Now();
@@ -189,7 +189,7 @@ bool ChainHeads::SignOne(const ChainSource& chain, const std::string& tenant_id)
   storage::Session session(db_);
   storage::TenantSession tenant(session, tenant_id);
   tenant.Run(kInsertHead, {chain.name, head->seq, head->hash, now, key_->key_id(), signature});
-  return true;
+  return Signed::kSigned;
 }
 
 SignPass ChainHeads::SignMovedHeads() const {
@@ -211,13 +211,20 @@ SignPass ChainHeads::SignMovedHeads() const {
     }
     for (const auto& tenant_id : tenants) {
       ++pass.tenants;
-      try {
-        if (SignOne(chain, tenant_id)) ++pass.signed_heads;
-      } catch (const std::runtime_error& e) {
-        ++pass.refused;
-        LogLine(LogLevel::kError, "chain head not signed: the chain " + std::string(e.what()))
-            .Str("chain", chain.name)
-            .Str("tenant", tenant_id);
+      // A storage failure ends the pass (the background jobs log it and
+      // retry on the next one).
+      switch (SignOne(chain, tenant_id)) {
+        case Signed::kSigned:
+          ++pass.signed_heads;
+          break;
+        case Signed::kRefused:
+          ++pass.refused;
+          LogLine(LogLevel::kError, "chain head not signed: the chain contradicts its newest signed head")
+              .Str("chain", chain.name)
+              .Str("tenant", tenant_id);
+          break;
+        case Signed::kUnchanged:
+          break;
       }
     }
   }

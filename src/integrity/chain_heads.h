@@ -140,7 +140,8 @@ class ChainHeads {
 
  private:
   std::optional<SignedHead> NewestHead(storage::TenantSession& tenant, const std::string& chain) const;
-  bool SignOne(const ChainSource& chain, const std::string& tenant_id) const;
+  enum class Signed { kUnchanged, kSigned, kRefused };
+  Signed SignOne(const ChainSource& chain, const std::string& tenant_id) const;
 
   storage::Database& db_;
   const Clock& clock_;
