@@ -18,6 +18,7 @@
 #include "http/server/server.h"
 #include "identity/access_token.h"
 #include "identity/authenticator.h"
+#include "integrity/signing_key.h"
 #include "storage/database.h"
 #include "storage/migrations.h"
 
@@ -47,6 +48,12 @@ int Serve(const Config& config) {
 
   std::unique_ptr<storage::Database> db;
   std::string signing_key;
+  // The chain-signing key lives outside the database (docs/trust.md).
+  auto chain_key = integrity::SigningKey::LoadOrCreate(config.EffectiveChainSigningKey());
+  if (!chain_key) {
+    LogLine(LogLevel::kError, "cannot load the chain-signing key").Str("error", chain_key.error().detail);
+    return 1;
+  }
   try {
     db = storage::OpenDatabase(config.EffectiveDatabaseUrl(), db_options);
     const auto migrations = AllMigrations();
@@ -84,7 +91,14 @@ int Serve(const Config& config) {
   set_options.invitations.lifetime_days = config.invitation_days;
   set_options.invitations.public_url = set_options.public_url;
   for (const auto& p : set_options.oidc_providers) set_options.invitations.providers.push_back(p.name);
+  set_options.chain_key = std::make_shared<const integrity::SigningKey>(std::move(*chain_key));
   ServiceSet set(*db, clock, set_options);
+  try {
+    set.chain_heads.RegisterKey();
+  } catch (const std::exception& e) {
+    LogLine(LogLevel::kError, "cannot register the chain-signing key").Str("error", e.what());
+    return 1;
+  }
   if (config.dev) {
     try {
       SeedDevelopmentData({set.tenants, set.groups, set.hubs, set.entries, set.translations, set.memberships});
@@ -99,7 +113,9 @@ int Serve(const Config& config) {
   int64_t jobs_interval_ms = config.jobs_interval_ms;
   if (jobs_interval_ms == 0 && !config.dev) jobs_interval_ms = Config{}.jobs_interval_ms;
   std::optional<BackgroundJobs> jobs;
-  if (jobs_interval_ms > 0) jobs.emplace(set.scheduler, set.outbox, set.reports, jobs_interval_ms);
+  if (jobs_interval_ms > 0)
+    jobs.emplace(set.scheduler, set.outbox, set.reports, jobs_interval_ms, &set.chain_heads,
+                 config.chain_head_interval_seconds * 1000);
 
   identity::Authenticator authenticator(*db, config.dev, &set.api_keys, &set.sessions);
   http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev);

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/logging.h"
+#include "integrity/chain_heads.h"
 #include "lifecycle/scheduler.h"
 #include "notify/outbox.h"
 #include "reports/report_service.h"
@@ -13,8 +14,15 @@
 namespace credence::app {
 
 BackgroundJobs::BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, const notify::OutboxWorker& outbox,
-                               const reports::ReportService& reports, int64_t interval_ms)
-    : scheduler_(scheduler), outbox_(outbox), reports_(reports), interval_ms_(interval_ms), thread_([this] { Loop(); }) {}
+                               const reports::ReportService& reports, int64_t interval_ms,
+                               const integrity::ChainHeads* chain_heads, int64_t chain_head_interval_ms)
+    : scheduler_(scheduler),
+      outbox_(outbox),
+      reports_(reports),
+      interval_ms_(interval_ms),
+      chain_heads_(chain_heads),
+      chain_head_interval_ms_(chain_head_interval_ms),
+      thread_([this] { Loop(); }) {}
 
 BackgroundJobs::~BackgroundJobs() {
   {
@@ -26,6 +34,9 @@ BackgroundJobs::~BackgroundJobs() {
 }
 
 void BackgroundJobs::Loop() {
+  // Steady time, not the service clock: a test clock moved by days must not
+  // sign on every tick.
+  auto last_signed = std::chrono::steady_clock::now();
   for (;;) {
     {
       std::unique_lock lock(mu_);
@@ -62,6 +73,18 @@ void BackgroundJobs::Loop() {
             .Int("decisions", r.decisions)
             .Int("usage", r.usage);
     });
+    if (chain_heads_ != nullptr &&
+        std::chrono::steady_clock::now() - last_signed >= std::chrono::milliseconds(chain_head_interval_ms_)) {
+      last_signed = std::chrono::steady_clock::now();
+      run("chain heads", [&] {
+        const auto h = chain_heads_->SignMovedHeads();
+        if (h.signed_heads + h.refused > 0)
+          LogLine(LogLevel::kInfo, "chain heads pass")
+              .Int("tenants", h.tenants)
+              .Int("signed", h.signed_heads)
+              .Int("refused", h.refused);
+      });
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Runs the expiry scheduler, the notification outbox and the reports'
-// rollup every interval on one thread, until destroyed. All are idempotent
+// rollup every interval on one thread, until destroyed; and, on its own
+// longer interval, signs the chain heads that moved (integrity/chain_heads.h). All are idempotent
 // and guarded (a lease, claims, a compare-and-set watermark), so several
 // nodes may run them at once.
 #include <condition_variable>
@@ -17,13 +18,17 @@ class OutboxWorker;
 namespace credence::reports {
 class ReportService;
 }
+namespace credence::integrity {
+class ChainHeads;
+}
 
 namespace credence::app {
 
 class BackgroundJobs {
  public:
   BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, const notify::OutboxWorker& outbox,
-                 const reports::ReportService& reports, int64_t interval_ms);
+                 const reports::ReportService& reports, int64_t interval_ms,
+                 const integrity::ChainHeads* chain_heads = nullptr, int64_t chain_head_interval_ms = 60'000);
   ~BackgroundJobs();  // stops after the pass in progress
   BackgroundJobs(const BackgroundJobs&) = delete;
   BackgroundJobs& operator=(const BackgroundJobs&) = delete;
@@ -35,6 +40,8 @@ class BackgroundJobs {
   const notify::OutboxWorker& outbox_;
   const reports::ReportService& reports_;
   int64_t interval_ms_;
+  const integrity::ChainHeads* chain_heads_;
+  int64_t chain_head_interval_ms_;
   std::mutex mu_;
   std::condition_variable wake_;
   bool stopping_ = false;

@@ -1,6 +1,7 @@
 #include "app/migrations.h"
 
 #include "identity/schema.h"
+#include "integrity/schema.h"
 #include "kb/schema.h"
 #include "lifecycle/schema.h"
 #include "notify/schema.h"
@@ -12,7 +13,8 @@ namespace credence::app {
 std::vector<storage::Migration> AllMigrations() {
   std::vector<storage::Migration> all;
   for (const auto* module : {&identity::Migrations(), &kb::Migrations(), &lifecycle::Migrations(),
-                             &notify::Migrations(), &trust::Migrations(), &reports::Migrations()})
+                             &notify::Migrations(), &trust::Migrations(), &reports::Migrations(),
+                             &integrity::Migrations()})
     all.insert(all.end(), module->begin(), module->end());
   return all;
 }

@@ -43,7 +43,11 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       api_keys(db, clock,
                options.signing_key.empty() ? identity::LoadOrCreateSigningKey(db, clock) : options.signing_key,
                options.token_ttl_seconds),
-      trust(db, clock),
+      chain_heads(db, clock,
+                  options.chain_key ? options.chain_key
+                                    : std::make_shared<const integrity::SigningKey>(integrity::SigningKey::Generate()),
+                  {trust::LedgerChain()}),
+      trust(db, clock, &chain_heads),
       trust_admin(db, clock),
       apps(db, clock, api_keys, options.app_key_max_days),
       reports(db, clock),
@@ -54,7 +58,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 memberships,  expiry_templates, review_checklists, expiry, reviews,
                 notifications, dashboards,  channels,        scheduler,    outbox,      options.test_clock,
                 api_keys,     trust,       trust_admin,  apps,        reports,
-                sessions,     sign_in} {
+                sessions,     sign_in,      chain_heads} {
   // Sign-in accepts the person's invitations and joins the tenants whose
   // domain admits them, inside its own transaction.
   sign_in.SetJoinTenantsHook([this](storage::Session& tx, const std::string& user_id, const std::string& email) {

@@ -9,6 +9,7 @@
 #include "http/handlers/routes.h"
 #include "http/metrics.h"
 #include "identity/api_key_service.h"
+#include "integrity/chain_heads.h"
 #include "identity/group_service.h"
 #include "identity/invitation_service.h"
 #include "identity/session_service.h"
@@ -58,6 +59,9 @@ struct ServiceSetOptions {
   // Invitation lifetime and the sign-in link of invitation emails (sign-in
   // fills public_url and providers from --public-url and --oidc-config).
   identity::InvitationSettings invitations;
+  // The key that signs chain heads (loaded from its file by the server);
+  // null: a fresh one in memory (tests).
+  std::shared_ptr<const integrity::SigningKey> chain_key;
 };
 
 class ServiceSet {
@@ -86,6 +90,9 @@ class ServiceSet {
   lifecycle::ExpiryScheduler scheduler;
   notify::OutboxWorker outbox;
   identity::ApiKeyService api_keys;
+  // The signed heads of every hash chain (the ledger; the audit log joins
+  // with its own ChainSource).
+  integrity::ChainHeads chain_heads;
   trust::TrustService trust;
   trust::TrustAdminService trust_admin;
   trust::AppRegistry apps;

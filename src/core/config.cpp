@@ -42,6 +42,9 @@ constexpr FlagSpec kFlags[] = {
     {"session-max-hours", FlagType::kInt, "a session ends this long after sign-in (default 168)"},
     {"tenant-creations-per-day", FlagType::kInt,
      "tenants one signed-in user may create per day outside --dev (default 3; 0: none)"},
+    {"chain-signing-key", FlagType::kString,
+     "PEM file of the Ed25519 key that signs chain heads (default <data-dir>/chain-signing-key.pem; created if absent)"},
+    {"chain-head-interval-seconds", FlagType::kInt, "how often moved chain heads are signed (default 60)"},
 };
 
 std::string EnvName(std::string_view flag) {
@@ -164,6 +167,12 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
   } else if (name == "tenant-creations-per-day") {
     if (number > 1000) return FlagError(name, "at most 1000");
     c.tenant_creations_per_day = number;
+  } else if (name == "chain-signing-key") {
+    if (value.empty()) return FlagError(name, "must not be empty");
+    c.chain_signing_key = value;
+  } else if (name == "chain-head-interval-seconds") {
+    if (number < 1 || number > 86'400) return FlagError(name, "expected 1 to 86400 seconds");
+    c.chain_head_interval_seconds = number;
   }
   return Ok();
 }
@@ -173,6 +182,11 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
 std::string Config::EffectiveDatabaseUrl() const {
   if (!database_url.empty()) return database_url;
   return "sqlite:" + data_dir + "/credence.db";
+}
+
+std::string Config::EffectiveChainSigningKey() const {
+  if (!chain_signing_key.empty()) return chain_signing_key;
+  return data_dir + "/chain-signing-key.pem";
 }
 
 int Config::EffectiveThreads() const {

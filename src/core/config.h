@@ -52,9 +52,16 @@ struct Config {
   // /api/tenant/create outside development mode (0: none).
   int64_t tenant_creations_per_day = 3;
 
+  // The Ed25519 key that signs chain heads (docs/trust.md, "Signed chain
+  // heads"); empty: <data_dir>/chain-signing-key.pem, created on first start.
+  std::string chain_signing_key;
+  // How often the background jobs sign the chain heads that moved.
+  int64_t chain_head_interval_seconds = 60;
+
   std::string EffectiveDatabaseUrl() const;
   int EffectiveThreads() const;
   std::string EffectivePublicUrl() const;
+  std::string EffectiveChainSigningKey() const;
 };
 
 using EnvLookup = std::function<std::optional<std::string>(const std::string& name)>;

@@ -5,6 +5,8 @@
 // it records facts only where no human has set them.
 #include <gtest/gtest.h>
 
+#include <boost/json/parse.hpp>
+
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -26,6 +28,7 @@
 #include "storage/session.h"
 #include "support/pg_test_database.h"
 #include "support/seed.h"
+#include "integrity/chain_heads.h"
 #include "trust/admin_service.h"
 #include "trust/ledger.h"
 #include "trust/sensitivity.h"
@@ -457,6 +460,248 @@ TEST_P(TrustAdminTest, RecordsOfBothHashFormatsVerifyInOneChain) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, TrustAdminTest, ::testing::Values("sqlite", "postgres"),
+                         [](const ::testing::TestParamInfo<std::string>& backend) { return backend.param; });
+
+// The ledger as an auditor attacks it: each stored column of a record
+// altered by hand (inside a transaction rolled back afterwards), and the
+// verifier names that record. Records by a machine key, so key_id is set.
+class LedgerTamperTest : public TrustAdminTest {
+ protected:
+  void SetUp() override {
+    TrustAdminTest::SetUp();
+    if (IsSkipped()) return;
+    machine_ = admin_;
+    machine_.kind = identity::PrincipalKind::kMachine;
+    machine_.key_id = "0123456789abcdef";
+    machine_.scopes = {"trust:evaluate"};
+    chain_key_ = std::make_shared<const integrity::SigningKey>(integrity::SigningKey::Generate());
+    heads_ = std::make_unique<integrity::ChainHeads>(*db_, clock_, chain_key_,
+                                                     std::vector<integrity::ChainSource>{LedgerChain()});
+    heads_->RegisterKey();
+    auto [hub, entry] = MakeEntry(admin_, "tamper");
+    TrustService node(*db_, clock_, heads_.get());
+    ContextInput context;
+    context.channel = "internal";
+    context.actor_label = "bot-1";
+    context.actor_type = "agent";
+    context.action = "answer";
+    for (int i = 0; i < 3; ++i) {
+      auto e = node.Evaluate(machine_, {"entry:" + entry, "wiki:missing-" + std::to_string(i)}, context,
+                             Endpoint::kEvaluate);
+      ASSERT_TRUE(e.ok()) << e.error().detail;
+      ids_.push_back(e->decision_id);
+    }
+  }
+  void TearDown() override {
+    heads_.reset();
+    TrustAdminTest::TearDown();
+  }
+
+  // Runs `sql` ($1: the tenant) in a write transaction, then `check`, then
+  // rolls back.
+  template <typename Check>
+  void Altered(const std::vector<std::string>& statements, Check check) {
+    storage::Session session(*db_, storage::TxMode::kWrite);
+    const storage::Param params[] = {admin_.tenant_id};
+    for (const auto& sql : statements) session.connection().Execute("test.alter " + sql, sql, params);
+    storage::TenantSession tenant(session, admin_.tenant_id);
+    check(tenant);
+  }
+
+  identity::Principal machine_;
+  std::shared_ptr<const integrity::SigningKey> chain_key_;
+  std::unique_ptr<integrity::ChainHeads> heads_;
+  std::vector<std::string> ids_;
+};
+
+TEST_P(LedgerTamperTest, EveryStoredColumnOfARecordIsCovered) {
+  {
+    storage::Session session(*db_);
+    storage::TenantSession tenant(session, admin_.tenant_id);
+    const VerifyResult v = VerifyChain(tenant, 1, 0);
+    ASSERT_TRUE(v.ok) << v.problem;
+    ASSERT_EQ(v.checked, 3);
+  }
+  // Column -> the alteration of record 2 (one byte where the value is text).
+  const std::vector<std::pair<std::string, std::string>> alterations = {
+      {"evaluated_at", "evaluated_at = evaluated_at - 86400000"},
+      {"evaluated_at", "evaluated_at = evaluated_at + 1"},
+      {"endpoint", "endpoint = 'FilterSources'"},
+      {"actor_kind", "actor_kind = 'user'"},
+      {"actor_label", "actor_label = 'bot-2'"},
+      {"actor_label", "actor_label = NULL"},
+      {"actor_type", "actor_type = 'agenT'"},
+      {"action", "action = 'answeR'"},
+      {"channel", "channel = 'internaL'"},
+      {"channel", "channel = 'internal '"},
+      {"user_id", "user_id = 'someone'"},
+      {"key_id", "key_id = '0123456789abcdeF'"},
+      {"key_id", "key_id = NULL"},
+      {"app_id", "app_id = 'an-app'"},
+      {"overall", "overall = CASE WHEN overall = 'allow' THEN 'block' ELSE 'allow' END"},
+      {"counts", "total = total + 1"},
+      {"counts", "allowed = allowed + 1"},
+      {"counts", "warned = warned + 1"},
+      {"counts", "blocked = blocked + 1"},
+      {"counts", "escalated = escalated + 1"},
+      {"id", "id = '" + NewId() + "'"},
+      {"evidence", "evidence = ' ' || evidence"},
+      {"hash", "header = replace(header, 'bot-1', 'bot-2')"},
+      {"hash", "hash_format = 2"},
+      {"hash format", "hash_format = 7"},
+      {"hash", "hash = '" + std::string(64, 'a') + "'"},
+      {"link", "prev_hash = '" + std::string(64, 'b') + "'"},
+  };
+  for (const auto& [column, set] : alterations) {
+    Altered({"UPDATE trust_decisions SET " + set + " WHERE tenant_id = $1 AND seq = 2"},
+            [&, column = column, set = set](storage::TenantSession& tenant) {
+              const VerifyResult v = VerifyChain(tenant, 1, 0);
+              EXPECT_FALSE(v.ok) << set;
+              EXPECT_EQ(v.first_invalid_seq, 2) << set << ": " << v.problem;
+              if (column != "hash" && column != "link" && column != "hash format") {
+                EXPECT_NE(v.problem.find(column), std::string::npos) << set << ": " << v.problem;
+              }
+            });
+  }
+  // The evidence a record references.
+  Altered({"UPDATE trust_evidence SET body = replace(body, 'missing', 'missinG') WHERE tenant_id = $1"},
+          [](storage::TenantSession& tenant) {
+            const VerifyResult v = VerifyChain(tenant, 1, 0);
+            EXPECT_FALSE(v.ok);
+            EXPECT_NE(v.problem.find("evidence"), std::string::npos) << v.problem;
+          });
+  // Deleting a record in the middle; two records swapping places.
+  Altered({"DELETE FROM trust_decisions WHERE tenant_id = $1 AND seq = 2"}, [](storage::TenantSession& tenant) {
+    const VerifyResult v = VerifyChain(tenant, 1, 0);
+    EXPECT_FALSE(v.ok);
+    EXPECT_NE(v.problem.find("missing"), std::string::npos) << v.problem;
+  });
+  Altered({"UPDATE trust_decisions SET seq = 1000 WHERE tenant_id = $1 AND seq = 2",
+           "UPDATE trust_decisions SET seq = 2 WHERE tenant_id = $1 AND seq = 3",
+           "UPDATE trust_decisions SET seq = 3 WHERE tenant_id = $1 AND seq = 1000"},
+          [](storage::TenantSession& tenant) {
+            const VerifyResult v = VerifyChain(tenant, 1, 0);
+            EXPECT_FALSE(v.ok);
+            EXPECT_EQ(v.first_invalid_seq, 2) << v.problem;
+          });
+  // A format-3 record claiming an older format after a format-3 one, with
+  // its hash recomputed by that format, is refused all the same.
+  Altered({"UPDATE trust_decisions SET hash_format = 2 WHERE tenant_id = $1 AND seq = 3"},
+          [](storage::TenantSession& tenant) {
+            const VerifyResult v = VerifyChain(tenant, 1, 0);
+            EXPECT_FALSE(v.ok);
+            EXPECT_EQ(v.first_invalid_seq, 3);
+            EXPECT_NE(v.problem.find("older"), std::string::npos) << v.problem;
+          });
+}
+
+// What the record hashes cannot catch, the signed heads do: a record
+// rewritten with every hash after it recomputed (format 3 spelled out as
+// docs/trust.md states it), and a tail cut off.
+TEST_P(LedgerTamperTest, SignedHeadsCatchARecomputedChainAndATruncatedTail) {
+  const auto pass = heads_->SignMovedHeads();
+  EXPECT_EQ(pass.signed_heads, 1);
+  EXPECT_EQ(heads_->SignMovedHeads().signed_heads, 0);  // the head did not move
+  static constexpr storage::TenantQuery kRecords{
+      "test.tamper_records",
+      "SELECT seq, header, evidence, prev_hash FROM trust_decisions WHERE tenant_id = $1 ORDER BY seq"};
+  static constexpr storage::TenantQuery kEvidenceHash{
+      "test.tamper_evidence_hash", "SELECT hash FROM trust_evidence WHERE tenant_id = $1 AND id = $2"};
+  static constexpr storage::TenantQuery kRewrite{
+      "test.tamper_rewrite",
+      "UPDATE trust_decisions SET header = $3, prev_hash = $4, hash = $5, overall = $6 WHERE tenant_id = $1 AND seq = $2"};
+  {
+    storage::Session session(*db_, storage::TxMode::kWrite);
+    storage::TenantSession tenant(session, admin_.tenant_id);
+    std::string prev = kGenesisHash;
+    for (const auto& r : tenant.Run(kRecords)) {
+      const int64_t seq = r.Int(0);
+      std::string header = r.Text(1);
+      if (seq == 2) {  // the forgery: every source allowed
+        for (const char* from : {"\"overallDecision\":\"block\"", "\"overallDecision\":\"warn\""})
+          if (auto at = header.find(from); at != std::string::npos)
+            header.replace(at, std::string(from).size(), "\"overallDecision\":\"allow\"");
+      }
+      std::string list;
+      const std::string refs = r.Text(2);
+      for (size_t at = 0; at < refs.size();) {
+        const size_t comma = std::min(refs.find(',', at), refs.size());
+        const int64_t id = std::stoll(refs.substr(at, comma - at));
+        if (!list.empty()) list += "\n";
+        list += tenant.Run(kEvidenceHash, {id}).front().Text(0);
+        at = comma + 1;
+      }
+      const std::string hash = Sha256Hex("credence-ledger:v3\n" + admin_.tenant_id + "\n" + std::to_string(seq) +
+                                         "\n" + prev + "\n" + header + "\n" + Sha256Hex(list));
+      const std::string overall(boost::json::parse(header).at("overallDecision").as_string());
+      tenant.Run(kRewrite, {seq, header, prev, hash, overall});
+      prev = hash;
+    }
+    const VerifyResult v = VerifyChain(tenant, 1, 0);
+    ASSERT_TRUE(v.ok) << "the forgery should pass the record checks: " << v.problem;
+    const auto h = heads_->Check(tenant, kLedgerChain, 1, 0, std::nullopt);
+    EXPECT_FALSE(h.ok);
+    EXPECT_EQ(h.first_invalid_seq, 3);
+    EXPECT_NE(h.problem.find("no longer carries"), std::string::npos) << h.problem;
+    // The signer refuses to sign over it.
+    session.Commit();
+  }
+  // Nor does the signer sign over it once the chain moves on.
+  TrustService node(*db_, clock_, heads_.get());
+  ASSERT_TRUE(node.Evaluate(machine_, {"wiki:after"}, {}, Endpoint::kEvaluate).ok());
+  const auto refused = heads_->SignMovedHeads();
+  EXPECT_EQ(refused.signed_heads, 0);
+  EXPECT_EQ(refused.refused, 1);
+}
+
+// The tail cut off after a signed head: every remaining record verifies,
+// the head does not. And an outside head, stored by an auditor, catches it
+// even when the signed heads are deleted with the tail.
+TEST_P(LedgerTamperTest, SignedHeadsCatchATruncatedTail) {
+  ASSERT_EQ(heads_->SignMovedHeads().signed_heads, 1);
+  storage::Session read(*db_);
+  storage::TenantSession reader(read, admin_.tenant_id);
+  const auto stored = heads_->ListHeads(reader, kLedgerChain, 0, 10);
+  ASSERT_EQ(stored.size(), 1u);
+  EXPECT_EQ(stored[0].seq, 3);
+  integrity::OutsideHead outside{stored[0].seq, stored[0].hash, stored[0].signed_at, stored[0].key_id,
+                                 stored[0].signature};
+  Altered({"DELETE FROM trust_decisions WHERE tenant_id = $1 AND seq = 3"}, [&](storage::TenantSession& tenant) {
+    EXPECT_TRUE(VerifyChain(tenant, 1, 0).ok);
+    const auto h = heads_->Check(tenant, kLedgerChain, 1, 0, std::nullopt);
+    EXPECT_FALSE(h.ok);
+    EXPECT_EQ(h.first_invalid_seq, 3);
+    EXPECT_NE(h.problem.find("ends at record 2"), std::string::npos) << h.problem;
+  });
+  Altered({"DELETE FROM trust_decisions WHERE tenant_id = $1 AND seq = 3"}, [&](storage::TenantSession& tenant) {
+    const storage::Param p[] = {admin_.tenant_id};
+    tenant.session().connection().Execute("test.drop_heads", "DELETE FROM chain_heads WHERE tenant_id = $1", p);
+    EXPECT_TRUE(heads_->Check(tenant, kLedgerChain, 1, 0, std::nullopt).ok);
+    const auto h = heads_->Check(tenant, kLedgerChain, 1, 0, outside);
+    EXPECT_FALSE(h.ok);
+    EXPECT_TRUE(h.first_invalid_is_outside);
+  });
+  // Untouched, the outside head verifies; one with a forged signature does not.
+  {
+    storage::Session session(*db_);
+    storage::TenantSession tenant(session, admin_.tenant_id);
+    EXPECT_TRUE(heads_->Check(tenant, kLedgerChain, 1, 0, outside).ok);
+    auto forged = outside;
+    forged.signature = integrity::SigningKey::Generate().Sign("anything");
+    const auto h = heads_->Check(tenant, kLedgerChain, 1, 0, forged);
+    EXPECT_FALSE(h.ok);
+    EXPECT_NE(h.problem.find("does not verify"), std::string::npos) << h.problem;
+  }
+  // A head whose stored signature was altered.
+  Altered({"UPDATE chain_heads SET hash = '" + std::string(64, 'c') + "' WHERE tenant_id = $1"},
+          [&](storage::TenantSession& tenant) {
+            const auto h = heads_->Check(tenant, kLedgerChain, 1, 0, std::nullopt);
+            EXPECT_FALSE(h.ok);
+            EXPECT_NE(h.problem.find("signature does not verify"), std::string::npos) << h.problem;
+          });
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, LedgerTamperTest, ::testing::Values("sqlite", "postgres"),
                          [](const ::testing::TestParamInfo<std::string>& backend) { return backend.param; });
 
 }  // namespace

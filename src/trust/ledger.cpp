@@ -5,6 +5,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <charconv>
 #include <map>
 #include <set>
 
@@ -44,10 +45,13 @@ constexpr TenantQuery kInsertDecision{
     " prev_hash, hash, hash_format) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,"
     " $17, $18, $19, $20, $21, $22, $23, $24)"};
 
-#define CREDENCE_LEDGER_COLUMNS \
-  "id, seq, header, evidence, prev_hash, hash, overall, total, allowed, warned, blocked, escalated, hash_format"
+// Every column a reader uses (reports, app stats, the decision's answer),
+// so Verify can hold each against the hashed content.
+#define CREDENCE_LEDGER_COLUMNS                                                                                 \
+  "id, seq, header, evidence, prev_hash, hash, overall, total, allowed, warned, blocked, escalated, hash_format," \
+  " evaluated_at, endpoint, actor_kind, actor_label, actor_type, action, channel, user_id, key_id, app_id"
 
-constexpr int64_t kHashFormat = 2;  // what appends write (ledger.h)
+constexpr int64_t kHashFormat = 3;  // what appends write (ledger.h)
 
 constexpr TenantQuery kDecisionById{
     "trust.ledger_decision_by_id",
@@ -57,6 +61,10 @@ constexpr TenantQuery kDecisionRange{
     "trust.ledger_decision_range",
     "SELECT " CREDENCE_LEDGER_COLUMNS " FROM trust_decisions WHERE tenant_id = $1 AND seq >= $2"
     " AND ($3 = 0 OR seq <= $3) ORDER BY seq LIMIT $4"};
+
+constexpr storage::GlobalQuery kChainTenants{
+    "trust.ledger_chain_tenants",
+    "SELECT t.id FROM tenants t WHERE EXISTS (SELECT 1 FROM trust_decisions d WHERE d.tenant_id = t.id)"};
 
 constexpr TenantQuery kLinkBefore{"trust.ledger_link_before",
                                   "SELECT hash FROM trust_decisions WHERE tenant_id = $1 AND seq = $2"};
@@ -137,11 +145,73 @@ std::string RecordHashV2(const std::string& prev_hash, const std::string& header
   return Sha256Hex(material);
 }
 
+// Format 3: SHA-256("credence-ledger:v3" \n tenant \n seq \n prev \n header \n
+// list digest): formats 1 and 2 with the record's tenant and sequence bound
+// into its hash.
+std::string RecordHashV3(const std::string& tenant_id, int64_t seq, const std::string& prev_hash,
+                         const std::string& header, const std::string& list_digest) {
+  constexpr std::string_view kTag = "credence-ledger:v3\n";
+  char seq_text[24];
+  const auto seq_end = std::to_chars(seq_text, seq_text + sizeof seq_text, seq).ptr;
+  std::string material;
+  material.reserve(kTag.size() + tenant_id.size() + 24 + prev_hash.size() + header.size() + list_digest.size() + 4);
+  material += kTag;
+  material += tenant_id;
+  material += '\n';
+  material.append(seq_text, seq_end);
+  material += '\n';
+  material += prev_hash;
+  material += '\n';
+  material += header;
+  material += '\n';
+  material += list_digest;
+  return Sha256Hex(material);
+}
+
 template <typename Hashes>
-std::string RecordHash(int64_t format, const std::string& prev_hash, const std::string& header,
-                       const Hashes& evidence_hashes) {
+std::string RecordHash(int64_t format, const std::string& tenant_id, int64_t seq, const std::string& prev_hash,
+                       const std::string& header, const Hashes& evidence_hashes) {
   if (format == 1) return RecordHashV1(prev_hash, header, evidence_hashes);
-  return RecordHashV2(prev_hash, header, EvidenceListDigest(evidence_hashes));
+  if (format == 2) return RecordHashV2(prev_hash, header, EvidenceListDigest(evidence_hashes));
+  return RecordHashV3(tenant_id, seq, prev_hash, header, EvidenceListDigest(evidence_hashes));
+}
+
+// The evidence column as the writer writes it: the ids joined by commas.
+std::string JoinIds(const std::vector<int64_t>& ids) {
+  std::string out;
+  out.reserve(ids.size() * 8);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (i > 0) out += ',';
+    out += std::to_string(ids[i]);
+  }
+  return out;
+}
+
+// Which stored column of a record disagrees with its hashed header, or
+// nullptr. Text columns must match byte for byte, NULL included: reports
+// group by them and app stats filter on them.
+const char* ColumnDisagreeing(const storage::Row& r, const LedgerRecord& h) {
+  auto text = [&r](int col, const std::string& want) { return !r.IsNull(col) && r.TextView(col) == want; };
+  auto opt = [&r](int col, const std::optional<std::string>& want) {
+    if (r.IsNull(col)) return !want.has_value();
+    return want.has_value() && r.TextView(col) == *want;
+  };
+  if (!text(0, h.decision_id)) return "id";
+  if (!text(6, h.overall)) return "overall";
+  if (r.Int(7) != h.counts.total || r.Int(8) != h.counts.allowed || r.Int(9) != h.counts.warned ||
+      r.Int(10) != h.counts.blocked || r.Int(11) != h.counts.escalated)
+    return "counts";
+  if (r.IsNull(13) || r.Int(13) != h.evaluated_at) return "evaluated_at";
+  if (!text(14, h.endpoint)) return "endpoint";
+  if (!text(15, h.actor_kind)) return "actor_kind";
+  if (!text(16, h.actor_label)) return "actor_label";
+  if (!text(17, h.actor_type)) return "actor_type";
+  if (!text(18, h.action)) return "action";
+  if (!text(19, h.channel)) return "channel";
+  if (!opt(20, h.user_id)) return "user_id";
+  if (!opt(21, h.key_id)) return "key_id";
+  if (!opt(22, h.app_id)) return "app_id";
+  return nullptr;
 }
 
 std::vector<int64_t> ParseIds(std::string_view text) {
@@ -322,12 +392,7 @@ AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& rec
       result.learned.push_back(at.front());
     }
   }
-  std::string refs;
-  refs.reserve(n * 8);
-  for (size_t i = 0; i < n; ++i) {
-    if (i > 0) refs += ',';
-    refs += std::to_string(ids[i]);
-  }
+  const std::string refs = JoinIds(ids);
   const std::string header = HeaderJson(record);
   std::string list_digest;
   if (const std::string* known = list_digests ? list_digests->Find(tx.tenant_id(), refs) : nullptr) {
@@ -336,7 +401,7 @@ AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& rec
     list_digest = EvidenceListDigest(hashes);
     if (list_digests) result.learned_list_digest.emplace(refs, list_digest);
   }
-  const std::string hash = RecordHashV2(prev, header, list_digest);
+  const std::string hash = RecordHashV3(tx.tenant_id(), seq, prev, header, list_digest);
   const auto& c = record.counts;
   tx.Run(kInsertDecision,
          {record.decision_id, seq, record.evaluated_at, record.endpoint, record.actor_kind, record.actor_label,
@@ -373,6 +438,7 @@ VerifyResult VerifyChain(storage::TenantSession& tenant, int64_t from_seq, int64
   }
   constexpr int64_t kPage = 500;
   int64_t next = from_seq;
+  int64_t newest_format = 1;
   for (;;) {
     auto rows = tenant.Run(kDecisionRange, {next, to_seq, kPage});
     if (rows.empty()) break;
@@ -396,8 +462,13 @@ VerifyResult VerifyChain(storage::TenantSession& tenant, int64_t from_seq, int64
         return out;
       }
       const std::string header = r.Text(2);
+      const auto ids = ParseIds(r.TextView(3));
+      if (r.TextView(3) != JoinIds(ids)) {
+        fail("the record's evidence column is not a plain list of ids");
+        return out;
+      }
       std::vector<std::string> hashes;
-      for (int64_t id : ParseIds(r.TextView(3))) {
+      for (int64_t id : ids) {
         auto it = evidence.find(id);
         if (it == evidence.end()) {
           fail("evidence " + std::to_string(id) + " is missing");
@@ -414,19 +485,24 @@ VerifyResult VerifyChain(storage::TenantSession& tenant, int64_t from_seq, int64
         return out;
       }
       const int64_t format = r.Int(12);
-      if (format != 1 && format != 2) {
+      if (format < 1 || format > kHashFormat) {
         fail("the record's hash format " + std::to_string(format) + " is unknown");
         return out;
       }
-      if (RecordHash(format, prev, header, hashes) != r.Text(5)) {
+      // Formats only move forward: an older format after a newer one is a
+      // record rewritten to escape what the newer format covers.
+      if (format < newest_format) {
+        fail("the record's hash format " + std::to_string(format) + " is older than its predecessor's");
+        return out;
+      }
+      newest_format = format;
+      if (RecordHash(format, tenant.tenant_id(), seq, prev, header, hashes) != r.Text(5)) {
         fail("the record's hash does not match its content");
         return out;
       }
       const LedgerRecord h = RecordFromHeader(header);
-      if (h.decision_id != r.Text(0) || h.overall != r.Text(6) || h.counts.total != r.Int(7) ||
-          h.counts.allowed != r.Int(8) || h.counts.warned != r.Int(9) || h.counts.blocked != r.Int(10) ||
-          h.counts.escalated != r.Int(11)) {
-        fail("the record's columns disagree with its hashed header");
+      if (const char* column = ColumnDisagreeing(r, h)) {
+        fail(std::string("the record's column ") + column + " disagrees with its hashed header");
         return out;
       }
       prev = r.Text(5);
@@ -435,6 +511,10 @@ VerifyResult VerifyChain(storage::TenantSession& tenant, int64_t from_seq, int64
     if (static_cast<int64_t>(rows.size()) < kPage) break;
   }
   return out;
+}
+
+integrity::ChainSource LedgerChain() {
+  return integrity::SqlChainSource(kLedgerChain, kChainTenants, kLastLink, kLinkBefore);
 }
 
 }  // namespace credence::trust

@@ -7,7 +7,11 @@
 // hashes the evidence hashes as one digest of their list, which depends only
 // on which rows the record references, so the writer computes it once per
 // distinct list (EvidenceListDigests) instead of hashing 100 evidence hashes
-// per record; format 1 hashed them inline. Verify knows both. Each
+// per record; format 1 hashed them inline. Format 3 (what appends write now;
+// no schema change) also binds the record's tenant and sequence into its
+// hash. Verify knows all three, refuses an older format after a newer one,
+// and holds every stored column a reader uses (time, actor, channel, key,
+// app, counts, evidence references) against the hashed header. Each
 // per-source outcome, with the state it was decided on, is stored once
 // (content-addressed) and referenced by id, so repeated decisions over the
 // same sources stay small.
@@ -21,6 +25,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "integrity/chain_heads.h"
 
 namespace credence::storage {
 class TenantSession;
@@ -154,5 +159,9 @@ struct VerifyResult {
 // Walks the tenant's chain from sequence `from_seq` (1: the start) through
 // `to_seq` (0: the end), recomputing every hash.
 VerifyResult VerifyChain(storage::TenantSession& tenant, int64_t from_seq, int64_t to_seq);
+
+// The ledger as a chain the integrity module signs heads of ("ledger").
+inline constexpr char kLedgerChain[] = "ledger";
+integrity::ChainSource LedgerChain();
 
 }  // namespace credence::trust

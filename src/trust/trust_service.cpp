@@ -189,8 +189,8 @@ Status RequireTrustCaller(const identity::Principal& caller) {
 
 }  // namespace
 
-TrustService::TrustService(storage::Database& db, const Clock& clock)
-    : db_(db), clock_(clock), ledger_writer_(db, evidence_cache_) {
+TrustService::TrustService(storage::Database& db, const Clock& clock, const integrity::ChainHeads* heads)
+    : db_(db), clock_(clock), heads_(heads), ledger_writer_(db, evidence_cache_) {
   slots_.reserve(kCacheSlots);
   for (size_t i = 0; i < kCacheSlots; ++i) slots_.push_back(std::make_unique<CacheSlot>());
 }
@@ -505,11 +505,26 @@ Result<std::string> TrustService::RecordUsage(const identity::Principal& caller,
   return id;
 }
 
-Result<VerifyResult> TrustService::Verify(const identity::Principal& caller, int64_t from_seq, int64_t to_seq) const {
+Result<LedgerVerification> TrustService::Verify(const identity::Principal& caller, int64_t from_seq, int64_t to_seq,
+                                                const std::optional<integrity::OutsideHead>& outside) const {
   CR_TRY(identity::RequireGlobalAdmin(caller));
+  // One snapshot for both, so a record appended meanwhile cannot look like
+  // a chain ending before its head.
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);
-  return VerifyChain(tenant, from_seq, to_seq);
+  LedgerVerification out;
+  out.records = VerifyChain(tenant, from_seq, to_seq);
+  if (heads_ != nullptr) out.heads = heads_->Check(tenant, kLedgerChain, from_seq, to_seq, outside);
+  return out;
+}
+
+Result<std::vector<integrity::SignedHead>> TrustService::LedgerHeads(const identity::Principal& caller,
+                                                                     int64_t before_seq, int64_t limit) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  if (heads_ == nullptr) return std::vector<integrity::SignedHead>{};
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  return heads_->ListHeads(tenant, kLedgerChain, before_seq, limit);
 }
 
 }  // namespace credence::trust

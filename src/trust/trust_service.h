@@ -69,9 +69,19 @@ struct UsageInput {
 
 class PendingEvaluation;
 
+// A ledger verification: the records' own hashes and links, and the chain
+// against its signed heads (and an outside head, when given).
+struct LedgerVerification {
+  VerifyResult records;
+  std::optional<integrity::HeadCheck> heads;  // nullopt: no signed heads known to this service
+  bool ok() const { return records.ok && (!heads || heads->ok); }
+};
+
 class TrustService {
  public:
-  TrustService(storage::Database& db, const Clock& clock);
+  // `heads`, when given, signs and keeps the ledger's heads (its chain
+  // "ledger"); verification then checks the chain against them.
+  TrustService(storage::Database& db, const Clock& clock, const integrity::ChainHeads* heads = nullptr);
 
   // Signed-in users or machine credentials with trust:evaluate (the route
   // checks the scope). 1..100 source ids of 1..2048 characters (400
@@ -98,7 +108,14 @@ class TrustService {
   // (400 otherwise). Returns the usage id.
   Result<std::string> RecordUsage(const identity::Principal& caller, const UsageInput& usage) const;
   // Tenant admins (signed-in). Sequence range: from 1, to 0 = the end.
-  Result<VerifyResult> Verify(const identity::Principal& caller, int64_t from_seq, int64_t to_seq) const;
+  // With `outside`, also checks the chain against a head an outside party
+  // stored.
+  Result<LedgerVerification> Verify(const identity::Principal& caller, int64_t from_seq, int64_t to_seq,
+                                    const std::optional<integrity::OutsideHead>& outside = std::nullopt) const;
+  // Tenant admins (signed-in): the ledger's signed heads, newest first,
+  // below sequence `before_seq` (0: from the newest), at most `limit`.
+  Result<std::vector<integrity::SignedHead>> LedgerHeads(const identity::Principal& caller, int64_t before_seq,
+                                                         int64_t limit) const;
 
  private:
   void Decide(PendingEvaluation& p, const SharedResolution& resolution) const;
@@ -107,6 +124,7 @@ class TrustService {
 
   storage::Database& db_;
   const Clock& clock_;
+  const integrity::ChainHeads* heads_;
   mutable EvidenceCache evidence_cache_;
   // The resolved-source cache and the contexts its memos were decided in,
   // one per thread slot (SlotOfThisThread): requests on different cores then

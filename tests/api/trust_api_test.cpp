@@ -369,6 +369,105 @@ TEST_F(Trust, TheLedgerChainVerifiesAndNamesTheFirstAlteredRecord) {
   EXPECT_TRUE(tail.Json().at("ok").as_bool());
 }
 
+// The auditor's attack over HTTP: decisions by a machine key, their head
+// signed (the background job, on demand in development mode), the signed
+// heads and the public keys fetched as an outside party would; then, with
+// the server stopped, one byte of a record's key_id changed, its
+// evaluated_at moved back a day, and the tail cut off behind the signed
+// head. The verify endpoint names the altered record and the head.
+TEST_F(Trust, SignedHeadsAndEveryColumnCatchWhatAnAuditorAltered) {
+  ServerProcess server(SharedServerOptions());
+  HttpClient client(server.base_url());
+  auto t = CreateTenant(client, "trust-heads");
+  auto other = CreateTenant(client, "trust-heads-other");
+  auto key = client.Post("/apikeys", {{"name", "bot"}, {"scopes", json::array{"trust:evaluate"}}}, t.token("admin"));
+  ASSERT_EQ(key.status, 201) << key.body;
+  const std::string secret = Str(key.Json(), "clientSecret");
+  std::vector<std::string> ids;
+  for (int i = 0; i < 5; ++i) {
+    auto r = client.Post("/api/trust/evaluate",
+                         {{"sources", json::array{"x:" + std::to_string(i)}},
+                          {"context", {{"actorLabel", "bot-" + std::to_string(i)}, {"channel", "internal"}}}},
+                         secret);
+    ASSERT_EQ(r.status, 200) << r.body;
+    ids.push_back(Str(r.Json(), "decisionId"));
+  }
+  auto run = client.Post("/dev/jobs/run", json::object{});
+  ASSERT_EQ(run.status, 200) << run.body;
+  EXPECT_GE(run.Json().at("chainHeads").at("signed").as_int64(), 1);
+
+  // Anyone may read the keys; tenant admins the heads of their tenant.
+  auto keys = client.Get("/.well-known/credence-chain-keys");
+  ASSERT_EQ(keys.status, 200) << keys.body;
+  const std::string key_id = Str(keys.Json(), "currentKeyId");
+  ASSERT_EQ(keys.Json().at("keys").as_array().size(), 1u);
+  EXPECT_EQ(Str(keys.Json().at("keys").at(0), "algorithm"), "Ed25519");
+  auto heads = client.Get("/trust-admin/ledger/heads", t.token("admin"));
+  ASSERT_EQ(heads.status, 200) << heads.body;
+  ASSERT_EQ(heads.Json().at("items").as_array().size(), 1u);
+  const json::value head = heads.Json().at("items").at(0);
+  EXPECT_EQ(head.at("sequence").as_int64(), 5);
+  EXPECT_EQ(Str(head, "keyId"), key_id);
+  EXPECT_EQ(Str(head, "chain"), "ledger");
+  ExpectProblem(client.Get("/trust-admin/ledger/heads", t.token("viewer")), 403, "forbidden");
+  ExpectProblem(client.Get("/trust-admin/ledger/heads?limit=0", t.token("admin")), 400, "validation_failed");
+  ExpectProblem(client.Get("/trust-admin/ledger/heads", secret), 403, "machine_credentials_not_allowed");
+  // Isolation: another tenant's admin sees no head of this tenant.
+  auto others = client.Get("/trust-admin/ledger/heads", other.token("admin"));
+  ASSERT_EQ(others.status, 200);
+  EXPECT_TRUE(others.Json().at("items").as_array().empty());
+
+  const std::string outside = "headSequence=5&headHash=" + Str(head, "hash") + "&headSignedAt=" +
+                              Str(head, "signedAt") + "&headKeyId=" + key_id + "&headSignature=" +
+                              Str(head, "signature");
+  auto ok = client.Get("/trust-admin/ledger/verify?" + outside, t.token("admin"));
+  ASSERT_EQ(ok.status, 200) << ok.body;
+  EXPECT_TRUE(ok.Json().at("ok").as_bool()) << ok.body;
+  EXPECT_EQ(ok.Json().at("heads").at("checked").as_int64(), 2);
+  EXPECT_EQ(ok.Json().at("heads").at("newestSequence").as_int64(), 5);
+  // An outside head that this chain never had, and malformed ones.
+  auto wrong = client.Get("/trust-admin/ledger/verify?headSequence=3&headHash=" + std::string(64, 'a'),
+                          t.token("admin"));
+  ASSERT_EQ(wrong.status, 200);
+  EXPECT_FALSE(wrong.Json().at("ok").as_bool());
+  EXPECT_TRUE(wrong.Json().at("heads").at("firstInvalid").at("outside").as_bool());
+  ExpectProblem(client.Get("/trust-admin/ledger/verify?headSequence=3", t.token("admin")), 400, "validation_failed");
+  ExpectProblem(client.Get("/trust-admin/ledger/verify?headSequence=3&headHash=" + std::string(64, 'a') +
+                               "&headSignature=abc",
+                           t.token("admin")),
+                400, "validation_failed");
+
+  // One byte of record 2's key_id, record 3's time back a day, the tail
+  // (record 5) cut off.
+  server.Terminate();
+  RunSql(server.database_url(), "UPDATE trust_decisions SET key_id = key_id || 'x' WHERE id = '" + ids[1] + "'");
+  server.Restart();
+  HttpClient again(server.base_url());
+  auto bad = again.Get("/trust-admin/ledger/verify", t.token("admin"));
+  ASSERT_EQ(bad.status, 200) << bad.body;
+  EXPECT_FALSE(bad.Json().at("ok").as_bool());
+  EXPECT_EQ(Str(bad.Json().at("firstInvalid"), "decisionId"), ids[1]);
+  EXPECT_NE(Str(bad.Json().at("firstInvalid"), "problem").find("key_id"), std::string::npos) << bad.body;
+
+  server.Terminate();
+  RunSql(server.database_url(), "UPDATE trust_decisions SET key_id = substr(key_id, 1, length(key_id) - 1) WHERE id = '" +
+                                    ids[1] + "'");
+  RunSql(server.database_url(),
+         "UPDATE trust_decisions SET evaluated_at = evaluated_at - 86400000 WHERE id = '" + ids[2] + "'");
+  RunSql(server.database_url(), "DELETE FROM trust_decisions WHERE id = '" + ids[4] + "'");
+  server.Restart();
+  HttpClient third(server.base_url());
+  auto cut = third.Get("/trust-admin/ledger/verify?" + outside, t.token("admin"));
+  ASSERT_EQ(cut.status, 200) << cut.body;
+  EXPECT_FALSE(cut.Json().at("ok").as_bool());
+  EXPECT_EQ(Str(cut.Json().at("firstInvalid"), "decisionId"), ids[2]) << cut.body;
+  EXPECT_NE(Str(cut.Json().at("firstInvalid"), "problem").find("evaluated_at"), std::string::npos) << cut.body;
+  EXPECT_EQ(cut.Json().at("heads").at("firstInvalid").at("sequence").as_int64(), 5) << cut.body;
+  EXPECT_NE(Str(cut.Json().at("heads").at("firstInvalid"), "problem").find("tail"), std::string::npos) << cut.body;
+  // The key survived the restart (its file is in the data directory).
+  EXPECT_EQ(Str(third.Get("/.well-known/credence-chain-keys").Json(), "currentKeyId"), key_id);
+}
+
 // Every decision answered 200 survives a crash of the server in the middle
 // of a load of evaluations, and the chain still verifies.
 TEST_F(Trust, AnsweredDecisionsSurviveKill9DuringLoad) {

@@ -11,6 +11,7 @@
 #include "http/json_io.h"
 #include "http/problem.h"
 #include "http/router.h"
+#include "integrity/chain_heads.h"
 #include "lifecycle/scheduler.h"
 #include "notify/outbox.h"
 #include "reports/report_service.h"
@@ -94,6 +95,11 @@ void AddDevRoutes(Router& router, const Services& s) {
                               Required("usage", Schema::Integer().Min(0)),
                               Required("evidence", Schema::Integer().Min(0)),
                           }).Describe("the reports' rollup (docs/reports.md): what it folded")),
+      Required("chainHeads", Schema::Object({
+                                 Required("tenants", Schema::Integer().Min(0)),
+                                 Required("signed", Schema::Integer().Min(0)),
+                                 Required("refused", Schema::Integer().Min(0)),
+                             }).Describe("chain heads signed (docs/trust.md, \"Signed chain heads\")")),
   });
   // The benchmark floor for the trust endpoints (docs/performance.md): the
   // same authentication (a trust:evaluate credential), a JSON body parsed,
@@ -121,10 +127,12 @@ void AddDevRoutes(Router& router, const Services& s) {
                .errors = {404}}});
 
   router.Add({Method::kPost, "/dev/jobs/run", Auth::kDevOnly, "",
-              [&scheduler = s.scheduler, &outbox = s.outbox, &reports = s.reports](RequestContext&) {
+              [&scheduler = s.scheduler, &outbox = s.outbox, &reports = s.reports,
+               &heads = s.chain_heads](RequestContext&) {
                 const auto sr = scheduler.RunOnce();
                 const auto orr = outbox.RunOnce();
                 const auto rr = reports.RunRollup();
+                const auto hr = heads.SignMovedHeads();
                 return JsonResponse(200, {{"scheduler",
                                            {{"checked", sr.checked},
                                             {"transitions", sr.transitions},
@@ -135,9 +143,14 @@ void AddDevRoutes(Router& router, const Services& s) {
                                            {{"tenants", rr.tenants},
                                             {"decisions", rr.decisions},
                                             {"usage", rr.usage},
-                                            {"evidence", rr.evidence}}}});
+                                            {"evidence", rr.evidence}}},
+                                          {"chainHeads",
+                                           {{"tenants", hr.tenants},
+                                            {"signed", hr.signed_heads},
+                                            {"refused", hr.refused}}}});
               },
-              {.summary = "Development mode: run the expiry scheduler, the notification outbox and the reports' rollup, now.",
+              {.summary = "Development mode: run the expiry scheduler, the notification outbox, the reports' rollup and "
+                          "the chain-head signing, now.",
                .tag = "dev",
                .response = run_schema}});
 }

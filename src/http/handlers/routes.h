@@ -47,6 +47,9 @@ class AppRegistry;
 namespace credence::reports {
 class ReportService;
 }
+namespace credence::integrity {
+class ChainHeads;
+}
 
 namespace credence::http {
 
@@ -86,6 +89,8 @@ struct Services {
   const reports::ReportService& reports;
   const identity::SessionService& sessions;
   const identity::SignInService& sign_in;
+  // Signed chain heads and the public keys that sign them.
+  const integrity::ChainHeads& chain_heads;
 };
 
 // Sign-in with OpenID Connect, sessions, tenant selection (docs/sign-in.md).

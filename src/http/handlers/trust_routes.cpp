@@ -10,6 +10,7 @@
 #include "http/json_io.h"
 #include "http/problem.h"
 #include "http/router.h"
+#include "integrity/chain_heads.h"
 #include "trust/trust_service.h"
 
 namespace credence::http {
@@ -171,6 +172,43 @@ std::optional<int64_t> IntParam(const HttpRequest& request, std::string_view nam
   auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
   if (ec != std::errc() || p != v->data() + v->size() || out < 0) return std::nullopt;
   return out;
+}
+
+bool IsHex64(std::string_view s) {
+  if (s.size() != 64) return false;
+  for (char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+// The outside head of a verify query, when it names one.
+Result<std::optional<integrity::OutsideHead>> OutsideHeadParams(const HttpRequest& request) {
+  auto seq = request.QueryParam("headSequence");
+  auto hash = request.QueryParam("headHash");
+  auto signed_at = request.QueryParam("headSignedAt");
+  auto key_id = request.QueryParam("headKeyId");
+  auto signature = request.QueryParam("headSignature");
+  if (!seq && !hash && !signed_at && !key_id && !signature) return std::optional<integrity::OutsideHead>{};
+  std::vector<FieldError> bad;
+  integrity::OutsideHead out;
+  auto n = IntParam(request, "headSequence", 0);
+  if (!seq || !n || *n < 1) bad.push_back({"headSequence", "an outside head needs its sequence, a positive integer"});
+  if (!hash || !IsHex64(*hash)) bad.push_back({"headHash", "an outside head needs its hash: 64 lowercase hex digits"});
+  const bool any_signature = signed_at || key_id || signature;
+  if (any_signature && !(signed_at && key_id && signature))
+    bad.push_back({"headSignature", "a signature needs headSignedAt, headKeyId and headSignature together"});
+  std::optional<TimeMs> at;
+  if (signed_at) {
+    at = ParseTimestamp(*signed_at);
+    if (!at) bad.push_back({"headSignedAt", "must be an RFC 3339 time"});
+  }
+  if (!bad.empty()) return Error::Validation(std::move(bad));
+  out.seq = *n;
+  out.hash = *hash;
+  out.signed_at = at;
+  out.key_id = key_id;
+  out.signature = signature;
+  return std::optional<integrity::OutsideHead>(std::move(out));
 }
 
 }  // namespace
@@ -355,6 +393,10 @@ void AddTrustRoutes(Router& router, const Services& s) {
                .success_status = 202,
                .errors = {400, 403}}});
 
+  // Verification: the records, then the chain against its signed heads
+  // and, when the query names one, against a head an outside party stored
+  // (seq and hash; signature with signedAt and keyId optional, all three or
+  // none).
   router.Add({Method::kGet, "/trust-admin/ledger/verify", Auth::kTenantAdmin, "",
               [&trust](RequestContext& ctx) {
                 auto from = IntParam(ctx.request, "fromSequence", 1);
@@ -362,20 +404,41 @@ void AddTrustRoutes(Router& router, const Services& s) {
                 if (!from || !to)
                   return Problem(ctx, Error::Validation({{from ? "toSequence" : "fromSequence",
                                                           "must be a non-negative integer"}}));
-                auto v = trust.Verify(ctx.Caller(), *from, *to);
+                auto outside = OutsideHeadParams(ctx.request);
+                if (!outside) return Problem(ctx, outside.error());
+                auto v = trust.Verify(ctx.Caller(), *from, *to, *outside);
                 if (!v) return Problem(ctx, v.error());
-                json::object out{{"ok", v->ok}, {"checked", v->checked}};
-                out["firstInvalid"] = v->ok ? json::value(nullptr)
-                                            : json::value(json::object{{"decisionId", *v->first_invalid_decision_id},
-                                                                       {"sequence", *v->first_invalid_seq},
-                                                                       {"problem", v->problem}});
+                const auto& records = v->records;
+                json::object out{{"ok", v->ok()}, {"checked", records.checked}};
+                out["firstInvalid"] = records.ok ? json::value(nullptr)
+                                                 : json::value(json::object{{"decisionId", *records.first_invalid_decision_id},
+                                                                            {"sequence", *records.first_invalid_seq},
+                                                                            {"problem", records.problem}});
+                json::object heads{{"checked", 0}, {"newestSequence", nullptr}, {"firstInvalid", nullptr}};
+                if (v->heads) {
+                  const auto& h = *v->heads;
+                  heads["checked"] = h.checked;
+                  if (h.newest_seq) heads["newestSequence"] = *h.newest_seq;
+                  if (!h.ok) {
+                    json::object bad{{"sequence", *h.first_invalid_seq},
+                                     {"signedAt", h.first_invalid_signed_at
+                                                      ? json::value(FormatTimestamp(*h.first_invalid_signed_at))
+                                                      : json::value(nullptr)},
+                                     {"outside", h.first_invalid_is_outside},
+                                     {"problem", h.problem}};
+                    heads["firstInvalid"] = std::move(bad);
+                  }
+                }
+                out["heads"] = std::move(heads);
                 return JsonResponse(200, out);
               },
               {.summary = "Verify the tenant's decision ledger (tenant admins): recompute every record's hash "
-                          "and link over a sequence range; names the first record that does not verify.",
+                          "and link over a sequence range, hold every stored column against the hashed record, "
+                          "and check the chain against its signed heads (and an outside head, when given); names "
+                          "the first record or head that does not verify.",
                .tag = "trust-admin",
                .response = Schema::Object({
-                   Required("ok", Schema::Boolean()),
+                   Required("ok", Schema::Boolean().Describe("the records and the heads verify")),
                    Required("checked", Schema::Integer().Min(0)),
                    Required("firstInvalid", Schema::Object({
                                                 Required("decisionId", Schema::Uuid()),
@@ -383,10 +446,109 @@ void AddTrustRoutes(Router& router, const Services& s) {
                                                 Required("problem", Schema::String()),
                                             })
                                                 .Nullable()),
+                   Required("heads",
+                            Schema::Object({
+                                Required("checked", Schema::Integer().Min(0)),
+                                Required("newestSequence", Schema::Integer().Nullable()),
+                                Required("firstInvalid",
+                                         Schema::Object({
+                                             Required("sequence", Schema::Integer()),
+                                             Required("signedAt", Schema::Timestamp().Nullable()),
+                                             Required("outside", Schema::Boolean().Describe(
+                                                                     "the head given in the query")),
+                                             Required("problem", Schema::String()),
+                                         })
+                                             .Nullable()),
+                            })),
                }),
                .query = {{"fromSequence", Schema::Integer().Min(1), false, "default 1"},
-                         {"toSequence", Schema::Integer().Min(0), false, "default 0: the end"}},
+                         {"toSequence", Schema::Integer().Min(0), false, "default 0: the end"},
+                         {"headSequence", Schema::Integer().Min(1), false, "an outside head: its sequence"},
+                         {"headHash", Schema::String(), false, "an outside head: its hash (64 hex digits)"},
+                         {"headSignedAt", Schema::Timestamp(), false, "an outside head's signing time"},
+                         {"headKeyId", Schema::String(), false, "the key that signed the outside head"},
+                         {"headSignature", Schema::String(), false, "the outside head's signature (base64url)"}},
                .errors = {400, 403}}});
+
+  router.Add({Method::kGet, "/trust-admin/ledger/heads", Auth::kTenantAdmin, "",
+              [&trust](RequestContext& ctx) {
+                auto limit = IntParam(ctx.request, "limit", 50);
+                if (!limit || *limit < 1 || *limit > 500)
+                  return Problem(ctx, Error::Validation({{"limit", "must be an integer from 1 to 500"}}));
+                auto before = IntParam(ctx.request, "cursor", 0);
+                if (!before) return Problem(ctx, Error::Validation({{"cursor", "must be a non-negative integer"}}));
+                auto heads = trust.LedgerHeads(ctx.Caller(), *before, *limit);
+                if (!heads) return Problem(ctx, heads.error());
+                json::array items;
+                for (const auto& h : *heads)
+                  items.push_back(json::object{{"chain", h.chain},
+                                               {"tenantId", h.tenant_id},
+                                               {"sequence", h.seq},
+                                               {"hash", h.hash},
+                                               {"signedAt", FormatTimestamp(h.signed_at)},
+                                               {"keyId", h.key_id},
+                                               {"signature", h.signature}});
+                json::value next = nullptr;
+                if (static_cast<int64_t>(heads->size()) == *limit) next = std::to_string(heads->back().seq);
+                return JsonResponse(200, json::object{{"items", std::move(items)}, {"nextCursor", next}});
+              },
+              {.summary = "The ledger's signed heads (tenant admins), newest first, for an outside party to "
+                          "store. Each signature is Ed25519 over \"credence-chain-head:v1\\n<chain>\\n<tenantId>\\n"
+                          "<sequence>\\n<hash>\\n<signedAt>\" with the key keyId of /.well-known/credence-chain-keys.",
+               .tag = "trust-admin",
+               .response = Schema::Object({
+                   Required("items", Schema::Array(Schema::Object({
+                                         Required("chain", Schema::String()),
+                                         Required("tenantId", Schema::Uuid()),
+                                         Required("sequence", Schema::Integer().Min(1)),
+                                         Required("hash", Schema::String()),
+                                         Required("signedAt", Schema::Timestamp()),
+                                         Required("keyId", Schema::String()),
+                                         Required("signature", Schema::String()),
+                                     }))),
+                   Required("nextCursor", Schema::String().Nullable().Describe("pass as cursor for older heads")),
+               }),
+               .query = {{"limit", Schema::Integer().Min(1).Max(500), false, "default 50"},
+                         {"cursor", Schema::String(), false, "nextCursor of the previous page"}},
+               .errors = {400, 403}}});
+
+  // Public: anyone may fetch the keys that sign chain heads, to check the
+  // heads they stored without trusting this server later.
+  router.Add({Method::kGet, "/.well-known/credence-chain-keys", Auth::kPublic, "",
+              [&heads = s.chain_heads](RequestContext&) {
+                json::array keys;
+                for (const auto& k : heads.Keys())
+                  keys.push_back(json::object{
+                      {"keyId", k.key_id},
+                      {"algorithm", k.algorithm},
+                      {"publicKey", k.public_key},
+                      {"createdAt", FormatTimestamp(k.created_at)},
+                      {"retiredAt", k.retired_at ? json::value(FormatTimestamp(*k.retired_at)) : json::value(nullptr)},
+                      {"retiredBy", k.retired_by ? json::value(*k.retired_by) : json::value(nullptr)},
+                      {"retirementSignature",
+                       k.retirement_signature ? json::value(*k.retirement_signature) : json::value(nullptr)}});
+                return JsonResponse(200, json::object{{"currentKeyId", heads.key().key_id()},
+                                                      {"currentPublicKeyPem", heads.key().PublicPem()},
+                                                      {"keys", std::move(keys)}});
+              },
+              {.summary = "The Ed25519 public keys that sign chain heads (anyone may read them), newest first; a "
+                          "retired key carries the time it was retired and its successor's signature over "
+                          "\"credence-chain-key-retired:v1\\n<keyId>\\n<publicKey>\\n<retiredAt>\".",
+               .tag = "trust",
+               .response = Schema::Object({
+                   Required("currentKeyId", Schema::String()),
+                   Required("currentPublicKeyPem", Schema::String()),
+                   Required("keys", Schema::Array(Schema::Object({
+                                        Required("keyId", Schema::String().Describe(
+                                                              "first 16 hex digits of SHA-256 of the raw public key")),
+                                        Required("algorithm", Schema::String().Enum({"Ed25519"})),
+                                        Required("publicKey", Schema::String().Describe("raw 32 bytes, base64url")),
+                                        Required("createdAt", Schema::Timestamp()),
+                                        Required("retiredAt", Schema::Timestamp().Nullable()),
+                                        Required("retiredBy", Schema::String().Nullable()),
+                                        Required("retirementSignature", Schema::String().Nullable()),
+                                    }))),
+               })}});
 }
 
 }  // namespace credence::http
