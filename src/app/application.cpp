@@ -86,7 +86,7 @@ int Serve(const Config& config) {
   if (jobs_interval_ms > 0) jobs.emplace(set.scheduler, set.outbox, set.reports, jobs_interval_ms);
 
   identity::Authenticator authenticator(*db, config.dev, &set.api_keys);
-  http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev);
+  http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev, &set.audit);
   http::ServerOptions options{config.listen_host,    config.listen_port,     threads,
                               config.max_body_bytes, config.max_header_bytes, config.read_timeout_ms,
                               config.idle_timeout_ms, config.shutdown_timeout_ms};

@@ -4,6 +4,7 @@
 #include "kb/schema.h"
 #include "lifecycle/schema.h"
 #include "notify/schema.h"
+#include "platform/schema.h"
 #include "reports/schema.h"
 #include "trust/schema.h"
 
@@ -12,7 +13,8 @@ namespace credence::app {
 std::vector<storage::Migration> AllMigrations() {
   std::vector<storage::Migration> all;
   for (const auto* module : {&identity::Migrations(), &kb::Migrations(), &lifecycle::Migrations(),
-                             &notify::Migrations(), &trust::Migrations(), &reports::Migrations()})
+                             &notify::Migrations(), &trust::Migrations(), &reports::Migrations(),
+                             &platform::Migrations()})
     all.insert(all.end(), module->begin(), module->end());
   return all;
 }

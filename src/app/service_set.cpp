@@ -5,14 +5,15 @@
 namespace credence::app {
 
 ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options)
-    : tenants(db, clock, options.dev),
-      users(db),
-      groups(db, clock),
-      invitations(db, clock),
+    : audit(db, clock),
+      tenants(db, clock, audit, options.dev),
+      users(db, audit),
+      groups(db, clock, audit),
+      invitations(db, clock, audit),
       hubs(db, clock),
       entries(db, clock),
       translations(db, clock),
-      memberships(db, clock),
+      memberships(db, clock, audit),
       expiry_templates(db, clock),
       review_checklists(db, clock),
       expiry(db, clock),
@@ -22,17 +23,18 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       channels(db, clock),
       scheduler(db, clock, options.node_id),
       outbox(db, clock, options.delivery),
-      api_keys(db, clock,
+      api_keys(db, clock, audit,
                options.signing_key.empty() ? identity::LoadOrCreateSigningKey(db, clock) : options.signing_key,
                options.token_ttl_seconds),
       trust(db, clock),
-      trust_admin(db, clock),
-      apps(db, clock, api_keys, options.app_key_max_days),
+      trust_admin(db, clock, audit),
+      apps(db, clock, audit, api_keys, options.app_key_max_days),
       reports(db, clock),
       services_{db,           tenants,      users,           groups,       invitations, hubs,
                 entries,      translations, metrics_,        options.dev,  options.version,
                 memberships,  expiry_templates, review_checklists, expiry, reviews,
                 notifications, dashboards,  channels,        scheduler,    outbox,      options.test_clock,
-                api_keys,     trust,       trust_admin,  apps,        reports} {}
+                api_keys,     trust,       trust_admin,  apps,        reports,
+                audit} {}
 
 }  // namespace credence::app

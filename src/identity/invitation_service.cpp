@@ -61,6 +61,8 @@ Result<InviteOutcome> InvitationService::Invite(const Principal& caller, const N
     if (pending.empty()) return Error::Conflict("conflict", "The invitation changed concurrently; try again.");
     return InviteOutcome{InvitationFromRow(pending.front()), false};
   }
+  audit_.Record(tenant, AuditOf(caller, "invitation.sent", {"invitation", inv.id},
+                                {{"email", inv.email}, {"role", TenantRoleName(inv.role)}}));
   session.Commit();
   return InviteOutcome{std::move(inv), true};
 }

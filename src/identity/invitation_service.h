@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "identity/audit.h"
 #include "identity/principal.h"
 
 namespace credence::storage {
@@ -44,7 +45,9 @@ struct InviteOutcome {
 
 class InvitationService {
  public:
-  InvitationService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
+  // Invitations sent are recorded in `audit`.
+  InvitationService(storage::Database& db, const Clock& clock, const AuditRecorder& audit)
+      : db_(db), clock_(clock), audit_(audit) {}
 
   // Global admins only. Emails compare case-insensitively. 409
   // already_member when an active member of the tenant has the email; a
@@ -59,6 +62,7 @@ class InvitationService {
  private:
   storage::Database& db_;
   const Clock& clock_;
+  const AuditRecorder& audit_;
 };
 
 }  // namespace credence::identity

@@ -62,7 +62,8 @@ bool IsKnownLanguage(std::string_view code) {
   return false;
 }
 
-Result<Tenant> TenantService::Create(const NewTenant& request, const Principal* creator) const {
+Result<Tenant> TenantService::Create(const NewTenant& request, const Principal* creator,
+                                     const RequestMeta& request_meta, const std::string& system_label) const {
   std::vector<FieldError> errors;
   for (size_t i = 0; i < request.enabled_languages.size(); ++i)
     if (!IsKnownLanguage(request.enabled_languages[i]))
@@ -105,6 +106,17 @@ Result<Tenant> TenantService::Create(const NewTenant& request, const Principal* 
       tenant.Run(internal::kInsertMember, {user_id, TenantRoleName(p.role), p.key, t.created_at});
     }
   }
+  AuditEvent created;
+  if (creator != nullptr) {
+    created = AuditOf(*creator, "tenant.created", {"tenant", t.id});
+  } else {
+    created.actor = SystemActor(system_label);
+    created.action = "tenant.created";
+    created.target = {"tenant", t.id};
+    created.request = request_meta;
+  }
+  created.details = {{"name", t.name}, {"slug", t.slug}};
+  audit_.Record(tenant, created);
   session.Commit();
   return t;
 }
@@ -119,7 +131,7 @@ Tenant TenantService::EnsureDevTenant(const std::string& name, const std::string
   request.name = name;
   request.slug = slug;
   request.enabled_languages = {"en", "es", "de"};
-  auto created = Create(request, nullptr);
+  auto created = Create(request, nullptr, {}, "dev-seed");
   if (created) return std::move(created).value();
   // Another node seeded it between our read and our write.
   storage::Session session(db_);

@@ -6,6 +6,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "identity/audit.h"
 #include "identity/principal.h"
 
 namespace credence::storage {
@@ -73,13 +74,17 @@ bool IsKnownLanguage(std::string_view code);
 
 class TenantService {
  public:
-  TenantService(storage::Database& db, const Clock& clock, bool dev_mode)
-      : db_(db), clock_(clock), dev_mode_(dev_mode) {}
+  // Tenants created are recorded in `audit` (in the new tenant's chain).
+  TenantService(storage::Database& db, const Clock& clock, const AuditRecorder& audit, bool dev_mode)
+      : db_(db), clock_(clock), audit_(audit), dev_mode_(dev_mode) {}
 
   // Provisions a tenant. `creator`, when given, becomes its Owner; in
   // development mode the four personas are created too. 409 slug_taken when
-  // the slug exists; 400 for unknown languages.
-  Result<Tenant> Create(const NewTenant& request, const Principal* creator) const;
+  // the slug exists; 400 for unknown languages. Recorded as tenant.created:
+  // by the creator, else by the system actor `system_label` (anonymous
+  // provisioning, seeding) with `request`, the request's metadata, if any.
+  Result<Tenant> Create(const NewTenant& request, const Principal* creator, const RequestMeta& request_meta = {},
+                        const std::string& system_label = "anonymous") const;
 
   // The tenant with `slug`, creating it (with personas) when missing.
   // Idempotent; used by development seeding.
@@ -96,6 +101,7 @@ class TenantService {
  private:
   storage::Database& db_;
   const Clock& clock_;
+  const AuditRecorder& audit_;
   const bool dev_mode_;
 };
 

@@ -46,6 +46,7 @@ Status UserService::RemoveFromTenant(const Principal& caller, const std::string&
   if (role.front().Text(0) == "Owner" && tenant.Run(internal::kCountActiveOwners).front().Int(0) <= 1)
     return Error::InvalidArgument("last_owner", "The last Owner of a tenant cannot be removed.");
   tenant.Run(internal::kDeactivateMember, {user_id});
+  audit_.Record(tenant, AuditOf(caller, "user.removed", {"user", user_id}, {{"role", role.front().Text(0)}}));
   session.Commit();
   return Ok();
 }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "identity/audit.h"
 #include "identity/principal.h"
 #include "identity/tenant_service.h"
 
@@ -24,7 +25,8 @@ struct TenantUser {
 
 class UserService {
  public:
-  explicit UserService(storage::Database& db) : db_(db) {}
+  // Removals are recorded in `audit`.
+  UserService(storage::Database& db, const AuditRecorder& audit) : db_(db), audit_(audit) {}
 
   // Active members of the caller's tenant, by display name.
   std::vector<TenantUser> List(const Principal& caller) const;
@@ -41,6 +43,7 @@ class UserService {
 
  private:
   storage::Database& db_;
+  const AuditRecorder& audit_;
 };
 
 }  // namespace credence::identity

@@ -45,6 +45,9 @@ class AppRegistry;
 namespace credence::reports {
 class ReportService;
 }
+namespace credence::platform {
+class AuditLog;
+}
 
 namespace credence::http {
 
@@ -82,6 +85,7 @@ struct Services {
   const trust::TrustAdminService& trust_admin;
   const trust::AppRegistry& apps;
   const reports::ReportService& reports;
+  const platform::AuditLog& audit;
 };
 
 // Hubs; entries, translations and search.
@@ -123,6 +127,8 @@ void AddTrustAdminRoutes(Router& router, const Services& services);
 void AddAppRoutes(Router& router, const Services& services);
 // Compliance reports (/trust-admin/reports/..., docs/reports.md).
 void AddReportRoutes(Router& router, const Services& services);
+// The audit log (/admin/audit and /api/admin/audit, docs/audit.md).
+void AddAuditRoutes(Router& router, const Services& services);
 // Development mode: the test clock and running background jobs on demand.
 void AddDevRoutes(Router& router, const Services& services);
 
