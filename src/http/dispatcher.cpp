@@ -197,8 +197,8 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
       if (!principal && route->auth != Auth::kPublic && route->auth != Auth::kDevOnly)
         return ProblemResponse(principal.error(), request.path(), ctx.request_id);
       if (principal) {
-        ctx.principal = std::move(*principal);
-        ctx.principal->request = ctx.meta;
+        ctx.principal = std::move(*principal);  // nullopt when no credential was sent
+        if (ctx.principal) ctx.principal->request = ctx.meta;
       }
       if (Status access = CheckAccess(*route, ctx.principal); !access)
         return ProblemResponse(access.error(), request.path(), ctx.request_id);
