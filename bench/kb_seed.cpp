@@ -19,6 +19,7 @@
 #include "app/migrations.h"
 #include "core/clock.h"
 #include "identity/tenant_service.h"
+#include "platform/audit_log.h"
 #include "kb/entry_service.h"
 #include "kb/hub_service.h"
 #include "storage/database.h"
@@ -82,7 +83,8 @@ int main(int argc, char** argv) {
   auto db = storage::OpenDatabase("sqlite:" + dir + "/credence.db", options);
   storage::ApplyMigrations(*db, app::AllMigrations());
   SystemClock clock;
-  identity::TenantService tenants(*db, clock, /*dev_mode=*/true);
+  platform::AuditLog audit(*db, clock);
+  identity::TenantService tenants(*db, clock, audit, /*dev_mode=*/true);
   const auto acme = tenants.EnsureDevTenant("Acme Corporation", "acme");
   auto login = tenants.DevLogin("admin", acme.id);
   if (!login) return 1;

@@ -23,6 +23,7 @@
 #include "core/clock.h"
 #include "core/ids.h"
 #include "identity/tenant_service.h"
+#include "platform/audit_log.h"
 #include "kb/hub_service.h"
 #include "lifecycle/expiry_template_service.h"
 #include "lifecycle/scheduler.h"
@@ -67,7 +68,8 @@ int main(int argc, char** argv) {
   // The seed's "now": fixed, so reruns over the same directory agree.
   const TimeMs t0 = *ParseTimestamp("2030-01-01T00:00:00Z");
   ManualClock clock(t0);
-  identity::TenantService tenants(*db, clock, /*dev_mode=*/true);
+  platform::AuditLog audit(*db, clock);
+  identity::TenantService tenants(*db, clock, audit, /*dev_mode=*/true);
   const auto tenant = tenants.EnsureDevTenant("Scheduler bench", "sched-bench");
   auto login = tenants.DevLogin("admin", tenant.id);
   if (!login) return 1;

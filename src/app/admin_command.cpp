@@ -9,6 +9,7 @@
 #include "core/config.h"
 #include "core/text.h"
 #include "identity/tenant_service.h"
+#include "platform/audit_log.h"
 #include "storage/database.h"
 #include "storage/migrations.h"
 
@@ -111,7 +112,8 @@ int RunAdminCommand(const std::vector<std::string>& args) {
     std::fprintf(stderr, "credence admin: cannot open the database: %s\n", e.what());
     return 1;
   }
-  identity::TenantService tenants(*db, clock, /*dev_mode=*/false);
+  platform::AuditLog audit(*db, clock);  // the tenant.created entry names the operator
+  identity::TenantService tenants(*db, clock, audit, /*dev_mode=*/false);
   identity::NewTenant request;
   request.name = flags["name"];
   request.slug = flags["slug"];

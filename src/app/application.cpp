@@ -118,7 +118,7 @@ int Serve(const Config& config) {
                  config.chain_head_interval_seconds * 1000);
 
   identity::Authenticator authenticator(*db, config.dev, &set.api_keys, &set.sessions);
-  http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev);
+  http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev, &set.audit);
   http::ServerOptions options{config.listen_host,    config.listen_port,     threads,
                               config.max_body_bytes, config.max_header_bytes, config.read_timeout_ms,
                               config.idle_timeout_ms, config.shutdown_timeout_ms};

@@ -5,6 +5,7 @@
 #include "kb/schema.h"
 #include "lifecycle/schema.h"
 #include "notify/schema.h"
+#include "platform/schema.h"
 #include "reports/schema.h"
 #include "trust/schema.h"
 
@@ -14,7 +15,7 @@ std::vector<storage::Migration> AllMigrations() {
   std::vector<storage::Migration> all;
   for (const auto* module : {&identity::Migrations(), &kb::Migrations(), &lifecycle::Migrations(),
                              &notify::Migrations(), &trust::Migrations(), &reports::Migrations(),
-                             &integrity::Migrations()})
+                             &platform::Migrations(), &integrity::Migrations()})
     all.insert(all.end(), module->begin(), module->end());
   return all;
 }

@@ -23,14 +23,15 @@ identity::InvitationMailer InvitationEmailsThroughOutbox() {
 }  // namespace
 
 ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options)
-    : tenants(db, clock, options.dev, options.tenant_creations_per_day),
-      users(db, clock),
-      groups(db, clock),
-      invitations(db, clock, options.invitations, InvitationEmailsThroughOutbox()),
+    : audit(db, clock),
+      tenants(db, clock, audit, options.dev, options.tenant_creations_per_day),
+      users(db, clock, audit),
+      groups(db, clock, audit),
+      invitations(db, clock, audit, options.invitations, InvitationEmailsThroughOutbox()),
       hubs(db, clock),
       entries(db, clock),
       translations(db, clock),
-      memberships(db, clock),
+      memberships(db, clock, audit),
       expiry_templates(db, clock),
       review_checklists(db, clock),
       expiry(db, clock),
@@ -40,7 +41,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       channels(db, clock),
       scheduler(db, clock, options.node_id),
       outbox(db, clock, options.delivery),
-      api_keys(db, clock,
+      api_keys(db, clock, audit,
                options.signing_key.empty() ? identity::LoadOrCreateSigningKey(db, clock) : options.signing_key,
                options.token_ttl_seconds),
       chain_heads(db, clock,
@@ -48,21 +49,22 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                                     : std::make_shared<const integrity::SigningKey>(integrity::SigningKey::Generate()),
                   {trust::LedgerChain()}),
       trust(db, clock, &chain_heads),
-      trust_admin(db, clock),
-      apps(db, clock, api_keys, options.app_key_max_days),
+      trust_admin(db, clock, audit),
+      apps(db, clock, audit, api_keys, options.app_key_max_days),
       reports(db, clock),
-      sessions(db, clock, options.sessions),
-      sign_in(db, clock, sessions, options.oidc_providers, options.public_url),
+      sessions(db, clock, audit, options.sessions),
+      sign_in(db, clock, sessions, audit, options.oidc_providers, options.public_url),
       services_{db,           tenants,      users,           groups,       invitations, hubs,
                 entries,      translations, metrics_,        options.dev,  options.version,
                 memberships,  expiry_templates, review_checklists, expiry, reviews,
                 notifications, dashboards,  channels,        scheduler,    outbox,      options.test_clock,
                 api_keys,     trust,       trust_admin,  apps,        reports,
-                sessions,     sign_in,      chain_heads} {
+                sessions,     sign_in,      chain_heads,  audit} {
   // Sign-in accepts the person's invitations and joins the tenants whose
   // domain admits them, inside its own transaction.
-  sign_in.SetJoinTenantsHook([this](storage::Session& tx, const std::string& user_id, const std::string& email) {
-    auto joined = invitations.JoinOnSignIn(tx, user_id, email);
+  sign_in.SetJoinTenantsHook([this](storage::Session& tx, const std::string& user_id, const std::string& email,
+                                    const identity::RequestMeta& request) {
+    auto joined = invitations.JoinOnSignIn(tx, user_id, email, request);
     if (!joined) throw std::runtime_error("joining tenants at sign-in failed: " + joined.error().detail);
   });
 }

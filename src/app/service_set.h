@@ -29,6 +29,7 @@
 #include "lifecycle/scheduler.h"
 #include "notify/channel_service.h"
 #include "notify/outbox.h"
+#include "platform/audit_log.h"
 #include "reports/report_service.h"
 #include "trust/admin_service.h"
 #include "trust/app_registry.h"
@@ -68,6 +69,8 @@ class ServiceSet {
  public:
   ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options);
 
+  // First: the services below record their actions in it.
+  platform::AuditLog audit;
   // What HTTP handlers see.
   const http::Services& services() const { return services_; }
   http::Metrics& metrics() { return metrics_; }

@@ -4,6 +4,7 @@
 #include <exception>
 #include <functional>
 
+#include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
 #include "core/ids.h"
@@ -12,6 +13,7 @@
 #include "http/metrics.h"
 #include "http/problem.h"
 #include "http/router.h"
+#include "identity/audit.h"
 #include "identity/authenticator.h"
 #include "identity/authorization.h"
 #include "storage/database.h"
@@ -30,6 +32,35 @@ std::string RequestIdFor(const HttpRequest& request) {
     if (plain) return std::string(given);
   }
   return NewId();
+}
+
+constexpr size_t kMaxUserAgentBytes = 512;
+
+// What the audit log keeps of where a request came from.
+identity::RequestMeta MetaOf(const HttpRequest& request, const std::string& request_id) {
+  identity::RequestMeta meta;
+  meta.request_id = request_id;
+  meta.client_address = request.client_address;
+  std::string_view agent = request.Header("user-agent");
+  if (agent.size() > kMaxUserAgentBytes) {
+    agent = agent.substr(0, kMaxUserAgentBytes);
+    // Not in the middle of a UTF-8 sequence.
+    while (!agent.empty() && (static_cast<unsigned char>(agent.back()) & 0xC0) == 0x80) agent.remove_suffix(1);
+    if (!agent.empty() && (static_cast<unsigned char>(agent.back()) & 0x80) != 0) agent.remove_suffix(1);
+  }
+  meta.user_agent = std::string(agent);
+  return meta;
+}
+
+// A signed-in caller refused by its role or its credential's kind or scope
+// (403) on an admin-only route or on any route that would change
+// something: security-relevant, so recorded (docs/audit.md). Reads refused
+// on ordinary routes are not (they would flood the log with UI probing).
+bool IsAuditedRefusal(const Route& route, Method method, const HttpResponse& response,
+                      const std::optional<identity::Principal>& principal) {
+  if (response.status != 403 || !principal || principal->tenant_id.empty()) return false;
+  if (route.auth == Auth::kTenantAdmin) return true;
+  return method != Method::kGet && method != Method::kHead && method != Method::kOptions;
 }
 
 std::string Quoted(std::string_view s) {
@@ -131,6 +162,7 @@ void Dispatcher::Conclude(HttpResponse& response, const Route* route, Method met
 HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
   const auto started = Clock::now();
   RequestContext ctx(request, RequestIdFor(request));
+  ctx.meta = MetaOf(request, ctx.request_id);
   const Route* route = nullptr;
   HttpResponse response;
 
@@ -170,7 +202,10 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
       auto principal = authenticator_.Authenticate({request.Header("authorization"), request.Header("x-api-key")});
       if (!principal && route->auth != Auth::kPublic && route->auth != Auth::kDevOnly)
         return ProblemResponse(principal.error(), request.path(), ctx.request_id);
-      if (principal) ctx.principal = std::move(*principal);
+      if (principal) {
+        ctx.principal = std::move(*principal);  // nullopt when no credential was sent
+        if (ctx.principal) ctx.principal->request = ctx.meta;
+      }
       if (Status access = CheckAccess(*route, ctx.principal); !access)
         return ProblemResponse(access.error(), request.path(), ctx.request_id);
       if (Status params = ValidatePathParams(*route, ctx.path_params); !params)
@@ -191,8 +226,33 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
     });
     return response;
   }
+  if (audit_ != nullptr && route != nullptr && IsAuditedRefusal(*route, request.method, response, ctx.principal))
+    RecordRefusal(*route, request.method_name, response, *ctx.principal);
   Conclude(response, route, request.method, request.method_name, ctx.request_id, tenant, started);
   return response;
+}
+
+void Dispatcher::RecordRefusal(const Route& route, std::string_view method_name, const HttpResponse& response,
+                               const identity::Principal& caller) const {
+  std::string code;
+  boost::system::error_code ec;
+  const boost::json::value body = boost::json::parse(response.body, ec);
+  if (!ec && body.is_object())
+    if (const auto* c = body.as_object().if_contains("code"); c && c->is_string()) code = std::string(c->as_string());
+  const std::string route_name = std::string(method_name) + " " + route.path;
+  identity::AuditEvent event = identity::AuditOf(caller, "access.denied", {"route", route_name},
+                                                 {{"method", method_name}, {"route", route.path}, {"code", code}});
+  event.outcome = identity::AuditOutcome::kDenied;
+  try {
+    audit_->RecordAlone(caller.tenant_id, event);
+  } catch (const std::exception& e) {
+    // The refusal stands either way; a store that cannot take the entry
+    // is logged, not answered.
+    LogLine(LogLevel::kError, "audit record failed")
+        .Str("requestId", caller.request.request_id)
+        .Str("action", "access.denied")
+        .Str("error", e.what());
+  }
 }
 
 HttpResponse Dispatcher::Reject(const Error& error, Method method, std::string_view target) const {

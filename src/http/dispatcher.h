@@ -12,6 +12,8 @@
 
 namespace credence::identity {
 class Authenticator;
+class AuditRecorder;
+struct Principal;
 }
 
 namespace credence::http {
@@ -22,8 +24,11 @@ struct Route;
 
 class Dispatcher {
  public:
-  Dispatcher(const Router& router, const identity::Authenticator& authenticator, Metrics& metrics, bool dev_mode)
-      : router_(router), authenticator_(authenticator), metrics_(metrics), dev_mode_(dev_mode) {}
+  // `audit`, when given, records refused actions (access.denied,
+  // docs/audit.md).
+  Dispatcher(const Router& router, const identity::Authenticator& authenticator, Metrics& metrics, bool dev_mode,
+             const identity::AuditRecorder* audit = nullptr)
+      : router_(router), authenticator_(authenticator), metrics_(metrics), dev_mode_(dev_mode), audit_(audit) {}
 
   // A handler may answer later (HttpResponse::pending): then the answer
   // returned is pending too, and its Finish() maps errors and logs.
@@ -35,6 +40,8 @@ class Dispatcher {
 
  private:
   using Clock = std::chrono::steady_clock;
+  void RecordRefusal(const Route& route, std::string_view method_name, const HttpResponse& response,
+                     const identity::Principal& caller) const;
   void Conclude(HttpResponse& response, const Route* route, Method method, std::string_view method_name,
                 const std::string& request_id, std::string_view tenant, Clock::time_point started) const;
 
@@ -42,6 +49,7 @@ class Dispatcher {
   const identity::Authenticator& authenticator_;
   Metrics& metrics_;
   const bool dev_mode_;
+  const identity::AuditRecorder* audit_;
 };
 
 }  // namespace credence::http

@@ -24,6 +24,7 @@
 #include "http/metrics.h"
 #include "http/router.h"
 #include "identity/api_key_service.h"
+#include "identity/audit.h"
 #include "identity/authenticator.h"
 #include "identity/schema.h"
 #include "identity/tenant_service.h"
@@ -59,12 +60,22 @@ Route MakeRoute(Method method, std::string path, Auth auth, Handler handler, Rou
 
 HttpResponse Who(RequestContext& ctx) { return Text(ctx.principal ? ctx.principal->user_id : "anonymous"); }
 
+// Keeps what is recorded in memory (the audit table is platform's; only
+// identity's migrations are applied here).
+class MemoryAudit final : public identity::AuditRecorder {
+ public:
+  void Record(storage::TenantSession&, const identity::AuditEvent& event) const override { events.push_back(event); }
+  void RecordAlone(const std::string&, const identity::AuditEvent& event) const override { events.push_back(event); }
+  mutable std::vector<identity::AuditEvent> events;
+};
+
 class DispatcherTest : public ::testing::Test {
  protected:
   struct World {
     std::filesystem::path dir;
     std::unique_ptr<storage::Database> db;
     ManualClock clock{1'700'000'000'000};
+    MemoryAudit audit;
     std::unique_ptr<identity::TenantService> tenants;
     std::unique_ptr<identity::ApiKeyService> api_keys;
     Router router;
@@ -85,7 +96,8 @@ class DispatcherTest : public ::testing::Test {
                   ("credence-dispatcher-test-" + std::to_string(random()) + std::to_string(random()));
     world_->db = storage::OpenDatabase("sqlite:" + (world_->dir / "test.db").string(), {});
     storage::ApplyMigrations(*world_->db, identity::Migrations());
-    world_->tenants = std::make_unique<identity::TenantService>(*world_->db, world_->clock, /*dev_mode=*/true);
+    world_->tenants = std::make_unique<identity::TenantService>(*world_->db, world_->clock, world_->audit,
+                                                              /*dev_mode=*/true);
 
     auto tenant = world_->tenants->Create({.name = "Acme", .slug = "acme"}, nullptr);
     ASSERT_TRUE(tenant.ok()) << tenant.error().detail;
@@ -96,7 +108,8 @@ class DispatcherTest : public ::testing::Test {
     world_->token = login->token;
 
     world_->api_keys =
-        std::make_unique<identity::ApiKeyService>(*world_->db, world_->clock, std::string(32, 's'), 3600);
+        std::make_unique<identity::ApiKeyService>(*world_->db, world_->clock, world_->audit,
+                                                  std::string(32, 's'), 3600);
 
     AddRoutes(world_->router);
     world_->dev_auth = std::make_unique<identity::Authenticator>(*world_->db, /*dev_mode=*/true, world_->api_keys.get());

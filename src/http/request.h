@@ -23,6 +23,9 @@ struct HttpRequest {
   std::string target;  // as received: path and query, percent-encoded
   std::vector<std::pair<std::string, std::string>> headers;  // names lowercased
   std::string body;
+  // The socket peer's IP address (set by the server; empty in unit tests).
+  // Never taken from a header: X-Forwarded-For is whatever the client says.
+  std::string client_address;
 
   std::string_view path() const;   // target before '?', still encoded
   std::string_view query() const;  // target after '?', still encoded

@@ -60,6 +60,9 @@ class RequestContext {
   std::string request_id;
   std::vector<std::pair<std::string_view, std::string>> path_params;  // decoded
   std::optional<identity::Principal> principal;
+  // Request id, client address and user agent; also on `principal` (set by
+  // the dispatcher), here for handlers of anonymous calls.
+  identity::RequestMeta meta;
 
   // The decoded path parameter; the route template guarantees it exists.
   const std::string& PathParam(std::string_view name) const;

@@ -2,6 +2,8 @@
 
 #include <openssl/crypto.h>
 
+#include <boost/json/array.hpp>
+
 #include <algorithm>
 #include <map>
 
@@ -101,6 +103,17 @@ KeyEvent EventFromRow(const storage::Row& r) { return {r.Text(1), r.Int(2), r.Op
 
 Error AppKeyNotFound() { return Error::NotFound("App key not found."); }
 
+// What the audit log keeps of a key: never its secret nor its hash.
+boost::json::object KeyDetails(const ApiKey& k, const std::string& app_id = {}) {
+  boost::json::object d{{"name", k.name}, {"clientId", k.client_id}};
+  boost::json::array scopes;
+  for (const auto& s : k.scopes) scopes.emplace_back(s);
+  d["scopes"] = std::move(scopes);
+  if (k.expires_at) d["expiresAt"] = FormatTimestamp(*k.expires_at);
+  if (!app_id.empty()) d["appId"] = app_id;
+  return d;
+}
+
 void RecordEvent(storage::TenantSession& tenant, const std::string& key_id, const char* event, TimeMs at,
                  const std::string& by_user_id) {
   tenant.Run(internal::kInsertKeyEvent, {key_id, event, at, by_user_id});
@@ -120,9 +133,9 @@ const std::vector<std::string>& MachineScopes() {
   return kScopes;
 }
 
-ApiKeyService::ApiKeyService(storage::Database& db, const Clock& clock, std::string signing_key,
-                             int64_t token_ttl_seconds)
-    : db_(db), clock_(clock), signer_(std::move(signing_key)), token_ttl_seconds_(token_ttl_seconds) {}
+ApiKeyService::ApiKeyService(storage::Database& db, const Clock& clock, const AuditRecorder& audit,
+                             std::string signing_key, int64_t token_ttl_seconds)
+    : db_(db), clock_(clock), audit_(audit), signer_(std::move(signing_key)), token_ttl_seconds_(token_ttl_seconds) {}
 
 Result<CreatedApiKey> ApiKeyService::Create(const Principal& caller, const NewApiKey& request) const {
   CR_TRY(RequireGlobalAdmin(caller));
@@ -143,10 +156,12 @@ Result<CreatedApiKey> ApiKeyService::Create(const Principal& caller, const NewAp
   k.created_at = now;
   k.expires_at = request.expires_at;
 
-  storage::Session session(db_);
+  storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
   tenant.Run(internal::kInsertApiKey, {k.id, k.name, k.client_id, k.secret_prefix, Sha256Hex(out.secret),
                                        JoinScopes(k.scopes), k.created_by, k.created_at, k.expires_at});
+  audit_.Record(tenant, AuditOf(caller, "apikey.created", {"apikey", k.id}, KeyDetails(k)));
+  session.Commit();
   return out;
 }
 
@@ -161,10 +176,12 @@ Result<std::vector<ApiKey>> ApiKeyService::List(const Principal& caller) const {
 
 Status ApiKeyService::Revoke(const Principal& caller, const std::string& key_id) const {
   CR_TRY(RequireGlobalAdmin(caller));
-  storage::Session session(db_);
+  storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
   if (tenant.Run(internal::kRevokeApiKey, {key_id, clock_.Now(), caller.user_id}).affected() == 0)
     return Error::NotFound("API key not found.");
+  audit_.Record(tenant, AuditOf(caller, "apikey.revoked", {"apikey", key_id}));
+  session.Commit();
   return Ok();
 }
 
@@ -286,6 +303,7 @@ Result<CreatedAppKey> ApiKeyService::CreateAppKey(storage::TenantSession& tenant
   tenant.Run(internal::kInsertAppKey, {k.id, k.name, k.client_id, k.secret_prefix, Sha256Hex(out.secret),
                                        JoinScopes(k.scopes), k.created_by, k.created_at, k.expires_at, app_id});
   RecordEvent(tenant, k.id, "created", now, caller.user_id);
+  audit_.Record(tenant, AuditOf(caller, "appkey.created", {"appkey", k.id}, KeyDetails(k, app_id)));
   a.history.push_back({"created", now, caller.user_id});
   a.status = a.StatusAt(now);
   return out;
@@ -328,7 +346,11 @@ Result<AppKey> ApiKeyService::SetAppKeyEnabled(storage::TenantSession& tenant, c
   const TimeMs now = clock_.Now();
   const auto changed = enabled ? tenant.Run(internal::kEnableAppKey, {app_id, key_id})
                                : tenant.Run(internal::kDisableAppKey, {app_id, key_id, now, caller.user_id});
-  if (changed.affected() > 0) RecordEvent(tenant, key_id, enabled ? "enabled" : "disabled", now, caller.user_id);
+  if (changed.affected() > 0) {
+    RecordEvent(tenant, key_id, enabled ? "enabled" : "disabled", now, caller.user_id);
+    audit_.Record(tenant, AuditOf(caller, enabled ? "appkey.enabled" : "appkey.disabled", {"appkey", key_id},
+                                  {{"appId", app_id}}));
+  }
   CR_TRY_ASSIGN(AppKey a, GetAppKey(tenant, caller, app_id, key_id));
   // Nothing changed: the key is unknown (404 above), revoked, or already
   // in the state asked for (answered as it is).
@@ -353,6 +375,7 @@ Result<CreatedAppKey> ApiKeyService::RegenerateAppKey(storage::TenantSession& te
   if (tenant.Run(internal::kRotateAppKey, {app_id, key_id, prefix, Sha256Hex(out.secret), now}).affected() == 0)
     return Error::Conflict("key_revoked", "The key is revoked; it cannot be regenerated.");
   RecordEvent(tenant, key_id, "regenerated", now, caller.user_id);
+  audit_.Record(tenant, AuditOf(caller, "appkey.regenerated", {"appkey", key_id}, {{"appId", app_id}}));
   CR_TRY_ASSIGN(out.key, GetAppKey(tenant, caller, app_id, key_id));
   return out;
 }
@@ -362,7 +385,11 @@ Result<int64_t> ApiKeyService::RevokeAppKeys(storage::TenantSession& tenant, con
   CR_TRY(RequireGlobalAdmin(caller));
   const TimeMs now = clock_.Now();
   const auto revoked = tenant.Run(internal::kRevokeAppKeys, {app_id, now, caller.user_id});
-  for (const auto& row : revoked) RecordEvent(tenant, row.Text(0), "revoked", now, caller.user_id);
+  for (const auto& row : revoked) {
+    RecordEvent(tenant, row.Text(0), "revoked", now, caller.user_id);
+    audit_.Record(tenant, AuditOf(caller, "appkey.revoked", {"appkey", row.Text(0)},
+                                  {{"appId", app_id}, {"reason", "app archived"}}));
+  }
   return static_cast<int64_t>(revoked.size());
 }
 

@@ -12,6 +12,7 @@
 #include "core/clock.h"
 #include "core/result.h"
 #include "identity/access_token.h"
+#include "identity/audit.h"
 #include "identity/principal.h"
 
 namespace credence::storage {
@@ -102,7 +103,8 @@ struct IssuedToken {
 class ApiKeyService {
  public:
   // `signing_key`: the shared access-token key (LoadOrCreateSigningKey).
-  ApiKeyService(storage::Database& db, const Clock& clock, std::string signing_key,
+  // Creating and revoking keys are recorded in `audit` (docs/audit.md).
+  ApiKeyService(storage::Database& db, const Clock& clock, const AuditRecorder& audit, std::string signing_key,
                 int64_t token_ttl_seconds = kDefaultTokenTtlSeconds);
 
   // Global admins only. `name` is trimmed, 1..200 characters; `scopes` a
@@ -177,6 +179,7 @@ class ApiKeyService {
  private:
   storage::Database& db_;
   const Clock& clock_;
+  const AuditRecorder& audit_;
   AccessTokenSigner signer_;
   const int64_t token_ttl_seconds_;
 };

@@ -45,6 +45,7 @@ Result<Group> GroupService::Create(const Principal& caller, const std::string& n
     if (e.kind() == storage::StorageError::Kind::kUniqueViolation) return NameTaken(g.name);
     throw;
   }
+  audit_.Record(tenant, AuditOf(caller, "group.created", {"group", g.id}, {{"name", g.name}}));
   session.Commit();
   return g;
 }
@@ -96,6 +97,9 @@ Result<GroupMembership> GroupService::AddMember(const Principal& caller, const s
     auto existing = tenant.Run(internal::kFindGroupMembership, {group_id, user_id});
     out.member.added_at = existing.empty() ? now : existing.front().Int(0);
   }
+  if (out.created)
+    audit_.Record(tenant, AuditOf(caller, "group.member_added", {"group", group_id},
+                                  {{"userId", user_id}, {"email", out.member.email}}));
   session.Commit();
   return out;
 }
@@ -108,6 +112,7 @@ Status GroupService::RemoveMember(const Principal& caller, const std::string& gr
   if (tenant.Run(internal::kGroupExists, {group_id}).empty()) return GroupNotFound();
   if (tenant.Run(internal::kDeleteGroupMember, {group_id, user_id}).affected() == 0)
     return Error::NotFound("The user is not a member of this group.");
+  audit_.Record(tenant, AuditOf(caller, "group.member_removed", {"group", group_id}, {{"userId", user_id}}));
   session.Commit();
   return Ok();
 }

@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "identity/audit.h"
 #include "identity/principal.h"
 
 namespace credence::storage {
@@ -44,7 +45,9 @@ inline constexpr size_t kMaxGroupNameLength = 200;
 
 class GroupService {
  public:
-  GroupService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
+  // Creating groups and changing their members are recorded in `audit`.
+  GroupService(storage::Database& db, const Clock& clock, const AuditRecorder& audit)
+      : db_(db), clock_(clock), audit_(audit) {}
 
   // Global admins only. `name` is trimmed, must be 1..200 characters and is
   // unique per tenant ignoring ASCII case (409 group_name_taken).
@@ -72,6 +75,7 @@ class GroupService {
  private:
   storage::Database& db_;
   const Clock& clock_;
+  const AuditRecorder& audit_;
 };
 
 // The ids of the groups `user_id` belongs to in the session's tenant (only

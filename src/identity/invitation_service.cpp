@@ -136,9 +136,9 @@ InvitationEmail ComposeInvitationEmail(const InvitationEmailFacts& f) {
   return mail;
 }
 
-InvitationService::InvitationService(storage::Database& db, const Clock& clock, InvitationSettings settings,
-                                     InvitationMailer mailer)
-    : db_(db), clock_(clock), settings_(std::move(settings)), mailer_(std::move(mailer)) {
+InvitationService::InvitationService(storage::Database& db, const Clock& clock, const AuditRecorder& audit,
+                                     InvitationSettings settings, InvitationMailer mailer)
+    : db_(db), clock_(clock), settings_(std::move(settings)), mailer_(std::move(mailer)), audit_(audit) {
   settings_.lifetime_days = std::clamp<int64_t>(settings_.lifetime_days, 1, kMaxInvitationDays);
 }
 
@@ -190,7 +190,8 @@ Result<InviteOutcome> InvitationService::Invite(const Principal& caller, const N
     // invitation was committed, and the outbox retries it until delivered.
     mailer_(tenant, ComposeInvitationEmail(facts), now);
   }
-  // audit: invitation.sent
+  audit_.Record(tenant, AuditOf(caller, "invitation.sent", {"invitation", inv.id},
+                                {{"email", inv.email}, {"role", TenantRoleName(inv.role)}}));
   session.Commit();
   return InviteOutcome{std::move(inv), true};
 }
@@ -221,7 +222,7 @@ Result<Invitation> InvitationService::Revoke(const Principal& caller, const std:
   if (inv.status == "Revoked") return inv;  // already: nothing changes
   if (inv.status == "Pending" && tenant.Run(internal::kRevokeInvitation, {invitation_id, now, caller.user_id})
                                          .affected() == 1) {
-    // audit: invitation.revoked
+    audit_.Record(tenant, AuditOf(caller, "invitation.revoked", {"invitation", invitation_id}, {{"email", inv.email}}));
     session.Commit();
     inv.status = "Revoked";
     inv.revoked_at = now;
@@ -239,8 +240,18 @@ Result<Invitation> InvitationService::Revoke(const Principal& caller, const std:
 
 Result<std::vector<JoinedTenant>> InvitationService::JoinOnSignIn(storage::Session& session,
                                                                   const std::string& user_id,
-                                                                  const std::string& verified_email) const {
+                                                                  const std::string& verified_email,
+                                                                  const RequestMeta& request) const {
   const std::string email = NormalizeEmail(verified_email);
+  auto joined_event = [&](const char* action, AuditTarget target, boost::json::object details) {
+    AuditEvent event;
+    event.actor = {"user", user_id, email};
+    event.action = action;
+    event.target = std::move(target);
+    event.request = request;
+    event.details = std::move(details);
+    return event;
+  };
   const auto at = email.rfind('@');
   if (user_id.empty() || at == std::string::npos || at == 0 || at + 1 == email.size())
     return Error::Validation({{"email", "must be an email address"}});
@@ -257,7 +268,7 @@ Result<std::vector<JoinedTenant>> InvitationService::JoinOnSignIn(storage::Sessi
     // membership comes of it.
     if (tenant.Run(internal::kAcceptInvitation, {invitation_id, now, user_id}).affected() != 1) continue;
     tenant.Run(internal::kJoinByInvitation, {user_id, role, now});
-    // audit: invitation.accepted
+    audit_.Record(tenant, joined_event("invitation.accepted", {"invitation", invitation_id}, {{"role", role}}));
     // An active member keeps the role they had; report the one in effect.
     const auto member = tenant.Run(internal::kFindMemberRole, {user_id});
     const std::string effective = member.empty() ? role : member.front().Text(0);
@@ -268,7 +279,7 @@ Result<std::vector<JoinedTenant>> InvitationService::JoinOnSignIn(storage::Sessi
     const std::string tenant_id = row.Text(0);
     storage::TenantSession tenant(session, tenant_id);
     if (tenant.Run(internal::kJoinByDomain, {user_id, now}).affected() != 1) continue;
-    // audit: user.joined (by domain)
+    audit_.Record(tenant, joined_event("user.joined", {"user", user_id}, {{"via", "domain"}, {"domain", domain}}));
     joined.push_back({tenant_id, TenantRole::kMember, "domain", std::nullopt});
   }
   return joined;

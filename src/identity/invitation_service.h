@@ -12,6 +12,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "identity/audit.h"
 #include "identity/principal.h"
 
 namespace credence::storage {
@@ -109,8 +110,9 @@ struct JoinedTenant {
 
 class InvitationService {
  public:
-  InvitationService(storage::Database& db, const Clock& clock, InvitationSettings settings = {},
-                    InvitationMailer mailer = nullptr);
+  // Invitations sent, revoked and accepted are recorded in `audit`.
+  InvitationService(storage::Database& db, const Clock& clock, const AuditRecorder& audit,
+                    InvitationSettings settings = {}, InvitationMailer mailer = nullptr);
 
   // Global admins only. Emails compare case-insensitively. 409
   // already_member when an active member of the tenant has the email; a
@@ -138,8 +140,11 @@ class InvitationService {
   // user already has a membership row there (active, or removed by an
   // admin: a removed member comes back only through a new invitation).
   // Returns the tenants joined, invitations first.
+  // Each acceptance and domain join is recorded (invitation.accepted,
+  // user.joined) in that tenant's chain, in `session`'s transaction.
   Result<std::vector<JoinedTenant>> JoinOnSignIn(storage::Session& session, const std::string& user_id,
-                                                 const std::string& verified_email) const;
+                                                 const std::string& verified_email,
+                                                 const RequestMeta& request = {}) const;
 
   const InvitationSettings& settings() const { return settings_; }
 
@@ -148,6 +153,7 @@ class InvitationService {
   const Clock& clock_;
   InvitationSettings settings_;
   InvitationMailer mailer_;
+  const AuditRecorder& audit_;
 };
 
 }  // namespace credence::identity

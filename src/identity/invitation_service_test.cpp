@@ -14,6 +14,7 @@
 #include "core/clock.h"
 #include "core/ids.h"
 #include "core/logging.h"
+#include "identity/audit.h"
 #include "identity/invitation_service.h"
 #include "identity/principal.h"
 #include "identity/user_service.h"
@@ -48,6 +49,14 @@ constexpr storage::GlobalQuery kOutboxOf{
     "SELECT channel_id, event, subject, text, recipients, status FROM outbox WHERE tenant_id = $1"
     " ORDER BY created_at, id"};
 
+// Entries these tests cause are the audit log's own tests' business.
+class NoAudit final : public AuditRecorder {
+ public:
+  void Record(storage::TenantSession&, const AuditEvent&) const override {}
+  void RecordAlone(const std::string&, const AuditEvent&) const override {}
+};
+const NoAudit kNoAudit;
+
 class InvitationServiceTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
@@ -71,7 +80,7 @@ class InvitationServiceTest : public ::testing::TestWithParam<std::string> {
   // A service whose mailer records what it is given (and queues nothing).
   std::unique_ptr<InvitationService> MakeService(const InvitationSettings& settings) {
     return std::make_unique<InvitationService>(
-        *db_, clock_, settings, [this](storage::TenantSession& tx, const InvitationEmail& mail, TimeMs now) {
+        *db_, clock_, kNoAudit, settings, [this](storage::TenantSession& tx, const InvitationEmail& mail, TimeMs now) {
           mails_.push_back({tx.tenant_id(), mail, now});
           return NewId();
         });
@@ -323,7 +332,7 @@ TEST_P(InvitationServiceTest, SigningInAcceptsEveryPendingInvitationForTheEmail)
   EXPECT_EQ(list->front().accepted_at, kStart + kDay + 1);
 
   // A member like any other: listed, and their preferences work.
-  UserService users(*db_, clock_);
+  UserService users(*db_, clock_, kNoAudit);
   bool listed = false;
   for (const auto& u : users.List(admin_))
     if (u.id == gil) listed = u.role == TenantRole::kOwner && u.email == "gil@example.com";
@@ -388,7 +397,7 @@ TEST_P(InvitationServiceTest, TheEmailDomainJoinsOpenTenantsButNotAfterRemoval) 
   open_admin.tenant_id = open;
   open_admin.user_id = boss;
   open_admin.role = TenantRole::kOwner;
-  UserService users(*db_, clock_);
+  UserService users(*db_, clock_, kNoAudit);
   clock_.Advance(kDay);
   ASSERT_TRUE(users.RemoveFromTenant(open_admin, ivy).ok());
   {
@@ -438,7 +447,7 @@ TEST_P(InvitationServiceTest, JoinOnSignInRollsBackWithTheSignIn) {
 // to the invited address (here: no SMTP server, so the attempt fails and is
 // recorded for a retry).
 TEST_P(InvitationServiceTest, TheEmailIsQueuedInTheOutboxInTheInvitingTransaction) {
-  InvitationService wired(*db_, clock_, settings_,
+  InvitationService wired(*db_, clock_, kNoAudit, settings_,
                           [](storage::TenantSession& tx, const InvitationEmail& mail, TimeMs now) {
                             notify::OutboundMessage m;
                             m.event = "user.invitation";
@@ -509,7 +518,7 @@ TEST_P(InvitationServiceTest, OlderStoresUpgrade) {
   }
   EXPECT_EQ(storage::ApplyMigrations(*db, app::AllMigrations()), 2);
 
-  InvitationService service(*db, clock_);
+  InvitationService service(*db, clock_, kNoAudit);
   auto list = service.List(admin, std::nullopt);
   ASSERT_TRUE(list.ok());
   ASSERT_EQ(list->size(), 1u);

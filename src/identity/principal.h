@@ -17,6 +17,18 @@ std::optional<TenantRole> ParseTenantRole(std::string_view name);
 
 enum class PrincipalKind { kUser, kMachine };
 
+// Where a request came from, as the server saw it. Carried on the Principal
+// (set by the dispatcher once it has authenticated the caller) because the
+// domain services see only `const Principal& caller`: they record it in the
+// audit log inside their own transaction (identity/audit.h, docs/audit.md)
+// without a second parameter on every service method. Empty outside a
+// request (background jobs, seeding, unit tests).
+struct RequestMeta {
+  std::string request_id;      // the X-Request-Id answered (the client's, or a fresh UUID)
+  std::string client_address;  // the socket peer's IP address, never a forwarded header
+  std::string user_agent;      // the User-Agent header, cut at 512 bytes
+};
+
 struct Principal {
   PrincipalKind kind = PrincipalKind::kUser;
   std::string tenant_id;
@@ -39,6 +51,8 @@ struct Principal {
   // When the credential stops working (milliseconds since the epoch): the
   // key's expiry or the token's exp; nullopt for keys without one.
   std::optional<int64_t> expires_at;
+
+  RequestMeta request;
 
   bool is_user() const { return kind == PrincipalKind::kUser; }
   bool has_tenant() const { return !tenant_id.empty(); }

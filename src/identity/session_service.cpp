@@ -76,9 +76,12 @@ Result<Principal> SessionService::Authenticate(std::string_view token) const {
   return p;
 }
 
-void SessionService::End(const std::string& session_id) const {
-  storage::Session session(db_);
-  session.Run(internal::kEndSession, {session_id, clock_.Now()});
+void SessionService::End(const Principal& caller) const {
+  storage::Session tx(db_, storage::TxMode::kWrite);
+  if (tx.Run(internal::kEndSession, {caller.session_id, clock_.Now()}).affected() == 0) return;
+  storage::TenantSession tenant(tx, caller.has_tenant() ? caller.tenant_id : std::string(kPlatformTenantId));
+  audit_.Record(tenant, AuditOf(caller, "session.ended", {"session", caller.session_id}));
+  tx.Commit();
 }
 
 Result<Principal> SessionService::SelectTenant(const Principal& caller, const std::string& tenant_id) const {
@@ -90,6 +93,8 @@ Result<Principal> SessionService::SelectTenant(const Principal& caller, const st
     if (row.Text(0) == tenant_id) role = ParseTenantRole(row.Text(3));
   if (!role) return Error{ErrorKind::kNotFound, "tenant_not_found", "You are not a member of tenant " + tenant_id + ".", {}, {}};
   tx.Run(internal::kSelectSessionTenant, {caller.session_id, tenant_id});
+  storage::TenantSession tenant(tx, tenant_id);
+  audit_.Record(tenant, AuditOf(caller, "tenant.selected", {"tenant", tenant_id}, {{"sessionId", caller.session_id}}));
   tx.Commit();
   Principal p = caller;
   p.tenant_id = tenant_id;

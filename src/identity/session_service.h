@@ -18,6 +18,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "identity/audit.h"
 #include "identity/principal.h"
 
 namespace credence::storage {
@@ -52,8 +53,9 @@ bool LooksLikeSessionToken(std::string_view token);
 
 class SessionService {
  public:
-  SessionService(storage::Database& db, const Clock& clock, SessionPolicy policy)
-      : db_(db), clock_(clock), policy_(policy) {}
+  // Logouts and tenant selections are recorded in `audit`.
+  SessionService(storage::Database& db, const Clock& clock, const AuditRecorder& audit, SessionPolicy policy)
+      : db_(db), clock_(clock), audit_(audit), policy_(policy) {}
 
   // Inside the caller's transaction (sign-in writes the user, memberships
   // and the session together).
@@ -67,8 +69,9 @@ class SessionService {
   // user no longer belongs to. Touches last_seen_at at most once a minute.
   Result<Principal> Authenticate(std::string_view token) const;
 
-  // Ends the session at once (idempotent).
-  void End(const std::string& session_id) const;
+  // Ends the caller's session at once (idempotent); recorded as session.ended in
+  // its tenant, or in the platform chain before one was selected.
+  void End(const Principal& caller) const;
 
   // Scopes the session to `tenant_id`: 404 tenant_not_found unless the user
   // is an active member (another tenant's existence is not revealed).
@@ -82,6 +85,7 @@ class SessionService {
  private:
   storage::Database& db_;
   const Clock& clock_;
+  const AuditRecorder& audit_;
   const SessionPolicy policy_;
 };
 

@@ -30,8 +30,9 @@ std::string DomainOf(const std::string& email) {
 }  // namespace
 
 SignInService::SignInService(storage::Database& db, const Clock& clock, const SessionService& sessions,
-                             std::vector<oidc::ProviderConfig> providers, std::string public_url)
-    : db_(db), clock_(clock), sessions_(sessions), public_url_(std::move(public_url)) {
+                             const AuditRecorder& audit, std::vector<oidc::ProviderConfig> providers,
+                             std::string public_url)
+    : db_(db), clock_(clock), sessions_(sessions), audit_(audit), public_url_(std::move(public_url)) {
   for (auto& p : providers) providers_.push_back(std::make_unique<oidc::ProviderClient>(std::move(p)));
 }
 
@@ -70,21 +71,40 @@ Result<LoginRedirect> SignInService::BeginLogin(const std::string& provider_name
 
 Result<SignedIn> SignInService::CompleteLogin(const std::string& code, const std::string& state,
                                               const std::string& browser_binding, const std::string& provider_error,
-                                              const ClientInfo& client) const {
-  SignInEvent event;
-  event.client = client;
-  auto result = Complete(code, state, browser_binding, provider_error, client, event);
-  if (!result && on_event_) {
-    event.outcome = "failure";
-    event.code = result.error().code;
-    on_event_(nullptr, event);
-  }
+                                              const RequestMeta& request) const {
+  Attempt attempt;
+  auto result = Complete(code, state, browser_binding, provider_error, request, attempt);
+  if (!result) RecordFailure(attempt, result.error(), request);
   return result;
+}
+
+void SignInService::RecordFailure(const Attempt& attempt, const Error& error, const RequestMeta& request) const {
+  AuditEvent event;
+  event.actor = attempt.email ? AuditActor{"user", "", *attempt.email} : SystemActor("anonymous");
+  event.action = "signin.failed";
+  event.target = {"provider", attempt.provider};
+  event.outcome = AuditOutcome::kFailure;
+  event.request = request;
+  event.details = {{"code", error.code}};
+  if (!attempt.provider.empty()) event.details["provider"] = attempt.provider;
+  // The tenants of the person the verified email belongs to see the
+  // attempt; an attempt that names nobody goes to the platform chain.
+  std::vector<std::string> tenants;
+  if (attempt.email) {
+    storage::Session session(db_);
+    auto user = session.Run(internal::kFindUserByEmail, {*attempt.email});
+    if (!user.empty()) {
+      event.actor.id = user.front().Text(0);
+      for (const auto row : session.Run(internal::kTenantsOfUser, {event.actor.id})) tenants.push_back(row.Text(0));
+    }
+  }
+  if (tenants.empty()) tenants.push_back(kPlatformTenantId);
+  for (const auto& tenant : tenants) audit_.RecordAlone(tenant, event);
 }
 
 Result<SignedIn> SignInService::Complete(const std::string& code, const std::string& state,
                                          const std::string& browser_binding, const std::string& provider_error,
-                                         const ClientInfo& client, SignInEvent& event) const {
+                                         const RequestMeta& request, Attempt& attempt) const {
   if (state.empty()) return Bad("invalid_state", "The callback carries no state.");
   const TimeMs now = clock_.Now();
   std::string provider_name, nonce, verifier;
@@ -94,7 +114,7 @@ Result<SignedIn> SignInService::Complete(const std::string& code, const std::str
     if (rows.empty()) return Bad("invalid_state", "The state is not one of a sign-in this service started.");
     const auto row = rows.front();
     provider_name = row.Text(1);
-    event.provider = provider_name;
+    attempt.provider = provider_name;
     if (!row.IsNull(5)) return Bad("login_already_used", "This sign-in was completed already; start a new one.");
     if (browser_binding.empty() || Sha256Hex(browser_binding) != row.Text(0))
       return Bad("state_mismatch", "The sign-in was started in another browser (the state cookie does not match).");
@@ -116,7 +136,7 @@ Result<SignedIn> SignInService::Complete(const std::string& code, const std::str
   CR_TRY_ASSIGN(oidc::IdTokenClaims claims, provider->Redeem(code, verifier, RedirectUri(), nonce, now));
 
   const std::string email = NameKey(claims.email.value_or(""));
-  if (!email.empty()) event.email = email;
+  if (!email.empty() && claims.email_verified) attempt.email = email;
   if (email.empty() || !claims.email_verified)
     return Error{ErrorKind::kPermissionDenied, "email_not_verified",
                  "The provider did not vouch for your email address; Credence links accounts by verified email.",
@@ -147,33 +167,41 @@ Result<SignedIn> SignInService::Complete(const std::string& code, const std::str
     }
     tx.Run(internal::kInsertIdentity, {claims.issuer, claims.subject, user_id, email, now});
   }
-  event.user_id = user_id;
-  if (join_tenants_) join_tenants_(tx, user_id, email);
+  if (join_tenants_) join_tenants_(tx, user_id, email, request);
 
   SignedIn out;
   for (const auto row : tx.Run(internal::kTenantsOfUser, {user_id}))
     out.tenants.push_back({row.Text(0), row.Text(1), row.Text(2), ParseTenantRole(row.Text(3)).value_or(TenantRole::kGuest)});
-  for (const auto& t : out.tenants) event.tenant_ids.push_back(t.id);
 
-  NewSession request{user_id, std::nullopt, provider_name, client.address, client.user_agent};
+  NewSession new_session{user_id, std::nullopt, provider_name, request.client_address, request.user_agent};
   out.user.id = user_id;
   out.user.email = email;
   out.user.display_name = display_name;
   if (out.tenants.size() == 1) {
-    request.tenant_id = out.tenants.front().id;
+    new_session.tenant_id = out.tenants.front().id;
     out.user.tenant_id = out.tenants.front().id;
     out.user.role = out.tenants.front().role;
     storage::TenantSession tenant(tx, out.user.tenant_id);
     if (auto m = tenant.Run(internal::kFindActiveMember, {user_id}); !m.empty())
       out.user.preferred_language = m.front().OptText(3);
   }
-  StartedSession session = sessions_.Start(tx, request);
+  StartedSession session = sessions_.Start(tx, new_session);
   out.token = session.token;
   out.expires_at = session.expires_at;
-  event.outcome = "success";
-  event.session_id = session.id;
-  if (on_event_) on_event_(&tx, event);
+
+  AuditEvent event;
+  event.actor = {"user", user_id, email};
+  event.action = "signin.succeeded";
+  event.target = {"session", session.id};
+  event.request = request;
+  event.details = {{"provider", provider_name}};
+  for (const auto& t : out.tenants) {
+    storage::TenantSession tenant(tx, t.id);
+    audit_.Record(tenant, event);
+  }
   tx.Commit();
+  // A person with no tenant yet: the platform chain, once the sign-in is in.
+  if (out.tenants.empty()) audit_.RecordAlone(kPlatformTenantId, event);
   return out;
 }
 

@@ -19,6 +19,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "identity/audit.h"
 #include "identity/oidc/provider_client.h"
 #include "identity/principal.h"
 #include "identity/session_service.h"
@@ -52,40 +53,23 @@ struct SignedIn {
   std::vector<UserTenant> tenants;
 };
 
-struct ClientInfo {
-  std::string address;
-  std::string user_agent;
-};
-
 // Called inside the sign-in transaction after the user row exists: joins
 // the tenants the person was invited to, or whose domain admits them.
-using JoinTenantsHook =
-    std::function<void(storage::Session& tx, const std::string& user_id, const std::string& verified_email)>;
-
-// What a sign-in attempt did, for the audit log: outcome "success" or
-// "failure", the user when known, the error code of a failure.
-struct SignInEvent {
-  std::string outcome;
-  std::string provider;
-  std::optional<std::string> user_id;
-  std::optional<std::string> email;
-  std::string code;
-  std::string session_id;
-  std::vector<std::string> tenant_ids;  // the user's tenants, when known
-  ClientInfo client;
-};
-// Runs inside the sign-in transaction for a success (tx set) and on its
-// own for a failure (tx null).
-using SignInEventHook = std::function<void(storage::Session* tx, const SignInEvent& event)>;
+using JoinTenantsHook = std::function<void(storage::Session& tx, const std::string& user_id,
+                                           const std::string& verified_email, const RequestMeta& request)>;
 
 class SignInService {
  public:
+  // Sign-ins are recorded in `audit` (docs/audit.md): signin.succeeded in
+  // each of the user's tenants (in the sign-in's transaction), or in the
+  // platform chain for a user with none; signin.failed in the tenants of
+  // the user the verified email belongs to, when known, else in the
+  // platform chain.
   SignInService(storage::Database& db, const Clock& clock, const SessionService& sessions,
-                std::vector<oidc::ProviderConfig> providers, std::string public_url);
+                const AuditRecorder& audit, std::vector<oidc::ProviderConfig> providers, std::string public_url);
   ~SignInService();
 
   void SetJoinTenantsHook(JoinTenantsHook hook) { join_tenants_ = std::move(hook); }
-  void SetEventHook(SignInEventHook hook) { on_event_ = std::move(hook); }
 
   std::vector<std::string> ProviderNames() const;
   std::string RedirectUri() const { return public_url_ + "/auth/callback"; }
@@ -100,23 +84,28 @@ class SignInService {
   // 502 provider_unavailable.
   Result<SignedIn> CompleteLogin(const std::string& code, const std::string& state,
                                  const std::string& browser_binding, const std::string& provider_error,
-                                 const ClientInfo& client) const;
+                                 const RequestMeta& request) const;
 
   // GET /auth/tenants.
   std::vector<UserTenant> TenantsOf(const std::string& user_id) const;
 
  private:
+  struct Attempt {
+    std::string provider;
+    std::optional<std::string> email;  // once the ID token verified
+  };
   Result<SignedIn> Complete(const std::string& code, const std::string& state, const std::string& browser_binding,
-                            const std::string& provider_error, const ClientInfo& client, SignInEvent& event) const;
+                            const std::string& provider_error, const RequestMeta& request, Attempt& attempt) const;
+  void RecordFailure(const Attempt& attempt, const Error& error, const RequestMeta& request) const;
   const oidc::ProviderClient* Find(const std::string& name) const;
 
   storage::Database& db_;
   const Clock& clock_;
   const SessionService& sessions_;
+  const AuditRecorder& audit_;
   std::vector<std::unique_ptr<oidc::ProviderClient>> providers_;
   const std::string public_url_;
   JoinTenantsHook join_tenants_;
-  SignInEventHook on_event_;
 };
 
 }  // namespace credence::identity

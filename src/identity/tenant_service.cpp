@@ -64,15 +64,17 @@ bool IsKnownLanguage(std::string_view code) {
   return false;
 }
 
-Result<Tenant> TenantService::Create(const NewTenant& request, const Principal* creator) const {
+Result<Tenant> TenantService::Create(const NewTenant& request, const Principal* creator,
+                                     const RequestMeta& request_meta, const std::string& system_label) const {
+  const Audited audited{creator, request_meta, system_label};
   if (dev_mode_) {
     const bool owner = creator != nullptr && creator->is_user();
-    return Insert(request, owner ? &creator->user_id : nullptr, /*with_personas=*/true, nullptr);
+    return Insert(request, owner ? &creator->user_id : nullptr, /*with_personas=*/true, nullptr, audited);
   }
   if (creator == nullptr)
     return Error::Unauthenticated("missing_credentials", "Sign in to create a tenant.");
   if (!creator->is_user()) return Error::PermissionDenied("Machine credentials cannot create tenants.");
-  return Insert(request, &creator->user_id, /*with_personas=*/false, &creator->user_id);
+  return Insert(request, &creator->user_id, /*with_personas=*/false, &creator->user_id, audited);
 }
 
 Result<Tenant> TenantService::CreateWithOwner(const NewTenant& request, const std::string& owner_email,
@@ -90,11 +92,11 @@ Result<Tenant> TenantService::CreateWithOwner(const NewTenant& request, const st
       session.Commit();
     }
   }
-  return Insert(request, &user_id, /*with_personas=*/false, nullptr);
+  return Insert(request, &user_id, /*with_personas=*/false, nullptr, {nullptr, {}, "operator"});
 }
 
 Result<Tenant> TenantService::Insert(const NewTenant& request, const std::string* owner_user_id, bool with_personas,
-                                     const std::string* rate_limited_user) const {
+                                     const std::string* rate_limited_user, const Audited& audited) const {
   std::vector<FieldError> errors;
   for (size_t i = 0; i < request.enabled_languages.size(); ++i)
     if (!IsKnownLanguage(request.enabled_languages[i]))
@@ -153,6 +155,17 @@ Result<Tenant> TenantService::Insert(const NewTenant& request, const std::string
       tenant.Run(internal::kInsertMember, {user_id, TenantRoleName(p.role), p.key, t.created_at});
     }
   }
+  AuditEvent created;
+  if (audited.creator != nullptr) {
+    created = AuditOf(*audited.creator, "tenant.created", {"tenant", t.id});
+  } else {
+    created.actor = SystemActor(audited.system_label);
+    created.action = "tenant.created";
+    created.target = {"tenant", t.id};
+    created.request = audited.request_meta;
+  }
+  created.details = {{"name", t.name}, {"slug", t.slug}};
+  audit_.Record(tenant, created);
   session.Commit();
   return t;
 }
@@ -167,7 +180,7 @@ Tenant TenantService::EnsureDevTenant(const std::string& name, const std::string
   request.name = name;
   request.slug = slug;
   request.enabled_languages = {"en", "es", "de"};
-  auto created = Insert(request, nullptr, /*with_personas=*/true, nullptr);
+  auto created = Insert(request, nullptr, /*with_personas=*/true, nullptr, {nullptr, {}, "dev-seed"});
   if (created) return std::move(created).value();
   // Another node seeded it between our read and our write.
   storage::Session session(db_);

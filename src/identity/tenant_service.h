@@ -6,6 +6,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "identity/audit.h"
 #include "identity/principal.h"
 
 namespace credence::storage {
@@ -74,9 +75,11 @@ bool IsKnownLanguage(std::string_view code);
 class TenantService {
  public:
   // `creations_per_day`: how many tenants one user may create in 24 hours
-  // outside development mode (docs/sign-in.md).
-  TenantService(storage::Database& db, const Clock& clock, bool dev_mode, int64_t creations_per_day = 3)
-      : db_(db), clock_(clock), dev_mode_(dev_mode), creations_per_day_(creations_per_day) {}
+  // outside development mode (docs/sign-in.md). Tenants created are
+  // recorded in `audit` (in the new tenant's chain).
+  TenantService(storage::Database& db, const Clock& clock, const AuditRecorder& audit, bool dev_mode,
+                int64_t creations_per_day = 3)
+      : db_(db), clock_(clock), audit_(audit), dev_mode_(dev_mode), creations_per_day_(creations_per_day) {}
 
   // Provisions a tenant for a caller through the API. `creator`, when
   // given, becomes its Owner; in development mode anyone may create one and
@@ -84,7 +87,10 @@ class TenantService {
   // must be a signed-in person (401 without credentials, 403 for a machine
   // credential), limited to `creations_per_day` a day (429 with retryAfter).
   // 409 slug_taken when the slug exists; 400 for unknown languages.
-  Result<Tenant> Create(const NewTenant& request, const Principal* creator) const;
+  // Recorded as tenant.created: by the creator, else by the system actor
+  // `system_label` (anonymous provisioning, seeding) with `request_meta`.
+  Result<Tenant> Create(const NewTenant& request, const Principal* creator, const RequestMeta& request_meta = {},
+                        const std::string& system_label = "anonymous") const;
 
   // An operator's provisioning on the command line (`credence admin
   // create-tenant`): the tenant, and its first Owner as a user with that
@@ -108,11 +114,18 @@ class TenantService {
  private:
   storage::Database& db_;
   const Clock& clock_;
+  const AuditRecorder& audit_;
   const bool dev_mode_;
   const int64_t creations_per_day_;
 
+  // Who the tenant.created entry names.
+  struct Audited {
+    const Principal* creator = nullptr;
+    RequestMeta request_meta;
+    std::string system_label;
+  };
   Result<Tenant> Insert(const NewTenant& request, const std::string* owner_user_id, bool with_personas,
-                        const std::string* rate_limited_user) const;
+                        const std::string* rate_limited_user, const Audited& audited) const;
 };
 
 }  // namespace credence::identity

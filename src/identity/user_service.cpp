@@ -49,7 +49,7 @@ Status UserService::RemoveFromTenant(const Principal& caller, const std::string&
     return Error::InvalidArgument("last_owner", "The last Owner of a tenant cannot be removed.");
   tenant.Run(internal::kDeactivateMember, {user_id, clock_.Now(), caller.user_id});
   SessionService::EndForUserInTenant(session, caller.tenant_id, user_id, clock_.Now());
-  // audit: user.removed
+  audit_.Record(tenant, AuditOf(caller, "user.removed", {"user", user_id}, {{"role", role.front().Text(0)}}));
   session.Commit();
   return Ok();
 }

@@ -5,6 +5,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "identity/audit.h"
 #include "identity/principal.h"
 #include "identity/tenant_service.h"
 
@@ -25,7 +26,9 @@ struct TenantUser {
 
 class UserService {
  public:
-  UserService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
+  // Removals are recorded in `audit`.
+  UserService(storage::Database& db, const Clock& clock, const AuditRecorder& audit)
+      : db_(db), clock_(clock), audit_(audit) {}
 
   // Active members of the caller's tenant, by display name.
   std::vector<TenantUser> List(const Principal& caller) const;
@@ -46,6 +49,7 @@ class UserService {
  private:
   storage::Database& db_;
   const Clock& clock_;
+  const AuditRecorder& audit_;
 };
 
 }  // namespace credence::identity

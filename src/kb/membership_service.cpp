@@ -88,6 +88,20 @@ Result<GrantChange> Upsert(storage::TenantSession& s, const GrantStatements& q, 
 }
 
 // Hub roles are Viewer, Editor or Admin; entry roles Viewer or Editor.
+// What the audit log keeps of a grant.
+boost::json::object GrantDetails(const Grant& g, std::string_view id_name) {
+  boost::json::object d{{id_name, g.id}, {"role", identity::AccessLevelName(g.role)}};
+  if (g.user_id) d["userId"] = *g.user_id;
+  if (g.group_id) d["groupId"] = *g.group_id;
+  return d;
+}
+
+void RecordGrant(const identity::AuditRecorder& audit, storage::TenantSession& s, const identity::Principal& caller,
+                 const char* action, const char* target_type, const std::string& resource_id, const Grant& g,
+                 std::string_view id_name) {
+  audit.Record(s, identity::AuditOf(caller, action, {target_type, resource_id}, GrantDetails(g, id_name)));
+}
+
 Status RequireRole(AccessLevel role, AccessLevel highest) {
   if (role != AccessLevel::kNone && role <= highest) return Ok();
   return Error::Validation(
@@ -130,6 +144,8 @@ Result<GrantChange> MembershipService::AddUser(const identity::Principal& caller
   CR_TRY(LoadHub(s, caller, hub_id, AccessLevel::kAdmin));
   CR_TRY(CheckUser(s, target_user_id));
   CR_TRY_ASSIGN(GrantChange out, Upsert(s, kHubMemberships, hub_id, target_user_id, std::nullopt, role, clock_.Now()));
+  RecordGrant(audit_, s, caller, out.created ? "hub.member_added" : "hub.member_changed", "hub", hub_id, out.grant,
+              "membershipId");
   session.Commit();
   return out;
 }
@@ -142,6 +158,8 @@ Result<GrantChange> MembershipService::AddGroup(const identity::Principal& calle
   CR_TRY(LoadHub(s, caller, hub_id, AccessLevel::kAdmin));
   CR_TRY(CheckGroup(s, group_id));
   CR_TRY_ASSIGN(GrantChange out, Upsert(s, kHubMemberships, hub_id, std::nullopt, group_id, role, clock_.Now()));
+  RecordGrant(audit_, s, caller, out.created ? "hub.member_added" : "hub.member_changed", "hub", hub_id, out.grant,
+              "membershipId");
   session.Commit();
   return out;
 }
@@ -157,6 +175,7 @@ Result<Grant> MembershipService::ChangeRole(const identity::Principal& caller, c
   auto rows = s.Run(internal::kHubMembershipById, {hub_id, membership_id});
   if (rows.empty()) return Error::NotFound("Membership not found.");
   Grant out = GrantFromRow(rows.front());
+  RecordGrant(audit_, s, caller, "hub.member_changed", "hub", hub_id, out, "membershipId");
   session.Commit();
   return out;
 }
@@ -168,6 +187,7 @@ Status MembershipService::Remove(const identity::Principal& caller, const std::s
   CR_TRY(LoadHub(s, caller, hub_id, AccessLevel::kAdmin));
   if (s.Run(internal::kDeleteHubMembership, {hub_id, membership_id}).affected() == 0)
     return Error::NotFound("Membership not found.");
+  audit_.Record(s, identity::AuditOf(caller, "hub.member_removed", {"hub", hub_id}, {{"membershipId", membership_id}}));
   session.Commit();
   return Ok();
 }
@@ -193,6 +213,8 @@ Result<GrantChange> MembershipService::GrantUser(const identity::Principal& call
   CR_TRY(CheckUser(s, target_user_id));
   CR_TRY_ASSIGN(GrantChange out,
                 Upsert(s, kEntryPermissions, entry_id, target_user_id, std::nullopt, role, clock_.Now()));
+  RecordGrant(audit_, s, caller, out.created ? "entry.permission_granted" : "entry.permission_changed", "entry",
+              entry_id, out.grant, "permissionId");
   session.Commit();
   return out;
 }
@@ -205,6 +227,8 @@ Result<GrantChange> MembershipService::GrantGroup(const identity::Principal& cal
   CR_TRY(internal::LoadEntry(s, caller, entry_id, AccessLevel::kEditor));
   CR_TRY(CheckGroup(s, group_id));
   CR_TRY_ASSIGN(GrantChange out, Upsert(s, kEntryPermissions, entry_id, std::nullopt, group_id, role, clock_.Now()));
+  RecordGrant(audit_, s, caller, out.created ? "entry.permission_granted" : "entry.permission_changed", "entry",
+              entry_id, out.grant, "permissionId");
   session.Commit();
   return out;
 }
@@ -216,6 +240,8 @@ Status MembershipService::Revoke(const identity::Principal& caller, const std::s
   CR_TRY(internal::LoadEntry(s, caller, entry_id, AccessLevel::kEditor));
   if (s.Run(internal::kDeleteEntryPermission, {entry_id, permission_id}).affected() == 0)
     return Error::NotFound("Permission not found.");
+  audit_.Record(s, identity::AuditOf(caller, "entry.permission_revoked", {"entry", entry_id},
+                                     {{"permissionId", permission_id}}));
   session.Commit();
   return Ok();
 }

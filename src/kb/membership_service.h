@@ -9,6 +9,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "identity/audit.h"
 #include "identity/principal.h"
 #include "kb/access.h"
 
@@ -40,7 +41,9 @@ struct GrantChange {
 
 class MembershipService {
  public:
-  MembershipService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
+  // Every change of a membership or permission is recorded in `audit`.
+  MembershipService(storage::Database& db, const Clock& clock, const identity::AuditRecorder& audit)
+      : db_(db), clock_(clock), audit_(audit) {}
 
   // Who may act, checked by handlers before they read a body: 404 when the
   // hub (entry) is not in the tenant or the caller cannot view it, 403 when
@@ -78,6 +81,7 @@ class MembershipService {
  private:
   storage::Database& db_;
   const Clock& clock_;
+  const identity::AuditRecorder& audit_;
 };
 
 }  // namespace credence::kb

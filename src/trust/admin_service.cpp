@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include <boost/json/array.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
@@ -12,6 +13,7 @@
 #include "core/ids.h"
 #include "identity/authorization.h"
 #include "storage/session.h"
+#include "trust/model.h"
 #include "trust/source_id.h"
 #include "trust/source_resolver.h"
 
@@ -126,6 +128,19 @@ auto OnTarget(storage::Database& db, const identity::Principal& caller, const st
   return result;
 }
 
+// The audit target of a source: a native entry or a connected document.
+identity::AuditTarget TargetOf(const Target& t) {
+  return {t.kind == SourceKind::kEntry ? "entry" : "document", t.id};
+}
+
+boost::json::object PolicyDetails(std::string_view level, const PolicyOverride& policy) {
+  boost::system::error_code ec;
+  boost::json::value v = boost::json::parse(PolicyOverrideToJson(policy), ec);
+  boost::json::object d{{"level", level}};
+  if (!ec) d["policy"] = std::move(v);
+  return d;
+}
+
 // The setting of `level` for a source of hub `hub_id` and id `target_id`
 // ("" where the level does not reach).
 PolicySetting ReadSetting(storage::TenantSession& tenant, PolicyLevel level, const std::string& hub_id,
@@ -235,6 +250,8 @@ Result<PolicySetting> TrustAdminService::SetTenantPolicy(const identity::Princip
   // tenant itself so that the key stays meaningful.
   WriteOverride(tenant, kTenantScope, caller.tenant_id, policy, caller, clock_.Now());
   PolicySetting out = ReadSetting(tenant, PolicyLevel::kTenant, "", "");
+  audit_.Record(tenant, identity::AuditOf(caller, "policy.set", {"tenant", caller.tenant_id},
+                                          PolicyDetails("tenant", policy)));
   session.Commit();
   return out;
 }
@@ -264,6 +281,9 @@ Result<PolicySetting> TrustAdminService::SetHubPolicy(const identity::Principal&
   PolicySetting out = ReadSetting(tenant, PolicyLevel::kHub, hub_id, "");
   out.hub_key = hub_key;
   out.hub_id = hub_id;
+  auto details = PolicyDetails("hub", policy);
+  details["hubKey"] = hub_key;
+  audit_.Record(tenant, identity::AuditOf(caller, "policy.set", {"hub", hub_id}, std::move(details)));
   session.Commit();
   return out;
 }
@@ -274,7 +294,9 @@ Status TrustAdminService::DeleteHubPolicy(const identity::Principal& caller, con
   storage::TenantSession tenant(session, caller.tenant_id);
   auto hub = tenant.Run(kHubIdByKey, {hub_key});
   if (hub.empty()) return HubNotFound();
-  tenant.Run(kDeletePolicy, {kHubScope, hub.front().Text(0)});
+  if (tenant.Run(kDeletePolicy, {kHubScope, hub.front().Text(0)}).affected() > 0)
+    audit_.Record(tenant, identity::AuditOf(caller, "policy.deleted", {"hub", hub.front().Text(0)},
+                                            {{"level", "hub"}, {"hubKey", hub_key}}));
   session.Commit();
   return Ok();
 }
@@ -297,6 +319,9 @@ Result<PolicySetting> TrustAdminService::SetSourcePolicy(const identity::Princip
                     WriteOverride(tenant, kEntryScope, target.id, policy, caller, clock_.Now());
                     PolicySetting out = ReadSetting(tenant, PolicyLevel::kEntry, target.hub_id, target.id);
                     out.source_id = target.source_id;
+                    auto details = PolicyDetails("source", policy);
+                    details["sourceId"] = target.source_id;
+                    audit_.Record(tenant, identity::AuditOf(caller, "policy.set", TargetOf(target), std::move(details)));
                     return Result<PolicySetting>(std::move(out));
                   });
 }
@@ -304,7 +329,9 @@ Result<PolicySetting> TrustAdminService::SetSourcePolicy(const identity::Princip
 Status TrustAdminService::DeleteSourcePolicy(const identity::Principal& caller, const std::string& source_id) const {
   return OnTarget(db_, caller, source_id, storage::TxMode::kWrite,
                   [&](storage::TenantSession& tenant, const Target& target) {
-                    tenant.Run(kDeletePolicy, {kEntryScope, target.id});
+                    if (tenant.Run(kDeletePolicy, {kEntryScope, target.id}).affected() > 0)
+                      audit_.Record(tenant, identity::AuditOf(caller, "policy.deleted", TargetOf(target),
+                                                              {{"level", "source"}, {"sourceId", target.source_id}}));
                     return Ok();
                   });
 }
@@ -324,6 +351,7 @@ Result<ContextConfig> TrustAdminService::SetContext(const identity::Principal& c
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
   tenant.Run(kUpsertContextConfig, {ContextConfigToJson(config), caller.user_id, clock_.Now()});
+  audit_.Record(tenant, identity::AuditOf(caller, "context.set", {"tenant", caller.tenant_id}));
   session.Commit();
   return config;
 }
@@ -360,6 +388,11 @@ Result<SensitivitySetting> TrustAdminService::SetSensitivity(const identity::Pri
   return OnTarget(
       db_, caller, source_id, storage::TxMode::kWrite, [&](storage::TenantSession& tenant, const Target& target) {
         WriteHumanFacts(tenant, target.kind, target.id, facts, caller.user_id, clock_.Now());
+        audit_.Record(tenant, identity::AuditOf(caller, "sensitivity.set", TargetOf(target),
+                                                {{"sourceId", target.source_id},
+                                                 {"classification", SensitivityName(facts.classification)},
+                                                 {"hasSecrets", facts.has_secrets},
+                                                 {"hasPersonalData", facts.has_personal_data}}));
         return Result<SensitivitySetting>(SettingOf(target.source_id, ReadFacts(tenant, target.kind, target.id)));
       });
 }
@@ -368,6 +401,8 @@ Status TrustAdminService::DeleteSensitivity(const identity::Principal& caller, c
   return OnTarget(db_, caller, source_id, storage::TxMode::kWrite,
                   [&](storage::TenantSession& tenant, const Target& target) {
                     DeleteFacts(tenant, target.kind, target.id);
+                    audit_.Record(tenant, identity::AuditOf(caller, "sensitivity.deleted", TargetOf(target),
+                                                            {{"sourceId", target.source_id}}));
                     return Ok();
                   });
 }
@@ -423,6 +458,9 @@ Result<SourceLinks> TrustAdminService::SetSourceLinks(const identity::Principal&
     if (!wanted.count(url)) tenant.Run(kDeleteSourceLink, {id, url});
   const TimeMs now = clock_.Now();
   for (const auto& url : wanted) tenant.Run(kInsertSourceLink, {id, url, now});
+  boost::json::array links;
+  for (const auto& url : wanted) links.emplace_back(url);
+  audit_.Record(tenant, identity::AuditOf(caller, "sourcelinks.set", {"entry", id}, {{"urls", std::move(links)}}));
   session.Commit();
   return SourceLinks{id, {wanted.begin(), wanted.end()}};
 }

@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "identity/audit.h"
 #include "identity/principal.h"
 #include "trust/config.h"
 #include "trust/model.h"
@@ -112,7 +113,10 @@ struct SourceLinks {
 
 class TrustAdminService {
  public:
-  TrustAdminService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
+  // Every change (policies, the context vocabulary, sensitivity facts,
+  // connected documents, source links) is recorded in `audit`.
+  TrustAdminService(storage::Database& db, const Clock& clock, const identity::AuditRecorder& audit)
+      : db_(db), clock_(clock), audit_(audit) {}
 
   // Policies. Every method needs a global admin (403 otherwise). Setting an
   // override replaces the level's override; an empty one removes it, as
@@ -167,6 +171,7 @@ class TrustAdminService {
  private:
   storage::Database& db_;
   const Clock& clock_;
+  const identity::AuditRecorder& audit_;
 };
 
 }  // namespace credence::trust

@@ -29,6 +29,7 @@
 #include "support/pg_test_database.h"
 #include "support/seed.h"
 #include "integrity/chain_heads.h"
+#include "platform/audit_log.h"
 #include "trust/admin_service.h"
 #include "trust/ledger.h"
 #include "trust/sensitivity.h"
@@ -48,12 +49,14 @@ class TrustAdminTest : public ::testing::TestWithParam<std::string> {
     storage::ApplyMigrations(*db_, app::AllMigrations());
     hubs_ = std::make_unique<kb::HubService>(*db_, clock_);
     entries_ = std::make_unique<kb::EntryService>(*db_, clock_);
-    admin_service_ = std::make_unique<TrustAdminService>(*db_, clock_);
+    audit_ = std::make_unique<platform::AuditLog>(*db_, clock_);
+    admin_service_ = std::make_unique<TrustAdminService>(*db_, clock_, *audit_);
     admin_ = MakeTenant("one");
   }
 
   void TearDown() override {
     admin_service_.reset();
+    audit_.reset();
     entries_.reset();
     hubs_.reset();
     db_.reset();
@@ -114,6 +117,7 @@ class TrustAdminTest : public ::testing::TestWithParam<std::string> {
   std::unique_ptr<storage::Database> db_;
   std::unique_ptr<kb::HubService> hubs_;
   std::unique_ptr<kb::EntryService> entries_;
+  std::unique_ptr<platform::AuditLog> audit_;
   std::unique_ptr<TrustAdminService> admin_service_;
   identity::Principal admin_;
 

@@ -6,6 +6,8 @@
 #include <map>
 #include <tuple>
 
+#include <boost/json/array.hpp>
+
 #include "core/ids.h"
 #include "core/text.h"
 #include "identity/authorization.h"
@@ -207,6 +209,8 @@ Result<App> AppRegistry::Register(const identity::Principal& caller, const NewAp
                               {app.id, app.name, app.description, app.channel, app.risk,
                                PolicyOverrideToJson(app.default_policy), app.owner_id, app.created_by, now, now}));
   ClassifyChannel(LoadContextConfig(tenant), app);
+  audit_.Record(tenant, identity::AuditOf(caller, "app.registered", {"app", app.id},
+                                          {{"name", app.name}, {"channel", app.channel}, {"risk", app.risk}}));
   session.Commit();
   return app;
 }
@@ -258,6 +262,14 @@ Result<App> AppRegistry::Update(const identity::Principal& caller, const std::st
   if (patch.default_policy) app.default_policy = *patch.default_policy;
   if (patch.owner_id) app.owner_id = LowerIfUuid(*patch.owner_id);
   if (patch.description) app.description = *patch.description;
+  boost::json::array fields;
+  // Which fields the change named (their values are in the app itself).
+  const std::pair<const char*, bool> named[] = {
+      {"name", patch.name.has_value()},       {"channel", patch.channel.has_value()},
+      {"risk", patch.risk.has_value()},       {"defaultPolicy", patch.default_policy.has_value()},
+      {"ownerId", patch.owner_id.has_value()}, {"description", patch.description.has_value()}};
+  for (const auto& [name, given] : named)
+    if (given) fields.emplace_back(name);
   std::vector<FieldError> errors;
   ValidateFields(tenant, app, patch.owner_id.has_value(), errors);
   if (!errors.empty()) return Error::Validation(std::move(errors));
@@ -266,6 +278,8 @@ Result<App> AppRegistry::Update(const identity::Principal& caller, const std::st
                               {app.id, app.name, app.description, app.channel, app.risk,
                                PolicyOverrideToJson(app.default_policy), app.owner_id, app.updated_at}));
   ClassifyChannel(LoadContextConfig(tenant), app);
+  audit_.Record(tenant, identity::AuditOf(caller, "app.updated", {"app", app.id},
+                                          {{"name", app.name}, {"fields", std::move(fields)}}));
   session.Commit();
   return app;
 }
@@ -284,6 +298,7 @@ Result<App> AppRegistry::Archive(const identity::Principal& caller, const std::s
   if (rows.empty()) return AppNotFound();
   App app = AppFromRow(rows.front());
   ClassifyChannel(LoadContextConfig(tenant), app);
+  audit_.Record(tenant, identity::AuditOf(caller, "app.archived", {"app", app.id}, {{"name", app.name}}));
   session.Commit();
   return app;
 }

@@ -18,6 +18,7 @@
 #include "core/date_window.h"
 #include "core/result.h"
 #include "identity/api_key_service.h"
+#include "identity/audit.h"
 #include "identity/principal.h"
 #include "trust/config.h"
 
@@ -103,9 +104,11 @@ struct AppStats {
 class AppRegistry {
  public:
   // `max_key_days`: the longest lifetime of an app key (--app-key-max-days).
-  AppRegistry(storage::Database& db, const Clock& clock, const identity::ApiKeyService& keys,
-              int64_t max_key_days = kDefaultAppKeyMaxDays)
-      : db_(db), clock_(clock), keys_(keys), max_key_days_(max_key_days) {}
+  // Registering, changing and archiving apps (and their keys' changes,
+  // through `keys`) are recorded in `audit` (docs/audit.md).
+  AppRegistry(storage::Database& db, const Clock& clock, const identity::AuditRecorder& audit,
+              const identity::ApiKeyService& keys, int64_t max_key_days = kDefaultAppKeyMaxDays)
+      : db_(db), clock_(clock), audit_(audit), keys_(keys), max_key_days_(max_key_days) {}
 
   // Every method needs a global admin of the tenant (403 otherwise; machine
   // credentials 403 machine_credentials_not_allowed). Another tenant's app
@@ -145,6 +148,7 @@ class AppRegistry {
  private:
   storage::Database& db_;
   const Clock& clock_;
+  const identity::AuditRecorder& audit_;
   const identity::ApiKeyService& keys_;
   const int64_t max_key_days_;
 };

@@ -167,6 +167,11 @@ Result<RegisteredDocument> TrustAdminService::RegisterDocument(const identity::P
   auto rows = tenant.Run(kDocumentByKey, {in.connector_key, in.external_id});
   if (rows.empty()) return Error::Internal("The connected document vanished while it was registered.");
   out.document = DocumentFromRow(rows.front());
+  audit_.Record(tenant, identity::AuditOf(caller, out.created ? "document.registered" : "document.updated",
+                                          {"document", out.document.id},
+                                          {{"connectorKey", out.document.connector_key},
+                                           {"externalId", out.document.external_id},
+                                           {"title", out.document.title}}));
   session.Commit();
   return out;
 }
@@ -203,6 +208,7 @@ Status TrustAdminService::DeleteDocument(const identity::Principal& caller, cons
   // removed so the tenant's settings list only what exists.
   tenant.Run(kDeleteDocumentPolicy, {id});
   DeleteFacts(tenant, SourceKind::kConnected, id);
+  audit_.Record(tenant, identity::AuditOf(caller, "document.deleted", {"document", id}));
   session.Commit();
   return Ok();
 }

@@ -25,6 +25,7 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddTrustAdminRoutes(*router, services);
   AddAppRoutes(*router, services);
   AddReportRoutes(*router, services);
+  AddAuditRoutes(*router, services);
   AddDevRoutes(*router, services);
   *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version));
   return router;

@@ -140,7 +140,7 @@ void AddIdentityRoutes(Router& router, const Services& s) {
     request.allow_all_users = GetBool(*body, "allowAllUsers");
     request.enabled_languages = GetStringArray(*body, "enabledLanguages");
     request.enabled_plugins = GetStringArray(*body, "enabledPlugins");
-    auto tenant = tenants.Create(request, ctx.principal ? &*ctx.principal : nullptr);
+    auto tenant = tenants.Create(request, ctx.principal ? &*ctx.principal : nullptr, ctx.meta);
     if (!tenant) return Problem(ctx, tenant.error());
     return JsonResponse(201, TenantJson(*tenant));
   };

@@ -50,6 +50,9 @@ class ReportService;
 namespace credence::integrity {
 class ChainHeads;
 }
+namespace credence::platform {
+class AuditLog;
+}
 
 namespace credence::http {
 
@@ -91,6 +94,7 @@ struct Services {
   const identity::SignInService& sign_in;
   // Signed chain heads and the public keys that sign them.
   const integrity::ChainHeads& chain_heads;
+  const platform::AuditLog& audit;
 };
 
 // Sign-in with OpenID Connect, sessions, tenant selection (docs/sign-in.md).
@@ -135,6 +139,8 @@ void AddTrustAdminRoutes(Router& router, const Services& services);
 void AddAppRoutes(Router& router, const Services& services);
 // Compliance reports (/trust-admin/reports/..., docs/reports.md).
 void AddReportRoutes(Router& router, const Services& services);
+// The audit log (/admin/audit and /api/admin/audit, docs/audit.md).
+void AddAuditRoutes(Router& router, const Services& services);
 // Development mode: the test clock and running background jobs on demand.
 void AddDevRoutes(Router& router, const Services& services);
 

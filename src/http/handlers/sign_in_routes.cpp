@@ -75,8 +75,6 @@ Schema SignedInSchema() {
                          Required("expiresAt", Schema::Timestamp()), Required("tenants", TenantListSchema())});
 }
 
-// The socket peer arrives with the audit log branch (RequestMeta).
-std::string ClientAddress(const RequestContext&) { return {}; }
 
 }  // namespace
 
@@ -119,8 +117,7 @@ void AddSignInRoutes(Router& router, const Services& s) {
   auto finish = [&sign_in](RequestContext& ctx, const std::string& code, const std::string& state,
                            const std::string& provider_error) {
     const std::string binding = CookieValue(ctx.request.Header("cookie"), kLoginCookie);
-    auto signed_in = sign_in.CompleteLogin(code, state, binding, provider_error,
-                                           {ClientAddress(ctx), std::string(ctx.request.Header("user-agent"))});
+    auto signed_in = sign_in.CompleteLogin(code, state, binding, provider_error, ctx.meta);
     if (!signed_in) return Problem(ctx, signed_in.error());
     HttpResponse r = JsonResponse(200, json::object{{"user", UserJson(signed_in->user)},
                                                     {"token", signed_in->token},
@@ -166,7 +163,7 @@ void AddSignInRoutes(Router& router, const Services& s) {
   router.Add({Method::kPost, "/auth/logout", Auth::kPublic, "",
               [&sessions](RequestContext& ctx) {
                 const bool had = ctx.principal && !ctx.principal->session_id.empty();
-                if (had) sessions.End(ctx.principal->session_id);
+                if (had) sessions.End(*ctx.principal);
                 return JsonResponse(200, json::object{{"signedOut", had}});
               },
               {.summary = "End the caller's session at once. Without a session there is nothing to end "

@@ -176,6 +176,19 @@ asio::awaitable<void> Server::Impl::Serve(Worker& worker, tcp::socket socket) {
   const auto self = worker.connections.begin();
   ++open_connections;
   beast::flat_buffer buffer;
+  // The peer's address, for the audit log (identity::RequestMeta). An
+  // IPv4 client of a dual-stack socket is answered in its IPv4 form.
+  std::string client_address;
+  {
+    boost::system::error_code peer_ec;
+    const auto peer = stream.socket().remote_endpoint(peer_ec);
+    if (!peer_ec) {
+      auto address = peer.address();
+      if (address.is_v6() && address.to_v6().is_v4_mapped())
+        address = asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6());
+      client_address = address.to_string();
+    }
+  }
 
   while (!stopping_flag) {
     // Wait for the next request under the idle timeout, unless pipelined
@@ -245,6 +258,7 @@ asio::awaitable<void> Server::Impl::Serve(Worker& worker, tcp::socket socket) {
 
     const bool keep_alive = parser.get().keep_alive();
     HttpRequest request = ToHttpRequest(parser.release());
+    request.client_address = client_address;
     HttpResponse response = dispatcher.Dispatch(request);
     if (response.pending) {
       const std::shared_ptr<PendingResponse> pending = std::move(response.pending);
