@@ -10,7 +10,8 @@
 namespace credence::app {
 
 std::vector<storage::Migration> AllMigrations() {
-  std::vector<storage::Migration> all;
+  // The storage module's own tables come first (storage/migrations.h).
+  std::vector<storage::Migration> all(storage::Migrations().begin(), storage::Migrations().end());
   for (const auto* module : {&identity::Migrations(), &kb::Migrations(), &lifecycle::Migrations(),
                              &notify::Migrations(), &trust::Migrations(), &reports::Migrations()})
     all.insert(all.end(), module->begin(), module->end());
