@@ -74,7 +74,8 @@ Status ValidatePathParams(const Route& route, const std::vector<std::pair<std::s
 constexpr std::string_view kStorageFailureRetryAfter = "30";
 
 // Runs `handle` and maps what it throws: a storage conflict is 409, a busy
-// store 503 with Retry-After, anything else a logged 500.
+// store 503 with Retry-After, a full disk or an I/O error 503 with its own
+// code and a longer Retry-After, anything else a logged 500.
 // A template, not a std::function: the synchronous path calls it once per
 // request and should not allocate for it.
 template <typename Handle>
