@@ -12,7 +12,8 @@
 namespace credence::app {
 
 std::vector<storage::Migration> AllMigrations() {
-  std::vector<storage::Migration> all;
+  // The storage module's own tables come first (storage/migrations.h).
+  std::vector<storage::Migration> all(storage::Migrations().begin(), storage::Migrations().end());
   for (const auto* module : {&identity::Migrations(), &kb::Migrations(), &lifecycle::Migrations(),
                              &notify::Migrations(), &trust::Migrations(), &reports::Migrations(),
                              &platform::Migrations(), &integrity::Migrations()})

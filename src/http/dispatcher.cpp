@@ -4,6 +4,7 @@
 #include <exception>
 #include <functional>
 
+#include <boost/algorithm/string/predicate.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
@@ -106,8 +107,12 @@ Status ValidatePathParams(const Route& route, const std::vector<std::pair<std::s
   return Error::InvalidArgument("invalid_path_parameter", "A path parameter is malformed.", std::move(errors));
 }
 
+// Seconds a client should wait after a disk-full or I/O failure.
+constexpr std::string_view kStorageFailureRetryAfter = "30";
+
 // Runs `handle` and maps what it throws: a storage conflict is 409, a busy
-// store 503 with Retry-After, anything else a logged 500.
+// store 503 with Retry-After, a full disk or an I/O error 503 with its own
+// code and a longer Retry-After, anything else a logged 500.
 // A template, not a std::function: the synchronous path calls it once per
 // request and should not allocate for it.
 template <typename Handle>
@@ -122,6 +127,18 @@ HttpResponse Guarded(const Route& route, const std::string& request_id, std::str
         .Str("error", e.what());
     if (e.kind() == storage::StorageError::Kind::kUniqueViolation)
       return fail(Error::Conflict("conflict", "The request conflicts with existing data."));
+    if (e.kind() == storage::StorageError::Kind::kStorageFull || e.kind() == storage::StorageError::Kind::kIoError) {
+      // The operator has to act (free space, replace a disk); /readyz says
+      // not ready meanwhile. Nothing was committed.
+      const bool full = e.kind() == storage::StorageError::Kind::kStorageFull;
+      HttpResponse r = fail(Error{ErrorKind::kUnavailable, full ? "storage_full" : "storage_io_error",
+                                  full ? "The store is out of space; nothing was written. Retry later."
+                                       : "The store failed to read or write; nothing was written. Retry later.",
+                                  {},
+                                  {}}.With("retryAfter", "\"" + std::string(kStorageFailureRetryAfter) + "\""));
+      r.WithHeader("Retry-After", std::string(kStorageFailureRetryAfter));
+      return r;
+    }
     if (e.kind() == storage::StorageError::Kind::kBusy || e.kind() == storage::StorageError::Kind::kUnavailable) {
       HttpResponse r =
           fail(Error{ErrorKind::kUnavailable, "storage_unavailable", "The store is busy; retry shortly.", {}, {}}.With(
@@ -141,13 +158,23 @@ HttpResponse Guarded(const Route& route, const std::string& request_id, std::str
   return fail(Error::Internal("An internal error occurred; quote the request id when reporting it."));
 }
 
+// Headers every answer carries (docs/decisions.md, "Response headers"):
+// nosniff, and no-store unless the route chose its own caching.
+void AddStandardHeaders(HttpResponse& response) {
+  response.WithHeader("X-Content-Type-Options", "nosniff");
+  for (const auto& [name, value] : response.headers)
+    if (boost::algorithm::iequals(name, "cache-control")) return;
+  response.WithHeader("Cache-Control", "no-store");
+}
+
 }  // namespace
 
 // What every answer gets once it is final: the request id header, the
-// metric and the access log line.
+// standard headers, the metric and the access log line.
 void Dispatcher::Conclude(HttpResponse& response, const Route* route, Method method, std::string_view method_name,
                           const std::string& request_id, std::string_view tenant, Clock::time_point started) const {
   response.WithHeader("X-Request-Id", request_id);
+  AddStandardHeaders(response);
   const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
   metrics_.Record(route, method, response.status, seconds);
   LogLine(LogLevel::kInfo, "request")
@@ -260,6 +287,7 @@ HttpResponse Dispatcher::Reject(const Error& error, Method method, std::string_v
   const std::string_view path = target.substr(0, target.find('?'));
   HttpResponse response = ProblemResponse(error, path, request_id);
   response.WithHeader("X-Request-Id", request_id);
+  AddStandardHeaders(response);
   metrics_.Record(nullptr, method, response.status, 0);
   LogLine(LogLevel::kInfo, "request")
       .Str("requestId", request_id)

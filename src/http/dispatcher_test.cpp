@@ -154,6 +154,15 @@ class DispatcherTest : public ::testing::Test {
     router.Add(MakeRoute(Method::kGet, "/t/duplicate", Auth::kPublic, [](RequestContext&) -> HttpResponse {
       throw storage::StorageError(storage::StorageError::Kind::kUniqueViolation, "UNIQUE constraint failed: x.y");
     }));
+    router.Add(MakeRoute(Method::kPost, "/t/full", Auth::kPublic, [](RequestContext&) -> HttpResponse {
+      throw storage::StorageError(storage::StorageError::Kind::kStorageFull, "COMMIT: database or disk is full");
+    }));
+    router.Add(MakeRoute(Method::kPost, "/t/ioerr", Auth::kPublic, [](RequestContext&) -> HttpResponse {
+      throw storage::StorageError(storage::StorageError::Kind::kIoError, "disk I/O error");
+    }));
+    router.Add(MakeRoute(Method::kGet, "/t/cached", Auth::kPublic, [](RequestContext&) {
+      return Text("c").WithHeader("Cache-Control", "public, max-age=60");
+    }));
     router.Add(MakeRoute(Method::kGet, "/t/storage-other", Auth::kPublic, [](RequestContext&) -> HttpResponse {
       throw storage::StorageError(storage::StorageError::Kind::kOther, "no such table: hubs");
     }));
@@ -530,6 +539,43 @@ TEST_F(DispatcherTest, UnreachableStoreIs503WithRetryAfter) {
   const HttpResponse r = DevGet("/t/down");
   EXPECT_EQ(r.status, 503);
   EXPECT_EQ(HeaderOf(r, "Retry-After"), "1");
+}
+
+TEST_F(DispatcherTest, FullStoreIs503StorageFullWithRetryAfter) {
+  const HttpResponse r = Dev(Request(Method::kPost, "/t/full"));
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(HeaderOf(r, "Retry-After"), "30");
+  EXPECT_EQ(CodeOf(r), "storage_full");
+  EXPECT_EQ(ProblemOf(r).at("retryAfter").as_string(), "30");
+  EXPECT_EQ(r.body.find("COMMIT"), std::string::npos) << r.body;
+}
+
+TEST_F(DispatcherTest, IoErrorIs503StorageIoErrorWithRetryAfter) {
+  const HttpResponse r = Dev(Request(Method::kPost, "/t/ioerr"));
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(HeaderOf(r, "Retry-After"), "30");
+  EXPECT_EQ(CodeOf(r), "storage_io_error");
+}
+
+TEST_F(DispatcherTest, EveryAnswerIsNosniffAndNoStoreUnlessTheRouteCaches) {
+  for (const HttpResponse& r : {DevGet("/t/public"), DevGet("/t/public", {{"authorization", BearerToken()}}),
+                                DevGet("/t/user", {{"authorization", BearerToken()}}), DevGet("/t/user"),
+                                DevGet("/nowhere"), Dev(Request(Method::kPost, "/t/full"))}) {
+    EXPECT_EQ(HeaderOf(r, "X-Content-Type-Options"), "nosniff") << r.status << r.body;
+    EXPECT_EQ(HeaderOf(r, "Cache-Control"), "no-store") << r.status << r.body;
+  }
+  // A route that sets its own caching keeps it, also for a signed-in caller.
+  for (const HttpResponse& r : {DevGet("/t/cached"), DevGet("/t/cached", {{"authorization", BearerToken()}})}) {
+    EXPECT_EQ(HeaderOf(r, "Cache-Control"), "public, max-age=60");
+    EXPECT_EQ(HeaderOf(r, "X-Content-Type-Options"), "nosniff");
+    int cache_controls = 0;
+    for (const auto& [name, value] : r.headers) cache_controls += name == "Cache-Control";
+    EXPECT_EQ(cache_controls, 1);
+  }
+  const HttpResponse rejected = world_->dev->Reject(
+      Error::InvalidArgument("missing_host", "An HTTP/1.1 request needs a Host header."), Method::kGet, "/");
+  EXPECT_EQ(HeaderOf(rejected, "X-Content-Type-Options"), "nosniff");
+  EXPECT_EQ(HeaderOf(rejected, "Cache-Control"), "no-store");
 }
 
 TEST_F(DispatcherTest, UnmappedUniqueViolationIsConflict) {

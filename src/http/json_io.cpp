@@ -17,8 +17,13 @@ Result<json::object> ParseBody(const HttpRequest& request, const Schema& schema)
   json::value value = json::parse(request.body, ec, {}, options);
   if (ec) return Error::InvalidArgument("malformed_json", "The request body is not valid JSON: " + ec.message() + ".");
   std::vector<FieldError> errors;
-  schema.Validate(value, "", errors);
-  if (!errors.empty()) return Error::Validation(std::move(errors));
+  std::string code;
+  schema.Validate(value, "", errors, &code);
+  if (!errors.empty()) {
+    Error e = Error::Validation(std::move(errors));
+    if (!code.empty()) e.code = std::move(code);  // e.g. too_many_sources; the errors stay
+    return e;
+  }
   if (!value.is_object()) return Error::Validation({{"body", "must be a JSON object"}});
   return std::move(value.get_object());
 }

@@ -71,7 +71,8 @@ Schema::FormatKind Schema::KindOfFormat(std::string_view format) {
   return FormatKind::kNone;  // documented in the OpenAPI document only
 }
 
-void Schema::Validate(const json::value& v, const std::string& path, std::vector<FieldError>& errors) const {
+void Schema::Validate(const json::value& v, const std::string& path, std::vector<FieldError>& errors,
+                      std::string* code) const {
   if (v.is_null()) {
     if (!nullable_ && type_ != Type::kAny) errors.push_back({FieldName(path), "must not be null"});
     return;
@@ -144,11 +145,18 @@ void Schema::Validate(const json::value& v, const std::string& path, std::vector
       }
       const auto& a = v.get_array();
       const auto size = static_cast<int64_t>(a.size());
-      if (min_ && size < *min_)
+      auto coded = [code](const std::string& own) {
+        if (code != nullptr && code->empty() && !own.empty()) *code = own;
+      };
+      if (min_ && size < *min_) {
         errors.push_back({FieldName(path), *min_ == 1 ? "must not be empty"
                                                       : "must have at least " + std::to_string(*min_) + " items"});
-      if (max_ && size > *max_)
+        coded(too_few_code_);
+      }
+      if (max_ && size > *max_) {
         errors.push_back({FieldName(path), "must have at most " + std::to_string(*max_) + " items"});
+        coded(too_many_code_);
+      }
       // Report per-item errors for at most the first 20 bad items: a
       // 100,000-item array of wrong types should not yield 100,000 errors.
       const size_t before = errors.size();
@@ -158,7 +166,7 @@ void Schema::Validate(const json::value& v, const std::string& path, std::vector
         item.resize(base);
         item += std::to_string(i);
         item += ']';
-        items_->Validate(a[i], item, errors);
+        items_->Validate(a[i], item, errors, code);
       }
       return;
     }
@@ -181,7 +189,7 @@ void Schema::Validate(const json::value& v, const std::string& path, std::vector
           continue;
         }
         if (field->is_null() && !p.required) continue;  // explicit null == absent for optional fields
-        p.schema.Validate(*field, child, errors);
+        p.schema.Validate(*field, child, errors, code);
       }
       return;
     }

@@ -43,6 +43,13 @@ class Schema {
   Schema Max(int64_t n) && { max_ = n; return std::move(*this); }
   Schema MinItems(int64_t n) && { min_ = n; return std::move(*this); }
   Schema MaxItems(int64_t n) && { max_ = n; return std::move(*this); }
+  // Arrays: the problem code for too few and for too many items, instead of
+  // `validation_failed` (e.g. `no_sources`, `too_many_sources`).
+  Schema ItemCountCodes(std::string too_few, std::string too_many) && {
+    too_few_code_ = std::move(too_few);
+    too_many_code_ = std::move(too_many);
+    return std::move(*this);
+  }
   Schema Enum(std::vector<std::string> values) && { enum_ = std::move(values); return std::move(*this); }
   Schema Format(std::string f) && {
     format_ = std::move(f);
@@ -62,8 +69,11 @@ class Schema {
   const std::vector<Property>& properties() const { return *properties_; }
 
   // Appends every violation of `value` to `errors`; `path` names the value
-  // ("" for the root, "sources[3]", "context.channel").
-  void Validate(const boost::json::value& value, const std::string& path, std::vector<FieldError>& errors) const;
+  // ("" for the root, "sources[3]", "context.channel"). When `code` is given
+  // and a violation has its own problem code (ItemCountCodes), the first
+  // such code is stored there.
+  void Validate(const boost::json::value& value, const std::string& path, std::vector<FieldError>& errors,
+                std::string* code = nullptr) const;
   // The JSON Schema (2020-12 dialect, as OpenAPI 3.1 uses).
   boost::json::value ToJsonSchema() const;
 
@@ -81,6 +91,7 @@ class Schema {
   std::string description_;
   StringCheck check_ = nullptr;
   std::string check_message_;
+  std::string too_few_code_, too_many_code_;
   std::shared_ptr<const Schema> items_;
   std::shared_ptr<const std::vector<Property>> properties_;
 };

@@ -420,5 +420,31 @@ TEST(ParseBody, ValidBodyYieldsTheObject) {
   EXPECT_FALSE(GetOptString(*body, "missing"));
 }
 
+TEST(Schema, ItemCountCodesNameTheProblemAndKeepTheErrors) {
+  const Schema s = Schema::Object({Required("sources", Schema::Array(Schema::String()).MinItems(1).MaxItems(2)
+                                                       .ItemCountCodes("no_sources", "too_many_sources")),
+                                   Optional("n", Schema::Integer())});
+  auto parse = [&s](std::string body) {
+    HttpRequest request;
+    request.body = std::move(body);
+    return ParseBody(request, s);
+  };
+  auto empty = parse(R"({"sources":[]})");
+  ASSERT_FALSE(empty);
+  EXPECT_EQ(empty.error().code, "no_sources");
+  ASSERT_EQ(empty.error().fields.size(), 1u);
+  EXPECT_EQ(empty.error().fields[0].field, "sources");
+  auto many = parse(R"({"sources":["a","b","c"],"n":"x"})");
+  ASSERT_FALSE(many);
+  EXPECT_EQ(many.error().code, "too_many_sources");
+  EXPECT_EQ(many.error().fields.size(), 2u);
+  auto other = parse(R"({"sources":["a"],"n":"x"})");
+  ASSERT_FALSE(other);
+  EXPECT_EQ(other.error().code, "validation_failed");
+  EXPECT_TRUE(parse(R"({"sources":["a","b"]})"));
+  // Without a code sink, Validate reports the same errors.
+  EXPECT_EQ(OnlyError(s, R"({"sources":[]})"), "sources: must not be empty");
+}
+
 }  // namespace
 }  // namespace credence::http

@@ -6,6 +6,7 @@
 // Errors: every method throws StorageError. Callers map kUniqueViolation and
 // kForeignKeyViolation to domain errors; everything else is a 500/503 at the
 // HTTP boundary.
+#include <atomic>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -21,7 +22,15 @@ enum class Dialect { kSqlite, kPostgres };
 
 class StorageError : public std::runtime_error {
  public:
-  enum class Kind { kUniqueViolation, kForeignKeyViolation, kBusy, kUnavailable, kOther };
+  enum class Kind {
+    kUniqueViolation,
+    kForeignKeyViolation,
+    kBusy,
+    kUnavailable,
+    kStorageFull,  // the disk (or quota) is full: SQLITE_FULL, SQLSTATE 53100
+    kIoError,      // the disk failed a read or write: SQLITE_IOERR*, SQLSTATE 58030
+    kOther,
+  };
   StorageError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
   Kind kind() const { return kind_; }
 
@@ -89,12 +98,32 @@ class Database {
   virtual ConnectionLease Acquire() = 0;
   // True when the store answers a trivial query.
   bool Ping();
+
+  // Whether writes can succeed (docs/decisions.md, "Storage"). A disk-full or
+  // I/O error from any statement of a Session marks the store as failing
+  // writes; Readiness() then tries a small real write (the write probe) and
+  // clears the mark once one commits. Reads are not affected.
+  enum class Health { kReady, kUnreachable, kFull, kIoError };
+  Health Readiness();
+  // The write failure recorded last, kReady when none is pending.
+  Health WriteFailure() const { return write_failure_.load(std::memory_order_relaxed); }
+  // By Session, for every StorageError it sees.
+  void NoteError(const StorageError& e);
+  // Whether the store has room to write, where the server can tell (SQLite:
+  // at least 1 MiB free on the database's file system). After a disk-full
+  // failure, Readiness() probes only once there is room: a small probe
+  // could otherwise fit in what the WAL file already holds while real
+  // writes still fail.
+  virtual bool HasRoomToWrite() const { return true; }
   // A short description without secrets, for logs.
   virtual std::string Describe() const = 0;
 
  protected:
   friend class ConnectionLease;
   virtual void Release(std::unique_ptr<Connection> conn) = 0;
+
+ private:
+  std::atomic<Health> write_failure_{Health::kReady};
 };
 
 // Opens `url` ("sqlite:<path>" or "postgresql://..."). Throws StorageError.

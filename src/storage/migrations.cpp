@@ -18,6 +18,14 @@ constexpr std::string_view kLockId = "7250911";
 
 }  // namespace
 
+const std::vector<Migration>& Migrations() {
+  static const std::vector<Migration> kMigrations = {
+      {10, "storage: write probe",
+       "CREATE TABLE storage_write_probe (id INTEGER PRIMARY KEY, probed_at BIGINT NOT NULL)", ""},
+  };
+  return kMigrations;
+}
+
 int ApplyMigrations(Database& db, std::span<const Migration> migrations) {
   for (size_t i = 1; i < migrations.size(); ++i)
     if (migrations[i].version <= migrations[i - 1].version)

@@ -24,4 +24,8 @@ struct Migration {
 // Returns the number applied.
 int ApplyMigrations(Database& db, std::span<const Migration> migrations);
 
+// The storage module's own tables (version 10: the write probe's one row,
+// Database::Readiness), listed before every other module's.
+const std::vector<Migration>& Migrations();
+
 }  // namespace credence::storage

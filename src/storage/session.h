@@ -24,8 +24,12 @@ class Session {
   void Commit();
   Dialect dialect() const { return dialect_; }
   Connection& connection() { return *lease_; }
+  // Runs one statement; a storage error is noted on the database
+  // (Database::NoteError) on its way to the caller.
+  Rows Execute(std::string_view name, std::string_view sql, std::span<const Param> params);
 
  private:
+  Database& db_;
   ConnectionLease lease_;
   Dialect dialect_;
   bool in_transaction_ = false;

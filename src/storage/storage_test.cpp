@@ -3,6 +3,8 @@
 // CREDENCE_TEST_PG_URL=<the URL it prints>; without it they are skipped.
 #include <gtest/gtest.h>
 
+#include <sqlite3.h>
+
 #include <chrono>
 
 #include <cstdint>
@@ -22,6 +24,7 @@
 #include "storage/database.h"
 #include "storage/migrations.h"
 #include "storage/postgres/postgres_database.h"
+#include "storage/sqlite/sqlite_database.h"
 #include "storage/query.h"
 #include "storage/session.h"
 #include "support/pg_test_database.h"
@@ -132,6 +135,64 @@ class StorageTest : public ::testing::TestWithParam<std::string> {
   std::string url_;
   std::unique_ptr<Database> db_;
 };
+
+TEST(StorageErrorKinds, SqliteFullAndEveryIoErrorHaveTheirKinds) {
+  EXPECT_EQ(SqliteErrorKind(SQLITE_FULL), Kind::kStorageFull);
+  for (int code : {SQLITE_IOERR, SQLITE_IOERR_WRITE, SQLITE_IOERR_FSYNC, SQLITE_IOERR_SHORT_READ,
+                   SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_SHMSIZE})
+    EXPECT_EQ(SqliteErrorKind(code), Kind::kIoError) << code;
+  EXPECT_EQ(SqliteErrorKind(SQLITE_BUSY), Kind::kBusy);
+  EXPECT_EQ(SqliteErrorKind(SQLITE_BUSY_SNAPSHOT), Kind::kBusy);
+  EXPECT_EQ(SqliteErrorKind(SQLITE_LOCKED), Kind::kBusy);
+  EXPECT_EQ(SqliteErrorKind(SQLITE_CANTOPEN), Kind::kUnavailable);
+  EXPECT_EQ(SqliteErrorKind(SQLITE_CONSTRAINT_UNIQUE), Kind::kUniqueViolation);
+  EXPECT_EQ(SqliteErrorKind(SQLITE_CONSTRAINT_PRIMARYKEY), Kind::kUniqueViolation);
+  EXPECT_EQ(SqliteErrorKind(SQLITE_CONSTRAINT_FOREIGNKEY), Kind::kForeignKeyViolation);
+  EXPECT_EQ(SqliteErrorKind(SQLITE_CONSTRAINT_NOTNULL), Kind::kOther);
+  EXPECT_EQ(SqliteErrorKind(SQLITE_ERROR), Kind::kOther);
+}
+
+TEST(StorageErrorKinds, PostgresSqlStates) {
+  EXPECT_EQ(PostgresErrorKind("53100"), Kind::kStorageFull);  // disk_full
+  EXPECT_EQ(PostgresErrorKind("58030"), Kind::kIoError);      // io_error
+  // The rest of class 53, insufficient resources: passes with time.
+  for (const char* code : {"53000", "53200", "53300", "53400"})
+    EXPECT_EQ(PostgresErrorKind(code), Kind::kUnavailable) << code;
+  EXPECT_EQ(PostgresErrorKind("23505"), Kind::kUniqueViolation);
+  EXPECT_EQ(PostgresErrorKind("23503"), Kind::kForeignKeyViolation);
+  for (const char* code : {"40001", "40P01", "55P03"}) EXPECT_EQ(PostgresErrorKind(code), Kind::kBusy) << code;
+  for (const char* code : {"08006", "08001", "57P01", "57P03"})
+    EXPECT_EQ(PostgresErrorKind(code), Kind::kUnavailable) << code;
+  for (const char* code : {"42P01", "22001", "58000", "58P01", "23502"})
+    EXPECT_EQ(PostgresErrorKind(code), Kind::kOther) << code;
+}
+
+// A disk-full or I/O error seen by a Session marks the store not ready;
+// Readiness() clears it once its probe write commits, and not before.
+TEST_P(StorageTest, WriteFailureMakesTheStoreNotReadyUntilAProbeWriteCommits) {
+  Database& db = Open();
+  EXPECT_EQ(db.Readiness(), Database::Health::kReady);
+  db.NoteError(StorageError(Kind::kBusy, "busy"));  // passes by itself: not a write failure
+  EXPECT_EQ(db.WriteFailure(), Database::Health::kReady);
+  db.NoteError(StorageError(Kind::kStorageFull, "database or disk is full"));
+  EXPECT_EQ(db.WriteFailure(), Database::Health::kFull);
+  // Without the probe's table the probe cannot write: still not ready.
+  EXPECT_EQ(db.Readiness(), Database::Health::kFull);
+  ApplyMigrations(db, Migrations());
+  EXPECT_EQ(db.Readiness(), Database::Health::kReady);
+  EXPECT_EQ(db.WriteFailure(), Database::Health::kReady);
+  db.NoteError(StorageError(Kind::kIoError, "disk I/O error"));
+  EXPECT_EQ(db.WriteFailure(), Database::Health::kIoError);
+  EXPECT_EQ(db.Readiness(), Database::Health::kReady);
+}
+
+TEST_P(StorageTest, SessionsNoteWriteFailuresOnTheirDatabase) {
+  Database& db = OpenWithSchema();
+  // An ordinary failure (a unique violation) is not a write failure.
+  Session session(db, TxMode::kWrite);
+  EXPECT_EQ(ErrorKindOf([&] { session.Run(kInsertTenant, {"a"}); }), Kind::kUniqueViolation);
+  EXPECT_EQ(db.WriteFailure(), Database::Health::kReady);
+}
 
 TEST_P(StorageTest, DialectPingAndDescribe) {
   Database& db = Open();

@@ -154,8 +154,13 @@ std::shared_ptr<const SourceMemo::Texts> DecidedTexts(const ResolvedSource& rs, 
 }
 
 Status ValidateSources(std::span<const std::string_view> sources) {
-  if (sources.empty() || sources.size() > kMaxSourcesPerRequest)
-    return Error::Validation({{"sources", "must hold 1 to " + std::to_string(kMaxSourcesPerRequest) + " source ids"}});
+  if (sources.empty())
+    return Error::InvalidArgument("no_sources", "The request body failed validation.",
+                                  {{"sources", "must not be empty"}});
+  if (sources.size() > kMaxSourcesPerRequest)
+    return Error::InvalidArgument(
+        "too_many_sources", "The request body failed validation.",
+        {{"sources", "must have at most " + std::to_string(kMaxSourcesPerRequest) + " items"}});
   std::vector<FieldError> errors;
   for (size_t i = 0; i < sources.size(); ++i)
     if (sources[i].empty() || sources[i].size() > kMaxSourceIdLength)

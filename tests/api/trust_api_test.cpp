@@ -263,12 +263,8 @@ TEST_F(Trust, BadInputIsA400) {
   auto w = Make("trust-bad");
   const std::string token = w.t.token("viewer");
   ExpectValidation(api().Post("/api/trust/evaluate", json::object{}, token), "sources");
-  ExpectValidation(api().Post("/api/trust/evaluate", {{"sources", json::array{}}}, token), "sources");
   ExpectValidation(api().Post("/api/trust/evaluate", {{"sources", "entry:x"}}, token), "sources");
   ExpectValidation(api().Post("/api/trust/evaluate", {{"sources", json::array{1}}}, token), "sources[0]");
-  json::array many;
-  for (int i = 0; i < 101; ++i) many.emplace_back("entry:" + std::to_string(i));
-  ExpectValidation(api().Post("/api/trust/evaluate", {{"sources", many}}, token), "sources");
   ExpectValidation(api().Post("/api/trust/evaluate", {{"sources", json::array{std::string(2049, 'a')}}}, token),
                    "sources[0]");
   ExpectValidation(api().Post("/api/trust/evaluate", {{"sources", json::array{"a:b"}}, {"context", "internal"}}, token),
@@ -289,6 +285,39 @@ TEST_F(Trust, BadInputIsA400) {
                               token),
                    "decisionId");
   ExpectProblem(api().Post("/api/trust/evaluate", {{"sources", json::array{"a:b"}}}), 401, "missing_credentials");
+}
+
+// decisions.md 3 of the spec: the two counts have their own codes, on both
+// endpoints, with the field still named; nothing reaches the ledger.
+TEST_F(Trust, SourceCountsHaveTheirOwnCodes) {
+  auto w = Make("trust-count");
+  const std::string token = w.t.token("viewer");
+  json::array many;
+  for (int i = 0; i < 101; ++i) many.emplace_back("entry:" + std::to_string(i));
+  json::array hundred;
+  for (int i = 0; i < 100; ++i) hundred.emplace_back("wiki:page-" + std::to_string(i));
+  for (const std::string path : {"/api/trust/evaluate", "/api/trust/filter-sources"}) {
+    SCOPED_TRACE(path);
+    auto empty = api().Post(path, {{"sources", json::array{}}}, token);
+    ExpectProblem(empty, 400, "no_sources");
+    EXPECT_EQ(ErrorFields(empty), std::set<std::string>{"sources"}) << empty.body;
+    EXPECT_EQ(Str(empty.Json(), "type"), "urn:credence:problem:no_sources");
+    auto too_many = api().Post(path, {{"sources", many}, {"context", {{"channel", "internal"}}}}, token);
+    ExpectProblem(too_many, 400, "too_many_sources");
+    EXPECT_EQ(ErrorFields(too_many), std::set<std::string>{"sources"}) << too_many.body;
+    // Another violation beside the count: the count's code, both fields named.
+    auto both = api().Post(path, {{"sources", many}, {"context", {{"externalModel", "yes"}}}}, token);
+    ExpectProblem(both, 400, "too_many_sources");
+    EXPECT_EQ(ErrorFields(both), (std::set<std::string>{"sources", "context.externalModel"})) << both.body;
+    // Exactly 100 is fine.
+    EXPECT_EQ(api().Post(path, {{"sources", hundred}}, token).status, 200);
+  }
+  // Usage reports take no more sources than a decision (an empty list is fine there).
+  ExpectProblem(api().Post("/api/trust/usage", {{"sources", many}, {"outcome", "answer_sent"}}, token), 400,
+                "too_many_sources");
+  // Still plain validation failures: a missing array, a wrong type.
+  ExpectValidation(api().Post("/api/trust/filter-sources", json::object{}, token), "sources");
+  ExpectValidation(api().Post("/api/trust/filter-sources", {{"sources", "entry:x"}}, token), "sources");
 }
 
 TEST_F(Trust, DecisionsAndUsageAreTenantScoped) {

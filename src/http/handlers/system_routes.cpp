@@ -15,10 +15,27 @@ void AddSystemRoutes(Router& router, const Services& s, const OpenApiHolder& ope
 
   router.Add({Method::kGet, "/readyz", Auth::kPublic, "",
               [&db = s.db](RequestContext&) {
-                if (db.Ping()) return JsonResponse(200, {{"status", "ready"}});
-                return JsonResponse(503, {{"status", "storage_unreachable"}});
+                // After a disk-full or I/O error, ready again only once a
+                // probe write commits (storage::Database::Readiness).
+                HttpResponse r;
+                switch (db.Readiness()) {
+                  case storage::Database::Health::kReady: r = JsonResponse(200, {{"status", "ready"}}); break;
+                  case storage::Database::Health::kUnreachable:
+                    r = JsonResponse(503, {{"status", "storage_unreachable"}});
+                    break;
+                  case storage::Database::Health::kFull: r = JsonResponse(503, {{"status", "storage_full"}}); break;
+                  case storage::Database::Health::kIoError:
+                    r = JsonResponse(503, {{"status", "storage_io_error"}});
+                    break;
+                }
+                if (r.status == 503) r.WithHeader("Retry-After", "5");
+                return r;
               },
-              {.summary = "Readiness: the store answers.", .tag = "system", .response = status_schema,
+              {.summary = "Readiness: the store answers, and writes succeed (after a disk-full or I/O error, not "
+                          "ready until a probe write commits). 503 with status storage_unreachable, storage_full "
+                          "or storage_io_error otherwise.",
+               .tag = "system",
+               .response = status_schema,
                .errors = {503}}});
 
   router.Add({Method::kGet, "/metrics", Auth::kPublic, "",
@@ -38,6 +55,9 @@ void AddSystemRoutes(Router& router, const Services& s, const OpenApiHolder& ope
                 HttpResponse r;
                 r.content_type = "application/json";
                 r.body = **openapi;
+                // The same document for every caller, fixed for the process's
+                // life: the one route that may be cached (docs/decisions.md).
+                r.WithHeader("Cache-Control", "public, max-age=300");
                 return r;
               },
               {.summary = "This OpenAPI 3.1 document.", .tag = "system", .response = Schema::FreeObject()}});

@@ -59,7 +59,9 @@ Schema EvaluateRequestSchema() {
       Required("sources", Schema::Array(Schema::String().MinLength(1).MaxLength(2048))
                               .MinItems(1)
                               .MaxItems(static_cast<int64_t>(trust::kMaxSourcesPerRequest))
-                              .Describe("entry:<guid>, <connector_key>:<external_id>, or an http(s) URL")),
+                              .ItemCountCodes("no_sources", "too_many_sources")
+                              .Describe("entry:<guid>, <connector_key>:<external_id>, or an http(s) URL; an "
+                                        "empty array is 400 no_sources, more than 100 is 400 too_many_sources")),
       Optional("context", Schema::Object({
                               Optional("actorType", Schema::String().MaxLength(200)),
                               Optional("actorLabel", Schema::String().MaxLength(200)),
@@ -368,7 +370,9 @@ void AddTrustRoutes(Router& router, const Services& s) {
       Optional("decisionId", Schema::Uuid()),
       Optional("actorLabel", Schema::String().MaxLength(200)),
       Optional("action", Schema::String().MaxLength(200)),
-      Required("sources", Schema::Array(Schema::String().MinLength(1).MaxLength(2048)).MaxItems(100)),
+      Required("sources", Schema::Array(Schema::String().MinLength(1).MaxLength(2048))
+                              .MaxItems(static_cast<int64_t>(trust::kMaxSourcesPerRequest))
+                              .ItemCountCodes("", "too_many_sources")),
       Required("outcome", Schema::String().Enum(trust::UsageOutcomes())),
   });
   router.Add({Method::kPost, "/api/trust/usage", Auth::kUserOrMachine, "trust:usage",

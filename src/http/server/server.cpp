@@ -229,6 +229,17 @@ asio::awaitable<void> Server::Impl::Serve(Worker& worker, tcp::socket socket) {
     const Method method = ParseMethod(header.method_string());
     const std::string target(header.target());
     const unsigned version = header.version();
+    // RFC 9112 section 3.2: an HTTP/1.1 request without Host, or any request
+    // with more than one, is a 400. HTTP/1.0 predates Host and may omit it.
+    if (const auto hosts = header.count(bhttp::field::host); hosts > 1 || (hosts == 0 && version >= 11)) {
+      // A named Error, not a conditional expression inside the co_await:
+      // GCC destroyed such a temporary twice (free(): invalid pointer).
+      const Error refused =
+          hosts > 1 ? Error::InvalidArgument("invalid_host", "The request has more than one Host header.")
+                    : Error::InvalidArgument("missing_host", "An HTTP/1.1 request needs a Host header.");
+      co_await Refuse(stream, refused, method, target, version);
+      break;
+    }
     const auto content_length = parser.content_length();
     if (content_length && *content_length > options.max_body_bytes) {
       // Answer at once instead of reading (and discarding) a huge body.

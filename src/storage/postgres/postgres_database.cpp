@@ -92,7 +92,12 @@ StorageError::Kind KindFor(PGconn* conn, const PGresult* res) {
   // No result at all means libpq could not even build one (out of memory or
   // a lost connection it has not noticed yet): treat it as unavailable.
   if (state == nullptr) return res == nullptr ? StorageError::Kind::kUnavailable : StorageError::Kind::kOther;
-  const std::string_view code(state);
+  return PostgresErrorKind(state);
+}
+
+}  // namespace
+
+StorageError::Kind PostgresErrorKind(std::string_view code) {
   if (code == "23505") return StorageError::Kind::kUniqueViolation;
   if (code == "23503") return StorageError::Kind::kForeignKeyViolation;
   // serialization_failure, deadlock_detected, lock_not_available: retrying
@@ -102,8 +107,15 @@ StorageError::Kind KindFor(PGconn* conn, const PGresult* res) {
   // shutting down or not yet accepting work.
   if (code.substr(0, 2) == "08" || code == "57P01" || code == "57P02" || code == "57P03")
     return StorageError::Kind::kUnavailable;
+  // disk_full; the rest of class 53 (insufficient resources: out of memory,
+  // too many connections, configuration limits) passes with time.
+  if (code == "53100") return StorageError::Kind::kStorageFull;
+  if (code.substr(0, 2) == "53") return StorageError::Kind::kUnavailable;
+  if (code == "58030") return StorageError::Kind::kIoError;  // io_error
   return StorageError::Kind::kOther;
 }
+
+namespace {
 
 // Server notices (warnings; client_min_messages hides the rest) go to the
 // structured log instead of libpq's default, raw stderr.

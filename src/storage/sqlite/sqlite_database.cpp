@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 
 #include <condition_variable>
+#include <cstdint>
 #include <filesystem>
 #include <chrono>
 #include <thread>
@@ -15,21 +16,31 @@
 #include <vector>
 
 namespace credence::storage {
+
+StorageError::Kind SqliteErrorKind(int extended) {
+  switch (extended) {
+    case SQLITE_CONSTRAINT_UNIQUE:
+    case SQLITE_CONSTRAINT_PRIMARYKEY: return StorageError::Kind::kUniqueViolation;
+    case SQLITE_CONSTRAINT_FOREIGNKEY: return StorageError::Kind::kForeignKeyViolation;
+    default: break;
+  }
+  switch (extended & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED: return StorageError::Kind::kBusy;
+    case SQLITE_CANTOPEN: return StorageError::Kind::kUnavailable;
+    case SQLITE_FULL: return StorageError::Kind::kStorageFull;
+    // Every SQLITE_IOERR_* (write, fsync, truncate, short read, ...).
+    case SQLITE_IOERR: return StorageError::Kind::kIoError;
+    default: return StorageError::Kind::kOther;
+  }
+}
+
 namespace {
 
 [[noreturn]] void Throw(sqlite3* db, int rc, std::string_view what) {
   const int extended = db != nullptr ? sqlite3_extended_errcode(db) : rc;
   std::string message = std::string(what) + ": " + (db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
-  StorageError::Kind kind = StorageError::Kind::kOther;
-  switch (extended) {
-    case SQLITE_CONSTRAINT_UNIQUE:
-    case SQLITE_CONSTRAINT_PRIMARYKEY: kind = StorageError::Kind::kUniqueViolation; break;
-    case SQLITE_CONSTRAINT_FOREIGNKEY: kind = StorageError::Kind::kForeignKeyViolation; break;
-    default:
-      if ((extended & 0xff) == SQLITE_BUSY || (extended & 0xff) == SQLITE_LOCKED) kind = StorageError::Kind::kBusy;
-      if ((extended & 0xff) == SQLITE_CANTOPEN) kind = StorageError::Kind::kUnavailable;
-  }
-  throw StorageError(kind, message);
+  throw StorageError(SqliteErrorKind(extended), message);
 }
 
 struct CachedStatement {
@@ -224,6 +235,15 @@ class SqliteDatabase final : public Database {
   std::string Describe() const override { return "sqlite:" + path_; }
 
   ConnectionLease Acquire() override { return ConnectionLease(this, pool_.Take()); }
+
+  bool HasRoomToWrite() const override {
+    constexpr uint64_t kMinFreeBytes = uint64_t{1} << 20;
+    std::error_code ec;
+    const auto parent = std::filesystem::absolute(path_, ec).parent_path();
+    if (ec) return true;
+    const auto space = std::filesystem::space(parent, ec);
+    return ec || space.available >= kMinFreeBytes;  // unknown: let the probe decide
+  }
 
  protected:
   void Release(std::unique_ptr<Connection> conn) override { pool_.Give(std::move(conn), /*reusable=*/true); }

@@ -12,4 +12,8 @@ namespace credence::storage {
 // drop the last ones; docs/architecture.md).
 std::unique_ptr<Database> OpenSqlite(const std::string& path, const DatabaseOptions& options);
 
+// The kind of a SQLite extended result code: SQLITE_FULL is kStorageFull,
+// every SQLITE_IOERR_* kIoError, busy and locked kBusy.
+StorageError::Kind SqliteErrorKind(int extended_code);
+
 }  // namespace credence::storage
