@@ -5,6 +5,7 @@
 // URI where nothing listens (the browser stops at that hop), the code
 // exchanged at the token endpoint, the ID token's header and claims checked.
 // Needs no Credence server except the last test.
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <gtest/gtest.h>
@@ -289,6 +290,29 @@ TEST_F(OidcHarness, BrowserKeepsExposesAndDropsCookies) {
   EXPECT_EQ(without.status(), 400) << without.body();
   browser.ClearCookies();
   EXPECT_TRUE(browser.Cookies().empty());
+}
+
+// A server whose URL is known before it starts (what a provider's redirect
+// URI needs), and the --oidc-config file the fixture writes for it.
+TEST(OidcSignInHarness, ServerStartsOnAPortChosenBeforehand) {
+  if (BackendUnavailable()) GTEST_SKIP() << "backend unavailable";
+  ServerOptions options;
+  options.port = FreePort();
+  ServerProcess server(options);
+  EXPECT_EQ(server.port(), options.port);
+  EXPECT_EQ(server.base_url(), "http://127.0.0.1:" + std::to_string(options.port));
+  HttpClient client(server.base_url());
+  EXPECT_EQ(client.Get("/healthz").status, 200);
+
+  const auto config = json::parse(OidcConfigJson(
+      {{.name = "corp", .client = {.id = "c1", .secret = "s1"}, .allowed_domains = {"example.com"}},
+       {.name = "other", .client = {.id = "c2", .secret = "s2"}, .scopes = {"openid", "email"}, .issuer = "http://x"}},
+      "http://127.0.0.1:1"));
+  EXPECT_EQ(json::serialize(config),
+            R"({"providers":[{"name":"corp","issuer":"http://127.0.0.1:1","clientId":"c1","clientSecret":"s1",)"
+            R"("allowedDomains":["example.com"]},{"name":"other","issuer":"http://x","clientId":"c2",)"
+            R"("clientSecret":"s2","scopes":["openid","email"]}]})");
+  EXPECT_EQ(CredenceCallbackUrl(8080), "http://127.0.0.1:8080/auth/callback");
 }
 
 // The seam with the server side of issue 12: a Credence server of its own
