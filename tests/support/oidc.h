@@ -26,6 +26,11 @@
 //   Hop r2 = CompleteSignIn(browser, back.url);                 // ... and a reused code after a success
 //   env.idp().Restart(KeyRotation::kNewKeysSameKids);           // a signature Credence's cached key rejects
 //
+// A second issuer: start another OidcProvider, choose the port with FreePort()
+// first and pass OidcConfigJson(...) as ServerOptions::oidc_config with
+// ServerOptions::port. An expired ID token: move Credence's test clock
+// (PUT /dev/clock) past its exp.
+//
 // Logins: any name signs in; email = the login; email_verified is false when
 // the login starts with "unverified"; sub is stable per login (see provider.mjs).
 // The provider adds `iss` to the redirect (RFC 9207) beside `code` and `state`.
