@@ -28,8 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace json = boost::json;
 
-// tests/oidc, beside this folder; CMake compiles this file by absolute path.
-fs::path OidcDir() { return fs::path(__FILE__).parent_path().parent_path() / "oidc"; }
+fs::path OidcDir() { return fs::path(CREDENCE_TESTS_DIR) / "oidc"; }
 
 std::string ReadFile(const fs::path& path) {
   std::ifstream in(path);
