@@ -30,6 +30,23 @@ credence_install_packages() {
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
+# The OpenID provider the sign-in tests run (tests/oidc: oidc-provider from
+# the npm registry, pinned by its package-lock.json). Needs Node.js 20.19 or
+# later and npm; installs only when node_modules is missing or older than the
+# lock file.
+credence_install_test_oidc_provider() {
+  local dir="$CREDENCE_ROOT/tests/oidc"
+  if [[ -f "$dir/node_modules/.package-lock.json" && ! "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]]; then
+    return 0
+  fi
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    echo "Node.js (20.19 or later) and npm are needed for the sign-in tests (tests/oidc)" >&2
+    return 1
+  fi
+  echo "installing the test OpenID provider (npm ci in tests/oidc)" >&2
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+}
+
 # credence_build BUILD_DIR [TARGET...]
 credence_build() {
   local dir=$1

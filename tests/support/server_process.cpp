@@ -43,6 +43,18 @@ int FreePort() {
   return ntohs(addr.sin_port);
 }
 
+std::string ServerUsage() {
+  const std::string command = std::string("'") + CREDENCE_BINARY_PATH + "' --help 2>&1";
+  std::string out;
+  if (FILE* pipe = ::popen(command.c_str(), "r")) {
+    char buffer[4096];
+    size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+    ::pclose(pipe);
+  }
+  return out;
+}
+
 ServerProcess::ServerProcess(ServerOptions options) : options_(std::move(options)) {
   char tmpl[] = "/tmp/credence-test-XXXXXX";
   if (::mkdtemp(tmpl) == nullptr) throw std::runtime_error("mkdtemp failed");
@@ -56,7 +68,7 @@ ServerProcess::ServerProcess(ServerOptions options) : options_(std::move(options
   } else {
     database_url_ = "sqlite:" + data_dir_ + "/credence.db";
   }
-  port_ = FreePort();
+  port_ = options_.port != 0 ? options_.port : FreePort();
   base_url_ = "http://127.0.0.1:" + std::to_string(port_);
   Start();
 }
@@ -66,6 +78,11 @@ void ServerProcess::Start() {
                                    "--data-dir", data_dir_, "--database", database_url_, "--threads", "2",
                                    "--shutdown-timeout-ms", "3000"};
   if (options_.dev) args.push_back("--dev");
+  if (!options_.oidc_config.empty()) {
+    const std::string path = data_dir_ + "/oidc.json";
+    std::ofstream(path) << options_.oidc_config;
+    args.insert(args.end(), {"--oidc-config", path, "--public-url", base_url_});
+  }
   args.insert(args.end(), options_.extra_args.begin(), options_.extra_args.end());
 
   pid_ = ::fork();

@@ -22,6 +22,12 @@ bool BackendUnavailable();
 struct ServerOptions {
   bool dev = true;
   std::vector<std::string> extra_args;  // e.g. {"--max-body-bytes", "2048"}
+  // The port to listen on; 0 picks a free one. Set it when something must
+  // know the server's URL before it starts (an OIDC provider's redirect URI).
+  int port = 0;
+  // When not empty: written to oidc.json in the server's directory and
+  // passed as --oidc-config, with --public-url <base_url> (see support/oidc.h).
+  std::string oidc_config;
 };
 
 class ServerProcess {
@@ -36,6 +42,8 @@ class ServerProcess {
   pid_t pid() const { return pid_; }
   const std::string& log_path() const { return log_path_; }
   const std::string& database_url() const { return database_url_; }
+  // The server's temporary directory (its data, log and config files).
+  const std::string& data_dir() const { return data_dir_; }
 
   // Sends SIGTERM and waits; returns the exit status (or -signal).
   int Terminate();
@@ -56,6 +64,10 @@ class ServerProcess {
   int port_ = 0;
   pid_t pid_ = -1;
 };
+
+// What `credence --help` prints (its flags), e.g. to tell whether the
+// binary under test has a flag yet.
+std::string ServerUsage();
 
 // A free TCP port on 127.0.0.1 (bound and released; racy but fine locally).
 int FreePort();

@@ -25,8 +25,8 @@ namespace {
 namespace fs = std::filesystem;
 namespace json = boost::json;
 
-// The scripts sit beside this file; CMake compiles it by absolute path.
-fs::path ScriptPath(const std::string& name) { return fs::path(__FILE__).parent_path() / name; }
+// The scripts sit beside this file (CREDENCE_TESTS_DIR/support).
+fs::path ScriptPath(const std::string& name) { return fs::path(CREDENCE_TESTS_DIR) / "support" / name; }
 
 // Debian's interpreter, where python3-aiosmtpd is installed; a python3 that
 // comes first on PATH (pyenv, a virtualenv) may not have it.
