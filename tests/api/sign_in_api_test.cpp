@@ -121,8 +121,9 @@ TEST_F(SignInApiTest, InvitationsAreAcceptedBySigningInAndTenantsAreSelected) {
 
   // The admin sees the new member and the accepted invitation.
   auto users = api.Get("/users", a.token("admin"));
+  const json::value user_list = users.Json();
   bool listed = false;
-  for (const auto& u : users.Json().as_array()) listed = listed || Str(u, "email") == "grace@example.com";
+  for (const auto& u : user_list.as_array()) listed = listed || Str(u, "email") == "grace@example.com";
   EXPECT_TRUE(listed) << users.body;
   auto invitations = api.Get("/users/invitations?status=Accepted", a.token("admin"));
   ASSERT_EQ(invitations.status, 200) << invitations.body;
@@ -224,9 +225,21 @@ TEST_F(SignInApiTest, IdTokensOutsideTheirLifetimeOrSignedWithAnotherKeyAreRefus
   env.idp().Restart(KeyRotation::kNewKeysSameKids);
   ExpectSignInFails(env, "eve@example.com", 401, "id_token_bad_signature");
 
-  // The provider is gone: 502, not a hang or a 500.
+  // The provider is gone: starting still redirects (its discovery document
+  // is cached), completing is a 502, not a hang or a 500.
   env.idp().Stop();
-  ExpectProblem(api.Get("/auth/login/test"), 502, "provider_unavailable");
+  Browser browser;
+  Hop login = StartSignIn(browser, base, "test");
+  ASSERT_EQ(login.status(), 302) << browser.Trace();
+  const std::string state = *QueryParam(login.location, "state");
+  ExpectProblem(CompleteSignIn(browser, base + "/auth/callback?code=any&state=" + state).response, 502,
+                "provider_unavailable");
+  // A server whose provider was never reachable answers 502 at once.
+  const int dead_port = FreePort();
+  ServerOptions options = SharedServerOptions();
+  options.oidc_config = OidcConfigJson({Rs()}, "http://127.0.0.1:" + std::to_string(dead_port));
+  ServerProcess lonely(options);
+  ExpectProblem(HttpClient(lonely.base_url()).Get("/auth/login/test"), 502, "provider_unavailable");
 }
 
 TEST_F(SignInApiTest, AnOperatorCreatesTheFirstOwnerWhoThenSignsIn) {

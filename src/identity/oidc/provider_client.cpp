@@ -202,7 +202,10 @@ Result<ProviderClient::Metadata> ProviderClient::Discover() const {
 Result<std::shared_ptr<const std::vector<PublicJwk>>> ProviderClient::Keys(bool refresh) const {
   {
     std::lock_guard lock(mu_);
-    if (keys_ && (!refresh || SteadyMs() - keys_fetched_at_ < kMinKeyRefreshMs)) return keys_;
+    // Only refreshes forced by unknown key ids are spaced out; the first
+    // one after an ordinary fetch goes through (a rotation just happened).
+    if (keys_ && (!refresh || (last_forced_refresh_at_ != 0 && SteadyMs() - last_forced_refresh_at_ < kMinKeyRefreshMs)))
+      return keys_;
   }
   CR_TRY_ASSIGN(Metadata m, Discover());
   FetchResponse r = Fetch({m.jwks_uri, {}, {}, {}});
@@ -212,7 +215,7 @@ Result<std::shared_ptr<const std::vector<PublicJwk>>> ProviderClient::Keys(bool 
   if (!error.empty()) return Unavailable(config_, error);
   std::lock_guard lock(mu_);
   keys_ = keys;
-  keys_fetched_at_ = SteadyMs();
+  if (refresh) last_forced_refresh_at_ = SteadyMs();
   return keys_;
 }
 

@@ -86,7 +86,7 @@ class ProviderClient {
   mutable std::mutex mu_;
   mutable std::optional<Metadata> metadata_;
   mutable std::shared_ptr<const std::vector<PublicJwk>> keys_;
-  mutable TimeMs keys_fetched_at_ = 0;
+  mutable int64_t last_forced_refresh_at_ = 0;  // steady clock, ms
 };
 
 }  // namespace credence::identity::oidc
