@@ -47,7 +47,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       chain_heads(db, clock,
                   options.chain_key ? options.chain_key
                                     : std::make_shared<const integrity::SigningKey>(integrity::SigningKey::Generate()),
-                  {trust::LedgerChain()}),
+                  {trust::LedgerChain(), platform::AuditChain()}),
       trust(db, clock, &chain_heads),
       trust_admin(db, clock, audit),
       apps(db, clock, audit, api_keys, options.app_key_max_days),
@@ -60,6 +60,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 notifications, dashboards,  channels,        scheduler,    outbox,      options.test_clock,
                 api_keys,     trust,       trust_admin,  apps,        reports,
                 sessions,     sign_in,      chain_heads,  audit} {
+  audit.SetChainHeads(&chain_heads);
   // Sign-in accepts the person's invitations and joins the tenants whose
   // domain admits them, inside its own transaction.
   sign_in.SetJoinTenantsHook([this](storage::Session& tx, const std::string& user_id, const std::string& email,

@@ -17,6 +17,8 @@
 namespace credence::platform {
 namespace {
 
+constexpr char kAuditChainName[] = "audit";
+
 // Columns of CREDENCE_AUDIT_COLUMNS.
 AuditEntry EntryFromRow(const storage::Row& r) {
   AuditEntry e;
@@ -223,11 +225,30 @@ Result<AuditPage> AuditLog::List(const identity::Principal& caller, const AuditF
   return page;
 }
 
-Result<AuditVerifyResult> AuditLog::Verify(const identity::Principal& caller) const {
+Result<AuditVerification> AuditLog::Verify(const identity::Principal& caller,
+                                           const std::optional<integrity::OutsideHead>& outside) const {
   CR_TRY(identity::RequireGlobalAdmin(caller));
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);
-  return VerifyAuditChain(tenant);
+  AuditVerification out;
+  out.records = VerifyAuditChain(tenant);
+  // In the same snapshot, so a head signed meanwhile cannot look ahead of
+  // the entries just read.
+  if (heads_ != nullptr) out.heads = heads_->Check(tenant, kAuditChainName, 1, 0, outside);
+  return out;
+}
+
+Result<std::vector<integrity::SignedHead>> AuditLog::Heads(const identity::Principal& caller, int64_t before_seq,
+                                                           int64_t limit) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  if (heads_ == nullptr) return std::vector<integrity::SignedHead>{};
+  storage::Session session(db_);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  return heads_->ListHeads(tenant, kAuditChainName, before_seq, limit);
+}
+
+integrity::ChainSource AuditChain() {
+  return integrity::SqlChainSource(kAuditChainName, internal::kChainTenants, internal::kLastEntry, internal::kHashAt);
 }
 
 ChainHead ReadChainHead(storage::TenantSession& tenant) {

@@ -19,6 +19,7 @@
 #include "core/result.h"
 #include "identity/audit.h"
 #include "identity/principal.h"
+#include "integrity/chain_heads.h"
 
 namespace credence::storage {
 class Database;
@@ -84,6 +85,14 @@ struct AuditVerifyResult {
   std::string problem;
 };
 
+// The entries' own check and the check against the signed heads (nullopt
+// when this service keeps none).
+struct AuditVerification {
+  AuditVerifyResult records;
+  std::optional<integrity::HeadCheck> heads;
+  bool ok() const { return records.ok && (!heads || heads->ok); }
+};
+
 class AuditLog final : public identity::AuditRecorder {
  public:
   AuditLog(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
@@ -98,13 +107,28 @@ class AuditLog final : public identity::AuditRecorder {
   Result<AuditPage> List(const identity::Principal& caller, const AuditFilter& filter,
                          int64_t max_limit = kMaxAuditPageSize) const;
 
-  // Tenant admins only: walks the caller's tenant's whole chain.
-  Result<AuditVerifyResult> Verify(const identity::Principal& caller) const;
+  // Where the chain's signed heads are kept (docs/trust.md, "Signed chain
+  // heads"); set once at start-up, before requests.
+  void SetChainHeads(const integrity::ChainHeads* heads) { heads_ = heads; }
+
+  // Tenant admins only: walks the caller's tenant's whole chain, and checks
+  // it against its signed heads and `outside`, a head an auditor kept.
+  Result<AuditVerification> Verify(const identity::Principal& caller,
+                                   const std::optional<integrity::OutsideHead>& outside = std::nullopt) const;
+
+  // Tenant admins only: the chain's signed heads, newest first, below
+  // `before_seq` (0: from the newest).
+  Result<std::vector<integrity::SignedHead>> Heads(const identity::Principal& caller, int64_t before_seq,
+                                                   int64_t limit) const;
 
  private:
   storage::Database& db_;
   const Clock& clock_;
+  const integrity::ChainHeads* heads_ = nullptr;
 };
+
+// The audit chain as the chain-head signer sees it ("audit").
+integrity::ChainSource AuditChain();
 
 // --- Storage level: for chain-head signing (src/integrity/) and tests. ---
 

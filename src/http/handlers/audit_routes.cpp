@@ -6,6 +6,7 @@
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
 
+#include "http/handlers/chain_json.h"
 #include "http/handlers/routes.h"
 #include "http/json_io.h"
 #include "http/problem.h"
@@ -171,22 +172,27 @@ void AddAuditRoutes(Router& router, const Services& s) {
                  .errors = {400, 403}}});
     router.Add({Method::kGet, path + "/verify", Auth::kTenantAdmin, "",
                 [&s](RequestContext& ctx) {
-                  auto v = s.audit.Verify(ctx.Caller());
+                  auto outside = OutsideHeadParams(ctx.request);
+                  if (!outside) return Problem(ctx, outside.error());
+                  auto v = s.audit.Verify(ctx.Caller(), *outside);
                   if (!v) return Problem(ctx, v.error());
-                  json::object out{{"ok", v->ok}, {"checked", v->checked}};
+                  const auto& r = v->records;
+                  json::object out{{"ok", v->ok()}, {"checked", r.checked}};
                   out["firstInvalid"] =
-                      v->ok ? json::value(nullptr)
-                            : json::value(json::object{
-                                  {"id", v->first_invalid_id ? json::value(*v->first_invalid_id) : json::value(nullptr)},
-                                  {"sequence", *v->first_invalid_seq},
-                                  {"problem", v->problem}});
+                      r.ok ? json::value(nullptr)
+                           : json::value(json::object{
+                                 {"id", r.first_invalid_id ? json::value(*r.first_invalid_id) : json::value(nullptr)},
+                                 {"sequence", *r.first_invalid_seq},
+                                 {"problem", r.problem}});
+                  out["heads"] = HeadCheckJson(v->heads);
                   return JsonResponse(200, out);
                 },
-                {.summary = "Verify the tenant's audit log (tenant admins): recompute every entry's hash and link "
-                            "and check the chain head; names the first entry that does not verify.",
+                {.summary = "Verify the tenant's audit log (tenant admins): recompute every entry's hash and link, "
+                            "check the chain head, and check the chain against its signed heads (and an outside "
+                            "head, when given); names the first entry or head that does not verify.",
                  .tag = "audit",
                  .response = Schema::Object({
-                     Required("ok", Schema::Boolean()),
+                     Required("ok", Schema::Boolean().Describe("the entries and the heads verify")),
                      Required("checked", Schema::Integer().Min(0)),
                      Required("firstInvalid",
                               Schema::Object({
@@ -195,8 +201,28 @@ void AddAuditRoutes(Router& router, const Services& s) {
                                   Required("problem", Schema::String()),
                               })
                                   .Nullable()),
+                     Required("heads", HeadCheckSchema()),
                  }),
-                 .errors = {403}}});
+                 .query = WithOutsideHeadQuery({}),
+                 .errors = {400, 403}}});
+    router.Add({Method::kGet, path + "/heads", Auth::kTenantAdmin, "",
+                [&s](RequestContext& ctx) {
+                  auto limit = IntParam(ctx.request, "limit", 50);
+                  if (!limit || *limit < 1 || *limit > 500)
+                    return Problem(ctx, Error::Validation({{"limit", "must be an integer from 1 to 500"}}));
+                  auto before = IntParam(ctx.request, "cursor", 0);
+                  if (!before) return Problem(ctx, Error::Validation({{"cursor", "must be a non-negative integer"}}));
+                  auto heads = s.audit.Heads(ctx.Caller(), *before, *limit);
+                  if (!heads) return Problem(ctx, heads.error());
+                  return JsonResponse(200, SignedHeadsJson(*heads, *limit));
+                },
+                {.summary = "The audit log's signed heads (tenant admins), newest first, for an outside party to "
+                            "store; signed like the ledger's (/trust-admin/ledger/heads), with chain \"audit\".",
+                 .tag = "audit",
+                 .response = SignedHeadsSchema(),
+                 .query = {{"limit", Schema::Integer().Min(1).Max(500), false, "default 50"},
+                           {"cursor", Schema::String(), false, "nextCursor of the previous page"}},
+                 .errors = {400, 403}}});
   }
 }
 

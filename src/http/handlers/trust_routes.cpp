@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "core/ids.h"
+#include "http/handlers/chain_json.h"
 #include "http/handlers/routes.h"
 #include "http/json_io.h"
 #include "http/problem.h"
@@ -167,51 +168,7 @@ json::object DecisionRecordJson(const trust::StoredDecision& d) {
   return out;
 }
 
-std::optional<int64_t> IntParam(const HttpRequest& request, std::string_view name, int64_t fallback) {
-  auto v = request.QueryParam(name);
-  if (!v) return fallback;
-  int64_t out = 0;
-  auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
-  if (ec != std::errc() || p != v->data() + v->size() || out < 0) return std::nullopt;
-  return out;
-}
 
-bool IsHex64(std::string_view s) {
-  if (s.size() != 64) return false;
-  for (char c : s)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
-}
-
-// The outside head of a verify query, when it names one.
-Result<std::optional<integrity::OutsideHead>> OutsideHeadParams(const HttpRequest& request) {
-  auto seq = request.QueryParam("headSequence");
-  auto hash = request.QueryParam("headHash");
-  auto signed_at = request.QueryParam("headSignedAt");
-  auto key_id = request.QueryParam("headKeyId");
-  auto signature = request.QueryParam("headSignature");
-  if (!seq && !hash && !signed_at && !key_id && !signature) return std::optional<integrity::OutsideHead>{};
-  std::vector<FieldError> bad;
-  integrity::OutsideHead out;
-  auto n = IntParam(request, "headSequence", 0);
-  if (!seq || !n || *n < 1) bad.push_back({"headSequence", "an outside head needs its sequence, a positive integer"});
-  if (!hash || !IsHex64(*hash)) bad.push_back({"headHash", "an outside head needs its hash: 64 lowercase hex digits"});
-  const bool any_signature = signed_at || key_id || signature;
-  if (any_signature && !(signed_at && key_id && signature))
-    bad.push_back({"headSignature", "a signature needs headSignedAt, headKeyId and headSignature together"});
-  std::optional<TimeMs> at;
-  if (signed_at) {
-    at = ParseTimestamp(*signed_at);
-    if (!at) bad.push_back({"headSignedAt", "must be an RFC 3339 time"});
-  }
-  if (!bad.empty()) return Error::Validation(std::move(bad));
-  out.seq = *n;
-  out.hash = *hash;
-  out.signed_at = at;
-  out.key_id = key_id;
-  out.signature = signature;
-  return std::optional<integrity::OutsideHead>(std::move(out));
-}
 
 }  // namespace
 
@@ -418,22 +375,7 @@ void AddTrustRoutes(Router& router, const Services& s) {
                                                  : json::value(json::object{{"decisionId", *records.first_invalid_decision_id},
                                                                             {"sequence", *records.first_invalid_seq},
                                                                             {"problem", records.problem}});
-                json::object heads{{"checked", 0}, {"newestSequence", nullptr}, {"firstInvalid", nullptr}};
-                if (v->heads) {
-                  const auto& h = *v->heads;
-                  heads["checked"] = h.checked;
-                  if (h.newest_seq) heads["newestSequence"] = *h.newest_seq;
-                  if (!h.ok) {
-                    json::object bad{{"sequence", *h.first_invalid_seq},
-                                     {"signedAt", h.first_invalid_signed_at
-                                                      ? json::value(FormatTimestamp(*h.first_invalid_signed_at))
-                                                      : json::value(nullptr)},
-                                     {"outside", h.first_invalid_is_outside},
-                                     {"problem", h.problem}};
-                    heads["firstInvalid"] = std::move(bad);
-                  }
-                }
-                out["heads"] = std::move(heads);
+                out["heads"] = HeadCheckJson(v->heads);
                 return JsonResponse(200, out);
               },
               {.summary = "Verify the tenant's decision ledger (tenant admins): recompute every record's hash "
@@ -450,28 +392,10 @@ void AddTrustRoutes(Router& router, const Services& s) {
                                                 Required("problem", Schema::String()),
                                             })
                                                 .Nullable()),
-                   Required("heads",
-                            Schema::Object({
-                                Required("checked", Schema::Integer().Min(0)),
-                                Required("newestSequence", Schema::Integer().Nullable()),
-                                Required("firstInvalid",
-                                         Schema::Object({
-                                             Required("sequence", Schema::Integer()),
-                                             Required("signedAt", Schema::Timestamp().Nullable()),
-                                             Required("outside", Schema::Boolean().Describe(
-                                                                     "the head given in the query")),
-                                             Required("problem", Schema::String()),
-                                         })
-                                             .Nullable()),
-                            })),
+                   Required("heads", HeadCheckSchema()),
                }),
-               .query = {{"fromSequence", Schema::Integer().Min(1), false, "default 1"},
-                         {"toSequence", Schema::Integer().Min(0), false, "default 0: the end"},
-                         {"headSequence", Schema::Integer().Min(1), false, "an outside head: its sequence"},
-                         {"headHash", Schema::String(), false, "an outside head: its hash (64 hex digits)"},
-                         {"headSignedAt", Schema::Timestamp(), false, "an outside head's signing time"},
-                         {"headKeyId", Schema::String(), false, "the key that signed the outside head"},
-                         {"headSignature", Schema::String(), false, "the outside head's signature (base64url)"}},
+               .query = WithOutsideHeadQuery({{"fromSequence", Schema::Integer().Min(1), false, "default 1"},
+                                              {"toSequence", Schema::Integer().Min(0), false, "default 0: the end"}}),
                .errors = {400, 403}}});
 
   router.Add({Method::kGet, "/trust-admin/ledger/heads", Auth::kTenantAdmin, "",
@@ -483,35 +407,13 @@ void AddTrustRoutes(Router& router, const Services& s) {
                 if (!before) return Problem(ctx, Error::Validation({{"cursor", "must be a non-negative integer"}}));
                 auto heads = trust.LedgerHeads(ctx.Caller(), *before, *limit);
                 if (!heads) return Problem(ctx, heads.error());
-                json::array items;
-                for (const auto& h : *heads)
-                  items.push_back(json::object{{"chain", h.chain},
-                                               {"tenantId", h.tenant_id},
-                                               {"sequence", h.seq},
-                                               {"hash", h.hash},
-                                               {"signedAt", FormatTimestamp(h.signed_at)},
-                                               {"keyId", h.key_id},
-                                               {"signature", h.signature}});
-                json::value next = nullptr;
-                if (static_cast<int64_t>(heads->size()) == *limit) next = std::to_string(heads->back().seq);
-                return JsonResponse(200, json::object{{"items", std::move(items)}, {"nextCursor", next}});
+                return JsonResponse(200, SignedHeadsJson(*heads, *limit));
               },
               {.summary = "The ledger's signed heads (tenant admins), newest first, for an outside party to "
                           "store. Each signature is Ed25519 over \"credence-chain-head:v1\\n<chain>\\n<tenantId>\\n"
                           "<sequence>\\n<hash>\\n<signedAt>\" with the key keyId of /.well-known/credence-chain-keys.",
                .tag = "trust-admin",
-               .response = Schema::Object({
-                   Required("items", Schema::Array(Schema::Object({
-                                         Required("chain", Schema::String()),
-                                         Required("tenantId", Schema::Uuid()),
-                                         Required("sequence", Schema::Integer().Min(1)),
-                                         Required("hash", Schema::String()),
-                                         Required("signedAt", Schema::Timestamp()),
-                                         Required("keyId", Schema::String()),
-                                         Required("signature", Schema::String()),
-                                     }))),
-                   Required("nextCursor", Schema::String().Nullable().Describe("pass as cursor for older heads")),
-               }),
+               .response = SignedHeadsSchema(),
                .query = {{"limit", Schema::Integer().Min(1).Max(500), false, "default 50"},
                          {"cursor", Schema::String(), false, "nextCursor of the previous page"}},
                .errors = {400, 403}}});
