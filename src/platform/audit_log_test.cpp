@@ -17,6 +17,8 @@
 #include "app/migrations.h"
 #include "core/clock.h"
 #include "core/logging.h"
+#include "integrity/chain_heads.h"
+#include "integrity/signing_key.h"
 #include "storage/database.h"
 #include "storage/migrations.h"
 #include "storage/session.h"
@@ -165,6 +167,70 @@ TEST_P(AuditLogTest, RemovedTailAndReorderingAreFound) {
   EXPECT_EQ(v.first_invalid_seq, std::optional<int64_t>(3));
   EXPECT_FALSE(v.first_invalid_id.has_value());
   EXPECT_NE(v.problem.find("missing"), std::string::npos) << v.problem;
+}
+
+// What the entries' own hashes cannot show: someone with write access who
+// rewrites an entry and recomputes every hash after it, or cuts the tail
+// and moves the head row with it. The signed heads show both; a head an
+// auditor kept shows them even when the stored heads are deleted too.
+TEST_P(AuditLogTest, SignedHeadsCatchARecomputedChainAndACutTail) {
+  integrity::ChainHeads heads(*db_, clock_, std::make_shared<const integrity::SigningKey>(integrity::SigningKey::Generate()),
+                              {AuditChain()});
+  heads.RegisterKey();
+  log_->SetChainHeads(&heads);
+  const std::string t = admin_.tenant_id;
+  Append(t, "apikey.created", 5);
+  clock_.Advance(1000);
+  EXPECT_EQ(heads.SignMovedHeads().signed_heads, 1);
+  auto clean = log_->Verify(admin_);
+  ASSERT_TRUE(clean.ok());
+  EXPECT_TRUE(clean->ok());
+  ASSERT_TRUE(clean->heads.has_value());
+  EXPECT_EQ(clean->heads->newest_seq, std::optional<int64_t>(5));
+  const std::string signed_hash = Head(t).hash;
+  auto listed = log_->Heads(admin_, 0, 10);
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ(listed->front().hash, signed_hash);
+  EXPECT_EQ(listed->front().chain, "audit");
+
+  // Entry 3's details rewritten, entries 3..5 re-hashed, the head row moved.
+  auto page = log_->List(admin_, {});
+  ASSERT_TRUE(page.ok());
+  std::vector<AuditEntry> entries(page->entries.rbegin(), page->entries.rend());  // oldest first
+  ASSERT_EQ(entries.size(), 5u);
+  entries[2].details_json = R"({"name":"Someone else"})";
+  for (size_t i = 2; i < entries.size(); ++i) {
+    entries[i].prev_hash = entries[i - 1].hash;
+    entries[i].hash = EntryHash(t, entries[i]);
+    Sql("UPDATE audit_log SET details = '" + entries[i].details_json + "', prev_hash = '" + entries[i].prev_hash +
+        "', hash = '" + entries[i].hash + "' WHERE tenant_id = '" + t + "' AND seq = " + std::to_string(entries[i].seq));
+  }
+  Sql("UPDATE audit_heads SET hash = '" + entries.back().hash + "' WHERE tenant_id = '" + t + "'");
+  auto forged = log_->Verify(admin_);
+  ASSERT_TRUE(forged.ok());
+  EXPECT_TRUE(forged->records.ok) << forged->records.problem;  // the entries alone look fine
+  EXPECT_FALSE(forged->ok());
+  EXPECT_EQ(forged->heads->first_invalid_seq, std::optional<int64_t>(5));
+  // The signer refuses to sign over it.
+  clock_.Advance(1000);
+  Append(t, "apikey.revoked");
+  EXPECT_EQ(heads.SignMovedHeads().refused, 1);
+
+  // The tail cut back to entry 3, head row and stored heads with it: an
+  // outside head the auditor kept (seq 5 and its hash) still shows it.
+  Sql("DELETE FROM audit_log WHERE tenant_id = '" + t + "' AND seq > 3");
+  Sql("UPDATE audit_heads SET seq = 3, hash = '" + entries[2].hash + "' WHERE tenant_id = '" + t + "'");
+  auto cut = log_->Verify(admin_);
+  ASSERT_TRUE(cut.ok());
+  EXPECT_TRUE(cut->records.ok) << cut->records.problem;
+  EXPECT_FALSE(cut->ok());
+  Sql("DELETE FROM chain_heads WHERE tenant_id = '" + t + "'");
+  EXPECT_TRUE(log_->Verify(admin_)->ok());  // nothing left inside to hold it against
+  auto outside = log_->Verify(admin_, integrity::OutsideHead{5, signed_hash, {}, {}, {}});
+  ASSERT_TRUE(outside.ok());
+  EXPECT_FALSE(outside->ok());
+  EXPECT_TRUE(outside->heads->first_invalid_is_outside);
 }
 
 TEST_P(AuditLogTest, RolledBackTransactionLeavesNothing) {

@@ -96,7 +96,9 @@ TEST_F(SignInApiTest, APersonSignsInWithRs256AndEs256ProvidersAndIsOneUser) {
 }
 
 TEST_F(SignInApiTest, InvitationsAreAcceptedBySigningInAndTenantsAreSelected) {
-  OidcEnvironment env({Rs()});
+  OidcEnvironment env({Rs(), {.name = "corp",
+                              .client = {.id = "credence-corp", .secret = "corp-secret"},
+                              .allowed_domains = {"corp.example"}}});
   HttpClient api(env.server().base_url());
   TestTenant a = CreateTenant(api, "inva");
   TestTenant b = CreateTenant(api, "invb");
@@ -106,7 +108,7 @@ TEST_F(SignInApiTest, InvitationsAreAcceptedBySigningInAndTenantsAreSelected) {
                 .status / 100, 2);
 
   json::value grace = SignIn(env, "grace@example.com");
-  const std::string token = Str(grace, "token");
+  std::string token = Str(grace, "token");
   ASSERT_EQ(grace.at("tenants").as_array().size(), 2u) << grace;
   EXPECT_TRUE(grace.at("user").at("tenantId").is_null());  // two tenants: none selected
   ExpectProblem(api.Get("/api/hubs", token), 403, "tenant_not_selected");
@@ -129,8 +131,40 @@ TEST_F(SignInApiTest, InvitationsAreAcceptedBySigningInAndTenantsAreSelected) {
   ASSERT_EQ(invitations.status, 200) << invitations.body;
   ASSERT_EQ(invitations.Json().as_array().size(), 1u) << invitations.body;
 
-  // Removal ends her access to that tenant at once, not to the other.
+  // What the audit log of tenant a holds of it, newest first: the
+  // selection, her sign-in and the invitation's acceptance, by her, from
+  // this client; then a refused sign-in, and her logout.
   const std::string grace_id = Str(grace.at("user"), "id");
+  auto audit_of = [&](const std::string& query) {
+    auto r = api.Get("/admin/audit?actor=" + grace_id + query, a.token("admin"));
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.Json().at("entries").as_array();
+  };
+  std::vector<std::string> actions;
+  for (const auto& e : audit_of("")) actions.push_back(Str(e, "action"));
+  // (Selecting tenant b is in b's log, not a's.)
+  EXPECT_EQ(actions, (std::vector<std::string>{"tenant.selected", "signin.succeeded", "invitation.accepted"}));
+  const json::value signed_in = audit_of("&action=signin.succeeded").at(0);
+  EXPECT_EQ(Str(signed_in.at("actor"), "label"), "grace@example.com");
+  EXPECT_EQ(Str(signed_in, "outcome"), "success");
+  EXPECT_EQ(Str(signed_in, "clientAddress"), "127.0.0.1");
+  EXPECT_EQ(Str(signed_in.at("details"), "provider"), "test");
+  ExpectSignInFails(env, "grace@example.com", 403, "email_domain_not_allowed", "corp");
+  const auto failed = audit_of("&action=signin.failed");
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_EQ(Str(failed.at(0), "outcome"), "failure");
+  EXPECT_EQ(Str(failed.at(0).at("details"), "code"), "email_domain_not_allowed");
+  ASSERT_EQ(api.Send("POST", "/auth/logout", "", token).status, 200);
+  EXPECT_EQ(audit_of("&action=session.ended").size(), 1u);
+  // Tenant b's log has her sign-in too, and the chain verifies.
+  auto b_log = api.Get("/admin/audit?action=signin.", b.token("admin"));
+  EXPECT_EQ(b_log.Json().at("entries").as_array().size(), 2u) << b_log.body;  // succeeded, failed
+  auto verified = api.Get("/admin/audit/verify", a.token("admin"));
+  EXPECT_EQ(verified.Json().at("ok"), true) << verified.body;
+  token = Str(SignIn(env, "grace@example.com"), "token");
+  ASSERT_EQ(api.Post("/auth/select-tenant", json::object{{"tenantId", a.id}}, token).status, 200);
+
+  // Removal ends her access to that tenant at once, not to the other.
   ASSERT_EQ(api.Delete("/users/" + grace_id, a.token("admin")).status, 204);
   ExpectProblem(api.Get("/api/hubs", token), 401, "invalid_token");
   json::value again = SignIn(env, "grace@example.com");  // only tenant b now: selected
