@@ -5,7 +5,9 @@ namespace credence::integrity {
 const std::vector<storage::Migration>& Migrations() {
   // chain_signing_keys: every public key that ever signed, global (one key
   // per installation). The private key is never in the database.
-  // chain_heads: per tenant and chain, the signed heads; never updated.
+  // chain_heads: per tenant and chain, the signed heads; never updated. No
+  // foreign key to tenants: the audit log's platform chain (sign-in
+  // failures that name no tenant) has heads too, under the nil tenant id.
   static const std::vector<storage::Migration> kMigrations = {
       {800, "integrity: chain-signing keys and signed chain heads",
        R"sql(
@@ -19,7 +21,7 @@ CREATE TABLE chain_signing_keys (
   retirement_signature TEXT
 );
 CREATE TABLE chain_heads (
-  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  tenant_id TEXT NOT NULL,
   chain TEXT NOT NULL,
   seq BIGINT NOT NULL,
   hash TEXT NOT NULL,
