@@ -23,4 +23,18 @@ size_t Utf8Length(std::string_view s) {
   return n;
 }
 
+bool IsPlainEmail(std::string_view s) {
+  if (s.empty() || s.size() > kMaxEmailLength) return false;
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u <= 0x20 || u >= 0x7f || std::string_view("<>,;:\"()[]\\").find(c) != std::string_view::npos) return false;
+  }
+  const auto at = s.find('@');
+  if (at == std::string_view::npos || at == 0 || s.find('@', at + 1) != std::string_view::npos) return false;
+  const std::string_view domain = s.substr(at + 1);
+  const auto dot = domain.find('.');
+  return dot != std::string_view::npos && dot > 0 && domain.back() != '.' &&
+         domain.find("..") == std::string_view::npos;
+}
+
 }  // namespace credence

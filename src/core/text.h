@@ -16,4 +16,11 @@ std::string NameKey(std::string_view name);
 // Characters, not bytes, of valid UTF-8.
 size_t Utf8Length(std::string_view s);
 
+// An email address mail can be sent to: printable ASCII without blanks or
+// the characters that could end an SMTP command or a header early, or
+// smuggle in a second address (<>,;:"()[]\), one '@' with something before
+// it, a dotted domain without empty labels; at most 254 characters.
+inline constexpr size_t kMaxEmailLength = 254;
+bool IsPlainEmail(std::string_view s);
+
 }  // namespace credence

@@ -1,5 +1,7 @@
 #include "identity/invitation_service.h"
 
+#include "core/text.h"
+
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -13,7 +15,6 @@ namespace credence::identity {
 namespace {
 
 constexpr int64_t kDayMs = 86'400'000;
-constexpr size_t kMaxEmailLength = 254;
 
 // Emails are compared and stored in lowercase (ASCII): "Ada@Example.com" and
 // "ada@example.com" are one person.
@@ -22,23 +23,6 @@ std::string NormalizeEmail(std::string_view email) {
   for (char& c : out)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return out;
-}
-
-// An address an email can be sent to: printable ASCII without blanks or the
-// characters that could end an SMTP command or a header early, one '@', a
-// dotted domain (as notify's channel recipients).
-bool IsDeliverableEmail(std::string_view s) {
-  if (s.empty() || s.size() > kMaxEmailLength) return false;
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u <= 0x20 || u >= 0x7f || std::string_view("<>,;:\"()[]\\").find(c) != std::string_view::npos) return false;
-  }
-  const auto at = s.find('@');
-  if (at == std::string_view::npos || at == 0 || s.find('@', at + 1) != std::string_view::npos) return false;
-  const std::string_view domain = s.substr(at + 1);
-  const auto dot = domain.find('.');
-  return dot != std::string_view::npos && dot > 0 && domain.back() != '.' &&
-         domain.find("..") == std::string_view::npos;
 }
 
 Invitation InvitationFromRow(const storage::Row& r) {
@@ -146,7 +130,7 @@ Result<InviteOutcome> InvitationService::Invite(const Principal& caller, const N
   CR_TRY(RequireGlobalAdmin(caller));
   Invitation inv;
   inv.email = NormalizeEmail(request.email);
-  if (!IsDeliverableEmail(inv.email)) return Error::Validation({{"email", "must be an email address"}});
+  if (!IsPlainEmail(inv.email)) return Error::Validation({{"email", "must be an email address"}});
   inv.id = NewId();
   inv.role = request.role;
   inv.display_name = request.display_name;

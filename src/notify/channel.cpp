@@ -37,21 +37,6 @@ const std::vector<std::string>& ChannelEvents() {
   return kEvents;
 }
 
-bool IsPlainEmail(std::string_view s) {
-  if (s.empty() || s.size() > kMaxEmailLength) return false;
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    // Control characters, blanks and <>,;:"()[]\ could end an SMTP command
-    // or a header early, or smuggle in a second address.
-    if (u <= 0x20 || u >= 0x7f || std::string_view("<>,;:\"()[]\\").find(c) != std::string_view::npos) return false;
-  }
-  const auto at = s.find('@');
-  if (at == std::string_view::npos || at == 0 || s.find('@', at + 1) != std::string_view::npos) return false;
-  const std::string_view domain = s.substr(at + 1);
-  const auto dot = domain.find('.');
-  return dot != std::string_view::npos && dot > 0 && domain.back() != '.';
-}
-
 bool IsHttpUrl(std::string_view s) {
   if (s.empty() || s.size() > kMaxUrlLength) return false;
   auto parsed = boost::urls::parse_absolute_uri(s);

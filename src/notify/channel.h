@@ -9,6 +9,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "core/text.h"
 
 namespace credence::notify {
 
@@ -25,7 +26,6 @@ inline constexpr std::string_view kEventChannelTest = "channel.test";
 
 inline constexpr size_t kMaxChannelNameLength = 200;
 inline constexpr size_t kMaxRecipients = 50;
-inline constexpr size_t kMaxEmailLength = 254;
 inline constexpr size_t kMaxUrlLength = 2000;
 inline constexpr size_t kMinSecretLength = 16;
 inline constexpr size_t kMaxSecretLength = 200;
@@ -84,9 +84,7 @@ std::string ConfigToJson(std::string_view type, const ChannelConfig& config);
 ChannelConfig ConfigFromJson(std::string_view type, std::string_view text);
 ConfigSummary Summarize(std::string_view type, const ChannelConfig& config);
 
-// A plain address: ASCII, one '@', a dot in the domain, none of the
-// characters that would let it escape an SMTP command or a header.
-bool IsPlainEmail(std::string_view s);
+// Recipients are checked with core/text.h's IsPlainEmail.
 // An absolute http or https URL with a host.
 bool IsHttpUrl(std::string_view s);
 // The host name of an http(s) URL, without user information or port; empty

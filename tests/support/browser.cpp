@@ -10,27 +10,6 @@
 namespace credence::test {
 namespace {
 
-size_t WriteBody(char* data, size_t size, size_t n, void* user) {
-  static_cast<std::string*>(user)->append(data, size * n);
-  return size * n;
-}
-
-size_t WriteHeader(char* data, size_t size, size_t n, void* user) {
-  auto* headers = static_cast<std::vector<std::pair<std::string, std::string>>*>(user);
-  std::string line(data, size * n);
-  if (line.rfind("HTTP/", 0) == 0) headers->clear();
-  const auto colon = line.find(':');
-  if (colon != std::string::npos) {
-    std::string name = line.substr(0, colon);
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    std::string value = line.substr(colon + 1);
-    while (!value.empty() && value.front() == ' ') value.erase(0, 1);
-    while (!value.empty() && (value.back() == '\r' || value.back() == '\n')) value.pop_back();
-    headers->emplace_back(std::move(name), std::move(value));
-  }
-  return size * n;
-}
-
 std::string Lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;

@@ -14,7 +14,6 @@
 #include <stdexcept>
 
 namespace credence::test {
-namespace {
 
 size_t WriteBody(char* data, size_t size, size_t n, void* user) {
   static_cast<std::string*>(user)->append(data, size * n);
@@ -36,6 +35,8 @@ size_t WriteHeader(char* data, size_t size, size_t n, void* user) {
   }
   return size * n;
 }
+
+namespace {
 
 struct CurlGlobal {
   CurlGlobal() { curl_global_init(CURL_GLOBAL_DEFAULT); }

@@ -21,6 +21,11 @@ struct Response {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
+// libcurl write callbacks: the body into a std::string, and header lines
+// (names lowercased) into a vector of pairs, cleared at each new status line.
+size_t WriteBody(char* data, size_t size, size_t n, void* user);
+size_t WriteHeader(char* data, size_t size, size_t n, void* user);
+
 class HttpClient {
  public:
   explicit HttpClient(std::string base_url);
