@@ -71,9 +71,9 @@ Result<LoginRedirect> SignInService::BeginLogin(const std::string& provider_name
 
 Result<SignedIn> SignInService::CompleteLogin(const std::string& code, const std::string& state,
                                               const std::string& browser_binding, const std::string& provider_error,
-                                              const RequestMeta& request) const {
+                                              const std::string& issuer, const RequestMeta& request) const {
   Attempt attempt;
-  auto result = Complete(code, state, browser_binding, provider_error, request, attempt);
+  auto result = Complete(code, state, browser_binding, provider_error, issuer, request, attempt);
   if (!result) RecordFailure(attempt, result.error(), request);
   return result;
 }
@@ -104,7 +104,8 @@ void SignInService::RecordFailure(const Attempt& attempt, const Error& error, co
 
 Result<SignedIn> SignInService::Complete(const std::string& code, const std::string& state,
                                          const std::string& browser_binding, const std::string& provider_error,
-                                         const RequestMeta& request, Attempt& attempt) const {
+                                         const std::string& issuer, const RequestMeta& request,
+                                         Attempt& attempt) const {
   if (state.empty()) return Bad("invalid_state", "The callback carries no state.");
   const TimeMs now = clock_.Now();
   std::string provider_name, nonce, verifier;
@@ -133,6 +134,8 @@ Result<SignedIn> SignInService::Complete(const std::string& code, const std::str
   if (provider == nullptr)
     return Error{ErrorKind::kNotFound, "unknown_provider", "The provider '" + provider_name + "' is no longer configured.",
                  {}, {}};
+  if (!issuer.empty() && issuer != provider->config().issuer)
+    return Bad("issuer_mismatch", "The callback comes from another issuer than the provider this sign-in started with.");
   CR_TRY_ASSIGN(oidc::IdTokenClaims claims, provider->Redeem(code, verifier, RedirectUri(), nonce, now));
 
   const std::string email = NameKey(claims.email.value_or(""));

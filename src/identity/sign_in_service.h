@@ -78,13 +78,16 @@ class SignInService {
   Result<LoginRedirect> BeginLogin(const std::string& provider_name) const;
 
   // `provider_error`: the `error` parameter the provider returned instead of
-  // a code (e.g. access_denied). Failures: 400 invalid_state, login_expired,
-  // login_already_used, state_mismatch, code_rejected, provider_error;
+  // a code (e.g. access_denied). `issuer`: the callback's `iss` parameter
+  // (RFC 9207), when the provider sends one; it must name the provider the
+  // login was started with (a mix-up attack otherwise). Failures: 400
+  // invalid_state, login_expired, login_already_used, state_mismatch,
+  // issuer_mismatch, code_rejected, provider_error;
   // 401 id_token_*; 403 email_not_verified, email_domain_not_allowed;
   // 502 provider_unavailable.
   Result<SignedIn> CompleteLogin(const std::string& code, const std::string& state,
                                  const std::string& browser_binding, const std::string& provider_error,
-                                 const RequestMeta& request) const;
+                                 const std::string& issuer, const RequestMeta& request) const;
 
   // GET /auth/tenants.
   std::vector<UserTenant> TenantsOf(const std::string& user_id) const;
@@ -95,7 +98,8 @@ class SignInService {
     std::optional<std::string> email;  // once the ID token verified
   };
   Result<SignedIn> Complete(const std::string& code, const std::string& state, const std::string& browser_binding,
-                            const std::string& provider_error, const RequestMeta& request, Attempt& attempt) const;
+                            const std::string& provider_error, const std::string& issuer, const RequestMeta& request,
+                            Attempt& attempt) const;
   void RecordFailure(const Attempt& attempt, const Error& error, const RequestMeta& request) const;
   const oidc::ProviderClient* Find(const std::string& name) const;
 

@@ -192,6 +192,13 @@ TEST_F(SignInApiTest, EachFailureOfTheCallbackHasItsOwnCode) {
     browser.DropCookie("credence_oidc");
     ExpectProblem(CompleteSignIn(browser, back.url).response, 400, "state_mismatch");
   }
+  {  // The callback names another issuer (a mix-up attack, RFC 9207).
+    Browser browser;
+    Hop login = StartSignIn(browser, base, "test");
+    ProviderRedirect back = AuthorizeAtProvider(browser, login.location, "cy@example.com", env.callback_url());
+    ExpectProblem(CompleteSignIn(browser, WithQueryParam(back.url, "iss", "https://evil.example")).response, 400,
+                  "issuer_mismatch");
+  }
   {  // A state this service never issued.
     Browser browser;
     Hop login = StartSignIn(browser, base, "test");

@@ -115,9 +115,9 @@ void AddSignInRoutes(Router& router, const Services& s) {
               query_login_doc});
 
   auto finish = [&sign_in](RequestContext& ctx, const std::string& code, const std::string& state,
-                           const std::string& provider_error) {
+                           const std::string& provider_error, const std::string& issuer) {
     const std::string binding = CookieValue(ctx.request.Header("cookie"), kLoginCookie);
-    auto signed_in = sign_in.CompleteLogin(code, state, binding, provider_error, ctx.meta);
+    auto signed_in = sign_in.CompleteLogin(code, state, binding, provider_error, issuer, ctx.meta);
     if (!signed_in) return Problem(ctx, signed_in.error());
     HttpResponse r = JsonResponse(200, json::object{{"user", UserJson(signed_in->user)},
                                                     {"token", signed_in->token},
@@ -133,7 +133,8 @@ void AddSignInRoutes(Router& router, const Services& s) {
                 std::string error = ctx.request.QueryParam("error").value_or("");
                 if (auto d = ctx.request.QueryParam("error_description"); !error.empty() && d) error += ": " + *d;
                 return finish(ctx, ctx.request.QueryParam("code").value_or(""),
-                              ctx.request.QueryParam("state").value_or(""), error);
+                              ctx.request.QueryParam("state").value_or(""), error,
+                              ctx.request.QueryParam("iss").value_or(""));
               },
               {.summary = "Where the provider returns the browser (redirect URI <public-url>/auth/callback): "
                           "completes the sign-in like POST /auth/callback.",
@@ -141,16 +142,18 @@ void AddSignInRoutes(Router& router, const Services& s) {
                .response = SignedInSchema(),
                .query = {{"code", Schema::String(), false, "the authorization code"},
                          {"state", Schema::String(), true, "the login's state"},
-                         {"error", Schema::String(), false, "the provider's error instead of a code"}},
+                         {"error", Schema::String(), false, "the provider's error instead of a code"},
+                         {"iss", Schema::String(), false, "the issuer (RFC 9207); must be the login's provider"}},
                .errors = callback_errors}});
   static const Schema kCallbackRequest =
       Schema::Object({Required("code", Schema::String().MinLength(1).MaxLength(4096)),
-                      Required("state", Schema::String().MinLength(1).MaxLength(512))});
+                      Required("state", Schema::String().MinLength(1).MaxLength(512)),
+                      Optional("iss", Schema::String().MaxLength(2048).Describe("the callback's iss (RFC 9207)"))});
   router.Add({Method::kPost, "/auth/callback", Auth::kPublic, "",
               [finish](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kCallbackRequest);
                 if (!body) return Problem(ctx, body.error());
-                return finish(ctx, GetString(*body, "code"), GetString(*body, "state"), "");
+                return finish(ctx, GetString(*body, "code"), GetString(*body, "state"), "", GetString(*body, "iss"));
               },
               {.summary = "Complete a sign-in with the code and state the provider returned (the web client's "
                           "form); answers the user, an opaque session token and the user's tenants.",
