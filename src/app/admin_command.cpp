@@ -7,6 +7,7 @@
 #include "app/migrations.h"
 #include "core/clock.h"
 #include "core/config.h"
+#include "core/json_text.h"
 #include "core/text.h"
 #include "identity/tenant_service.h"
 #include "platform/audit_log.h"
@@ -23,7 +24,10 @@ constexpr const char* kUsage =
     "  Creates a tenant and its first Owner on this installation's database (the same\n"
     "  --database/--data-dir as `credence serve`, also read from CREDENCE_DATABASE and\n"
     "  CREDENCE_DATA_DIR). The owner signs in with OpenID Connect and is linked by\n"
-    "  verified email.\n";
+    "  verified email.\n"
+    "       credence admin platform-audit [--limit N] [--database URL] [--data-dir DIR]\n"
+    "  Prints the platform audit chain (sign-ins that named no tenant), newest first,\n"
+    "  one JSON object a line, then a line with its verification.\n";
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "credence admin: %s\n\n%s", message.c_str(), kUsage);
@@ -44,12 +48,56 @@ std::vector<std::string> SplitComma(const std::string& text) {
 }
 
 std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+  std::string out;
+  AppendJsonString(out, s);
+  return out;
+}
+
+// The store exactly as `credence serve` chooses it, migrated; 0 or an exit code.
+int OpenStore(std::map<std::string, std::string>& flags, std::unique_ptr<storage::Database>& db) {
+  std::vector<std::string> serve_args;
+  if (!flags["database"].empty()) serve_args.insert(serve_args.end(), {"--database", flags["database"]});
+  if (!flags["data-dir"].empty()) serve_args.insert(serve_args.end(), {"--data-dir", flags["data-dir"]});
+  auto config = ParseConfig(serve_args, ProcessEnv);
+  if (!config) return Fail(config.error().detail);
+  try {
+    db = storage::OpenDatabase(config->EffectiveDatabaseUrl(), storage::DatabaseOptions{});
+    const auto migrations = AllMigrations();
+    storage::ApplyMigrations(*db, migrations);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "credence admin: cannot open the database: %s\n", e.what());
+    return 1;
   }
-  return out + "\"";
+  return 0;
+}
+
+// The platform chain has no tenant and so no tenant admin: the operator,
+// who holds the database, reads it here.
+int PlatformAudit(std::map<std::string, std::string>& flags) {
+  SystemClock clock;
+  std::unique_ptr<storage::Database> db;
+  if (int failed = OpenStore(flags, db); failed != 0) return failed;
+  platform::AuditLog audit(*db, clock);
+  identity::Principal operator_principal;
+  operator_principal.tenant_id = identity::kPlatformTenantId;
+  operator_principal.role = identity::TenantRole::kOwner;
+  platform::AuditFilter filter;
+  if (!flags["limit"].empty()) filter.limit = flags["limit"];
+  auto page = audit.List(operator_principal, filter, platform::kMaxAuditPageSize);
+  if (!page) return Fail(page.error().fields.empty() ? page.error().detail
+                                                     : page.error().fields[0].field + ": " + page.error().fields[0].message);
+  for (const auto& e : page->entries)
+    std::printf("{\"sequence\":%lld,\"at\":%s,\"action\":%s,\"outcome\":%s,\"actor\":%s,\"clientAddress\":%s,"
+                "\"details\":%s}\n",
+                static_cast<long long>(e.seq), JsonString(FormatTimestamp(e.at)).c_str(), JsonString(e.action).c_str(),
+                JsonString(e.outcome).c_str(), JsonString(e.actor.label).c_str(), JsonString(e.client_address).c_str(),
+                e.details_json.c_str());
+  auto verified = audit.Verify(operator_principal);
+  if (!verified) return Fail(verified.error().detail);
+  std::printf("{\"verified\":%s,\"checked\":%lld%s}\n", verified->ok() ? "true" : "false",
+              static_cast<long long>(verified->records.checked),
+              verified->records.ok ? "" : (",\"problem\":" + JsonString(verified->records.problem)).c_str());
+  return verified->ok() ? 0 : 1;
 }
 
 }  // namespace
@@ -59,7 +107,9 @@ int RunAdminCommand(const std::vector<std::string>& args) {
     std::fputs(kUsage, args.empty() ? stderr : stdout);
     return args.empty() ? 2 : 0;
   }
-  if (args[0] != "create-tenant") return Fail("unknown admin command '" + args[0] + "'");
+  if (args[0] != "create-tenant" && args[0] != "platform-audit")
+    return Fail("unknown admin command '" + args[0] + "'");
+  const bool create = args[0] == "create-tenant";
 
   std::map<std::string, std::string> flags;
   for (size_t i = 1; i < args.size(); ++i) {
@@ -79,12 +129,13 @@ int RunAdminCommand(const std::vector<std::string>& args) {
       value = args[++i];
     }
     static const char* kKnown[] = {"name", "slug", "owner-email", "owner-name", "domain", "languages", "database",
-                                   "data-dir"};
+                                   "data-dir", "limit"};
     bool known = false;
     for (const char* k : kKnown) known = known || arg == k;
     if (!known) return Fail("unknown flag --" + arg);
     flags[arg] = value;
   }
+  if (!create) return PlatformAudit(flags);
   for (const char* required : {"name", "slug", "owner-email"})
     if (flags[required].empty()) return Fail(std::string("--") + required + " is required");
   const std::string& slug = flags["slug"];
@@ -95,23 +146,9 @@ int RunAdminCommand(const std::vector<std::string>& args) {
   if (email.find('@') == std::string::npos || email.find(' ') != std::string::npos)
     return Fail("--owner-email: expected an email address, got '" + email + "'");
 
-  // The store is chosen exactly as `credence serve` chooses it.
-  std::vector<std::string> serve_args;
-  if (!flags["database"].empty()) serve_args.insert(serve_args.end(), {"--database", flags["database"]});
-  if (!flags["data-dir"].empty()) serve_args.insert(serve_args.end(), {"--data-dir", flags["data-dir"]});
-  auto config = ParseConfig(serve_args, ProcessEnv);
-  if (!config) return Fail(config.error().detail);
-
   SystemClock clock;
   std::unique_ptr<storage::Database> db;
-  try {
-    db = storage::OpenDatabase(config->EffectiveDatabaseUrl(), storage::DatabaseOptions{});
-    const auto migrations = AllMigrations();
-    storage::ApplyMigrations(*db, migrations);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "credence admin: cannot open the database: %s\n", e.what());
-    return 1;
-  }
+  if (int failed = OpenStore(flags, db); failed != 0) return failed;
   platform::AuditLog audit(*db, clock);  // the tenant.created entry names the operator
   identity::TenantService tenants(*db, clock, audit, /*dev_mode=*/false);
   identity::NewTenant request;

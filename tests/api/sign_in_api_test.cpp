@@ -223,6 +223,21 @@ TEST_F(SignInApiTest, EachFailureOfTheCallbackHasItsOwnCode) {
     ExpectProblem(browser.Get(base + "/auth/callback?error=access_denied&state=" + state).response, 400,
                   "provider_error");
   }
+  {  // Failures that name no tenant are in the platform chain, which the
+     // operator reads with `credence admin platform-audit`.
+    const std::string command = std::string(CREDENCE_BINARY_PATH) + " admin platform-audit --database '" +
+                                env.server().database_url() + "' 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string output;
+    char buffer[1024];
+    while (fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
+    EXPECT_EQ(WEXITSTATUS(pclose(pipe)), 0) << output;
+    EXPECT_NE(output.find(R"("action":"signin.failed")"), std::string::npos) << output;
+    EXPECT_NE(output.find(R"("code":"invalid_state")"), std::string::npos) << output;
+    EXPECT_NE(output.find(R"("code":"email_not_verified")"), std::string::npos) << output;
+    EXPECT_NE(output.find(R"({"verified":true)"), std::string::npos) << output;
+  }
   {  // The web client's POST form completes a sign-in too.
     Browser browser;
     Hop login = StartSignIn(browser, base, "test");
