@@ -172,6 +172,28 @@ TEST_F(SignInApiTest, InvitationsAreAcceptedBySigningInAndTenantsAreSelected) {
   EXPECT_EQ(Str(again.at("user"), "tenantId"), b.id);
 }
 
+TEST_F(SignInApiTest, ATenantOpenToItsDomainAdmitsItsPeopleButNotThoseRemoved) {
+  OidcEnvironment env({Rs()});
+  HttpClient api(env.server().base_url());
+  auto created = api.Post("/api/tenant/create", json::object{{"name", "Initech"},
+                                                              {"slug", "initech"},
+                                                              {"domain", "initech.example"},
+                                                              {"allowAllUsers", true}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string tenant_id = Str(created.Json(), "id");
+  json::value peter = SignIn(env, "peter@Initech.example");
+  ASSERT_EQ(peter.at("tenants").as_array().size(), 1u) << peter;
+  EXPECT_EQ(Str(peter.at("user"), "tenantId"), tenant_id);
+  EXPECT_EQ(Str(peter.at("user"), "tenantRole"), "Member");
+  EXPECT_TRUE(SignIn(env, "bob@elsewhere.example").at("tenants").as_array().empty());
+
+  // Removed by an admin, Peter does not come back by signing in again.
+  auto admin = api.Post("/auth/dev-login", json::object{{"persona", "admin"}, {"tenantId", tenant_id}});
+  ASSERT_EQ(admin.status, 200) << admin.body;
+  ASSERT_EQ(api.Delete("/users/" + Str(peter.at("user"), "id"), Str(admin.Json(), "token")).status, 204);
+  EXPECT_TRUE(SignIn(env, "peter@initech.example").at("tenants").as_array().empty());
+}
+
 TEST_F(SignInApiTest, EachFailureOfTheCallbackHasItsOwnCode) {
   OidcEnvironment env({Rs(), {.name = "corp",
                               .client = {.id = "credence-corp", .secret = "corp-secret"},
