@@ -63,6 +63,10 @@ Result<LoginRedirect> SignInService::BeginLogin(const std::string& provider_name
   storage::Session tx(db_, storage::TxMode::kWrite);
   // Pending logins older than a day are of no use to anyone.
   tx.Run(internal::kForgetOldLoginRequests, {static_cast<int64_t>(now - 24LL * 3600 * 1000)});
+  if (tx.Run(internal::kCountRecentLoginRequests, {static_cast<int64_t>(now - kLoginRequestTtlMs)}).front().Int(0) >=
+      kMaxPendingLogins)
+    return Error{ErrorKind::kRateLimited, "too_many_sign_ins", "Too many sign-ins are under way; retry shortly.", {}, {}}
+        .With("retryAfter", "\"60\"");
   tx.Run(internal::kInsertLoginRequest,
          {state, Sha256Hex(out.browser_binding), provider_name, nonce, verifier, now});
   tx.Commit();

@@ -33,6 +33,10 @@ class Session;
 namespace credence::identity {
 
 inline constexpr TimeMs kLoginRequestTtlMs = 10 * 60 * 1000;
+// Sign-ins started within kLoginRequestTtlMs, across the installation,
+// beyond which a start is refused (429): starting one needs no credential,
+// and each is a row, so a flood must not grow the table without bound.
+inline constexpr int64_t kMaxPendingLogins = 10'000;
 
 struct LoginRedirect {
   std::string location;         // the provider's authorization URL
@@ -74,7 +78,7 @@ class SignInService {
   std::vector<std::string> ProviderNames() const;
   std::string RedirectUri() const { return public_url_ + "/auth/callback"; }
 
-  // 404 unknown_provider; 502 provider_unavailable.
+  // 404 unknown_provider; 429 too_many_sign_ins; 502 provider_unavailable.
   Result<LoginRedirect> BeginLogin(const std::string& provider_name) const;
 
   // `provider_error`: the `error` parameter the provider returned instead of

@@ -98,12 +98,12 @@ void AddSignInRoutes(Router& router, const Services& s) {
                                       "provider, with a short-lived cookie binding the login to this browser.",
                            .tag = "sign-in",
                            .success_status = 302,
-                           .errors = {404, 502}};
+                           .errors = {404, 429, 502}};
   router.Add({Method::kGet, "/auth/login/{provider}", Auth::kPublic, "",
               [login](RequestContext& ctx) { return login(ctx, ctx.PathParam("provider")); }, login_doc});
   RouteDoc query_login_doc = login_doc;
   query_login_doc.query = {{"provider", Schema::String(), true, "the configured provider name"}};
-  query_login_doc.errors = {400, 404, 502};
+  query_login_doc.errors = {400, 404, 429, 502};
   router.Add({Method::kGet, "/auth/login", Auth::kPublic, "",
               [login](RequestContext& ctx) {
                 auto provider = ctx.request.QueryParam("provider");

@@ -69,6 +69,9 @@ inline constexpr GlobalQuery kInsertLoginRequest{
 inline constexpr GlobalQuery kForgetOldLoginRequests{
     "identity.forget_old_login_requests", "DELETE FROM oidc_login_requests WHERE created_at < $1"};
 
+inline constexpr GlobalQuery kCountRecentLoginRequests{
+    "identity.count_recent_login_requests", "SELECT COUNT(*) FROM oidc_login_requests WHERE created_at >= $1"};
+
 inline constexpr GlobalQuery kFindLoginRequest{
     "identity.find_login_request",
     "SELECT browser_hash, provider, nonce, code_verifier, created_at, used_at FROM oidc_login_requests"
