@@ -3,13 +3,14 @@
 // lines, configuration) with a planted secret or personal datum every few
 // KB. Reports bytes per second for one thread (one core).
 //
-//   build/release/bench/scanner_bench [--corpus-mb=8] [--write-corpus=PATH]
+//   build/release/bench/scanner_bench [--corpus-mb=8] [--write-corpus=PATH | --findings]
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <string>
 
 #include "scanning/generated_secrets.h"
@@ -89,13 +90,27 @@ BENCHMARK(BM_CompileRuleSet)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
   std::string write_to;
+  bool summary = false;
   for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--findings") == 0) summary = true;
     if (std::strncmp(argv[i], "--corpus-mb=", 12) == 0) g_corpus_mb = std::strtoul(argv[i] + 12, nullptr, 10);
     if (std::strncmp(argv[i], "--write-corpus=", 15) == 0) write_to = argv[i] + 15;
   }
   if (!write_to.empty()) {  // for running another scanner on the same text
     std::ofstream(write_to, std::ios::binary) << Corpus();
     std::cout << "wrote " << Corpus().size() << " bytes to " << write_to << "\n";
+    return 0;
+  }
+  if (summary) {  // occurrences per detector, to compare with another scanner
+    auto scanner = credence::scanning::Scanner::Create();
+    if (!scanner) return 1;
+    auto scratch = (*scanner)->NewScratch();
+    std::map<std::string, std::pair<int, int>> per_detector;  // occurrences, distinct values
+    for (const auto& f : (*scanner)->Scan(Corpus(), "k", *scratch)) {
+      per_detector[f.detector].first += f.count;
+      ++per_detector[f.detector].second;
+    }
+    for (const auto& [id, n] : per_detector) std::cout << id << " " << n.first << " " << n.second << "\n";
     return 0;
   }
   benchmark::Initialize(&argc, argv);
