@@ -474,14 +474,30 @@ const std::array<Rule, 16>& Rules() {
   return rules;
 }
 
-struct Candidate {
-  unsigned rule;
-  size_t from;
-  size_t to;
+struct Accepted {
+  size_t detector;
+  Hit hit;
 };
 
-int OnMatch(unsigned int id, unsigned long long from, unsigned long long to, unsigned int, void* context) {
-  static_cast<std::vector<Candidate>*>(context)->push_back({id, static_cast<size_t>(from), static_cast<size_t>(to)});
+// Validates each candidate as Hyperscan reports it: no candidate list, no
+// sort. A variable-length rule reports one match per end; the leftmost
+// start is the same for all of them, so a repeat of the rule's last start
+// is skipped.
+struct MatchContext {
+  std::string_view text;
+  size_t base = 0;  // offset of the scanned window in text
+  std::array<size_t, 16> last_from{};
+  std::vector<Accepted>* accepted = nullptr;
+};
+
+int OnMatch(unsigned int id, unsigned long long from, unsigned long long to, unsigned int, void* raw) {
+  auto& context = *static_cast<MatchContext*>(raw);
+  const size_t start = context.base + static_cast<size_t>(from);
+  if (context.last_from[id] == start + 1) return 0;
+  context.last_from[id] = start + 1;
+  const Rule& rule = Rules()[id];
+  if (auto hit = rule.validate(context.text, start, context.base + static_cast<size_t>(to)))
+    context.accepted->push_back({rule.detector, *hit});
   return 0;
 }
 
@@ -543,57 +559,54 @@ std::unique_ptr<Scanner::Scratch> Scanner::NewScratch() const {
 }
 
 std::vector<Finding> Scanner::Scan(std::string_view text, std::string_view fingerprint_key, Scratch& scratch) const {
-  std::vector<Candidate> candidates;
+  std::vector<Accepted> accepted;
+  MatchContext context{text, 0, {}, &accepted};
   // Hyperscan takes an unsigned length; scan larger texts in overlapping
   // windows (no token is longer than the overlap).
   constexpr size_t kWindow = size_t{1} << 30;
   constexpr size_t kOverlap = 1 << 17;
-  for (size_t base = 0; base < text.size() || base == 0; base += kWindow - kOverlap) {
+  for (size_t base = 0;; base += kWindow - kOverlap) {
     const size_t size = std::min(kWindow, text.size() - base);
-    std::vector<Candidate> window;
+    context.base = base;
     hs_scan(static_cast<hs_database_t*>(database_), text.data() + base, static_cast<unsigned>(size), 0,
-            static_cast<hs_scratch_t*>(scratch.scratch_), OnMatch, &window);
-    for (auto& c : window) candidates.push_back({c.rule, c.from + base, c.to + base});
+            static_cast<hs_scratch_t*>(scratch.scratch_), OnMatch, &context);
     if (base + size >= text.size()) break;
   }
-  // One validation per (rule, start): variable-length rules report one
-  // match per end.
-  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-    return std::tie(a.rule, a.from, a.to) < std::tie(b.rule, b.from, b.to);
-  });
-  struct Accepted {
-    size_t detector;
-    Hit hit;
-  };
-  std::vector<Accepted> accepted;
-  const auto& rules = Rules();
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    if (i > 0 && candidates[i].rule == candidates[i - 1].rule && candidates[i].from == candidates[i - 1].from) continue;
-    const Rule& rule = rules[candidates[i].rule];
-    if (auto hit = rule.validate(text, candidates[i].from, candidates[i].to))
-      accepted.push_back({rule.detector, *hit});
-  }
-  // Drop a hit inside a span another hit of the same detector covers, and
-  // hits that only restate a more specific secret: a generic assignment or
-  // an e-mail address (user:password@host) overlapping a provider's token.
+  // By start, longest first; the same hit found twice (overlapping
+  // windows, a rule reporting one start again) counts once.
   std::sort(accepted.begin(), accepted.end(), [](const Accepted& a, const Accepted& b) {
-    return std::tie(a.hit.start, b.hit.length) < std::tie(b.hit.start, a.hit.length);
+    return std::tie(a.hit.start, b.hit.length, a.detector) < std::tie(b.hit.start, a.hit.length, b.detector);
   });
-  const auto overlaps = [](const Hit& a, const Hit& b) {
-    return a.start < b.start + b.length && b.start < a.start + a.length;
+  accepted.erase(std::unique(accepted.begin(), accepted.end(),
+                             [](const Accepted& a, const Accepted& b) {
+                               return a.detector == b.detector && a.hit.start == b.hit.start &&
+                                      a.hit.length == b.hit.length;
+                             }),
+                 accepted.end());
+  // Drop a hit inside a longer (or earlier) hit of the same detector, and
+  // hits that only restate a more specific secret: a generic assignment or
+  // personal data (user:password@host) overlapping a provider's token.
+  // Only neighbours can overlap: forward while they start before this hit
+  // ends, backward while some earlier hit still reaches this one.
+  std::vector<size_t> reach(accepted.size());  // max end of accepted[0..i]
+  for (size_t i = 0; i < accepted.size(); ++i)
+    reach[i] = std::max(i == 0 ? 0 : reach[i - 1], accepted[i].hit.start + accepted[i].hit.length);
+  const auto dominated_by = [](const Accepted& a, const Accepted& other) {
+    if (other.detector == a.detector)
+      return other.hit.length > a.hit.length || (other.hit.length == a.hit.length && other.hit.start < a.hit.start);
+    const bool other_specific_secret =
+        kDetectors[other.detector].kind == Kind::kSecret && other.detector != kGenericDetector;
+    return other_specific_secret && (a.detector == kGenericDetector || kDetectors[a.detector].kind == Kind::kPersonalData);
   };
   std::vector<Accepted> kept;
-  for (const auto& a : accepted) {
+  for (size_t i = 0; i < accepted.size(); ++i) {
+    const Accepted& a = accepted[i];
+    const size_t end = a.hit.start + a.hit.length;
     bool drop = false;
-    for (const auto& other : accepted) {
-      if (&other == &a || !overlaps(a.hit, other.hit)) continue;
-      const bool other_specific_secret =
-          kDetectors[other.detector].kind == Kind::kSecret && other.detector != kGenericDetector;
-      if (other.detector == a.detector && other.hit.length > a.hit.length) drop = true;
-      if (other.detector == a.detector && other.hit.length == a.hit.length && other.hit.start < a.hit.start) drop = true;
-      if (a.detector == kGenericDetector && other_specific_secret) drop = true;
-      if (kDetectors[a.detector].kind == Kind::kPersonalData && other_specific_secret) drop = true;
-    }
+    for (size_t j = i + 1; !drop && j < accepted.size() && accepted[j].hit.start < end; ++j)
+      drop = dominated_by(a, accepted[j]);
+    for (size_t j = i; !drop && j > 0 && reach[j - 1] > a.hit.start; --j)
+      drop = accepted[j - 1].hit.start + accepted[j - 1].hit.length > a.hit.start && dominated_by(a, accepted[j - 1]);
     if (!drop) kept.push_back(a);
   }
   // One finding per (detector, value).
