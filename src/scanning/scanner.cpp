@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 
@@ -234,8 +235,8 @@ std::optional<Hit> Pem(std::string_view text, size_t from, size_t to) {
   for (size_t i = to; i < end; ++i)
     if (IsAlnum(text[i]) || text[i] == '+' || text[i] == '/') ++base64;
   if (base64 < 64) return std::nullopt;
-  const std::string_view body = text.substr(to, end - to);
-  if (LooksLikePlaceholder(body) && ContainsIgnoreCase(body, "example")) return std::nullopt;
+  // Not the run-of-one-character rule: real OpenSSH bodies hold AAAAAAAA.
+  if (ContainsIgnoreCase(text.substr(to, end - to), "example")) return std::nullopt;
   std::string_view sub_type = "pkcs8_private_key";
   if (begin.find("RSA") != std::string_view::npos) sub_type = "rsa_private_key";
   else if (begin.find("EC ") != std::string_view::npos) sub_type = "ec_private_key";
@@ -568,8 +569,12 @@ std::vector<Finding> Scanner::Scan(std::string_view text, std::string_view finge
   for (size_t base = 0;; base += kWindow - kOverlap) {
     const size_t size = std::min(kWindow, text.size() - base);
     context.base = base;
-    hs_scan(static_cast<hs_database_t*>(database_), text.data() + base, static_cast<unsigned>(size), 0,
-            static_cast<hs_scratch_t*>(scratch.scratch_), OnMatch, &context);
+    const hs_error_t status = hs_scan(static_cast<hs_database_t*>(database_), text.data() + base,
+                                      static_cast<unsigned>(size), 0, static_cast<hs_scratch_t*>(scratch.scratch_),
+                                      OnMatch, &context);
+    // Only a broken invariant fails here (a scratch from another scanner,
+    // one scratch used by two threads at once).
+    if (status != HS_SUCCESS) throw std::runtime_error("hs_scan failed: " + std::to_string(status));
     if (base + size >= text.size()) break;
   }
   // By start, longest first; the same hit found twice (overlapping

@@ -171,6 +171,45 @@ TEST(Scanner, OneCompiledScannerServesManyThreadsEachWithItsScratch) {
   for (size_t g : got) EXPECT_EQ(g, expected);
 }
 
+TEST(Scanner, APrivateKeyFindingSpansTheWholeBlockEvenWithRunsOfOneCharacter) {
+  const std::string key =
+      "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+      "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
+      "QyNTUxOQAAACBf3l4Xq0bYz9y8gq3kV2mXb1n0N5r7u9w2aZ3c4d5e6AAAAJgAAAAAAAAA\n"
+      "-----END OPENSSH PRIVATE KEY-----";
+  const std::string text = "id_ed25519:\n" + key + "\ntrailing";
+  const auto findings = ScanText(text);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].detector, "private_key");
+  EXPECT_EQ(findings[0].sub_type, "openssh_private_key");
+  EXPECT_EQ(findings[0].offset, text.find("-----BEGIN"));
+  EXPECT_EQ(findings[0].length, key.size());
+}
+
+TEST(Scanner, AnAssignedSecretIsFingerprintedByItsValueAlone) {
+  // The same value under two key names is one finding seen twice.
+  const auto findings = ScanText("password=Hx72kq9PzLm4\nsecret: \"Hx72kq9PzLm4\"\n");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].detector, "generic_secret_assignment");
+  EXPECT_EQ(findings[0].count, 2);
+  EXPECT_EQ(findings[0].offset, 9u);
+  EXPECT_EQ(findings[0].length, 12u);
+}
+
+TEST(Scanner, OnePasswordOnTwoDatabaseHostsIsTwoFindings) {
+  const auto findings =
+      ScanText("a=postgres://app:Zx9kLm2Qw@db1.acme.io/app b=postgres://app:Zx9kLm2Qw@db2.acme.io/app");
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].sub_type, "postgresql_url");
+  EXPECT_NE(findings[0].fingerprint, findings[1].fingerprint);
+}
+
+TEST(Scanner, DocumentedExampleKeysDoNotMatch) {
+  EXPECT_TRUE(ScanText("AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE").empty());
+  EXPECT_TRUE(ScanText("aws_access_key_id = AKIAI44QH8DHBEXAMPLE").empty());
+  EXPECT_TRUE(ScanText("mail jane@example.com").empty());
+}
+
 TEST(ScannerChecks, LuhnIbanAndEntropy) {
   EXPECT_TRUE(detail::Luhn("4111111111111111"));
   EXPECT_FALSE(detail::Luhn("4111111111111112"));
