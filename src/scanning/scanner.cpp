@@ -248,7 +248,7 @@ std::optional<Hit> Pem(std::string_view text, size_t from, size_t to) {
 }
 
 bool IsPlaceholderPassword(std::string_view p) {
-  static constexpr std::array<std::string_view, 12> kWords{"password", "passwd", "pass", "pwd", "secret", "changeme",
+  static constexpr std::array<std::string_view, 13> kWords{"password", "passwd", "pass", "pwd", "pw", "secret", "changeme",
                                                           "user", "username", "redacted", "hidden", "xxx", "***"};
   for (auto w : kWords)
     if (p.size() == w.size() && ContainsIgnoreCase(p, w)) return true;
@@ -293,6 +293,9 @@ std::optional<Hit> Generic(std::string_view text, size_t from, size_t to) {
   }, 256);
   const std::string_view value = text.substr(start, end - start);
   if (value.size() < 8 || value.size() > 200 || IsPlaceholderPassword(value) || IsUuid(value)) return std::nullopt;
+  // A path, not a secret (PWD: '/Users/ann', token=./token.txt).
+  if (value.starts_with("/") || value.starts_with("./") || value.starts_with("../") || value.starts_with("~/"))
+    return std::nullopt;
   // Code, not a value: identifiers, calls, member accesses, environment lookups.
   if (value.find('(') != std::string_view::npos || value.find("os.") == 0 || value.find("env.") == 0 ||
       value.find("process.") == 0)
@@ -335,6 +338,9 @@ std::optional<Hit> Email(std::string_view text, size_t from, size_t) {
                                           domain[domain.size() - r.size() - 1] == '.'))
       return std::nullopt;
   if (end < text.size() && text[end] == '@') return std::nullopt;
+  // Any label "example" (sub.example.co) is an example; a UUID before the
+  // @ is a Message-ID, not a person's address.
+  if (ContainsIgnoreCase(domain, "example") || IsUuid(text.substr(start, at - start))) return std::nullopt;
   return Hit{start, end - start, "email_address"};
 }
 
