@@ -324,6 +324,9 @@ std::optional<Hit> Email(std::string_view text, size_t from, size_t) {
   size_t end = Extend(text, at + 1, IsDomainChar, 255);
   while (end > at + 1 && (text[end - 1] == '.' || text[end - 1] == '-')) --end;
   if (start == at || (start > 0 && text[start - 1] == '@')) return std::nullopt;
+  // The user:password@host of a URL is not an address (mailto: is).
+  if (start > 0 && (text[start - 1] == '/' || (text[start - 1] == ':' && !EndsWithIgnoreCase(text.substr(0, start), "mailto:"))))
+    return std::nullopt;
   const std::string_view domain = text.substr(at + 1, end - at - 1);
   const size_t dot = domain.rfind('.');
   if (dot == std::string_view::npos) return std::nullopt;
