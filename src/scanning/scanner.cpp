@@ -639,6 +639,18 @@ std::vector<Finding> Scanner::Scan(std::string_view text, std::string_view finge
   return findings;
 }
 
+std::vector<Finding> Scanner::Scan(std::string_view text, std::string_view fingerprint_key) const {
+  // Every scanner of this build compiles the same rules, so a scratch fits
+  // all of them; `owner` only avoids relying on that more than needed.
+  thread_local const Scanner* owner = nullptr;
+  thread_local std::unique_ptr<Scratch> scratch;
+  if (owner != this || !scratch) {
+    scratch = NewScratch();
+    owner = this;
+  }
+  return Scan(text, fingerprint_key, *scratch);
+}
+
 namespace detail {
 
 uint32_t Crc32(std::string_view data) {

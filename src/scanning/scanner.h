@@ -70,6 +70,9 @@ class Scanner {
   // The findings in `text`, one per distinct (detector, value), ordered by
   // offset. `fingerprint_key` is the tenant's HMAC key.
   std::vector<Finding> Scan(std::string_view text, std::string_view fingerprint_key, Scratch& scratch) const;
+  // The same with a scratch of the calling thread's own, made on its first
+  // scan (and again when the thread turns to another scanner).
+  std::vector<Finding> Scan(std::string_view text, std::string_view fingerprint_key) const;
 
  private:
   Scanner() = default;
