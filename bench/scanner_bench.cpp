@@ -28,16 +28,18 @@ std::string MixedCorpus(size_t bytes) {
       "  for (const auto& entry : entries) { if (entry.status == Status::kStale) stale.push_back(entry.id); }\n",
       R"({"ts":"2026-11-25T01:23:45.678Z","level":"info","msg":"request done","status":200,"duration_ms":12,"path":"/kb/entries/0193"})"
       "\n",
-      "version: 1.24.3\nimage: registry.acme.io/app@sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n",
+      "version: 1.24.3\nimage: "
+      "registry.acme.io/app@sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n",
       "commit 9fceb02d0ae598e95dc970b74767f19372d61af8 Merge branch 'release/2.0' (#4312)\n",
       "Request 550e8400-e29b-41d4-a716-446655440000 took 1732500000000 ns; retry with token refresh.\n",
-      "| Owner | Reviewed | Notes |\n|---|---|---|\n| platform team | 2026-10-01 | see the runbook for rotating keys |\n",
-      "def load(path):\n    with open(path) as f:\n        return yaml.safe_load(f)  # password is read from the vault\n",
+      "| Owner | Reviewed | Notes |\n|---|---|---|\n| platform team | 2026-10-01 | see the runbook for rotating keys "
+      "|\n",
+      "def load(path):\n    with open(path) as f:\n        return yaml.safe_load(f)  # password is read from the "
+      "vault\n",
   };
-  static constexpr const char* kPersonal[] = {"Contact alice.martin@acme-corp.de\n", "card 4111 1111 1111 1111\n",
-                                              "IBAN DE89 3704 0044 0532 0130 00\n",
-                                              "DATABASE_URL=postgres://app:s3cr3tP4ss@db.internal:5432/app\n",
-                                              "password = \"Xk9#mP2$vL7q\"\n"};
+  static constexpr const char* kPersonal[] = {
+      "Contact alice.martin@acme-corp.de\n", "card 4111 1111 1111 1111\n", "IBAN DE89 3704 0044 0532 0130 00\n",
+      "DATABASE_URL=postgres://app:s3cr3tP4ss@db.internal:5432/app\n", "password = \"Xk9#mP2$vL7q\"\n"};
   std::string out;
   out.reserve(bytes + 4096);
   size_t next_plant = 0;

@@ -112,10 +112,10 @@ std::optional<Hit> GithubClassic(std::string_view text, size_t from, size_t to) 
   const std::string_view body = text.substr(from + 4, 36);
   if (!Base62ChecksumOk(body.substr(0, 30), body.substr(30))) return std::nullopt;
   static constexpr std::array<std::pair<char, std::string_view>, 5> kTypes{{{'p', "github_personal_access_token"},
-                                                                           {'o', "github_oauth_token"},
-                                                                           {'u', "github_user_to_server_token"},
-                                                                           {'s', "github_server_to_server_token"},
-                                                                           {'r', "github_refresh_token"}}};
+                                                                            {'o', "github_oauth_token"},
+                                                                            {'u', "github_user_to_server_token"},
+                                                                            {'s', "github_server_to_server_token"},
+                                                                            {'r', "github_refresh_token"}}};
   std::string_view sub_type;
   for (const auto& [c, name] : kTypes)
     if (text[from + 2] == c) sub_type = name;
@@ -134,16 +134,26 @@ std::optional<Hit> Gitlab(std::string_view text, size_t from, size_t to) {
 
 std::optional<Hit> Slack(std::string_view text, size_t from, size_t) {
   // xox?-<digits>-<digits or alnum>(-...)*: the whole hyphenated token.
-  const size_t end = Extend(text, from, [](char c) { return IsAlnum(c) || c == '-'; }, 256);
+  const size_t end = Extend(
+      text, from, [](char c) { return IsAlnum(c) || c == '-'; }, 256);
   const std::string_view token = text.substr(from, end - from);
   if (token.size() < 24 || !Bounded(text, from, end, IsAlnum) || LooksLikePlaceholder(token)) return std::nullopt;
   std::string_view sub_type = "slack_token";
   switch (token[3]) {
-    case 'b': sub_type = "slack_bot_token"; break;
-    case 'p': sub_type = "slack_user_token"; break;
-    case 'a': sub_type = "slack_app_token"; break;
-    case 'r': sub_type = "slack_refresh_token"; break;
-    default: break;
+    case 'b':
+      sub_type = "slack_bot_token";
+      break;
+    case 'p':
+      sub_type = "slack_user_token";
+      break;
+    case 'a':
+      sub_type = "slack_app_token";
+      break;
+    case 'r':
+      sub_type = "slack_refresh_token";
+      break;
+    default:
+      break;
   }
   return Hit{from, token.size(), sub_type};
 }
@@ -182,11 +192,16 @@ std::optional<std::string> Base64UrlDecode(std::string_view s) {
   int bits = 0;
   for (char c : s) {
     int d = -1;
-    if (IsUpper(c)) d = c - 'A';
-    else if (IsLower(c)) d = c - 'a' + 26;
-    else if (IsDigit(c)) d = c - '0' + 52;
-    else if (c == '-') d = 62;
-    else if (c == '_') d = 63;
+    if (IsUpper(c))
+      d = c - 'A';
+    else if (IsLower(c))
+      d = c - 'a' + 26;
+    else if (IsDigit(c))
+      d = c - '0' + 52;
+    else if (c == '-')
+      d = 62;
+    else if (c == '_')
+      d = 63;
     if (d < 0) return std::nullopt;
     buffer = (buffer << 6) | static_cast<uint32_t>(d);
     bits += 6;
@@ -238,18 +253,25 @@ std::optional<Hit> Pem(std::string_view text, size_t from, size_t to) {
   // Not the run-of-one-character rule: real OpenSSH bodies hold AAAAAAAA.
   if (ContainsIgnoreCase(text.substr(to, end - to), "example")) return std::nullopt;
   std::string_view sub_type = "pkcs8_private_key";
-  if (begin.find("RSA") != std::string_view::npos) sub_type = "rsa_private_key";
-  else if (begin.find("EC ") != std::string_view::npos) sub_type = "ec_private_key";
-  else if (begin.find("OPENSSH") != std::string_view::npos) sub_type = "openssh_private_key";
-  else if (begin.find("DSA") != std::string_view::npos) sub_type = "dsa_private_key";
-  else if (begin.find("ENCRYPTED") != std::string_view::npos) sub_type = "encrypted_private_key";
-  else if (begin.find("PGP") != std::string_view::npos) sub_type = "pgp_private_key";
+  if (begin.find("RSA") != std::string_view::npos)
+    sub_type = "rsa_private_key";
+  else if (begin.find("EC ") != std::string_view::npos)
+    sub_type = "ec_private_key";
+  else if (begin.find("OPENSSH") != std::string_view::npos)
+    sub_type = "openssh_private_key";
+  else if (begin.find("DSA") != std::string_view::npos)
+    sub_type = "dsa_private_key";
+  else if (begin.find("ENCRYPTED") != std::string_view::npos)
+    sub_type = "encrypted_private_key";
+  else if (begin.find("PGP") != std::string_view::npos)
+    sub_type = "pgp_private_key";
   return Hit{from, end + end_line.size() - from, sub_type};
 }
 
 bool IsPlaceholderPassword(std::string_view p) {
-  static constexpr std::array<std::string_view, 13> kWords{"password", "passwd", "pass", "pwd", "pw", "secret", "changeme",
-                                                          "user", "username", "redacted", "hidden", "xxx", "***"};
+  static constexpr std::array<std::string_view, 13> kWords{"password", "passwd",   "pass", "pwd",      "pw",
+                                                           "secret",   "changeme", "user", "username", "redacted",
+                                                           "hidden",   "xxx",      "***"};
   for (auto w : kWords)
     if (p.size() == w.size() && ContainsIgnoreCase(p, w)) return true;
   if (p.starts_with("$") || p.starts_with("{") || p.starts_with("<") || p.starts_with("%") || p.starts_with("["))
@@ -265,15 +287,21 @@ std::optional<Hit> DatabaseUrl(std::string_view text, size_t from, size_t to) {
   const std::string_view password = url.substr(colon + 1, url.size() - colon - 2);
   if (password.empty() || IsPlaceholderPassword(password)) return std::nullopt;
   // The host, so the same password on two servers is two findings.
-  const size_t end = Extend(text, to, [](char c) { return IsAlnum(c) || c == '.' || c == '-' || c == ':' || c == ','; }, 512);
+  const size_t end = Extend(
+      text, to, [](char c) { return IsAlnum(c) || c == '.' || c == '-' || c == ':' || c == ','; }, 512);
   if (end == to) return std::nullopt;
   const std::string_view scheme = url.substr(0, scheme_end);
   std::string_view sub_type = "database_url";
-  if (ContainsIgnoreCase(scheme, "postgres")) sub_type = "postgresql_url";
-  else if (ContainsIgnoreCase(scheme, "mysql") || ContainsIgnoreCase(scheme, "mariadb")) sub_type = "mysql_url";
-  else if (ContainsIgnoreCase(scheme, "mongodb")) sub_type = "mongodb_url";
-  else if (ContainsIgnoreCase(scheme, "redis")) sub_type = "redis_url";
-  else if (ContainsIgnoreCase(scheme, "amqp")) sub_type = "amqp_url";
+  if (ContainsIgnoreCase(scheme, "postgres"))
+    sub_type = "postgresql_url";
+  else if (ContainsIgnoreCase(scheme, "mysql") || ContainsIgnoreCase(scheme, "mariadb"))
+    sub_type = "mysql_url";
+  else if (ContainsIgnoreCase(scheme, "mongodb"))
+    sub_type = "mongodb_url";
+  else if (ContainsIgnoreCase(scheme, "redis"))
+    sub_type = "redis_url";
+  else if (ContainsIgnoreCase(scheme, "amqp"))
+    sub_type = "amqp_url";
   return Hit{from, end - from, sub_type};
 }
 
@@ -287,10 +315,13 @@ std::optional<Hit> Generic(std::string_view text, size_t from, size_t to) {
   // The key name must start a word: "password=" but not "mypassword=".
   if (from > 0 && IsAlpha(text[from - 1])) return std::nullopt;
   const size_t start = to - 1;  // the first byte of the value
-  const size_t end = Extend(text, start, [](char c) {
-    return !IsSpace(c) && c != '"' && c != '\'' && c != '`' && c != ',' && c != ';' && c != '&' && c != ')' &&
-           c != '}' && c != ']' && c != '<' && c != '>';
-  }, 256);
+  const size_t end = Extend(
+      text, start,
+      [](char c) {
+        return !IsSpace(c) && c != '"' && c != '\'' && c != '`' && c != ',' && c != ';' && c != '&' && c != ')' &&
+               c != '}' && c != ']' && c != '<' && c != '>';
+      },
+      256);
   const std::string_view value = text.substr(start, end - start);
   if (value.size() < 8 || value.size() > 200 || IsPlaceholderPassword(value) || IsUuid(value)) return std::nullopt;
   // A path, not a secret (PWD: '/Users/ann', token=./token.txt).
@@ -311,9 +342,7 @@ std::optional<Hit> Generic(std::string_view text, size_t from, size_t to) {
   return Hit{start, value.size(), "secret_assignment"};
 }
 
-bool IsLocalChar(char c) {
-  return IsAlnum(c) || c == '.' || c == '_' || c == '%' || c == '+' || c == '-';
-}
+bool IsLocalChar(char c) { return IsAlnum(c) || c == '.' || c == '_' || c == '%' || c == '+' || c == '-'; }
 bool IsDomainChar(char c) { return IsAlnum(c) || c == '.' || c == '-'; }
 
 std::optional<Hit> Email(std::string_view text, size_t from, size_t) {
@@ -325,7 +354,8 @@ std::optional<Hit> Email(std::string_view text, size_t from, size_t) {
   while (end > at + 1 && (text[end - 1] == '.' || text[end - 1] == '-')) --end;
   if (start == at || (start > 0 && text[start - 1] == '@')) return std::nullopt;
   // The user:password@host of a URL is not an address (mailto: is).
-  if (start > 0 && (text[start - 1] == '/' || (text[start - 1] == ':' && !EndsWithIgnoreCase(text.substr(0, start), "mailto:"))))
+  if (start > 0 &&
+      (text[start - 1] == '/' || (text[start - 1] == ':' && !EndsWithIgnoreCase(text.substr(0, start), "mailto:"))))
     return std::nullopt;
   const std::string_view domain = text.substr(at + 1, end - at - 1);
   const size_t dot = domain.rfind('.');
@@ -335,10 +365,10 @@ std::optional<Hit> Email(std::string_view text, size_t from, size_t) {
   if (domain.find("..") != std::string_view::npos) return std::nullopt;
   // Reserved names (RFC 2606, RFC 6761) are examples by definition.
   static constexpr std::array<std::string_view, 8> kReserved{"example.com", "example.org", "example.net", ".example",
-                                                            ".test",       ".invalid",    ".localhost", ".local"};
+                                                             ".test",       ".invalid",    ".localhost",  ".local"};
   for (auto r : kReserved)
-    if (EndsWithIgnoreCase(domain, r) && (r[0] == '.' || domain.size() == r.size() ||
-                                          domain[domain.size() - r.size() - 1] == '.'))
+    if (EndsWithIgnoreCase(domain, r) &&
+        (r[0] == '.' || domain.size() == r.size() || domain[domain.size() - r.size() - 1] == '.'))
       return std::nullopt;
   if (end < text.size() && text[end] == '@') return std::nullopt;
   // Any label "example" (sub.example.co) is an example; a UUID before the
@@ -382,7 +412,8 @@ std::optional<Hit> Card(std::string_view text, size_t from, size_t) {
     }
   }
   if (digits.size() < 13 || digits.size() > 19) return std::nullopt;
-  if (end < text.size() && (IsAlnum(text[end]) || (text[end] == '.' && end + 1 < text.size() && IsDigit(text[end + 1]))))
+  if (end < text.size() &&
+      (IsAlnum(text[end]) || (text[end] == '.' && end + 1 < text.size() && IsDigit(text[end + 1]))))
     return std::nullopt;
   if (!detail::Luhn(digits)) return std::nullopt;
   if (std::all_of(digits.begin(), digits.end(), [&](char c) { return c == digits[0]; })) return std::nullopt;
@@ -578,9 +609,9 @@ std::vector<Finding> Scanner::Scan(std::string_view text, std::string_view finge
   for (size_t base = 0;; base += kWindow - kOverlap) {
     const size_t size = std::min(kWindow, text.size() - base);
     context.base = base;
-    const hs_error_t status = hs_scan(static_cast<hs_database_t*>(database_), text.data() + base,
-                                      static_cast<unsigned>(size), 0, static_cast<hs_scratch_t*>(scratch.scratch_),
-                                      OnMatch, &context);
+    const hs_error_t status =
+        hs_scan(static_cast<hs_database_t*>(database_), text.data() + base, static_cast<unsigned>(size), 0,
+                static_cast<hs_scratch_t*>(scratch.scratch_), OnMatch, &context);
     // Only a broken invariant fails here (a scratch from another scanner,
     // one scratch used by two threads at once).
     if (status != HS_SUCCESS) throw std::runtime_error("hs_scan failed: " + std::to_string(status));
@@ -610,7 +641,8 @@ std::vector<Finding> Scanner::Scan(std::string_view text, std::string_view finge
       return other.hit.length > a.hit.length || (other.hit.length == a.hit.length && other.hit.start < a.hit.start);
     const bool other_specific_secret =
         kDetectors[other.detector].kind == Kind::kSecret && other.detector != kGenericDetector;
-    return other_specific_secret && (a.detector == kGenericDetector || kDetectors[a.detector].kind == Kind::kPersonalData);
+    return other_specific_secret &&
+           (a.detector == kGenericDetector || kDetectors[a.detector].kind == Kind::kPersonalData);
   };
   std::vector<Accepted> kept;
   for (size_t i = 0; i < accepted.size(); ++i) {

@@ -25,7 +25,7 @@ std::string_view KindName(Kind kind);  // "secret" | "personal_data"
 
 // A detector's stable identity (docs/scanning.md lists them all).
 struct DetectorInfo {
-  std::string_view id;        // e.g. "github_token"
+  std::string_view id;  // e.g. "github_token"
   Kind kind = Kind::kSecret;
   std::string_view sub_type;  // e.g. "github_classic_pat"
 };
@@ -34,13 +34,13 @@ struct DetectorInfo {
 std::span<const DetectorInfo> Detectors();
 
 struct Finding {
-  std::string detector;      // DetectorInfo::id
+  std::string detector;  // DetectorInfo::id
   Kind kind = Kind::kSecret;
   std::string sub_type;
-  size_t offset = 0;         // byte offset of the first occurrence
-  size_t length = 0;         // its length in bytes
-  int count = 0;             // occurrences of this value in the text
-  std::string fingerprint;   // lowercase hex HMAC-SHA256(key, value)
+  size_t offset = 0;        // byte offset of the first occurrence
+  size_t length = 0;        // its length in bytes
+  int count = 0;            // occurrences of this value in the text
+  std::string fingerprint;  // lowercase hex HMAC-SHA256(key, value)
 };
 
 // One compiled rule set. Compile once (it is immutable and may be shared by

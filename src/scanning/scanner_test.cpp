@@ -58,9 +58,13 @@ std::vector<Sample> CorpusFile() {
 
 std::vector<Sample> GeneratedSamples() {
   testing::SecretGenerator gen(20261125);
-  static constexpr std::string_view kContexts[] = {
-      "{}", "export VALUE={}", "  \"credential\": \"{}\",", "config:\n  value: {}\n", "Accidentally pasted {} in chat.",
-      "TOKEN='{}'", "<code>{}</code>"};
+  static constexpr std::string_view kContexts[] = {"{}",
+                                                   "export VALUE={}",
+                                                   "  \"credential\": \"{}\",",
+                                                   "config:\n  value: {}\n",
+                                                   "Accidentally pasted {} in chat.",
+                                                   "TOKEN='{}'",
+                                                   "<code>{}</code>"};
   std::vector<Sample> samples;
   for (int round = 0; round < 21; ++round) {
     for (auto& [detector, value] : gen.OneOfEach()) {
@@ -108,7 +112,8 @@ TEST(ScannerCorpus, EveryDetectorMeetsItsRecallAndPrecisionFloor) {
     const double recall = c.tp + c.fn == 0 ? 1.0 : static_cast<double>(c.tp) / (c.tp + c.fn);
     const double precision = c.tp + c.fp == 0 ? 1.0 : static_cast<double>(c.tp) / (c.tp + c.fp);
     char row[160];
-    std::snprintf(row, sizeof row, "%-27s %4d %3d %3d  %6.3f  %9.3f\n", id.c_str(), c.tp, c.fn, c.fp, recall, precision);
+    std::snprintf(row, sizeof row, "%-27s %4d %3d %3d  %6.3f  %9.3f\n", id.c_str(), c.tp, c.fn, c.fp, recall,
+                  precision);
     table << row;
     EXPECT_GT(c.tp, 0) << id << " has no positive sample";
     EXPECT_EQ(recall, 1.0) << id;
@@ -165,8 +170,7 @@ TEST(Scanner, OneCompiledScannerServesManyThreadsEachWithItsScratch) {
   EXPECT_EQ(expected, 50u * 12u);
   std::vector<std::thread> threads;
   std::vector<size_t> got(4);
-  for (int t = 0; t < 4; ++t)
-    threads.emplace_back([&, t] { got[t] = TheScanner()->Scan(text, "tenant-key").size(); });
+  for (int t = 0; t < 4; ++t) threads.emplace_back([&, t] { got[t] = TheScanner()->Scan(text, "tenant-key").size(); });
   for (auto& th : threads) th.join();
   for (size_t g : got) EXPECT_EQ(g, expected);
 }

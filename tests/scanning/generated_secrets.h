@@ -50,13 +50,13 @@ class SecretGenerator {
     out.emplace_back("aws_access_key", std::string(kAwsPrefixes[Pick(2)]) + Chars(kUpperDigits, 16));
     static constexpr std::string_view kGithub[] = {"ghp_", "gho_", "ghu_", "ghs_", "ghr_"};
     const std::string random = Base62(30);
-    out.emplace_back("github_token", std::string(kGithub[Pick(5)]) + random +
-                                         detail::Base62Fixed(detail::Crc32(random), 6));
+    out.emplace_back("github_token",
+                     std::string(kGithub[Pick(5)]) + random + detail::Base62Fixed(detail::Crc32(random), 6));
     out.emplace_back("github_token", "github_pat_" + Base62(22) + "_" + Base62(59));
     out.emplace_back("gitlab_token", "glpat-" + Base62(20));
     static constexpr std::string_view kSlack[] = {"xoxb-", "xoxp-", "xoxa-", "xoxr-"};
-    out.emplace_back("slack_token", std::string(kSlack[Pick(4)]) + Chars(kDigits, 12) + "-" + Chars(kDigits, 13) +
-                                        "-" + Base62(24));
+    out.emplace_back("slack_token",
+                     std::string(kSlack[Pick(4)]) + Chars(kDigits, 12) + "-" + Chars(kDigits, 13) + "-" + Base62(24));
     out.emplace_back("stripe_key", std::string(Pick(2) == 0 ? "sk_live_" : "rk_live_") + Base62(24 + Pick(76)));
     out.emplace_back("google_api_key", "AIza" + Base64Url(35));
     out.emplace_back("openai_api_key", "sk-" + Base62(20) + "T3BlbkFJ" + Base62(20));
@@ -65,15 +65,16 @@ class SecretGenerator {
     const std::string payload =
         Base64UrlEncode(R"({"sub":"user-)" + Base62(8) + R"(","iat":17325)" + Chars(kDigits, 5) + "}");
     out.emplace_back("jwt", header + "." + payload + "." + Base64Url(43));
-    static constexpr std::string_view kPem[] = {"RSA PRIVATE KEY", "PRIVATE KEY", "OPENSSH PRIVATE KEY", "EC PRIVATE KEY"};
+    static constexpr std::string_view kPem[] = {"RSA PRIVATE KEY", "PRIVATE KEY", "OPENSSH PRIVATE KEY",
+                                                "EC PRIVATE KEY"};
     const std::string_view label = kPem[Pick(4)];
     std::string pem = "-----BEGIN " + std::string(label) + "-----\n";
     for (int i = 0; i < 4; ++i) pem += Chars(kBase64, 64) + "\n";
     pem += "-----END " + std::string(label) + "-----";
     out.emplace_back("private_key", pem);
     const std::string crd = Base62(32);
-    out.emplace_back("credence_credential",
-                     std::string(Pick(2) == 0 ? "crd_sk_" : "crd_ss_") + crd + detail::Base62Fixed(detail::Crc32(crd), 6));
+    out.emplace_back("credence_credential", std::string(Pick(2) == 0 ? "crd_sk_" : "crd_ss_") + crd +
+                                                detail::Base62Fixed(detail::Crc32(crd), 6));
     return out;
   }
 
@@ -90,8 +91,7 @@ class SecretGenerator {
   }
 
   static constexpr std::string_view kBase62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-  static constexpr std::string_view kBase64Url =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  static constexpr std::string_view kBase64Url = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
   static constexpr std::string_view kBase64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   static constexpr std::string_view kUpperDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   static constexpr std::string_view kDigits = "0123456789";
