@@ -63,7 +63,7 @@ const std::string& Corpus() {
   return corpus;
 }
 
-void BM_ScanMixedCorpus(benchmark::State& state) {
+void ScanMixedCorpus(benchmark::State& state) {
   auto scanner = credence::scanning::Scanner::Create();
   if (!scanner) {
     state.SkipWithError(scanner.error().detail.c_str());
@@ -81,12 +81,12 @@ void BM_ScanMixedCorpus(benchmark::State& state) {
   state.counters["corpus_MB"] = static_cast<double>(text.size()) / (1 << 20);
   state.counters["distinct_findings"] = static_cast<double>(findings);
 }
-BENCHMARK(BM_ScanMixedCorpus)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(ScanMixedCorpus)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
-void BM_CompileRuleSet(benchmark::State& state) {
+void CompileRuleSet(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(credence::scanning::Scanner::Create());
 }
-BENCHMARK(BM_CompileRuleSet)->Unit(benchmark::kMillisecond);
+BENCHMARK(CompileRuleSet)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

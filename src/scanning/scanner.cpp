@@ -549,7 +549,7 @@ std::string Fingerprint(std::string_view key, std::string_view value) {
        value.size(), digest, &size);
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
-  out.reserve(size * 2);
+  out.reserve(size_t{size} * 2);
   for (unsigned int i = 0; i < size; ++i) {
     out.push_back(kHex[digest[i] >> 4]);
     out.push_back(kHex[digest[i] & 0xF]);

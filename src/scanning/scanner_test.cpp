@@ -169,6 +169,7 @@ TEST(Scanner, OneCompiledScannerServesManyThreadsEachWithItsScratch) {
   const size_t expected = ScanText(text).size();
   EXPECT_EQ(expected, 50u * 12u);
   std::vector<std::thread> threads;
+  threads.reserve(4);
   std::vector<size_t> got(4);
   for (int t = 0; t < 4; ++t) threads.emplace_back([&, t] { got[t] = TheScanner()->Scan(text, "tenant-key").size(); });
   for (auto& th : threads) th.join();
