@@ -509,7 +509,10 @@ TEST_F(Apps, MaximumLifetimeIsAServerFlag) {
   auto t = CreateTenant(api(), "key");
   const std::string id = RegisterId(t, "Bot");
   ServerProcess second(ServerOptions{
-      .dev = true, .extra_args = {"--database", SharedServer().database_url(), "--app-key-max-days", "30"}});
+      .dev = true, .extra_args = {"--database", SharedServer().database_url(), "--app-key-max-days", "30",
+      // A second node of the same deployment shares the chain-signing key
+      // (docs/trust.md); with a key of its own it would retire the first's.
+      "--chain-signing-key", SharedServer().data_dir() + "/chain-signing-key.pem"}});
   HttpClient other(second.base_url());
   // That server runs on the system clock.
   const std::optional<TimeMs> now =

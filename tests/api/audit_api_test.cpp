@@ -304,11 +304,11 @@ TEST_F(AuditApi, SignedHeadsOfTheAuditChain) {
   TestTenant a = CreateTenant(api(), "audit-heads-a");
   TestTenant b = CreateTenant(api(), "audit-heads-b");
   ASSERT_EQ(api().Post("/api/apikeys", {{"name", "k"}, {"scopes", {"trust:read"}}}, a.token("admin")).status, 201);
-  RunJobs(api());
+  const json::object jobs = RunJobs(api());
   auto heads = api().Get("/admin/audit/heads", a.token("admin"));
   ASSERT_EQ(heads.status, 200) << heads.body;
   const json::value listed = heads.Json();
-  ASSERT_FALSE(listed.at("items").as_array().empty()) << heads.body;
+  ASSERT_FALSE(listed.at("items").as_array().empty()) << heads.body << " after " << json::serialize(jobs);
   const json::value newest = listed.at("items").as_array().at(0);
   EXPECT_EQ(Str(newest, "chain"), "audit");
   EXPECT_EQ(Str(newest, "tenantId"), a.id);

@@ -672,7 +672,10 @@ TEST_F(Credentials, NodesShareTheSigningKeyAndTheTokenLifetimeIsConfigurable) {
   const std::string from_shared = TokenFor(key);
 
   ServerProcess second(ServerOptions{
-      .dev = true, .extra_args = {"--database", SharedServer().database_url(), "--token-ttl-seconds", "120"}});
+      .dev = true, .extra_args = {"--database", SharedServer().database_url(), "--token-ttl-seconds", "120",
+      // A second node of the same deployment shares the chain-signing key
+      // (docs/trust.md); with a key of its own it would retire the first's.
+      "--chain-signing-key", SharedServer().data_dir() + "/chain-signing-key.pem"}});
   HttpClient other(second.base_url());
   auto who = other.Get("/api/trust/whoami", from_shared);
   ASSERT_EQ(who.status, 200) << who.body;
