@@ -78,11 +78,12 @@ void BackgroundJobs::Loop() {
       last_signed = std::chrono::steady_clock::now();
       run("chain heads", [&] {
         const auto h = chain_heads_->SignMovedHeads();
-        if (h.signed_heads + h.refused > 0)
+        if (h.signed_heads + h.refused + h.failed > 0)
           LogLine(LogLevel::kInfo, "chain heads pass")
               .Int("tenants", h.tenants)
               .Int("signed", h.signed_heads)
-              .Int("refused", h.refused);
+              .Int("refused", h.refused)
+              .Int("failed", h.failed);
       });
     }
   }

@@ -211,20 +211,28 @@ SignPass ChainHeads::SignMovedHeads() const {
     }
     for (const auto& tenant_id : tenants) {
       ++pass.tenants;
-      // A storage failure ends the pass (the background jobs log it and
-      // retry on the next one).
-      switch (SignOne(chain, tenant_id)) {
-        case Signed::kSigned:
-          ++pass.signed_heads;
-          break;
-        case Signed::kRefused:
-          ++pass.refused;
-          LogLine(LogLevel::kError, "chain head not signed: the chain contradicts its newest signed head")
-              .Str("chain", chain.name)
-              .Str("tenant", tenant_id);
-          break;
-        case Signed::kUnchanged:
-          break;
+      // One chain that cannot be read or signed must not keep every other
+      // tenant's from being signed: it is logged and tried again next pass.
+      try {
+        switch (SignOne(chain, tenant_id)) {
+          case Signed::kSigned:
+            ++pass.signed_heads;
+            break;
+          case Signed::kRefused:
+            ++pass.refused;
+            LogLine(LogLevel::kError, "chain head not signed: the chain contradicts its newest signed head")
+                .Str("chain", chain.name)
+                .Str("tenant", tenant_id);
+            break;
+          case Signed::kUnchanged:
+            break;
+        }
+      } catch (const std::exception& e) {
+        ++pass.failed;
+        LogLine(LogLevel::kError, "chain head not signed: the chain could not be read or signed")
+            .Str("chain", chain.name)
+            .Str("tenant", tenant_id)
+            .Str("error", e.what());
       }
     }
   }

@@ -102,6 +102,7 @@ struct SignPass {
   int64_t tenants = 0;  // tenant chains looked at
   int64_t signed_heads = 0;
   int64_t refused = 0;  // chains that contradict their newest signed head
+  int64_t failed = 0;   // chains that could not be read or signed (logged; tried again next pass)
 };
 
 class ChainHeads {

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <stdexcept>
 
 #include "app/migrations.h"
 #include "core/clock.h"
@@ -77,6 +78,7 @@ TEST(SigningKey, TheKeyFileIsCreatedPrivateOnceAndReadAfter) {
 // A chain kept by the test: a table-free source whose records live here.
 struct FakeChain {
   std::map<std::string, std::vector<std::string>> hashes;  // tenant -> hash of record i+1
+  std::string unreadable;                                   // a tenant whose chain cannot be read
   ChainSource Source() {
     ChainSource s;
     s.name = "fake";
@@ -87,6 +89,7 @@ struct FakeChain {
       return out;
     };
     s.head = [this](storage::TenantSession& t) -> std::optional<ChainHead> {
+      if (t.tenant_id() == unreadable) throw std::runtime_error("the chain's table cannot be read");
       const auto& h = hashes[t.tenant_id()];
       if (h.empty()) return std::nullopt;
       return ChainHead{static_cast<int64_t>(h.size()), h.back()};
@@ -183,6 +186,25 @@ TEST_P(ChainHeadsTest, SignsMovedHeadsPerTenantAndKeepsThemApart) {
   EXPECT_EQ(pass.refused, 1);
   EXPECT_EQ(pass.signed_heads, 0);
   EXPECT_TRUE(Check(*node, other_).ok);
+}
+
+// One tenant's chain that cannot be read does not keep the others from
+// being signed; it is counted and tried again next pass.
+TEST_P(ChainHeadsTest, AChainThatCannotBeReadDoesNotStopThePass) {
+  auto node = Node(std::make_shared<const SigningKey>(SigningKey::Generate()));
+  chain_.Append(tenant_);
+  chain_.Append(other_);
+  // Whichever of the two comes first in the pass, the other is signed.
+  chain_.unreadable = tenant_;
+  auto pass = node->SignMovedHeads();
+  EXPECT_EQ(pass.failed, 1);
+  EXPECT_EQ(pass.signed_heads, 1);
+  EXPECT_EQ(Heads(*node, other_).size(), 1u);
+  chain_.unreadable.clear();
+  pass = node->SignMovedHeads();
+  EXPECT_EQ(pass.failed, 0);
+  EXPECT_EQ(pass.signed_heads, 1);
+  EXPECT_EQ(Heads(*node, tenant_).size(), 1u);
 }
 
 TEST_P(ChainHeadsTest, RotationKeepsOldHeadsVerifiableAndRefusesKeysNobodyEndorsed) {

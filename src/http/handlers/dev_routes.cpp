@@ -99,6 +99,7 @@ void AddDevRoutes(Router& router, const Services& s) {
                                  Required("tenants", Schema::Integer().Min(0)),
                                  Required("signed", Schema::Integer().Min(0)),
                                  Required("refused", Schema::Integer().Min(0)),
+                                 Required("failed", Schema::Integer().Min(0)),
                              }).Describe("chain heads signed (docs/trust.md, \"Signed chain heads\")")),
   });
   // The benchmark floor for the trust endpoints (docs/performance.md): the
@@ -147,7 +148,8 @@ void AddDevRoutes(Router& router, const Services& s) {
                                           {"chainHeads",
                                            {{"tenants", hr.tenants},
                                             {"signed", hr.signed_heads},
-                                            {"refused", hr.refused}}}});
+                                            {"refused", hr.refused},
+                                            {"failed", hr.failed}}}});
               },
               {.summary = "Development mode: run the expiry scheduler, the notification outbox, the reports' rollup and "
                           "the chain-head signing, now.",
