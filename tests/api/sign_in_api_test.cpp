@@ -5,11 +5,14 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <sys/wait.h>
 
 #include "support/api_fixture.h"
 #include "support/clock_fixture.h"
+#include "storage/database.h"
+#include "storage/session.h"
 #include "support/oidc.h"
 
 namespace credence::test {
@@ -192,6 +195,32 @@ TEST_F(SignInApiTest, ATenantOpenToItsDomainAdmitsItsPeopleButNotThoseRemoved) {
   ASSERT_EQ(admin.status, 200) << admin.body;
   ASSERT_EQ(api.Delete("/users/" + Str(peter.at("user"), "id"), Str(admin.Json(), "token")).status, 204);
   EXPECT_TRUE(SignIn(env, "peter@initech.example").at("tenants").as_array().empty());
+}
+
+// Starting a sign-in needs no credential and stores a row: beyond 10,000
+// started in the last 10 minutes, a start is refused until they age out.
+TEST_F(SignInApiTest, AFloodOfStartedSignInsIsBounded) {
+  OidcEnvironment env({Rs()});
+  HttpClient api(env.server().base_url());
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  auto flood = [&](const std::string& prefix, int64_t created_at) {
+    auto db = storage::OpenDatabase(env.server().database_url(), {});
+    storage::Session session(*db);
+    session.connection().Execute(
+        "test.flood",
+        "INSERT INTO oidc_login_requests (state, browser_hash, provider, nonce, code_verifier, created_at)"
+        " WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)"
+        " SELECT '" + prefix + "' || i, 'x', 'test', 'n', 'v', " + std::to_string(created_at) + " FROM n",
+        {});
+  };
+  flood("old-", now - 11 * 60 * 1000);  // started 11 minutes ago: they no longer count
+  EXPECT_EQ(api.Get("/auth/login/test").status, 302);
+  flood("new-", now);
+  auto refused = api.Get("/auth/login/test");
+  ExpectProblem(refused, 429, "too_many_sign_ins");
+  EXPECT_EQ(refused.Header("retry-after"), "60");
 }
 
 TEST_F(SignInApiTest, EachFailureOfTheCallbackHasItsOwnCode) {
