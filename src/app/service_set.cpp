@@ -5,29 +5,13 @@
 #include "storage/database.h"
 
 namespace credence::app {
-namespace {
-
-// Invitation emails go through the notification outbox as direct emails, in
-// the inviting transaction (identity does not depend on notify).
-identity::InvitationMailer InvitationEmailsThroughOutbox() {
-  return [](storage::TenantSession& tx, const identity::InvitationEmail& mail, TimeMs now) {
-    notify::OutboundMessage message;
-    message.event = "user.invitation";
-    message.subject = mail.subject;
-    message.text = mail.text;
-    message.data_json = mail.data_json;
-    return notify::QueueEmail(tx, {mail.to}, message, now);
-  };
-}
-
-}  // namespace
 
 ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options)
     : audit(db, clock),
       tenants(db, clock, audit, options.dev, options.tenant_creations_per_day),
       users(db, clock, audit),
       groups(db, clock, audit),
-      invitations(db, clock, audit, options.invitations, InvitationEmailsThroughOutbox()),
+      invitations(db, clock, audit, options.invitations, notify::InvitationEmailsThroughOutbox()),
       hubs(db, clock),
       entries(db, clock),
       translations(db, clock),

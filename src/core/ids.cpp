@@ -15,6 +15,20 @@ namespace credence {
 namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
+constexpr char kBase62[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+constexpr std::array<uint32_t, 256> MakeCrcTable() {
+  std::array<uint32_t, 256> table{};
+  for (uint32_t i = 0; i < 256; ++i) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; ++k) c = (c & 1) != 0 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    table[i] = c;
+  }
+  return table;
+}
+
+constexpr std::array<uint32_t, 256> kCrcTable = MakeCrcTable();
+
 
 void AppendHex(std::string& out, const unsigned char* data, size_t n) {
   for (size_t i = 0; i < n; ++i) {
@@ -129,6 +143,56 @@ std::string Sha256Hex(std::string_view data) {
   std::string out;
   out.reserve(static_cast<size_t>(length) * 2);
   AppendHex(out, digest, length);
+  return out;
+}
+
+uint32_t Crc32(std::string_view data) {
+  uint32_t c = 0xFFFFFFFFu;
+  for (char ch : data) c = kCrcTable[(c ^ static_cast<unsigned char>(ch)) & 0xFFu] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
+std::string Base62Fixed(uint32_t value, size_t width) {
+  std::string out(width, '0');
+  for (size_t i = width; i > 0 && value > 0; --i) {
+    out[i - 1] = kBase62[value % 62];
+    value /= 62;
+  }
+  return out;
+}
+
+std::optional<std::string> Base64Decode(std::string_view text, bool url_alphabet) {
+  if (!url_alphabet) {
+    // Padding is accepted only where it belongs: to a multiple of four.
+    if (text.size() % 4 == 0)
+      while (text.ends_with('=')) text.remove_suffix(1);
+    if (text.find('=') != std::string_view::npos) return std::nullopt;
+  }
+  if (text.size() % 4 == 1) return std::nullopt;
+  auto digit = [url_alphabet](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == (url_alphabet ? '-' : '+')) return 62;
+    if (c == (url_alphabet ? '_' : '/')) return 63;
+    return -1;
+  };
+  std::string out;
+  out.reserve(text.size() * 3 / 4);
+  uint32_t buffer = 0;
+  int bits = 0;
+  for (char c : text) {
+    const int d = digit(c);
+    if (d < 0) return std::nullopt;
+    buffer = (buffer << 6) | static_cast<uint32_t>(d);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((buffer >> bits) & 0xFFu));
+    }
+  }
+  // Leftover bits must be zero, so each byte string has one encoding.
+  if ((buffer & ((1u << bits) - 1)) != 0) return std::nullopt;
   return out;
 }
 

@@ -16,6 +16,10 @@ std::string NameKey(std::string_view name);
 // Characters, not bytes, of valid UTF-8.
 size_t Utf8Length(std::string_view s);
 
+// `s` percent-encoded for a URL query or form component: RFC 3986
+// unreserved characters kept, every other byte %XX (uppercase hex).
+std::string PercentEncode(std::string_view s);
+
 // An email address mail can be sent to: printable ASCII without blanks or
 // the characters that could end an SMTP command or a header early, or
 // smuggle in a second address (<>,;:"()[]\), one '@' with something before

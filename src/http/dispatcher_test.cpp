@@ -494,7 +494,7 @@ TEST_F(DispatcherTest, TamperedAccessTokenIsInvalidToken) {
   const std::string token = MakeToken(key);
   // Widen the scope in the payload and keep the signature.
   const auto a = token.find('.'), b = token.rfind('.');
-  std::string payload = *identity::Base64Decode(token.substr(a + 1, b - a - 1), true);
+  std::string payload = *Base64Decode(token.substr(a + 1, b - a - 1), true);
   const auto at = payload.find("trust:read");
   ASSERT_NE(at, std::string::npos);
   payload.replace(at, 10, "trust:evaluate");

@@ -42,23 +42,6 @@ Invitation InvitationFromRow(const storage::Row& r) {
   return i;
 }
 
-// RFC 3986 unreserved characters kept, everything else %XX.
-std::string PercentEncode(std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-        c == '_' || c == '~') {
-      out.push_back(c);
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[u >> 4]);
-      out.push_back(kHex[u & 15]);
-    }
-  }
-  return out;
-}
 
 // "2030-01-15 00:00 UTC"
 std::string HumanTime(TimeMs t) {

@@ -447,15 +447,7 @@ TEST_P(InvitationServiceTest, JoinOnSignInRollsBackWithTheSignIn) {
 // to the invited address (here: no SMTP server, so the attempt fails and is
 // recorded for a retry).
 TEST_P(InvitationServiceTest, TheEmailIsQueuedInTheOutboxInTheInvitingTransaction) {
-  InvitationService wired(*db_, clock_, kNoAudit, settings_,
-                          [](storage::TenantSession& tx, const InvitationEmail& mail, TimeMs now) {
-                            notify::OutboundMessage m;
-                            m.event = "user.invitation";
-                            m.subject = mail.subject;
-                            m.text = mail.text;
-                            m.data_json = mail.data_json;
-                            return notify::QueueEmail(tx, {mail.to}, m, now);
-                          });
+  InvitationService wired(*db_, clock_, kNoAudit, settings_, notify::InvitationEmailsThroughOutbox());
   ASSERT_TRUE(wired.Invite(admin_, {"kim@example.com", TenantRole::kMember, std::nullopt}).ok());
   ASSERT_TRUE(wired.Invite(admin_, {"kim@example.com", TenantRole::kMember, std::nullopt}).ok());  // answered
   const std::string kim = MakeUser("kim@example.com");

@@ -14,24 +14,15 @@ constexpr TimeMs kTouchEveryMs = 60'000;
 
 Error InvalidToken(std::string detail) { return Error::Unauthenticated("invalid_token", std::move(detail)); }
 
-std::string NewSessionToken() {
-  const std::string random = RandomBase62(kSecretRandomLength);
-  return std::string(kSessionTokenPrefix) + random + Base62Fixed(Crc32(random), kSecretChecksumLength);
-}
-
 }  // namespace
 
 bool LooksLikeSessionToken(std::string_view token) {
-  if (!token.starts_with(kSessionTokenPrefix) || token.size() != kSecretLength) return false;
-  // Same body and checksum rules as an API key secret.
-  std::string as_secret(kSecretPrefix);
-  as_secret.append(token.substr(kSessionTokenPrefix.size()));
-  return IsWellFormedSecret(as_secret);
+  return IsWellFormedChecksummedToken(token, kSessionTokenPrefix);
 }
 
 StartedSession SessionService::Start(storage::Session& tx, const NewSession& request) const {
   const TimeMs now = clock_.Now();
-  StartedSession started{NewId(), NewSessionToken(), now + policy_.absolute_ms};
+  StartedSession started{NewId(), NewChecksummedToken(kSessionTokenPrefix), now + policy_.absolute_ms};
   tx.Run(internal::kInsertSession,
          {started.id, Sha256Hex(started.token), request.user_id,
           request.tenant_id, request.provider, now,

@@ -13,13 +13,13 @@ namespace {
 
 Error Bad(const char* code, std::string detail) { return Error::InvalidArgument(code, std::move(detail)); }
 
-std::string RandomToken() { return oidc::Base64UrlEncode(SecureRandomBytes(32)); }
+std::string RandomToken() { return Base64UrlEncode(SecureRandomBytes(32)); }
 
 // RFC 7636 4.2: BASE64URL(SHA256(ASCII(code_verifier))).
 std::string S256(const std::string& verifier) {
   unsigned char digest[SHA256_DIGEST_LENGTH];
   SHA256(reinterpret_cast<const unsigned char*>(verifier.data()), verifier.size(), digest);
-  return oidc::Base64UrlEncode(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
+  return Base64UrlEncode(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
 }
 
 std::string DomainOf(const std::string& email) {

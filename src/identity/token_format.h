@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/ids.h"  // Crc32, Base62Fixed, Base64Decode
+
 namespace credence::identity {
 
 inline constexpr std::string_view kSecretPrefix = "crd_sk_";
@@ -31,12 +33,11 @@ inline constexpr size_t kSecretLookupLength = 15;
 // each uniformly distributed (rejection sampling, no modulo bias).
 std::string RandomBase62(size_t n);
 
-// CRC-32 (IEEE 802.3, as zlib computes it).
-uint32_t Crc32(std::string_view data);
-
-// `value` as exactly `width` base62 digits, most significant first,
-// zero-padded. 6 digits hold any 32-bit value (62^6 > 2^32).
-std::string Base62Fixed(uint32_t value, size_t width);
+// `prefix` + 32 random base62 characters + 6 base62 characters of the
+// CRC-32 of the random part: the shape of secrets and of session tokens
+// (session_service.h), and the check of that shape.
+std::string NewChecksummedToken(std::string_view prefix);
+bool IsWellFormedChecksummedToken(std::string_view text, std::string_view prefix);
 
 // A new secret and a new client id.
 std::string NewSecret();
@@ -46,11 +47,6 @@ std::string NewClientId();
 bool IsWellFormedSecret(std::string_view text);
 // True when `text` has the shape of a client id.
 bool IsWellFormedClientId(std::string_view text);
-
-// Base64 (RFC 4648 section 4, padding optional) or base64url (section 5,
-// no padding) decoding; nullopt for a character outside the alphabet or an
-// impossible length. For HTTP Basic credentials and JWT segments.
-std::optional<std::string> Base64Decode(std::string_view text, bool url_alphabet);
 
 // The lookup prefix of a well-formed secret.
 inline std::string_view SecretLookupPrefix(std::string_view secret) { return secret.substr(0, kSecretLookupLength); }

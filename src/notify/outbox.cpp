@@ -151,4 +151,15 @@ std::string OutboxWorker::Send(const Delivery& d, TimeMs now) const {
   return sent.ok ? "" : (sent.error.empty() ? "failed" : sent.error);
 }
 
+identity::InvitationMailer InvitationEmailsThroughOutbox() {
+  return [](storage::TenantSession& tx, const identity::InvitationEmail& mail, TimeMs now) {
+    OutboundMessage message;
+    message.event = "user.invitation";
+    message.subject = mail.subject;
+    message.text = mail.text;
+    message.data_json = mail.data_json;
+    return QueueEmail(tx, {mail.to}, message, now);
+  };
+}
+
 }  // namespace credence::notify

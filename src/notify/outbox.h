@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "identity/invitation_service.h"
 
 namespace credence::storage {
 class Database;
@@ -37,6 +38,11 @@ int QueueForChannels(storage::TenantSession& tx, const OutboundMessage& message,
 // delivery id. docs/notifications.md, "Direct emails".
 std::string QueueEmail(storage::TenantSession& tx, const std::vector<std::string>& recipients,
                        const OutboundMessage& message, TimeMs now);
+
+// Invitation emails as direct emails through this outbox, queued in the
+// inviting transaction (identity does not depend on notify, so the
+// invitation service takes this as its mailer).
+identity::InvitationMailer InvitationEmailsThroughOutbox();
 
 struct DeliverySettings {
   std::string smtp_url;  // smtp://host:port; empty: email deliveries fail

@@ -10,7 +10,6 @@
 #include "core/json_text.h"
 #include "core/text.h"
 #include "identity/authorization.h"
-#include "identity/token_format.h"
 #include "platform/internal/queries.h"
 #include "storage/session.h"
 
@@ -50,7 +49,7 @@ std::string EncodeCursor(int64_t seq) { return "c" + Base64UrlEncode("seq:" + st
 
 std::optional<int64_t> DecodeCursor(std::string_view cursor) {
   if (cursor.size() < 2 || cursor.size() > 64 || cursor[0] != 'c') return std::nullopt;
-  auto text = identity::Base64Decode(cursor.substr(1), true);
+  auto text = Base64Decode(cursor.substr(1), true);
   if (!text || text->rfind("seq:", 0) != 0) return std::nullopt;
   int64_t seq = 0;
   const char* begin = text->data() + 4;

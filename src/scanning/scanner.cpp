@@ -1,5 +1,7 @@
 #include "scanning/scanner.h"
 
+#include "core/ids.h"
+
 #include <hs/hs.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -684,31 +686,6 @@ std::vector<Finding> Scanner::Scan(std::string_view text, std::string_view finge
 }
 
 namespace detail {
-
-uint32_t Crc32(std::string_view data) {
-  static const auto table = [] {
-    std::array<uint32_t, 256> t{};
-    for (uint32_t i = 0; i < 256; ++i) {
-      uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1) != 0 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[i] = c;
-    }
-    return t;
-  }();
-  uint32_t c = 0xFFFFFFFFu;
-  for (char ch : data) c = table[(c ^ static_cast<unsigned char>(ch)) & 0xFFu] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
-}
-
-std::string Base62Fixed(uint32_t value, size_t width) {
-  static constexpr char kBase62[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-  std::string out(width, '0');
-  for (size_t i = width; i > 0 && value > 0; --i) {
-    out[i - 1] = kBase62[value % 62];
-    value /= 62;
-  }
-  return out;
-}
 
 bool Luhn(std::string_view digits) {
   int sum = 0;

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/ids.h"
+
 #include "core/result.h"
 
 namespace credence::scanning {
@@ -81,8 +83,8 @@ class Scanner {
 
 // Exposed for tests and for generating test data.
 namespace detail {
-uint32_t Crc32(std::string_view data);
-std::string Base62Fixed(uint32_t value, size_t width);
+using credence::Base62Fixed;  // core/ids.h: the checksum of Credence's formats
+using credence::Crc32;
 bool Luhn(std::string_view digits);
 bool IbanChecksumValid(std::string_view compact_iban);
 double ShannonEntropy(std::string_view text);  // bits per byte

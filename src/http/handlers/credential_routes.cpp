@@ -117,7 +117,7 @@ struct ClientCredentials {
 std::optional<ClientCredentials> DecodeBasic(std::string_view header) {
   std::string_view encoded = header.substr(6);
   while (!encoded.empty() && encoded.front() == ' ') encoded.remove_prefix(1);
-  auto decoded = identity::Base64Decode(encoded, /*url_alphabet=*/false);
+  auto decoded = Base64Decode(encoded, /*url_alphabet=*/false);
   if (!decoded) return std::nullopt;
   const auto colon = decoded->find(':');
   if (colon == std::string::npos) return std::nullopt;

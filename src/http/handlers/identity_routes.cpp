@@ -1,4 +1,5 @@
 #include "core/ids.h"
+#include "http/handlers/identity_json.h"
 #include "http/handlers/routes.h"
 #include "http/json_io.h"
 #include "http/problem.h"
@@ -12,16 +13,6 @@ namespace json = boost::json;
 using identity::TenantService;
 
 namespace {
-
-json::object UserJson(const identity::UserProfile& u) {
-  return {{"id", u.id},
-          {"email", u.email},
-          {"displayName", u.display_name},
-          {"tenantId", u.tenant_id},
-          {"tenantRole", identity::TenantRoleName(u.role)},
-          {"isGlobalAdmin", u.role == identity::TenantRole::kOwner},
-          {"preferredLanguage", u.preferred_language ? json::value(*u.preferred_language) : json::value(nullptr)}};
-}
 
 json::object TenantJson(const identity::Tenant& t) {
   return {{"id", t.id},

@@ -4,6 +4,7 @@
 #include <boost/json/object.hpp>
 
 #include "core/ids.h"
+#include "http/handlers/identity_json.h"
 #include "http/handlers/routes.h"
 #include "http/json_io.h"
 #include "http/problem.h"
@@ -32,17 +33,6 @@ std::string CookieValue(std::string_view header, std::string_view name) {
     header.remove_prefix(semi + 1);
   }
   return {};
-}
-
-json::value UserJson(const identity::UserProfile& u) {
-  return json::object{
-      {"id", u.id},
-      {"email", u.email},
-      {"displayName", u.display_name},
-      {"tenantId", u.tenant_id.empty() ? json::value(nullptr) : json::value(u.tenant_id)},
-      {"tenantRole", u.tenant_id.empty() ? json::value(nullptr) : json::value(identity::TenantRoleName(u.role))},
-      {"isGlobalAdmin", !u.tenant_id.empty() && u.role == identity::TenantRole::kOwner},
-      {"preferredLanguage", u.preferred_language ? json::value(*u.preferred_language) : json::value(nullptr)}};
 }
 
 json::array TenantsJson(const std::vector<identity::UserTenant>& tenants) {

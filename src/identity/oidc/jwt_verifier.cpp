@@ -9,7 +9,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
-#include "identity/token_format.h"
+#include "core/ids.h"
 
 namespace credence::identity::oidc {
 namespace {
@@ -271,32 +271,6 @@ Result<IdTokenClaims> VerifyIdToken(std::string_view token, const std::vector<Pu
   }
   if (auto n = StringField(claims, "name"); !n.empty()) out.name = n;
   if (auto p = StringField(claims, "preferred_username"); !p.empty()) out.preferred_username = p;
-  return out;
-}
-
-std::string Base64UrlEncode(std::string_view bytes) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::string out;
-  out.reserve((bytes.size() * 4 + 2) / 3);
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const uint32_t n = (static_cast<uint8_t>(bytes[i]) << 16) | (static_cast<uint8_t>(bytes[i + 1]) << 8) |
-                       static_cast<uint8_t>(bytes[i + 2]);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-    out += kAlphabet[n & 63];
-  }
-  if (i + 1 == bytes.size()) {
-    const uint32_t n = static_cast<uint8_t>(bytes[i]) << 16;
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-  } else if (i + 2 == bytes.size()) {
-    const uint32_t n = (static_cast<uint8_t>(bytes[i]) << 16) | (static_cast<uint8_t>(bytes[i + 1]) << 8);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-  }
   return out;
 }
 

@@ -82,7 +82,4 @@ Result<JwsHeader> PeekHeader(std::string_view token);
 Result<IdTokenClaims> VerifyIdToken(std::string_view token, const std::vector<PublicJwk>& keys,
                                     const IdTokenExpectations& expect);
 
-// base64url without padding (RFC 4648 section 5), for PKCE and tests.
-std::string Base64UrlEncode(std::string_view bytes);
-
 }  // namespace credence::identity::oidc

@@ -3,6 +3,8 @@
 // key), and both algorithms.
 #include "identity/oidc/jwt_verifier.h"
 
+#include "core/ids.h"
+
 #include <gtest/gtest.h>
 #include <openssl/core_names.h>
 #include <openssl/ec.h>

@@ -9,6 +9,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
+#include "core/text.h"
+
 namespace credence::identity::oidc {
 namespace {
 
@@ -91,20 +93,6 @@ FetchResponse Fetch(const FetchRequest& request) {
   return out;
 }
 
-std::string FormEncode(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
-}
 
 Result<std::vector<ProviderConfig>> ParseProviderConfig(std::string_view text) {
   boost::system::error_code ec;
@@ -227,10 +215,10 @@ Result<std::string> ProviderClient::AuthorizationUrl(const std::string& redirect
   for (const auto& s : config_.scopes) scope += (scope.empty() ? "" : " ") + s;
   std::string url = m.authorization_endpoint;
   url += url.find('?') == std::string::npos ? '?' : '&';
-  url += "response_type=code&client_id=" + FormEncode(config_.client_id) +
-         "&redirect_uri=" + FormEncode(redirect_uri) + "&scope=" + FormEncode(scope) +
-         "&state=" + FormEncode(state) + "&nonce=" + FormEncode(nonce) +
-         "&code_challenge=" + FormEncode(code_challenge) + "&code_challenge_method=S256";
+  url += "response_type=code&client_id=" + PercentEncode(config_.client_id) +
+         "&redirect_uri=" + PercentEncode(redirect_uri) + "&scope=" + PercentEncode(scope) +
+         "&state=" + PercentEncode(state) + "&nonce=" + PercentEncode(nonce) +
+         "&code_challenge=" + PercentEncode(code_challenge) + "&code_challenge_method=S256";
   return url;
 }
 
@@ -239,17 +227,17 @@ Result<IdTokenClaims> ProviderClient::Redeem(const std::string& code, const std:
                                              TimeMs now) const {
   CR_TRY_ASSIGN(Metadata m, Discover());
   FetchRequest request{m.token_endpoint,
-                       "grant_type=authorization_code&code=" + FormEncode(code) +
-                           "&redirect_uri=" + FormEncode(redirect_uri) + "&code_verifier=" + FormEncode(code_verifier),
+                       "grant_type=authorization_code&code=" + PercentEncode(code) +
+                           "&redirect_uri=" + PercentEncode(redirect_uri) + "&code_verifier=" + PercentEncode(code_verifier),
                        {},
                        {}};
   if (m.basic_auth) {
     // RFC 6749 2.3.1: the credentials are form-encoded before Basic.
-    request.basic_user = FormEncode(config_.client_id);
-    request.basic_password = FormEncode(config_.client_secret);
+    request.basic_user = PercentEncode(config_.client_id);
+    request.basic_password = PercentEncode(config_.client_secret);
   } else {
-    request.form_body += "&client_id=" + FormEncode(config_.client_id) +
-                         "&client_secret=" + FormEncode(config_.client_secret);
+    request.form_body += "&client_id=" + PercentEncode(config_.client_id) +
+                         "&client_secret=" + PercentEncode(config_.client_secret);
   }
   CR_TRY_ASSIGN(json::object answer, FetchJson(config_, request, "the token endpoint"));
   if (answer.contains("__status") || answer.contains("error")) {

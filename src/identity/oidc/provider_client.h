@@ -45,9 +45,6 @@ struct FetchResponse {
 };
 FetchResponse Fetch(const FetchRequest& request);
 
-// application/x-www-form-urlencoded component encoding (RFC 3986 unreserved kept).
-std::string FormEncode(std::string_view text);
-
 class ProviderClient {
  public:
   explicit ProviderClient(ProviderConfig config) : config_(std::move(config)) {}
