@@ -2,9 +2,19 @@
 
 #include <stdexcept>
 
+#include "scanning/scanner.h"
 #include "storage/database.h"
 
 namespace credence::app {
+namespace {
+
+std::shared_ptr<const scanning::Scanner> CompiledScanner() {
+  auto scanner = scanning::Scanner::Create();
+  if (!scanner) throw std::runtime_error("the content scanner's rules do not compile: " + scanner.error().detail);
+  return *scanner;
+}
+
+}  // namespace
 
 ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options)
     : audit(db, clock),
@@ -12,9 +22,10 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       users(db, clock, audit),
       groups(db, clock, audit),
       invitations(db, clock, audit, options.invitations, notify::InvitationEmailsThroughOutbox()),
+      scanning(db, clock, audit, CompiledScanner()),
       hubs(db, clock),
-      entries(db, clock),
-      translations(db, clock),
+      entries(db, clock, scanning),
+      translations(db, clock, scanning),
       memberships(db, clock, audit),
       expiry_templates(db, clock),
       review_checklists(db, clock),
@@ -43,7 +54,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 memberships,  expiry_templates, review_checklists, expiry, reviews,
                 notifications, dashboards,  channels,        scheduler,    outbox,      options.test_clock,
                 api_keys,     trust,       trust_admin,  apps,        reports,
-                sessions,     sign_in,      chain_heads,  audit} {
+                sessions,     sign_in,      chain_heads,  audit,       scanning} {
   audit.SetChainHeads(&chain_heads);
   // Sign-in accepts the person's invitations and joins the tenants whose
   // domain admits them, inside its own transaction.

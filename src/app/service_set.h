@@ -33,6 +33,7 @@
 #include "reports/report_service.h"
 #include "trust/admin_service.h"
 #include "trust/app_registry.h"
+#include "trust/content_scanning.h"
 #include "trust/trust_service.h"
 
 namespace credence::storage {
@@ -79,6 +80,8 @@ class ServiceSet {
   identity::UserService users;
   identity::GroupService groups;
   identity::InvitationService invitations;
+  // Before the knowledge base: entry saves are scanned through it.
+  trust::ContentScanning scanning;
   kb::HubService hubs;
   kb::EntryService entries;
   kb::TranslationService translations;

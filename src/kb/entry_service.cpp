@@ -220,6 +220,7 @@ Result<EntryView> EntryService::Create(const identity::Principal& caller, const 
                                  EntryStatusName(e.status), e.expiry_at, e.owner_id, e.preview_image, now});
   for (const Block& b : doc.blocks) s.Run(internal::kInsertBlock, {e.id, b.block_id, b.position, b.hash, b.node_json});
   Reindex(s, e.id, e.title, SearchBody(doc.blocks));
+  content_.EntryTextSaved(s, e.id, "", TextPiecesOf(e.title, doc.blocks), now);
   session.Commit();
   return Written(std::move(e), request.original_language, now);
 }
@@ -244,7 +245,7 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
     if (!TranslationService::Summary(s, id, language))
       return Error::NotFound("No translation in '" + language + "'; create it with POST "
                              "/api/entries/{id}/translations/" + language + ".");
-    CR_TRY(TranslationService::Replace(s, e, language, update.title, update.content, caller.user_id, now));
+    CR_TRY(TranslationService::Replace(s, e, language, update.title, update.content, caller.user_id, now, content_));
     EntryView view = Compose(s, std::move(e), language, now);
     session.Commit();
     return view;
@@ -306,6 +307,7 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
   s.Run(internal::kUpdateEntry, {id, e.title, e.content, e.preview_image, EntryStatusName(e.status), now,
                                  e.content_updated_at});
   if (content_changed || title_changed) Reindex(s, id, e.title, SearchBody(doc.blocks));
+  content_.EntryTextSaved(s, id, "", TextPiecesOf(e.title, doc.blocks), now);
   session.Commit();
   const std::string original = e.original_language;
   return Written(std::move(e), original, now);

@@ -82,7 +82,7 @@ Result<FullTranslation> TranslationService::Get(const identity::Principal& calle
 
 Status TranslationService::Replace(storage::TenantSession& s, const Entry& entry, const std::string& language,
                                    const std::string& title, const std::string& content, const std::string& user_id,
-                                   TimeMs now) {
+                                   TimeMs now, const ContentObserver& observer) {
   std::unordered_map<std::string, int> live_positions;
   std::unordered_map<std::string, std::string> current_hash;
   for (const auto& row : s.Run(internal::kBlocksOfEntry, {entry.id})) {
@@ -104,6 +104,7 @@ Status TranslationService::Replace(storage::TenantSession& s, const Entry& entry
       source_hash = it->second.second;  // untouched: still translated from what it was
     s.Run(internal::kInsertTranslationBlock, {entry.id, language, b.block_id, b.node_json, source_hash});
   }
+  observer.EntryTextSaved(s, entry.id, language, TextPiecesOf(title, parsed.blocks), now);
   return Ok();
 }
 
@@ -122,7 +123,7 @@ Result<FullTranslation> TranslationService::Create(const identity::Principal& ca
                                                  "PUT /api/entries/{id}?language=" + language + ".");
   const TimeMs now = clock_.Now();
   s.Run(internal::kInsertTranslation, {entry_id, language, title, now, caller.user_id});
-  CR_TRY(Replace(s, loaded.entry, language, title, content, caller.user_id, now));
+  CR_TRY(Replace(s, loaded.entry, language, title, content, caller.user_id, now, content_));
   FullTranslation out{*Summary(s, entry_id, language), TranslationContent(s, entry_id, language)};
   session.Commit();
   return out;
@@ -171,6 +172,7 @@ Status TranslationService::Delete(const identity::Principal& caller, const std::
   CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kEditor, false));
   if (s.Run(internal::kDeleteTranslation, {entry_id, language}).affected() == 0)
     return TranslationNotFound(language);
+  content_.EntryTextSaved(s, entry_id, language, {}, clock_.Now());  // the language's text is gone
   session.Commit();
   return Ok();
 }

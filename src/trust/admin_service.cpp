@@ -368,6 +368,7 @@ SensitivitySetting SettingOf(const std::string& source_id, const std::optional<S
     out.set_by = stored->set_by;
     out.set_by_user = stored->set_by_user;
     out.updated_at = stored->updated_at;
+    out.scanner = stored->scanner;
   }
   return out;
 }

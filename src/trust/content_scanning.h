@@ -66,7 +66,7 @@ struct FindingRecord {
   std::string source_kind;  // entry | connected
   std::string source_ref;   // the entry's or the document's id
   std::string source_id;    // entry:<id> or <connector_key>:<external_id>
-  std::string part;         // an entry's language; empty for a document
+  std::string part;         // a translation's language; empty for an entry's original and for a document
   std::string detector, kind, sub_type;
   std::optional<std::string> block_id;
   int64_t count = 0;

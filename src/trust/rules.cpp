@@ -156,6 +156,20 @@ std::optional<Reason> PersonalDataCustomerFacing(const Rule& r, const RuleInput&
               {{"channel", in.context.channel}});
 }
 
+std::optional<Reason> PersonalDataExternalModel(const Rule& r, const RuleInput& in) {
+  if (!in.source.has_personal_data || !in.context.external_model) return std::nullopt;
+  return Make(r, "The source contains personal data and an external model is involved.");
+}
+
+// Elsewhere (an internal channel, no external model) personal data warns,
+// unless the policy says it may be used there.
+std::optional<Reason> PersonalDataPresent(const Rule& r, const RuleInput& in) {
+  if (!in.source.has_personal_data || in.context.customer_facing || in.context.external_model ||
+      !in.policy.warn_on_personal_data)
+    return std::nullopt;
+  return Make(r, "The source contains personal data.", {{"channel", in.context.channel}});
+}
+
 // Context.
 
 std::optional<Reason> ActionNeedsStrongerReview(const Rule& r, const RuleInput& in) {
@@ -224,6 +238,12 @@ constexpr std::array kCatalog = {
     Rule{"personal_data_customer_facing", D::kSensitivity, S::kBlock,
          "the source carries personal data and the channel is customer-facing (or unknown)",
          PersonalDataCustomerFacing},
+    Rule{"personal_data_external_model", D::kSensitivity, S::kBlock,
+         "the source carries personal data and context.externalModel is true", PersonalDataExternalModel},
+    Rule{"personal_data_present", D::kSensitivity, S::kWarn,
+         "the source carries personal data, on an internal channel without an external model (policy "
+         "warnOnPersonalData)",
+         PersonalDataPresent},
     Rule{"action_needs_stronger_review", D::kContext, S::kBlock,
          "the tenant configures a review type for context.action and the last review is weaker",
          ActionNeedsStrongerReview},

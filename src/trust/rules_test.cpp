@@ -81,6 +81,19 @@ TEST(TrustRules, AHealthySourceInAnInternalContextIsAllowedWithoutReasons) {
   EXPECT_TRUE(Decide(Healthy(), Policy{}, kPolicyTenantDefault, CustomerFacing(), kNow).reasons.empty());
 }
 
+TEST(TrustRules, PersonalDataInternallyIsAllowedWhenThePolicySaysSo) {
+  SourceState s = Healthy();
+  s.has_personal_data = true;
+  Policy p;
+  p.warn_on_personal_data = false;
+  EXPECT_TRUE(Decide(s, p, kPolicyTenantDefault, Internal(), kNow).reasons.empty());
+  // The customer-facing and external-model blocks stay.
+  EXPECT_EQ(Decide(s, p, kPolicyTenantDefault, CustomerFacing(), kNow).decision, Decision::kBlock);
+  Context external = Internal();
+  external.external_model = true;
+  EXPECT_EQ(Decide(s, p, kPolicyTenantDefault, external, kNow).decision, Decision::kBlock);
+}
+
 TEST(TrustRules, EachRuleFiresAloneOnItsTrigger) {
   const std::vector<Case> cases = {
       {"source_unresolved", [](SourceState& s, Policy&, Context&) { s.resolved = false; }, Decision::kBlock},
@@ -161,6 +174,13 @@ TEST(TrustRules, EachRuleFiresAloneOnItsTrigger) {
          c = CustomerFacing();
        },
        Decision::kBlock},
+      {"personal_data_external_model",
+       [](SourceState& s, Policy&, Context& c) {
+         s.has_personal_data = true;
+         c.external_model = true;
+       },
+       Decision::kBlock},
+      {"personal_data_present", [](SourceState& s, Policy&, Context&) { s.has_personal_data = true; }, Decision::kWarn},
       {"action_needs_stronger_review",
        [](SourceState& s, Policy&, Context& c) {
          s.last_review = ReviewStrength::kQuick;

@@ -43,6 +43,7 @@ namespace credence::trust {
 class TrustService;
 class TrustAdminService;
 class AppRegistry;
+class ContentScanning;
 }
 namespace credence::reports {
 class ReportService;
@@ -95,6 +96,8 @@ struct Services {
   // Signed chain heads and the public keys that sign them.
   const integrity::ChainHeads& chain_heads;
   const platform::AuditLog& audit;
+  // Content scanning: settings, findings (docs/scanning.md).
+  const trust::ContentScanning& scanning;
 };
 
 // Sign-in with OpenID Connect, sessions, tenant selection (docs/sign-in.md).
@@ -141,6 +144,8 @@ void AddAppRoutes(Router& router, const Services& services);
 void AddReportRoutes(Router& router, const Services& services);
 // The audit log (/admin/audit and /api/admin/audit, docs/audit.md).
 void AddAuditRoutes(Router& router, const Services& services);
+// Content scanning: the setting, rescans, findings (docs/scanning.md).
+void AddScanningRoutes(Router& router, const Services& services);
 // Development mode: the test clock and running background jobs on demand.
 void AddDevRoutes(Router& router, const Services& services);
 
