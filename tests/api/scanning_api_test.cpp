@@ -363,6 +363,40 @@ TEST_F(Scanning, TheTenantSettingTurnsScanningOffAndARescanCatchesUp) {
   EXPECT_EQ(audit.Json().at("entries").as_array().size(), 2U);
 }
 
+TEST_F(Scanning, TheClassificationSummaryCountsFindings) {
+  auto w = Make("scan-report");
+  Save(w, {"Keys: " + GithubToken("report-1") + " " + GithubToken("report-2"), "Mail ops@hooli-ops.io"});
+  auto clean = MakeEntry(api(), w.t.token("editor"), "kb", "clean", {"Nothing to see."});
+  auto mail = MakeEntry(api(), w.t.token("editor"), "kb", "mail", {"Write to pr@hooli-ops.io"});
+  auto pd = Findings(w, "sourceId=entry:" + Str(mail, "id"));
+  ASSERT_EQ(pd.size(), 1U);
+  ASSERT_EQ(api().Post("/trust-admin/findings/" + Str(pd[0], "id") + "/dismiss", json::object{}, w.t.token("admin"))
+                .status,
+            200);
+
+  auto report = api().Get("/trust-admin/reports/classification-summary", w.t.token("admin"));
+  ASSERT_EQ(report.status, 200) << report.body;
+  const json::value body = report.Json();
+  std::vector<std::string> names;
+  for (const auto& c : body.at("columns").as_array()) names.push_back(Str(c, "name"));
+  const auto& internal = body.at("rows").as_array()[1].as_array();
+  auto cell = [&](const std::string& name) {
+    auto it = std::find(names.begin(), names.end(), name);
+    EXPECT_NE(it, names.end()) << name;
+    return it == names.end() ? -1 : internal[it - names.begin()].as_int64();
+  };
+  EXPECT_EQ(cell("documents"), 3);
+  EXPECT_EQ(cell("withSecrets"), 1);           // the facts evaluation uses
+  EXPECT_EQ(cell("withPersonalData"), 1);      // the dismissed address no longer counts
+  EXPECT_EQ(cell("setByScanner"), 1);
+  EXPECT_EQ(cell("withSecretFindings"), 1);
+  EXPECT_EQ(cell("withPersonalDataFindings"), 1);
+  EXPECT_EQ(cell("secretFindings"), 2);
+  EXPECT_EQ(cell("personalDataFindings"), 1);
+  EXPECT_EQ(cell("dismissedFindings"), 1);
+  (void)clean;
+}
+
 TEST_F(Scanning, BadInputIsAClearProblem) {
   auto w = Make("scan-bad");
   const std::string& admin = w.t.token("admin");
