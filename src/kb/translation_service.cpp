@@ -54,7 +54,7 @@ std::string TranslationContent(storage::TenantSession& s, const std::string& ent
 }  // namespace
 
 std::optional<TranslationSummary> TranslationService::Summary(storage::TenantSession& s, const std::string& entry_id,
-                                                             const std::string& language) {
+                                                              const std::string& language) {
   auto rows = s.Run(internal::kTranslationSummaries, {entry_id, language});
   if (rows.empty()) return std::nullopt;
   return SummaryFromRow(rows.front());
@@ -119,8 +119,10 @@ Result<FullTranslation> TranslationService::Create(const identity::Principal& ca
   if (language == loaded.entry.original_language)
     return Error::Validation({{"language", "is the entry's original language"}});
   if (Summary(s, entry_id, language))
-    return Error::Conflict("translation_exists", "A translation in '" + language + "' exists; update it with "
-                                                 "PUT /api/entries/{id}?language=" + language + ".");
+    return Error::Conflict("translation_exists", "A translation in '" + language +
+                                                     "' exists; update it with "
+                                                     "PUT /api/entries/{id}?language=" +
+                                                     language + ".");
   const TimeMs now = clock_.Now();
   s.Run(internal::kInsertTranslation, {entry_id, language, title, now, caller.user_id});
   CR_TRY(Replace(s, loaded.entry, language, title, content, caller.user_id, now, content_));
@@ -130,7 +132,7 @@ Result<FullTranslation> TranslationService::Create(const identity::Principal& ca
 }
 
 Result<TranslationSummary> TranslationService::GetStatus(const identity::Principal& caller, const std::string& entry_id,
-                                                      const std::string& language) const {
+                                                         const std::string& language) const {
   storage::Session session(db_);
   storage::TenantSession s(session, caller.tenant_id);
   CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kViewer, false));
@@ -170,8 +172,7 @@ Status TranslationService::Delete(const identity::Principal& caller, const std::
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
   CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kEditor, false));
-  if (s.Run(internal::kDeleteTranslation, {entry_id, language}).affected() == 0)
-    return TranslationNotFound(language);
+  if (s.Run(internal::kDeleteTranslation, {entry_id, language}).affected() == 0) return TranslationNotFound(language);
   content_.EntryTextSaved(s, entry_id, language, {}, clock_.Now());  // the language's text is gone
   session.Commit();
   return Ok();

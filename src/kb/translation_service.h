@@ -14,7 +14,7 @@
 namespace credence::storage {
 class Database;
 class TenantSession;
-}
+}  // namespace credence::storage
 
 namespace credence::kb {
 
@@ -37,7 +37,7 @@ class TranslationService {
                                  const std::string& language, const std::string& title,
                                  const std::string& content) const;
   Result<TranslationSummary> GetStatus(const identity::Principal& caller, const std::string& entry_id,
-                                    const std::string& language) const;
+                                       const std::string& language) const;
   Result<TranslationSummary> MarkUpToDate(const identity::Principal& caller, const std::string& entry_id,
                                           const std::string& language) const;
   Result<std::vector<StaleBlock>> StaleBlocks(const identity::Principal& caller, const std::string& entry_id,
@@ -50,8 +50,8 @@ class TranslationService {
   // original; an unchanged block keeps the hash it was translated from.
   // `observer` is told the translation's new text.
   static Status Replace(storage::TenantSession& session, const Entry& entry, const std::string& language,
-                        const std::string& title, const std::string& content, const std::string& user_id,
-                        TimeMs now, const ContentObserver& observer);
+                        const std::string& title, const std::string& content, const std::string& user_id, TimeMs now,
+                        const ContentObserver& observer);
   // The summary of one translation, or nullopt when there is none.
   static std::optional<TranslationSummary> Summary(storage::TenantSession& session, const std::string& entry_id,
                                                    const std::string& language);

@@ -396,8 +396,8 @@ std::vector<ReportRow> ClassificationSummary(RunContext& run) {
     const Counts c = by_level[std::string(trust::SensitivityName(level))];
     rows.push_back({std::string(trust::SensitivityName(level)), c.documents, c.native, c.connected, c.secrets,
                     c.personal, c.human, c.scanner, c.unset, c.evaluated_documents, c.evaluations,
-                    c.with_secret_findings, c.with_personal_data_findings, c.secret_findings,
-                    c.personal_data_findings, c.dismissed_findings});
+                    c.with_secret_findings, c.with_personal_data_findings, c.secret_findings, c.personal_data_findings,
+                    c.dismissed_findings});
   }
   return rows;
 }

@@ -22,7 +22,8 @@ constexpr char kConnectedKind[] = "connected";
 constexpr int kMaxFindingsListed = 500;
 
 constexpr TenantQuery kSettings{
-    "scan.settings", "SELECT auto_scan, fingerprint_key, updated_by, updated_at FROM scan_settings WHERE tenant_id = $1"};
+    "scan.settings",
+    "SELECT auto_scan, fingerprint_key, updated_by, updated_at FROM scan_settings WHERE tenant_id = $1"};
 // The key is made once per tenant, by whichever save or setting comes first;
 // a concurrent first use loses the insert and reads the winner's key.
 constexpr TenantQuery kEnsureSettings{
@@ -33,10 +34,9 @@ constexpr TenantQuery kSetAutoScan{
     "scan.set_auto_scan",
     "UPDATE scan_settings SET auto_scan = $2, updated_by = $3, updated_at = $4 WHERE tenant_id = $1"};
 
-constexpr TenantQuery kPartFindings{
-    "scan.part_findings",
-    "SELECT id, detector, fingerprint, resolved_at FROM scan_findings"
-    " WHERE tenant_id = $1 AND source_kind = $2 AND source_ref = $3 AND part = $4"};
+constexpr TenantQuery kPartFindings{"scan.part_findings",
+                                    "SELECT id, detector, fingerprint, resolved_at FROM scan_findings"
+                                    " WHERE tenant_id = $1 AND source_kind = $2 AND source_ref = $3 AND part = $4"};
 constexpr TenantQuery kSourceFindings{
     "scan.source_findings",
     "SELECT id, resolved_at FROM scan_findings WHERE tenant_id = $1 AND source_kind = $2 AND source_ref = $3"};
@@ -62,16 +62,16 @@ constexpr TenantQuery kActiveTotals{
     "SELECT kind, detector, SUM(count) FROM scan_findings WHERE tenant_id = $1 AND source_kind = $2"
     " AND source_ref = $3 AND resolved_at IS NULL AND dismissed_at IS NULL GROUP BY kind, detector"};
 
-#define CREDENCE_SCAN_FINDING_COLUMNS                                                                            \
+#define CREDENCE_SCAN_FINDING_COLUMNS                                                                              \
   "f.id, f.source_kind, f.source_ref, f.part, f.detector, f.kind, f.sub_type, f.block_id, f.count, f.fingerprint," \
-  " f.first_seen_at, f.last_seen_at, f.resolved_at, f.dismissed_by, f.dismissed_at, f.dismiss_reason,"            \
+  " f.first_seen_at, f.last_seen_at, f.resolved_at, f.dismissed_by, f.dismissed_at, f.dismiss_reason,"             \
   " d.connector_key, d.external_id"
 #define CREDENCE_SCAN_FINDING_FROM \
   " FROM scan_findings f LEFT JOIN connected_documents d ON d.tenant_id = f.tenant_id AND d.id = f.source_ref"
 
-constexpr TenantQuery kFindingById{
-    "scan.finding_by_id",
-    "SELECT " CREDENCE_SCAN_FINDING_COLUMNS CREDENCE_SCAN_FINDING_FROM " WHERE f.tenant_id = $1 AND f.id = $2"};
+constexpr TenantQuery kFindingById{"scan.finding_by_id",
+                                   "SELECT " CREDENCE_SCAN_FINDING_COLUMNS CREDENCE_SCAN_FINDING_FROM
+                                   " WHERE f.tenant_id = $1 AND f.id = $2"};
 // Newest first (ids are UUID v7); `after` continues below the previous
 // page's last id.
 constexpr TenantQuery kListFindings{
@@ -90,10 +90,9 @@ constexpr TenantQuery kListFindings{
     " OR ($7 = 'dismissed' AND f.resolved_at IS NULL AND f.dismissed_at IS NOT NULL)"
     " OR ($7 = 'resolved' AND f.resolved_at IS NOT NULL)) AND (CAST($8 AS TEXT) IS NULL OR f.id < $8)"
     " ORDER BY f.id DESC LIMIT $9"};
-constexpr TenantQuery kDismiss{
-    "scan.dismiss",
-    "UPDATE scan_findings SET dismissed_by = $3, dismissed_at = $4, dismiss_reason = $5,"
-    " dismissed_part_hash = part_hash WHERE tenant_id = $1 AND id = $2"};
+constexpr TenantQuery kDismiss{"scan.dismiss",
+                               "UPDATE scan_findings SET dismissed_by = $3, dismissed_at = $4, dismiss_reason = $5,"
+                               " dismissed_part_hash = part_hash WHERE tenant_id = $1 AND id = $2"};
 constexpr TenantQuery kRestore{
     "scan.restore",
     "UPDATE scan_findings SET dismissed_by = NULL, dismissed_at = NULL, dismiss_reason = NULL,"
@@ -103,8 +102,8 @@ constexpr TenantQuery kEntryExists{"scan.entry_exists", "SELECT 1 FROM entries W
 constexpr TenantQuery kDocumentIdByKey{
     "scan.document_id_by_key",
     "SELECT id FROM connected_documents WHERE tenant_id = $1 AND connector_key = $2 AND external_id = $3"};
-constexpr TenantQuery kEntriesOfTenant{
-    "scan.entries_of_tenant", "SELECT id, title FROM entries WHERE tenant_id = $1 ORDER BY id"};
+constexpr TenantQuery kEntriesOfTenant{"scan.entries_of_tenant",
+                                       "SELECT id, title FROM entries WHERE tenant_id = $1 ORDER BY id"};
 constexpr TenantQuery kOriginalBlocks{
     "scan.original_blocks",
     "SELECT block_id, node FROM entry_blocks WHERE tenant_id = $1 AND entry_id = $2 AND is_deleted = 0"
@@ -337,10 +336,9 @@ Result<int64_t> ContentScanning::RescanEntries(const identity::Principal& caller
     storage::Session session(impl_->db, storage::TxMode::kWrite);
     storage::TenantSession tx(session, caller.tenant_id);
     const TimeMs now = impl_->clock.Now();
-    if (tx.Run(kEntryExists, {id}).empty()) continue;  // deleted meanwhile
+    if (tx.Run(kEntryExists, {id}).empty()) continue;        // deleted meanwhile
     std::vector<std::pair<std::string, std::string>> texts;  // block id, text
-    auto scan = [&](const std::string& language, const std::string& part_title,
-                    const storage::Rows& rows) -> bool {
+    auto scan = [&](const std::string& language, const std::string& part_title, const storage::Rows& rows) -> bool {
       texts.clear();
       texts.emplace_back("", part_title);
       for (const auto& r : rows) texts.emplace_back(r.Text(0), kb::NodeText(r.TextView(1)));
@@ -438,10 +436,9 @@ Result<FindingRecord> ChangeFinding(storage::Database& db, const Clock& clock, c
   CR_TRY(change(tx, before));
   const TimeMs now = clock.Now();
   RefreshFacts(tx, before.source_kind == kEntryKind ? kEntryKind : kConnectedKind, before.source_ref, now);
-  audit.Record(tx, identity::AuditOf(caller, action, {"finding", finding_id},
-                                     {{"sourceId", before.source_id},
-                                      {"detector", before.detector},
-                                      {"kind", before.kind}}));
+  audit.Record(
+      tx, identity::AuditOf(caller, action, {"finding", finding_id},
+                            {{"sourceId", before.source_id}, {"detector", before.detector}, {"kind", before.kind}}));
   FindingRecord after = FindingFromRow(tx.Run(kFindingById, {finding_id}).front());
   session.Commit();
   return after;

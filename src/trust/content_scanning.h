@@ -37,8 +37,8 @@ namespace credence::trust {
 // What one scan of one source (or of one part of it: a language of an
 // entry) found and changed.
 struct ScanOutcome {
-  bool scanned = false;  // false: auto-scanning is off for the tenant
-  int secret_findings = 0;         // distinct values found now, by kind
+  bool scanned = false;     // false: auto-scanning is off for the tenant
+  int secret_findings = 0;  // distinct values found now, by kind
   int personal_data_findings = 0;
   int new_findings = 0;       // not seen in this source before (or seen and resolved)
   int resolved_findings = 0;  // gone from the content since the last scan

@@ -11,8 +11,8 @@ namespace {
 namespace json = boost::json;
 
 Reason Make(const Rule& rule, std::string message, json::object data = {}) {
-  return Reason{std::string(rule.code), rule.dimension, rule.severity, std::move(message), json::serialize(data),
-                false};
+  return Reason{std::string(rule.code), rule.dimension,        rule.severity,
+                std::move(message),     json::serialize(data), false};
 }
 
 bool Published(const SourceState& s) { return s.status != kb::EntryStatus::kDraft; }
@@ -218,8 +218,7 @@ constexpr std::array kCatalog = {
     Rule{"stale_translation", D::kFreshness, S::kWarn, "the context.language translation has stale blocks",
          StaleTranslation},
     Rule{"no_owner", D::kOwnership, S::kWarn, "the source has no owner", NoOwner},
-    Rule{"owner_inactive", D::kOwnership, S::kWarn, "the owner is not an active member of the tenant",
-         OwnerInactive},
+    Rule{"owner_inactive", D::kOwnership, S::kWarn, "the owner is not an active member of the tenant", OwnerInactive},
     Rule{"not_ai_retrievable", D::kPolicy, S::kBlock, "policy aiRetrievable is false", NotAiRetrievable},
     Rule{"internal_only_external_channel", D::kPolicy, S::kBlock,
          "policy internalOnly and a customer-facing (or unknown) channel", InternalOnlyExternalChannel},

@@ -189,8 +189,7 @@ TEST(TrustRules, EachRuleFiresAloneOnItsTrigger) {
        },
        Decision::kBlock},
       {"unknown_channel", [](SourceState&, Policy&, Context& c) { c.channel_known = false; }, Decision::kAllow},
-      {"app_channel_mismatch", [](SourceState&, Policy&, Context& c) { c.app_channel = "internal"; },
-       Decision::kWarn},
+      {"app_channel_mismatch", [](SourceState&, Policy&, Context& c) { c.app_channel = "internal"; }, Decision::kWarn},
   };
   std::set<std::string> covered;
   for (const auto& c : cases) {
@@ -217,8 +216,8 @@ TEST(TrustRules, EachRuleFiresAloneOnItsTrigger) {
 
 TEST(TrustRules, TheMostSevereReasonDecidesAndComesFirst) {
   SourceState s = Healthy();
-  s.owner_id.reset();        // warn
-  s.has_secrets = true;      // block, escalate
+  s.owner_id.reset();                    // warn
+  s.has_secrets = true;                  // block, escalate
   s.status = kb::EntryStatus::kWarning;  // warn
   const auto d = Decide(s, Policy{}, kPolicyHub, Internal(), kNow);
   EXPECT_EQ(d.decision, Decision::kBlock);
@@ -304,10 +303,10 @@ TEST(AppPolicy, TightensFieldByFieldAndNeverLoosens) {
   source.warn_before_expiry_days = 14;
   source.disclaimer_text = "Internal guidance.";
   PolicyOverride app;
-  app.ai_retrievable = true;                             // permits: changes nothing
-  app.max_sensitivity_for_ai = Sensitivity::kPublic;    // stricter: applies
-  app.max_review_age_days = 365;                         // looser: ignored
-  app.warn_before_expiry_days = 30;                      // warns earlier: applies
+  app.ai_retrievable = true;                          // permits: changes nothing
+  app.max_sensitivity_for_ai = Sensitivity::kPublic;  // stricter: applies
+  app.max_review_age_days = 365;                      // looser: ignored
+  app.warn_before_expiry_days = 30;                   // warns earlier: applies
   app.citation_required = true;
   app.disclaimer_text = "Answers may be incomplete.";
   Policy p = source;

@@ -139,8 +139,9 @@ struct Watched {
   const char* update_of;  // the columns whose update matters; "" = any
 };
 constexpr Watched kWatched[] = {
-    {"entries", "title, status, expiry_at, paused_at, version, content_updated_at, owner_id, expiry_template_id,"
-                " hub_id, last_renewed_at"},
+    {"entries",
+     "title, status, expiry_at, paused_at, version, content_updated_at, owner_id, expiry_template_id,"
+     " hub_id, last_renewed_at"},
     {"entry_reviews", ""},
     {"expiry_templates", ""},
     {"hubs", "default_expiry_template_id"},
@@ -210,8 +211,9 @@ CREATE UNIQUE INDEX trust_apps_name ON trust_apps (tenant_id, name) WHERE archiv
 CREATE INDEX trust_decisions_app_time ON trust_decisions (tenant_id, app_id, evaluated_at) WHERE app_id IS NOT NULL;
 )sql";
   if (postgres) {
-    out += "CREATE TRIGGER trust_gen_trust_apps AFTER INSERT OR DELETE OR UPDATE ON trust_apps"
-           " FOR EACH ROW EXECUTE FUNCTION trust_bump_generation();\n";
+    out +=
+        "CREATE TRIGGER trust_gen_trust_apps AFTER INSERT OR DELETE OR UPDATE ON trust_apps"
+        " FOR EACH ROW EXECUTE FUNCTION trust_bump_generation();\n";
     return out;
   }
   for (const char* op : {"INSERT", "UPDATE", "DELETE"}) {
@@ -347,8 +349,8 @@ CREATE TRIGGER trust_forget_hub AFTER DELETE ON hubs FOR EACH ROW EXECUTE FUNCTI
       {505, "trust: no index on decisions by time alone", "DROP INDEX IF EXISTS trust_decisions_time", ""},
       // Records before it keep their hash formula (format 1); ledger.h
       // explains format 2.
-      {506, "trust: ledger hash format", "ALTER TABLE trust_decisions ADD COLUMN hash_format INTEGER NOT NULL DEFAULT 1",
-       ""},
+      {506, "trust: ledger hash format",
+       "ALTER TABLE trust_decisions ADD COLUMN hash_format INTEGER NOT NULL DEFAULT 1", ""},
       // Content scanning (docs/scanning.md): the tenant's setting and
       // fingerprint key, the findings (never the matched text), and what the
       // scanner's facts were derived from. Findings go with their entry.

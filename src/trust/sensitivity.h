@@ -34,7 +34,7 @@ inline constexpr char kSetByScanner[] = "scanner";
 
 // What the scanner's facts were derived from: its active findings.
 struct ScannerDetail {
-  int64_t secret_findings = 0;         // occurrences, summed over distinct values
+  int64_t secret_findings = 0;  // occurrences, summed over distinct values
   int64_t personal_data_findings = 0;
   std::vector<std::string> detectors;  // sorted
 };

@@ -53,7 +53,8 @@ class Scanning : public ClockedApiTest {
   World Make(const std::string& prefix) {
     World w{CreateTenant(api(), prefix), "", {}};
     EXPECT_EQ(api()
-                  .Post("/api/hubs", {{"key", "kb"}, {"name", "KB"}, {"defaultExpiryDays", 365}, {"defaultOrgRole", "Editor"}},
+                  .Post("/api/hubs",
+                        {{"key", "kb"}, {"name", "KB"}, {"defaultExpiryDays", 365}, {"defaultOrgRole", "Editor"}},
                         w.t.token("admin"))
                   .status,
               201);
@@ -68,8 +69,8 @@ class Scanning : public ClockedApiTest {
   }
 
   Response Save(const World& w, const std::vector<std::string>& texts) {
-    auto r = api().Put("/api/entries/" + w.entry,
-                       {{"title", "Deploy"}, {"content", Doc(texts, w.block_ids)}}, w.t.token("editor"));
+    auto r = api().Put("/api/entries/" + w.entry, {{"title", "Deploy"}, {"content", Doc(texts, w.block_ids)}},
+                       w.t.token("editor"));
     EXPECT_EQ(r.status, 200) << r.body;
     return r;
   }
@@ -110,10 +111,10 @@ TEST_F(Scanning, ASecretInAnEntryBlocksAndEscalatesUntilItIsRemoved) {
   EXPECT_TRUE(result.at("escalated").as_bool());
 
   // filter-sources, unchanged for callers, puts it in blocked.
-  auto filtered = api().Post("/api/trust/filter-sources",
-                             {{"sources", json::array{json::value("entry:" + w.entry)}},
-                              {"context", {{"channel", "internal"}}}},
-                             w.t.token("viewer"));
+  auto filtered =
+      api().Post("/api/trust/filter-sources",
+                 {{"sources", json::array{json::value("entry:" + w.entry)}}, {"context", {{"channel", "internal"}}}},
+                 w.t.token("viewer"));
   ASSERT_EQ(filtered.status, 200) << filtered.body;
   EXPECT_EQ(filtered.Json().at("blocked").as_array().size(), 1U);
 
@@ -144,9 +145,9 @@ TEST_F(Scanning, ASecretInAnEntryBlocksAndEscalatesUntilItIsRemoved) {
   auto evaluated = api().Post("/api/trust/evaluate", evaluate_body, w.t.token("viewer"));
   ASSERT_EQ(evaluated.status, 200) << evaluated.body;
   const std::string decision_id = Str(evaluated.Json(), "decisionId");
-  for (const std::string& path : {std::string("/trust-admin/findings"),
-                                   "/trust-admin/sensitivity?sourceId=entry:" + w.entry,
-                                   "/api/trust/decisions/" + decision_id, std::string("/admin/audit")})
+  for (const std::string& path :
+       {std::string("/trust-admin/findings"), "/trust-admin/sensitivity?sourceId=entry:" + w.entry,
+        "/api/trust/decisions/" + decision_id, std::string("/admin/audit")})
     EXPECT_EQ(api().Get(path, w.t.token("admin")).body.find(token.substr(4)), std::string::npos) << path;
 
   // Taking the secret out clears it on the next save.
@@ -211,8 +212,7 @@ TEST_F(Scanning, PersonalDataBlocksCustomerFacingAndExternalModelsAndWarnsElsewh
   EXPECT_TRUE(Has(Codes(external), "personal_data_external_model"));
 
   // The policy may allow personal data internally.
-  ASSERT_EQ(api().Put("/trust-admin/policies/tenant", {{"warnOnPersonalData", false}}, w.t.token("admin")).status,
-            200);
+  ASSERT_EQ(api().Put("/trust-admin/policies/tenant", {{"warnOnPersonalData", false}}, w.t.token("admin")).status, 200);
   EXPECT_EQ(Str(Evaluate(w, "internal"), "decision"), "allow");
   EXPECT_EQ(Str(Evaluate(w, "public_support_chat"), "decision"), "block");
 }
@@ -252,8 +252,8 @@ TEST_F(Scanning, ADismissedFalsePositiveSticksUntilTheContentChanges) {
   const std::string id = Str(findings[0], "id");
   ASSERT_EQ(Str(Evaluate(w, "public_support_chat"), "decision"), "block");
 
-  auto dismissed = api().Post("/trust-admin/findings/" + id + "/dismiss", {{"reason", "a shared team mailbox"}},
-                              w.t.token("admin"));
+  auto dismissed =
+      api().Post("/trust-admin/findings/" + id + "/dismiss", {{"reason", "a shared team mailbox"}}, w.t.token("admin"));
   ASSERT_EQ(dismissed.status, 200) << dismissed.body;
   EXPECT_EQ(Str(dismissed.Json(), "status"), "dismissed");
   EXPECT_EQ(Str(dismissed.Json(), "dismissReason"), "a shared team mailbox");
@@ -299,9 +299,10 @@ TEST_F(Scanning, ADismissedFalsePositiveSticksUntilTheContentChanges) {
 TEST_F(Scanning, TranslationsAreScannedPerLanguage) {
   auto w = Make("scan-tr");
   const std::string token = GithubToken("translation");
-  auto created = api().Post("/api/entries/" + w.entry + "/translations/es",
-                            {{"title", "Despliegue"}, {"content", Doc({"Cómo desplegamos.", "token: " + token}, w.block_ids)}},
-                            w.t.token("editor"));
+  auto created =
+      api().Post("/api/entries/" + w.entry + "/translations/es",
+                 {{"title", "Despliegue"}, {"content", Doc({"Cómo desplegamos.", "token: " + token}, w.block_ids)}},
+                 w.t.token("editor"));
   ASSERT_EQ(created.status, 201) << created.body;
   auto findings = Findings(w);
   ASSERT_EQ(findings.size(), 1U);
@@ -310,9 +311,10 @@ TEST_F(Scanning, TranslationsAreScannedPerLanguage) {
   EXPECT_EQ(Str(Evaluate(w, "internal"), "decision"), "block");
 
   // Updating the translation without it resolves the finding.
-  auto updated = api().Put("/api/entries/" + w.entry + "?language=es",
-                           {{"title", "Despliegue"}, {"content", Doc({"Cómo desplegamos.", "Pide el token."}, w.block_ids)}},
-                           w.t.token("editor"));
+  auto updated =
+      api().Put("/api/entries/" + w.entry + "?language=es",
+                {{"title", "Despliegue"}, {"content", Doc({"Cómo desplegamos.", "Pide el token."}, w.block_ids)}},
+                w.t.token("editor"));
   ASSERT_EQ(updated.status, 200) << updated.body;
   EXPECT_EQ(Str(Findings(w)[0], "status"), "resolved");
   EXPECT_EQ(Str(Evaluate(w, "internal"), "decision"), "allow");
@@ -370,9 +372,9 @@ TEST_F(Scanning, TheClassificationSummaryCountsFindings) {
   auto mail = MakeEntry(api(), w.t.token("editor"), "kb", "mail", {"Write to pr@hooli-ops.io"});
   auto pd = Findings(w, "sourceId=entry:" + Str(mail, "id"));
   ASSERT_EQ(pd.size(), 1U);
-  ASSERT_EQ(api().Post("/trust-admin/findings/" + Str(pd[0], "id") + "/dismiss", json::object{}, w.t.token("admin"))
-                .status,
-            200);
+  ASSERT_EQ(
+      api().Post("/trust-admin/findings/" + Str(pd[0], "id") + "/dismiss", json::object{}, w.t.token("admin")).status,
+      200);
 
   auto report = api().Get("/trust-admin/reports/classification-summary", w.t.token("admin"));
   ASSERT_EQ(report.status, 200) << report.body;
@@ -386,8 +388,8 @@ TEST_F(Scanning, TheClassificationSummaryCountsFindings) {
     return it == names.end() ? -1 : internal[it - names.begin()].as_int64();
   };
   EXPECT_EQ(cell("documents"), 3);
-  EXPECT_EQ(cell("withSecrets"), 1);           // the facts evaluation uses
-  EXPECT_EQ(cell("withPersonalData"), 1);      // the dismissed address no longer counts
+  EXPECT_EQ(cell("withSecrets"), 1);       // the facts evaluation uses
+  EXPECT_EQ(cell("withPersonalData"), 1);  // the dismissed address no longer counts
   EXPECT_EQ(cell("setByScanner"), 1);
   EXPECT_EQ(cell("withSecretFindings"), 1);
   EXPECT_EQ(cell("withPersonalDataFindings"), 1);
@@ -400,9 +402,9 @@ TEST_F(Scanning, TheClassificationSummaryCountsFindings) {
 TEST_F(Scanning, BadInputIsAClearProblem) {
   auto w = Make("scan-bad");
   const std::string& admin = w.t.token("admin");
-  for (const std::string& q : {"kind=bogus", "status=open", "limit=0", "limit=501", "limit=ten", "detector=nope",
-                               "connectorKey=Bad!", "after=not-a-uuid", "sourceId=https%3A%2F%2Fx.example%2Fa",
-                               "sourceId=nonsense"})
+  for (const std::string& q :
+       {"kind=bogus", "status=open", "limit=0", "limit=501", "limit=ten", "detector=nope", "connectorKey=Bad!",
+        "after=not-a-uuid", "sourceId=https%3A%2F%2Fx.example%2Fa", "sourceId=nonsense"})
     ExpectProblem(api().Get("/trust-admin/findings?" + q, admin), 400, "validation_failed");
   ExpectProblem(api().Put("/trust-admin/scanning", {{"autoScan", "yes"}}, admin), 400, "validation_failed");
   ExpectProblem(api().Put("/trust-admin/scanning", json::object{}, admin), 400, "validation_failed");

@@ -15,14 +15,16 @@ class InvitationService;
 class ApiKeyService;
 class SessionService;
 class SignInService;
-}
+}  // namespace credence::identity
 namespace credence::kb {
 class HubService;
 class EntryService;
 class TranslationService;
-}
+}  // namespace credence::kb
 
-namespace credence::kb { class MembershipService; }
+namespace credence::kb {
+class MembershipService;
+}
 namespace credence::lifecycle {
 class ExpiryTemplateService;
 class ReviewChecklistService;
@@ -44,7 +46,7 @@ class TrustService;
 class TrustAdminService;
 class AppRegistry;
 class ContentScanning;
-}
+}  // namespace credence::trust
 namespace credence::reports {
 class ReportService;
 }

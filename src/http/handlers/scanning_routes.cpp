@@ -43,13 +43,15 @@ Schema FindingSchema() {
       Required("kind", Schema::String().Enum({"secret", "personal_data"})),
       Required("subType", Schema::String()),
       Required("count", Schema::Integer().Min(1).Describe("occurrences of this value in the text when last seen")),
-      Required("fingerprint", Schema::String().Describe(
-                                  "HMAC-SHA256 of the value with the tenant's key: the same value has the same "
-                                  "fingerprint in every source of the tenant; never the value itself")),
+      Required("fingerprint",
+               Schema::String().Describe("HMAC-SHA256 of the value with the tenant's key: the same value has the same "
+                                         "fingerprint in every source of the tenant; never the value itself")),
       Required("firstSeenAt", Schema::Timestamp()),
       Required("lastSeenAt", Schema::Timestamp()),
-      Required("status", Schema::String().Enum({"active", "dismissed", "resolved"}).Describe(
-                             "active counts towards the source's facts; dismissed (a false positive) does not until "
+      Required("status",
+               Schema::String()
+                   .Enum({"active", "dismissed", "resolved"})
+                   .Describe("active counts towards the source's facts; dismissed (a false positive) does not until "
                              "the text changes; resolved: gone from the text")),
       Required("resolvedAt", Schema::Timestamp().Nullable()),
       Required("dismissedBy", Schema::Uuid().Nullable()),
