@@ -27,7 +27,7 @@ constexpr int64_t kMaxRobotsBytes = 500 * 1024;         // Google reads the firs
 constexpr int64_t kMaxSitemapBytes = 50 * 1024 * 1024;  // the sitemaps.org limit
 constexpr size_t kMaxChildSitemaps = 100;               // of one sitemap index
 constexpr size_t kMaxUrlLength = 2048;
-constexpr size_t kMaxStartUrls = 100;
+constexpr size_t kMaxStartUrls = 100;  // and include prefixes
 constexpr const char* kAccept = "Accept: text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.1";
 
 Error Unreachable(std::string detail) {
@@ -435,6 +435,8 @@ Status ValidateSettings(const CrawlSettings& s) {
     if (!IsHttpUrl(s.start_urls[i]))
       errors.push_back({"startUrls[" + std::to_string(i) + "]", "must be an absolute http(s) URL"});
   if (s.sitemap_url && !IsHttpUrl(*s.sitemap_url)) errors.push_back({"sitemapUrl", "must be an absolute http(s) URL"});
+  if (s.include_prefixes.size() > kMaxStartUrls)
+    errors.push_back({"includePrefixes", "at most " + std::to_string(kMaxStartUrls) + " prefixes"});
   std::vector<std::string> prefixes;
   for (size_t i = 0; i < s.include_prefixes.size(); ++i) {
     if (!IsHttpUrl(s.include_prefixes[i])) {

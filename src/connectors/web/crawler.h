@@ -81,7 +81,7 @@ struct CrawlSummary {
 // start URLs, then sitemap URLs, then links by depth). on_page returns false
 // to stop at once (the caller lost its lease); the summary then counts what
 // was reported so far. `known` answers what the caller knew of a URL
-// (nullopt: new); it is called once per page, before the page is fetched.
+// (nullopt: new); it is called once for each page about to be fetched.
 //
 // Fails as a whole only when nothing can be crawled, with ErrorKind::
 // kUpstreamFailed and a message naming the URL and the reason: every start URL

@@ -12,6 +12,8 @@ namespace {
 using internal::MarkupTokenizer;
 
 constexpr size_t kMaxTitleChars = 512;
+// Longer links are not followed (browsers and servers commonly stop near 2 KB).
+constexpr size_t kMaxLinkLength = 2048;
 
 // Builds text with white space collapsed: runs of blanks become one space,
 // line breaks come only from Newline(), never two in a row, none leading.
@@ -129,7 +131,8 @@ HtmlText HtmlToText(std::string_view html, std::string_view base_url) {
     } else if (name == "a" || name == "area") {
       const std::string* href = tag.Attr("href");
       if (href != nullptr && !base.empty()) {
-        if (auto link = internal::ResolveUrl(base, *href); link && seen_links.insert(*link).second)
+        auto link = internal::ResolveUrl(base, *href);
+        if (link && link->size() <= kMaxLinkLength && seen_links.insert(*link).second)
           out.links.push_back(std::move(*link));
       }
     } else if (name == "meta") {

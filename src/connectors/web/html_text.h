@@ -18,7 +18,8 @@ struct HtmlText {
   std::string text;
   // <a href> and <area href> resolved against base_url (or <base href>):
   // absolute http(s) URLs in canonical form (lowercase scheme and host, no
-  // default port, no fragment, query kept), each once, in document order.
+  // default port, no fragment, query kept), each once, in document order;
+  // links longer than 2048 characters are left out.
   std::vector<std::string> links;
   // <meta name|property="k" content="v">, k lowercased; the first of each k wins.
   std::map<std::string, std::string> meta;

@@ -25,11 +25,16 @@ std::string ProductToken(std::string_view ua) {
   return Lower(ua.substr(0, end));
 }
 
+// Longer patterns are ignored: no URL the crawler follows is longer.
+constexpr size_t kMaxPatternLength = 2048;
+
 // Patterns are compared with canonical URLs, which percent-encode bytes
 // outside ASCII in uppercase hex; a robots.txt may spell those paths raw.
+// A run of '*' is one '*'.
 std::string EncodePattern(std::string_view raw) {
   std::string out;
   for (unsigned char c : raw) {
+    if (c == '*' && !out.empty() && out.back() == '*') continue;
     if (c >= 0x80 || c == ' ') {
       char buf[4];
       std::snprintf(buf, sizeof buf, "%%%02X", c);
@@ -45,6 +50,10 @@ std::string EncodePattern(std::string_view raw) {
 // '$'). Keeps the set of positions the match can be at, so `*` never
 // backtracks: O(|pattern| x |path|) at worst.
 bool Matches(std::string_view pattern, std::string_view path) {
+  // Most patterns start with a literal ("/private/"): a cheap first test.
+  const size_t literal = std::min(pattern.find_first_of("*$"), pattern.size());
+  if (path.substr(0, literal) != pattern.substr(0, literal)) return false;
+  if (literal == pattern.size()) return true;
   std::vector<size_t> positions{0};
   std::vector<size_t> next;
   for (size_t i = 0; i < pattern.size(); ++i) {
@@ -89,7 +98,8 @@ RobotsRules RobotsRules::Parse(std::string_view robots_txt, std::string_view use
       last_was_agent = true;
     } else if (key == "allow" || key == "disallow") {
       last_was_agent = false;
-      if (groups.empty() || value.empty()) continue;  // rules before any group; an empty rule allows all
+      // Rules before any group are ignored; an empty rule allows all.
+      if (groups.empty() || value.empty() || value.size() > kMaxPatternLength) continue;
       groups.back().rules.push_back({key == "allow", EncodePattern(value)});
     } else {
       // Sitemap, Crawl-delay and other lines neither belong to a group nor end one.

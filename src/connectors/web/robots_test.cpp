@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 namespace credence::connectors::web {
 namespace {
 
@@ -88,6 +90,19 @@ TEST(RobotsRules, DisallowAllStillAllowsRobotsTxt) {
 TEST(RobotsRules, ManyWildcardsStayFast) {
   const auto rules = RobotsRules::Parse("User-agent: *\nDisallow: /" + std::string(200, '*') + "x$\n", kUa);
   EXPECT_TRUE(rules.Allows("/" + std::string(5000, 'a')));
+}
+
+TEST(RobotsRules, NeverCrashOnRandomInput) {
+  std::mt19937 rng(7);
+  const std::string alphabet = "User-agent:Disallow:Allow:*$/#\n\r ab?=";
+  for (int i = 0; i < 2000; ++i) {
+    std::string s(rng() % 200, ' ');
+    for (char& c : s) c = (i % 2 == 0) ? static_cast<char>(rng() & 0xFF) : alphabet[rng() % alphabet.size()];
+    const auto rules = RobotsRules::Parse(s, kUa);
+    rules.Allows("/");
+    rules.Allows("/ab?a=b");
+    rules.Allows(s);
+  }
 }
 
 }  // namespace

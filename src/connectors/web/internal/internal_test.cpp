@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "connectors/web/internal/markup.h"
 #include "connectors/web/internal/sitemap.h"
 #include "connectors/web/internal/url.h"
@@ -94,6 +96,29 @@ TEST(Markup, Utf8Helpers) {
             "b");
   EXPECT_EQ(ValidUtf8("\xF0\x9F\x98\x80"), "\xF0\x9F\x98\x80");
   EXPECT_EQ(Latin1ToUtf8("caf\xE9 \x80"), "caf\xC3\xA9 \xE2\x82\xAC");
+}
+
+// Sitemaps and hrefs come from the sites crawled: any bytes must do.
+TEST(Internal, NeverCrashOnRandomInput) {
+  std::mt19937 rng(99);
+  const std::string alphabet = "<>/!-=&#;\"' \n:?@[]%.abclostuxrm09\xC3\xA9\xFF";
+  const std::string sitemap =
+      "<?xml?><sitemapindex><sitemap><loc>http://h/a&amp;b</loc></sitemap><loc><![CDATA[x]]></loc></sitemapindex>";
+  for (size_t n = 0; n <= sitemap.size(); ++n) ParseSitemap(sitemap.substr(0, n), 5);
+  for (int i = 0; i < 3000; ++i) {
+    std::string s(rng() % 120, ' ');
+    for (char& c : s) c = (i % 2 == 0) ? static_cast<char>(rng() & 0xFF) : alphabet[rng() % alphabet.size()];
+    ParseSitemap(s, 5);
+    const auto resolved = ResolveUrl("http://h/a/b?c", s);
+    if (resolved) {
+      ASSERT_EQ(CanonicalUrl(*resolved), resolved) << s;  // canonical forms are fixed points
+      ASSERT_EQ(ValidUtf8(*resolved), *resolved);
+    }
+    const auto canonical = CanonicalUrl("http://h/" + s);
+    if (canonical) {
+      ASSERT_EQ(CanonicalUrl(*canonical), canonical) << s;
+    }
+  }
 }
 
 }  // namespace
