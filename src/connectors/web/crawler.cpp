@@ -23,9 +23,9 @@ using internal::FetchOptions;
 using internal::FetchResult;
 
 constexpr int kMaxRedirects = 5;
-constexpr int64_t kMaxRobotsBytes = 500 * 1024;         // Google reads the first 500 KiB
-constexpr int64_t kMaxSitemapBytes = 50 * 1024 * 1024;  // the sitemaps.org limit
-constexpr size_t kMaxChildSitemaps = 100;               // of one sitemap index
+constexpr int64_t kMaxRobotsBytes = int64_t{500} * 1024;         // Google reads the first 500 KiB
+constexpr int64_t kMaxSitemapBytes = int64_t{50} * 1024 * 1024;  // the sitemaps.org limit
+constexpr size_t kMaxChildSitemaps = 100;                        // of one sitemap index
 constexpr size_t kMaxUrlLength = 2048;
 constexpr size_t kMaxStartUrls = 100;  // and include prefixes
 constexpr const char* kAccept = "Accept: text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.1";

@@ -21,15 +21,15 @@
 namespace credence::connectors::web {
 
 struct CrawlSettings {
-  std::vector<std::string> start_urls;               // crawl from these (follow same-site links)
-  std::optional<std::string> sitemap_url;            // or/also: every <loc> of a sitemap (a sitemap index too)
-  int max_pages = 1000;                              // hard bound on pages attempted (1..100000)
-  int max_depth = 3;                                 // link depth from a start URL; sitemap URLs are depth 0 (0..20)
-  std::vector<std::string> include_prefixes;         // URLs must start with one; default: the origins of
-                                                     // the start URLs and the sitemap ("https://host/")
-  int request_timeout_ms = 10000;                    // per request (100..120000)
-  std::string user_agent = "CredenceConnector/1.0";  // also picks the robots.txt group (up to the '/')
-  int64_t max_page_bytes = 5 * 1024 * 1024;          // bigger pages are a per-page error (1 KiB..100 MiB)
+  std::vector<std::string> start_urls;                // crawl from these (follow same-site links)
+  std::optional<std::string> sitemap_url;             // or/also: every <loc> of a sitemap (a sitemap index too)
+  int max_pages = 1000;                               // hard bound on pages attempted (1..100000)
+  int max_depth = 3;                                  // link depth from a start URL; sitemap URLs are depth 0 (0..20)
+  std::vector<std::string> include_prefixes;          // URLs must start with one; default: the origins of
+                                                      // the start URLs and the sitemap ("https://host/")
+  int request_timeout_ms = 10000;                     // per request (100..120000)
+  std::string user_agent = "CredenceConnector/1.0";   // also picks the robots.txt group (up to the '/')
+  int64_t max_page_bytes = int64_t{5} * 1024 * 1024;  // bigger pages are a per-page error (1 KiB..100 MiB)
 };
 
 // Checks settings without touching the network. Error::Validation (400) with

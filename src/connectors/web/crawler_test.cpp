@@ -515,7 +515,7 @@ TEST(Crawl, SlowAndOversizedPagesFailAlone) {
   site.SetHtml("/", Html("Home", Link("/slow") + Link("/big") + Link("/big-stream") + Link("/ok")));
   site.Set("/slow", {.body = Html("Slow", "s"), .delay_ms = 2000});
   site.Set("/big", {.body = std::string(4096, 'x')});
-  site.Set("/big-stream", {.body = std::string(64 * 1024, 'y'), .close_without_length = true});
+  site.Set("/big-stream", {.body = std::string(size_t{64} * 1024, 'y'), .close_without_length = true});
   site.SetHtml("/ok", Html("Ok", "fine"));
   CrawlSettings s = StartAt(site.Url("/"));
   s.request_timeout_ms = 300;

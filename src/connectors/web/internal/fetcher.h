@@ -13,10 +13,10 @@ namespace credence::connectors::web::internal {
 struct FetchOptions {
   long timeout_ms = 10000;
   std::string user_agent;
-  int64_t max_bytes = 5 * 1024 * 1024;  // a bigger body is an error (kTooLarge)...
-  bool truncate_at_max = false;         // ...unless this is set: then the first max_bytes are the body
-  int follow_redirects = 0;             // redirects libcurl follows itself (0: report 3xx to the caller)
-  std::vector<std::string> headers;     // "Name: value", e.g. If-None-Match
+  int64_t max_bytes = int64_t{5} * 1024 * 1024;  // a bigger body is an error (kTooLarge)...
+  bool truncate_at_max = false;                  // ...unless this is set: then the first max_bytes are the body
+  int follow_redirects = 0;                      // redirects libcurl follows itself (0: report 3xx to the caller)
+  std::vector<std::string> headers;              // "Name: value", e.g. If-None-Match
   // Asked once the response headers are in (status, lowercased media type
   // without parameters): false stops the transfer there, outcome kRefused.
   std::function<bool(long status, std::string_view media_type)> accept;

@@ -12,7 +12,7 @@
 namespace credence::connectors::web::test {
 namespace {
 
-constexpr size_t kMaxRequestHead = 64 * 1024;
+constexpr size_t kMaxRequestHead = size_t{64} * 1024;
 
 std::string Lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -222,7 +222,7 @@ void LoopbackHttpServer::Serve(int fd) {
       if (!r.content_type.empty() && !not_modified) out += "Content-Type: " + r.content_type + "\r\n";
       if (r.etag) out += "ETag: " + *r.etag + "\r\n";
       if (r.last_modified) out += "Last-Modified: " + *r.last_modified + "\r\n";
-      for (const auto& [name, value] : r.headers) out += name + ": " + value + "\r\n";
+      for (const auto& [name, value] : r.headers) out.append(name).append(": ").append(value).append("\r\n");
       const bool close = r.close_without_length && !not_modified;
       if (close) {
         out += "Connection: close\r\n\r\n";
