@@ -33,7 +33,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       reviews(db, clock),
       notifications(db, clock),
       dashboards(db, clock),
-      channels(db, clock),
+      channels(db, clock, options.delivery.outbound),
       scheduler(db, clock, options.node_id),
       outbox(db, clock, options.delivery),
       api_keys(db, clock, audit,

@@ -390,6 +390,17 @@ TEST(Crawl, UnreachableStartUrlFailsTheCrawl) {
   EXPECT_TRUE(c.pages.empty());
 }
 
+TEST(Crawl, LinkLocalAndMetadataAddressesAreNeverConnectedTo) {
+  // The connectors' outbound rule (docs/outbound.md): refused at the socket,
+  // before any byte is sent.
+  for (const char* url : {"http://169.254.169.254/latest/meta-data/", "http://[fe80::1]/", "http://0.0.0.0:9/"}) {
+    const Crawled c = RunCrawl(StartAt(url));
+    ASSERT_FALSE(c.result.ok()) << url;
+    EXPECT_EQ(c.result.error().code, "source_unreachable") << url;
+    EXPECT_NE(c.result.error().detail.find("not allowed to connect to"), std::string::npos) << c.result.error().detail;
+  }
+}
+
 TEST(Crawl, OneUnreachableStartUrlAmongOthersIsAFailedPage) {
   LoopbackHttpServer site;
   site.SetHtml("/", Html("Home", "h"));

@@ -1,6 +1,11 @@
 #include "connectors/web/internal/fetcher.h"
 
+#include "outbound/outbound.h"
+
+#include <arpa/inet.h>
 #include <curl/curl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <mutex>
 #include <stdexcept>
@@ -38,7 +43,31 @@ struct Transfer {
   bool discard_stopped = false;  // ...unless it is too long
   bool too_large = false;
   bool refused = false;
+  std::string not_allowed;  // the address libcurl was about to connect to, refused
 };
+
+// Every connection, also to a redirect's target, is checked at the address
+// it is about to connect to (the connectors' rule of docs/outbound.md:
+// private and loopback yes, link-local and cloud metadata never), so neither
+// a redirect nor a second DNS answer can reach what the rule refuses.
+curl_socket_t OpenCheckedSocket(void* user, curlsocktype /*purpose*/, curl_sockaddr* address) {
+  auto* t = static_cast<Transfer*>(user);
+  char text[INET6_ADDRSTRLEN] = {};
+  const void* raw = nullptr;
+  if (address->family == AF_INET)
+    raw = &reinterpret_cast<const sockaddr_in*>(&address->addr)->sin_addr;
+  else if (address->family == AF_INET6)
+    raw = &reinterpret_cast<const sockaddr_in6*>(&address->addr)->sin6_addr;
+  const auto c = raw != nullptr && inet_ntop(address->family, raw, text, sizeof text) != nullptr
+                     ? outbound::ClassifyAddress(text)
+                     : std::nullopt;
+  if (!c || !outbound::Allowed(*c, outbound::ConnectorPolicy())) {
+    t->not_allowed = std::string(text[0] != '\0' ? text : "an unknown address") + ", a " +
+                     std::string(c ? outbound::AddressClassName(*c) : "non-IP") + " address";
+    return CURL_SOCKET_BAD;
+  }
+  return socket(address->family, address->socktype, address->protocol);
+}
 
 size_t OnBody(char* data, size_t size, size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
@@ -141,6 +170,8 @@ FetchResult Fetcher::Get(const std::string& url, const FetchOptions& options) {
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, OnHeader);
   curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
+  curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, OpenCheckedSocket);
+  curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, &transfer);
   curl_slist* headers = nullptr;
   for (const std::string& h : options.headers) headers = curl_slist_append(headers, h.c_str());
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
@@ -148,7 +179,11 @@ FetchResult Fetcher::Get(const std::string& url, const FetchOptions& options) {
   const CURLcode rc = curl_easy_perform(curl);
   curl_slist_free_all(headers);
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &result.status);
-  if (transfer.refused) {
+  if (!transfer.not_allowed.empty()) {
+    result.outcome = FetchResult::Outcome::kTransportError;
+    result.status = 0;
+    result.error = "not allowed to connect to " + transfer.not_allowed + " (docs/outbound.md)";
+  } else if (transfer.refused) {
     result.outcome = FetchResult::Outcome::kRefused;
   } else if (transfer.too_large || rc == CURLE_FILESIZE_EXCEEDED) {
     result.outcome = FetchResult::Outcome::kTooLarge;
