@@ -334,6 +334,15 @@ int ClosedPort() {
   return ntohs(addr.sin_port);
 }
 
+// The receivers of these tests listen on loopback, which only development
+// mode allows (docs/outbound.md).
+constexpr outbound::Policy kLocalReceivers{false, true};
+DeliverySettings LocalDelivery() {
+  DeliverySettings settings;
+  settings.outbound = kLocalReceivers;
+  return settings;
+}
+
 class OutboxTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
@@ -343,7 +352,7 @@ class OutboxTest : public ::testing::TestWithParam<std::string> {
     db_ = storage::OpenDatabase(store_->url(), {});
     storage::ApplyMigrations(*db_, app::AllMigrations());
     admin_ = MakeTenant("one");
-    channels_ = std::make_unique<ChannelService>(*db_, clock_);
+    channels_ = std::make_unique<ChannelService>(*db_, clock_, kLocalReceivers);
   }
 
   void TearDown() override {
@@ -444,7 +453,7 @@ TEST_P(OutboxTest, QueueForChannelsHonoursEnabledEventsAndOwners) {
 TEST_P(OutboxTest, FailuresBackOffThenTheDeliveryIsDead) {
   const std::string id =
       MakeChannel(admin_, Webhook("Down", "http://127.0.0.1:" + std::to_string(ClosedPort()) + "/hook"));
-  DeliverySettings settings;
+  DeliverySettings settings = LocalDelivery();
   settings.timeout_ms = 2000;
   const OutboxWorker worker(*db_, clock_, settings);
   ASSERT_TRUE(channels_->SendTest(admin_, id).ok());
@@ -527,7 +536,7 @@ TEST_P(OutboxTest, WorkersRunningAtOnceNeverAttemptADeliveryTwice) {
       MakeChannel(admin_, Webhook("Shared", "http://127.0.0.1:" + std::to_string(ClosedPort()) + "/hook"));
   constexpr int kDeliveries = 30;
   for (int i = 0; i < kDeliveries; ++i) ASSERT_TRUE(channels_->SendTest(admin_, id).ok());
-  DeliverySettings settings;
+  DeliverySettings settings = LocalDelivery();
   settings.batch_size = 4;
   std::vector<std::unique_ptr<OutboxWorker>> workers;
   for (int i = 0; i < 3; ++i) workers.push_back(std::make_unique<OutboxWorker>(*db_, clock_, settings));
@@ -547,7 +556,7 @@ TEST_P(OutboxTest, WorkersRunningAtOnceNeverAttemptADeliveryTwice) {
 
 TEST_P(OutboxTest, EmailWithoutAnSmtpServerFailsWithAClearError) {
   const std::string id = MakeChannel(admin_, Email("Mail", false));
-  const OutboxWorker worker(*db_, clock_, DeliverySettings{});
+  const OutboxWorker worker(*db_, clock_, LocalDelivery());
   ASSERT_TRUE(channels_->SendTest(admin_, id).ok());
   EXPECT_EQ(worker.RunOnce().failed, 1);
   const auto d = OnlyDelivery(id);
