@@ -38,12 +38,22 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       reports(db, clock),
       sessions(db, clock, audit, options.sessions),
       sign_in(db, clock, sessions, audit, options.oidc_providers, options.public_url),
+      // TODO(scanning): pass the ContentScanning service once main's
+      // implementation is merged; null means documents are not scanned.
+      connectors(db, clock, audit, nullptr),
+      connector_syncer(db, clock, nullptr, [&options] {
+        connectors::SyncOptions o = options.connector_sync;
+        if (o.node_id.empty()) o.node_id = options.node_id;
+        return o;
+      }()),
       services_{db,           tenants,      users,           groups,       invitations, hubs,
                 entries,      translations, metrics_,        options.dev,  options.version,
                 memberships,  expiry_templates, review_checklists, expiry, reviews,
                 notifications, dashboards,  channels,        scheduler,    outbox,      options.test_clock,
                 api_keys,     trust,       trust_admin,  apps,        reports,
-                sessions,     sign_in,      chain_heads,  audit} {
+                sessions,     sign_in,      chain_heads,  audit,
+                connectors,   connector_syncer} {
+  api_keys.SetConnectorCheck(&connectors::ConnectorService::Exists);
   audit.SetChainHeads(&chain_heads);
   // Sign-in accepts the person's invitations and joins the tenants whose
   // domain admits them, inside its own transaction.

@@ -24,6 +24,7 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddTrustRoutes(*router, services);
   AddTrustAdminRoutes(*router, services);
   AddAppRoutes(*router, services);
+  AddConnectorRoutes(*router, services);
   AddReportRoutes(*router, services);
   AddAuditRoutes(*router, services);
   AddDevRoutes(*router, services);

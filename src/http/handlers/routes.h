@@ -53,6 +53,10 @@ class ChainHeads;
 namespace credence::platform {
 class AuditLog;
 }
+namespace credence::connectors {
+class ConnectorService;
+class ConnectorSyncer;
+}  // namespace credence::connectors
 
 namespace credence::http {
 
@@ -95,6 +99,9 @@ struct Services {
   // Signed chain heads and the public keys that sign them.
   const integrity::ChainHeads& chain_heads;
   const platform::AuditLog& audit;
+  // Connectors (docs/connectors.md) and their syncs.
+  const connectors::ConnectorService& connectors;
+  const connectors::ConnectorSyncer& connector_syncer;
 };
 
 // Sign-in with OpenID Connect, sessions, tenant selection (docs/sign-in.md).
@@ -137,6 +144,9 @@ void AddTrustAdminRoutes(Router& router, const Services& services);
 // The AI application registry and app-bound keys (/trust-admin/apps/...,
 // docs/apps.md).
 void AddAppRoutes(Router& router, const Services& services);
+// Connectors (/trust-admin/connectors/...) and the push API
+// (/api/connectors/{key}/documents), docs/connectors.md.
+void AddConnectorRoutes(Router& router, const Services& services);
 // Compliance reports (/trust-admin/reports/..., docs/reports.md).
 void AddReportRoutes(Router& router, const Services& services);
 // The audit log (/admin/audit and /api/admin/audit, docs/audit.md).
