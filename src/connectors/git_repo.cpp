@@ -10,11 +10,6 @@
 namespace credence::connectors {
 namespace {
 
-void InitLibgit2() {
-  static std::once_flag once;
-  std::call_once(once, [] { git_libgit2_init(); });
-}
-
 std::string LastError(const std::string& what) {
   const git_error* e = git_error_last();
   return what + (e != nullptr && e->message != nullptr ? std::string(": ") + e->message : std::string());
@@ -54,6 +49,11 @@ Result<Tree> TreeOf(git_repository* repo, const std::string& commit_id) {
 std::string RefName(const std::string& branch) { return "refs/credence/heads/" + branch; }
 
 }  // namespace
+
+void InitLibgit2() {
+  static std::once_flag once;
+  std::call_once(once, [] { git_libgit2_init(); });
+}
 
 GitMirror::GitMirror(git_repository* repo, std::string url) : repo_(repo), url_(std::move(url)) {}
 GitMirror::GitMirror(GitMirror&& o) noexcept : repo_(o.repo_), url_(std::move(o.url_)) { o.repo_ = nullptr; }

@@ -20,6 +20,9 @@ struct GitChange {
   std::string blob_id;  // hex; empty when removed
 };
 
+// libgit2's global state, once per process (every use of libgit2 needs it).
+void InitLibgit2();
+
 class GitMirror {
  public:
   // Opens the mirror in `dir`, creating it (and its parents) when absent;

@@ -90,7 +90,7 @@ CREATE TABLE connector_documents (
 
 const std::vector<storage::Migration>& Migrations() {
   static const std::vector<storage::Migration> kMigrations = {
-      {700, "connectors: connectors, runs, run errors, connector documents", kSchema, ""},
+      {900, "connectors: connectors, runs, run errors, connector documents", kSchema, ""},
   };
   return kMigrations;
 }

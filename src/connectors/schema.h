@@ -5,7 +5,7 @@
 
 namespace credence::connectors {
 
-// Tables of the connectors module, in migration order (700 and up).
+// Tables of the connectors module, in migration order (900 and up; platform has 700, integrity 800).
 const std::vector<storage::Migration>& Migrations();
 
 }  // namespace credence::connectors

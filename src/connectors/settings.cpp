@@ -8,6 +8,7 @@
 #include <set>
 
 #include "connectors/connector.h"
+#include "connectors/git_repo.h"
 #include "trust/admin_service.h"
 
 namespace credence::connectors {
@@ -29,6 +30,7 @@ bool IsRepositoryUrl(std::string_view url) {
 
 bool IsBranchName(const std::string& branch) {
   if (branch.empty() || branch.size() > 255) return false;
+  InitLibgit2();
   int valid = 0;
   return git_reference_name_is_valid(&valid, ("refs/heads/" + branch).c_str()) == 0 && valid == 1;
 }
