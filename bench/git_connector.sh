@@ -24,7 +24,7 @@ DB_ARGS=()
 "$BIN" serve --dev --jobs-interval-ms 0 --listen "127.0.0.1:$PORT" --data-dir "$DIR/data" "${DB_ARGS[@]}" \
   ${SERVER_ARGS:-} 2>"$DIR/server.log" &
 SERVER=$!
-trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$DIR"' EXIT
+trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; [[ -n ${KEEP:-} ]] && cp "$DIR/server.log" /tmp/gitbench-server.log; rm -rf "$DIR"' EXIT
 
 python3 - "$REPO" "$FILES" <<'PY'
 import os, sys

@@ -88,12 +88,23 @@ Result<GitMirror> GitMirror::Open(const std::string& dir, const std::string& url
   return GitMirror(repo, url);
 }
 
+namespace {
+
+// The local path of a repository URL that names one (a path or file://).
+std::optional<std::string> LocalPath(const std::string& url) {
+  if (!url.empty() && url.front() == '/') return url;
+  if (url.rfind("file://", 0) == 0) return url.substr(7);
+  return std::nullopt;
+}
+
+}  // namespace
+
 Result<std::string> GitMirror::Fetch(const std::string& branch) {
-  // A branch gone from the remote must not be answered by the last fetch.
-  if (git_reference* old = nullptr; git_reference_lookup(&old, repo_, RefName(branch).c_str()) == 0) {
-    git_reference_delete(old);
-    git_reference_free(old);
-  }
+  git_reference* existing = nullptr;
+  const bool fetched_before = git_reference_lookup(&existing, repo_, RefName(branch).c_str()) == 0;
+  Reference existing_ref(existing);
+  if (auto path = LocalPath(url_); path && fetched_before) return CopyLocal(*path, branch);
+
   git_remote* r = nullptr;
   if (git_remote_create_anonymous(&r, repo_, url_.c_str()) != 0)
     return Error::InvalidArgument("repository_unreachable", LastError("cannot use the repository URL " + url_));
@@ -103,15 +114,80 @@ Result<std::string> GitMirror::Fetch(const std::string& branch) {
   git_strarray refspecs{specs, 1};
   git_fetch_options opts = GIT_FETCH_OPTIONS_INIT;
   opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
+  // The tracking ref stays, so the negotiation tells the remote what the
+  // mirror has and only new objects come.
   if (git_remote_fetch(remote.get(), &refspecs, &opts, nullptr) != 0)
     return Error::InvalidArgument("repository_unreachable", LastError("cannot fetch from " + url_));
+  // A branch gone from the remote must not be answered by the last fetch.
+  const git_remote_head** heads = nullptr;
+  size_t count = 0;
+  bool advertised = false;
+  if (git_remote_ls(&heads, &count, remote.get()) == 0)
+    for (size_t i = 0; i < count; ++i)
+      if (std::string(heads[i]->name) == "refs/heads/" + branch) advertised = true;
   git_reference* ref = nullptr;
-  if (git_reference_lookup(&ref, repo_, RefName(branch).c_str()) != 0)
+  if (!advertised || git_reference_lookup(&ref, repo_, RefName(branch).c_str()) != 0)
     return Error::InvalidArgument("branch_not_found", "the repository " + url_ + " has no branch '" + branch + "'");
   Reference owned(ref);
   const git_oid* oid = git_reference_target(ref);
   if (oid == nullptr) return Error::Internal("the branch reference is symbolic");
   return Hex(oid);
+}
+
+// libgit2's local transport packs every object reachable from the wanted
+// commit (it leaves out only what the source's own refs point at), so a
+// fetch from a local repository would cost the whole repository each time.
+// For local sources fetched before, the pack is built here instead, with
+// the mirror's commit hidden: unchanged subtrees are left out, and the cost
+// follows the change.
+Result<std::string> GitMirror::CopyLocal(const std::string& path, const std::string& branch) {
+  git_repository* s = nullptr;
+  if (git_repository_open_ext(&s, path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0)
+    return Error::InvalidArgument("repository_unreachable", LastError("cannot fetch from " + url_));
+  std::unique_ptr<git_repository, Deleter<git_repository, git_repository_free>> source(s);
+  git_reference* ref = nullptr;
+  if (git_reference_lookup(&ref, s, ("refs/heads/" + branch).c_str()) != 0)
+    return Error::InvalidArgument("branch_not_found", "the repository " + url_ + " has no branch '" + branch + "'");
+  Reference tip_ref(ref);
+  git_reference* resolved = nullptr;
+  if (git_reference_resolve(&resolved, ref) != 0) return Error::Internal(LastError("branch"));
+  Reference resolved_ref(resolved);
+  const git_oid tip = *git_reference_target(resolved);
+
+  git_odb* dst_odb = nullptr;
+  if (git_repository_odb(&dst_odb, repo_) != 0) return Error::Internal(LastError("object database"));
+  std::unique_ptr<git_odb, Deleter<git_odb, git_odb_free>> dst(dst_odb);
+  if (!git_odb_exists(dst_odb, &tip)) {
+    git_revwalk* w = nullptr;
+    if (git_revwalk_new(&w, s) != 0) return Error::Internal(LastError("revwalk"));
+    std::unique_ptr<git_revwalk, Deleter<git_revwalk, git_revwalk_free>> walk(w);
+    if (git_revwalk_push(w, &tip) != 0) return Error::Internal(LastError("revwalk"));
+    // Hide what the mirror has: its tracking ref's commit, when the source
+    // has it (after a force push it may not; then more is packed).
+    git_reference* mine = nullptr;
+    if (git_reference_lookup(&mine, repo_, RefName(branch).c_str()) == 0) {
+      Reference mine_ref(mine);
+      git_commit* have = nullptr;
+      if (const git_oid* id = git_reference_target(mine); id != nullptr && git_commit_lookup(&have, s, id) == 0) {
+        git_commit_free(have);
+        git_revwalk_hide(w, id);
+      }
+    }
+    git_packbuilder* p = nullptr;
+    if (git_packbuilder_new(&p, s) != 0) return Error::Internal(LastError("pack"));
+    std::unique_ptr<git_packbuilder, Deleter<git_packbuilder, git_packbuilder_free>> pack(p);
+    git_packbuilder_set_threads(p, 1);
+    if (git_packbuilder_insert_walk(p, w) != 0) return Error::Internal(LastError("pack"));
+    const std::string pack_dir = std::string(git_repository_path(repo_)) + "objects/pack";
+    if (git_packbuilder_object_count(p) > 0 && git_packbuilder_write(p, pack_dir.c_str(), 0, nullptr, nullptr) != 0)
+      return Error::Internal(LastError("pack"));
+    git_odb_refresh(dst_odb);
+  }
+  git_reference* updated = nullptr;
+  if (git_reference_create(&updated, repo_, RefName(branch).c_str(), &tip, 1, "credence fetch") != 0)
+    return Error::Internal(LastError("ref"));
+  git_reference_free(updated);
+  return Hex(&tip);
 }
 
 bool GitMirror::HasCommit(const std::string& commit_id) const {

@@ -51,6 +51,7 @@ class GitMirror {
 
  private:
   GitMirror(git_repository* repo, std::string url);
+  Result<std::string> CopyLocal(const std::string& path, const std::string& branch);
   git_repository* repo_ = nullptr;
   std::string url_;
 };

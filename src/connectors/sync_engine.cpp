@@ -119,7 +119,11 @@ std::optional<std::string> SyncGit(RunWriter& w, const Run& run, const std::stri
     target = *run.target;  // resuming: the same commit, the same order
     base = run.base;
   } else {
+    const auto fetch_start = std::chrono::steady_clock::now();
     auto tip = mirror->Fetch(settings.branch);
+    LogLine(LogLevel::kDebug, "connector fetch")
+        .Str("connector", scope.connector.key)
+        .Int("ms", std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - fetch_start).count());
     if (!tip) throw std::runtime_error(tip.error().detail);
     target = *tip;
     if (scope.connector.sync_cursor && mirror->HasCommit(*scope.connector.sync_cursor))
