@@ -3,13 +3,17 @@
 // lines, configuration) with a planted secret or personal datum every few
 // KB. Reports bytes per second for one thread (one core).
 //
-//   build/release/bench/scanner_bench [--corpus-mb=8] [--write-corpus=PATH | --findings]
+//   build/release/bench/scanner_bench [--corpus-mb=8] [--corpus=PATH] [--write-corpus=PATH | --findings]
+//
+// --corpus=PATH scans that file instead (a corpus an older build wrote with
+// --write-corpus, to compare two versions of the scanner on the same text).
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <string>
 
@@ -36,10 +40,15 @@ std::string MixedCorpus(size_t bytes) {
       "|\n",
       "def load(path):\n    with open(path) as f:\n        return yaml.safe_load(f)  # password is read from the "
       "vault\n",
+      // Phone look-alikes: a date, a time, an address, a count, an order
+      // number and a version after the keyword "call".
+      "2026-11-25 10:30:45 call from 10.0.3.7 took 1,234 ms; order 123456789 (v2.3.1) retried on 2026-11-26\n",
   };
   static constexpr const char* kPersonal[] = {
       "Contact alice.martin@acme-corp.de\n", "card 4111 1111 1111 1111\n", "IBAN DE89 3704 0044 0532 0130 00\n",
-      "DATABASE_URL=postgres://app:s3cr3tP4ss@db.internal:5432/app\n", "password = \"Xk9#mP2$vL7q\"\n"};
+      "DATABASE_URL=postgres://app:s3cr3tP4ss@db.internal:5432/app\n", "password = \"Xk9#mP2$vL7q\"\n",
+      // Phone numbers, each ~ a random digit so that they differ.
+      "Phone: +44 20 7946 0~~~\n", "call (212) 555-01~~ after 5\n", "Tel. 030 2~~~~~~\n"};
   std::string out;
   out.reserve(bytes + 4096);
   size_t next_plant = 0;
@@ -50,7 +59,8 @@ std::string MixedCorpus(size_t bytes) {
         const auto secrets = gen.OneOfEach();
         out += "leaked: " + secrets[gen.Pick(secrets.size())].second + "\n";
       } else {
-        out += kPersonal[gen.Pick(std::size(kPersonal))];
+        for (const char* c = kPersonal[gen.Pick(std::size(kPersonal))]; *c != 0; ++c)
+          out += *c == '~' ? static_cast<char>('0' + gen.Pick(10)) : *c;
       }
       next_plant = out.size() + 2048 + gen.Pick(4096);
     }
@@ -58,8 +68,14 @@ std::string MixedCorpus(size_t bytes) {
   return out;
 }
 
+std::string g_corpus_file;
+
 const std::string& Corpus() {
-  static const std::string corpus = MixedCorpus(g_corpus_mb << 20);
+  static const std::string corpus = [] {
+    if (g_corpus_file.empty()) return MixedCorpus(g_corpus_mb << 20);
+    std::ifstream in(g_corpus_file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }();
   return corpus;
 }
 
@@ -97,6 +113,7 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--findings") == 0) summary = true;
     if (std::strncmp(argv[i], "--corpus-mb=", 12) == 0) g_corpus_mb = std::strtoul(argv[i] + 12, nullptr, 10);
     if (std::strncmp(argv[i], "--write-corpus=", 15) == 0) write_to = argv[i] + 15;
+    if (std::strncmp(argv[i], "--corpus=", 9) == 0) g_corpus_file = argv[i] + 9;
   }
   if (!write_to.empty()) {  // for running another scanner on the same text
     std::ofstream(write_to, std::ios::binary) << Corpus();

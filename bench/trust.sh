@@ -6,6 +6,10 @@
 # ledger's bytes per decision, and their ratio.
 #
 #   bench/trust.sh [seconds] [connections]
+#
+# FINDINGS=1 puts scanning facts in play: every 4th entry carries an e-mail
+# address (personal data: personal_data_present warns) and every 10th a
+# private key (secrets_present blocks), found by the content scanner at save.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${CREDENCE_BIN:-"$ROOT/build/release/src/app/credence"}
@@ -24,8 +28,18 @@ for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && 
 # Seed: a tenant with 100 published, reviewed entries; the request body.
 export BASE="http://127.0.0.1:$PORT" BODY_FILE="$DIR/body.json" TOKEN_FILE="$DIR/token"
 python3 - <<'PY'
-import json, os, urllib.request
+import base64, json, os, random, urllib.request
 base = os.environ["BASE"]
+findings = os.environ.get("FINDINGS") == "1"
+rng = random.Random(13)
+def text_of(i):
+    text = f"Answer {i}"
+    if findings and i % 4 == 0:
+        text += f" Contact jo.{i}@initech-ops.io for details."
+    if findings and i % 10 == 0:
+        body = base64.b64encode(bytes(rng.getrandbits(8) for _ in range(120))).decode()
+        text += "\n-----BEGIN RSA PRIVATE KEY-----\n" + body + "\n-----END RSA PRIVATE KEY-----"
+    return text
 def call(method, path, body=None, token=None):
     req = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode())
     req.add_header("Content-Type", "application/json")
@@ -37,7 +51,7 @@ admin = call("POST", "/auth/dev-login", {"persona": "admin", "tenantId": tenant}
 call("POST", "/api/hubs", {"key": "bench-trust", "name": "Bench", "defaultExpiryDays": 365}, admin)
 ids = []
 for i in range(100):
-    doc = {"type": "doc", "content": [{"type": "paragraph", "content": [{"type": "text", "text": f"Answer {i}"}]}]}
+    doc = {"type": "doc", "content": [{"type": "paragraph", "content": [{"type": "text", "text": text_of(i)}]}]}
     e = call("POST", "/api/entries", {"hubKey": "bench-trust", "key": f"e{i}", "title": f"Entry {i}",
                                       "originalLanguage": "en", "content": json.dumps(doc)}, admin)
     call("POST", f"/api/entries/{e['id']}/publish", {}, admin)
@@ -49,6 +63,9 @@ open(os.environ["BODY_FILE"], "w").write(json.dumps(body))
 open(os.environ["TOKEN_FILE"], "w").write(admin)
 PY
 export TOKEN=$(cat "$TOKEN_FILE")
+if [[ ${FINDINGS:-} == 1 ]]; then
+  echo "scanner facts: $(sqlite3 "$DIR/credence.db" "select count(*), sum(has_secrets), sum(has_personal_data) from source_sensitivity where set_by = 'scanner'") (sources, with secrets, with personal data)"
+fi
 BYTES=$(curl -s -X POST "$BASE/api/trust/evaluate" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
   --data-binary @"$BODY_FILE" | wc -c)
 echo "evaluate answer: $BYTES bytes for 100 sources"

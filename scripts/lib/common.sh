@@ -8,6 +8,7 @@ readonly CREDENCE_PACKAGES=(
   libsqlite3-dev libpq-dev libssl-dev libcurl4-openssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libhyperscan-dev libgit2-dev
+  libphonenumber8 libprotobuf-dev libabsl-dev
   postgresql-15 wrk curl python3 python3-aiosmtpd
 )
 
@@ -29,6 +30,57 @@ credence_install_packages() {
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+# libphonenumber's headers for the scanner's phone-number detector
+# (docs/scanning.md). Debian 12's libphonenumber-dev cannot be installed: it
+# depends on libboost-thread-dev (Boost 1.74), which conflicts with the Boost
+# 1.81 -dev packages Credence builds with. The library itself is the runtime
+# package libphonenumber8 (in CREDENCE_PACKAGES; it needs abseil, ICU and
+# protobuf, not Boost, and was built with the POSIX singleton), so only the
+# headers are missing: they are taken from the -dev package without
+# installing it (apt-get download, dpkg -x) into
+# /opt/credence-deps/libphonenumber/include, beside a libphonenumber.so link
+# to the system's libphonenumber.so.8. Idempotent; needs root to install.
+readonly CREDENCE_PHONENUMBER_DIR=/opt/credence-deps/libphonenumber
+credence_install_phonenumber_headers() {
+  local dir=$CREDENCE_PHONENUMBER_DIR
+  local lib=/usr/lib/x86_64-linux-gnu/libphonenumber.so.8
+  # The headers must be those of the installed library's version.
+  local version
+  version=$(dpkg-query -W -f='${Version}' libphonenumber8 2>/dev/null) || version=
+  if [[ -z $version || ! -e $lib ]]; then
+    echo "the package libphonenumber8 is not installed (credence_install_packages)" >&2
+    return 1
+  fi
+  if [[ -f $dir/include/phonenumbers/phonenumberutil.h && -e $dir/lib/libphonenumber.so &&
+    $(cat "$dir/VERSION" 2>/dev/null) == "$version" ]]; then
+    return 0
+  fi
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "missing libphonenumber $version headers in $dir (run as root)" >&2
+    return 1
+  fi
+  echo "extracting libphonenumber $version headers into $dir (from libphonenumber-dev, not installed)" >&2
+  local tmp
+  tmp=$(mktemp -d)
+  # apt-get download fetches as the _apt user where it can.
+  chown _apt "$tmp" 2>/dev/null || true
+  if ! (cd "$tmp" && apt-get download -qq "libphonenumber-dev=$version" >&2); then
+    # The package lists may be missing or stale.
+    apt-get update -qq >&2
+    if ! (cd "$tmp" && apt-get download -qq "libphonenumber-dev=$version" >&2); then
+      rm -rf "$tmp"
+      return 1
+    fi
+  fi
+  dpkg -x "$tmp"/libphonenumber-dev_*.deb "$tmp/root"
+  rm -rf "$dir"
+  mkdir -p "$dir/lib"
+  cp -a "$tmp/root/usr/include" "$dir/include"
+  ln -sf "$lib" "$dir/lib/libphonenumber.so"
+  echo "$version" >"$dir/VERSION"
+  rm -rf "$tmp"
 }
 
 # The OpenID provider the sign-in tests run (tests/oidc: oidc-provider from

@@ -83,6 +83,7 @@ int Serve(const Config& config) {
   set_options.version = kVersion;
   set_options.node_id = NodeId();
   set_options.delivery.smtp_url = config.smtp_url;
+  set_options.delivery.outbound = {config.allow_private_outbound, /*allow_loopback=*/config.dev};
   set_options.delivery.smtp_from = config.smtp_from;
   set_options.test_clock = config.test_clock ? &test_clock : nullptr;
   set_options.signing_key = signing_key;

@@ -2,9 +2,19 @@
 
 #include <stdexcept>
 
+#include "scanning/scanner.h"
 #include "storage/database.h"
 
 namespace credence::app {
+namespace {
+
+std::shared_ptr<const scanning::Scanner> CompiledScanner() {
+  auto scanner = scanning::Scanner::Create();
+  if (!scanner) throw std::runtime_error("the content scanner's rules do not compile: " + scanner.error().detail);
+  return *scanner;
+}
+
+}  // namespace
 
 ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options)
     : audit(db, clock),
@@ -12,9 +22,10 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       users(db, clock, audit),
       groups(db, clock, audit),
       invitations(db, clock, audit, options.invitations, notify::InvitationEmailsThroughOutbox()),
+      scanning(db, clock, audit, CompiledScanner()),
       hubs(db, clock),
-      entries(db, clock),
-      translations(db, clock),
+      entries(db, clock, scanning),
+      translations(db, clock, scanning),
       memberships(db, clock, audit),
       expiry_templates(db, clock),
       review_checklists(db, clock),
@@ -22,7 +33,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       reviews(db, clock),
       notifications(db, clock),
       dashboards(db, clock),
-      channels(db, clock),
+      channels(db, clock, options.delivery.outbound),
       scheduler(db, clock, options.node_id),
       outbox(db, clock, options.delivery),
       api_keys(db, clock, audit,
@@ -38,23 +49,49 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       reports(db, clock),
       sessions(db, clock, audit, options.sessions),
       sign_in(db, clock, sessions, audit, options.oidc_providers, options.public_url),
-      // TODO(scanning): pass the ContentScanning service once main's
-      // implementation is merged; null means documents are not scanned.
-      connectors(db, clock, audit, nullptr),
-      connector_syncer(db, clock, nullptr, [&options] {
-        connectors::SyncOptions o = options.connector_sync;
+      connectors(db, clock, audit, &scanning),
+      connector_syncer(db, clock, &scanning, [&options] {
+        ::credence::connectors::SyncOptions o = options.connector_sync;
         if (o.node_id.empty()) o.node_id = options.node_id;
         return o;
       }()),
-      services_{db,           tenants,      users,           groups,       invitations, hubs,
-                entries,      translations, metrics_,        options.dev,  options.version,
-                memberships,  expiry_templates, review_checklists, expiry, reviews,
-                notifications, dashboards,  channels,        scheduler,    outbox,      options.test_clock,
-                api_keys,     trust,       trust_admin,  apps,        reports,
-                sessions,     sign_in,      chain_heads,  audit,
-                connectors,   connector_syncer} {
-  api_keys.SetConnectorCheck(&connectors::ConnectorService::Exists);
+      services_{db,
+                tenants,
+                users,
+                groups,
+                invitations,
+                hubs,
+                entries,
+                translations,
+                metrics_,
+                options.dev,
+                options.version,
+                memberships,
+                expiry_templates,
+                review_checklists,
+                expiry,
+                reviews,
+                notifications,
+                dashboards,
+                channels,
+                scheduler,
+                outbox,
+                options.test_clock,
+                api_keys,
+                trust,
+                trust_admin,
+                apps,
+                reports,
+                sessions,
+                sign_in,
+                chain_heads,
+                audit,
+                scanning,
+                connectors,
+                connector_syncer} {
   audit.SetChainHeads(&chain_heads);
+  // A key with connector:push names a connector of its tenant.
+  api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);
   // Sign-in accepts the person's invitations and joins the tenants whose
   // domain admits them, inside its own transaction.
   sign_in.SetJoinTenantsHook([this](storage::Session& tx, const std::string& user_id, const std::string& email,

@@ -11,13 +11,13 @@
 #include "http/handlers/routes.h"
 #include "http/metrics.h"
 #include "identity/api_key_service.h"
-#include "integrity/chain_heads.h"
 #include "identity/group_service.h"
 #include "identity/invitation_service.h"
 #include "identity/session_service.h"
 #include "identity/sign_in_service.h"
 #include "identity/tenant_service.h"
 #include "identity/user_service.h"
+#include "integrity/chain_heads.h"
 #include "kb/entry_service.h"
 #include "kb/hub_service.h"
 #include "kb/membership_service.h"
@@ -35,6 +35,7 @@
 #include "reports/report_service.h"
 #include "trust/admin_service.h"
 #include "trust/app_registry.h"
+#include "trust/content_scanning.h"
 #include "trust/trust_service.h"
 
 namespace credence::storage {
@@ -84,6 +85,8 @@ class ServiceSet {
   identity::UserService users;
   identity::GroupService groups;
   identity::InvitationService invitations;
+  // Before the knowledge base: entry saves are scanned through it.
+  trust::ContentScanning scanning;
   kb::HubService hubs;
   kb::EntryService entries;
   kb::TranslationService translations;

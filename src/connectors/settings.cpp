@@ -158,11 +158,11 @@ Result<std::string> ValidateSettings(const std::string& kind, const std::string&
     if (w.start_urls.empty() && !w.sitemap_url && errors.empty())
       r.Error("startUrls", "is required unless sitemapUrl is given");
     if (auto v = r.Int("maxPages", 1, 100'000)) w.max_pages = *v;
-    if (auto v = r.Int("maxDepth", 0, 50)) w.max_depth = *v;
+    if (auto v = r.Int("maxDepth", 0, 20)) w.max_depth = *v;
     w.include_prefixes = r.Urls("includePrefixes", 100);
     if (auto v = r.Int("requestTimeoutMs", 100, 120'000)) w.request_timeout_ms = *v;
     if (auto v = r.Str("userAgent", false, 200)) w.user_agent = *v;
-    if (auto v = r.Int("maxPageBytes", 1024, 20 << 20)) w.max_page_bytes = *v;
+    if (auto v = r.Int("maxPageBytes", 1024, 100 << 20)) w.max_page_bytes = *v;
     r.RejectUnknown();
     if (errors.empty())
       for (auto& e : CheckCrawlSettings(w)) errors.push_back(std::move(e));

@@ -22,11 +22,11 @@ struct WebSettings {
   std::vector<std::string> start_urls;
   std::optional<std::string> sitemap_url;
   int64_t max_pages = 1000;
-  int64_t max_depth = 5;
+  int64_t max_depth = 3;
   std::vector<std::string> include_prefixes;
   int64_t request_timeout_ms = 10'000;
   std::string user_agent = "CredenceConnector/1.0";
-  int64_t max_page_bytes = 2 << 20;
+  int64_t max_page_bytes = 5 << 20;
 };
 
 // The settings of `kind` from JSON object text, with every field error

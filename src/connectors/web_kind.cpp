@@ -18,10 +18,10 @@ web::CrawlSettings ToCrawlSettings(const WebSettings& s) {
   web::CrawlSettings c;
   c.start_urls = s.start_urls;
   c.sitemap_url = s.sitemap_url;
-  c.max_pages = s.max_pages;
-  c.max_depth = s.max_depth;
+  c.max_pages = static_cast<int>(s.max_pages);
+  c.max_depth = static_cast<int>(s.max_depth);
   c.include_prefixes = s.include_prefixes;
-  c.request_timeout_ms = s.request_timeout_ms;
+  c.request_timeout_ms = static_cast<int>(s.request_timeout_ms);
   c.user_agent = s.user_agent;
   c.max_page_bytes = s.max_page_bytes;
   return c;
@@ -47,13 +47,15 @@ void SyncWeb(RunWriter& w, const Run& run) {
   auto known = [&w](const std::string& url) -> std::optional<web::KnownPage> {
     auto k = w.Known(url);
     if (!k || k->removed) return std::nullopt;
-    return web::KnownPage{k->etag, k->last_modified, k->content_hash};
+    // Links are not kept: a page whose links the crawl still needs is then
+    // fetched without validators (crawler.h, KnownPage::links).
+    return web::KnownPage{k->etag, k->last_modified, k->content_hash.value_or(""), std::nullopt};
   };
   auto on_page = [&](web::Page&& page) -> bool {
     try {
       const std::string id = page.requested_url;
       switch (page.state) {
-        case web::Page::kChanged: {
+        case web::Page::State::kChanged: {
           SourceDocument doc;
           doc.external_id = id;
           doc.url = page.url;
@@ -67,7 +69,7 @@ void SyncWeb(RunWriter& w, const Run& run) {
           w.Upsert(std::move(doc));
           break;
         }
-        case web::Page::kUnchanged:
+        case web::Page::State::kUnchanged:
           w.Unchanged(id, {}, /*mark_seen=*/true, page.etag, page.last_modified);
           break;
         default:
@@ -87,9 +89,9 @@ void SyncWeb(RunWriter& w, const Run& run) {
   if (lost) throw LeaseLost();
   if (!summary) throw std::runtime_error(summary.error().detail);
   w.Flush();
-  // TODO(webcrawl): the field names of CrawlSummary are the helper's; this
-  // assumes `truncated` and `failed` as in the interface brief.
-  if (!summary->truncated && !summary->failed) {
+  // Only a crawl that saw everything it could (not cut by maxPages, not
+  // stopped) says what is gone.
+  if (!summary->truncated && !summary->stopped) {
     for (const auto& k : w.AllKnown())
       if (!k.removed && k.last_seen_run != run.id) w.Remove(k.external_id);
     w.Flush();

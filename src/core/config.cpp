@@ -27,6 +27,8 @@ constexpr FlagSpec kFlags[] = {
     {"read-timeout-ms", FlagType::kInt, "time to receive a whole request (default 30000)"},
     {"idle-timeout-ms", FlagType::kInt, "keep-alive idle time before closing (default 60000)"},
     {"shutdown-timeout-ms", FlagType::kInt, "grace period for in-flight requests on SIGTERM (default 10000)"},
+    {"allow-private-outbound", FlagType::kBool,
+     "notification channels and webhooks may call private and unique-local addresses (docs/outbound.md)"},
     {"test-clock", FlagType::kBool, "with --dev: the clock can be set with PUT /dev/clock (for tests)"},
     {"jobs-interval-ms", FlagType::kInt, "how often background jobs run (default 5000; 0: only on demand in dev)"},
     {"smtp-url", FlagType::kString, "outbound mail server, smtp://host:port (email channels)"},
@@ -130,6 +132,10 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
     c.idle_timeout_ms = number;
   } else if (name == "shutdown-timeout-ms") {
     c.shutdown_timeout_ms = number;
+  } else if (name == "allow-private-outbound") {
+    auto b = ParseBool(value);
+    if (!b) return FlagError(name, "expected true or false, got '" + value + "'");
+    c.allow_private_outbound = *b;
   } else if (name == "test-clock") {
     auto b = ParseBool(value);
     if (!b) return FlagError(name, "expected true or false, got '" + value + "'");

@@ -32,6 +32,9 @@ struct Config {
   // Outbound email: smtp://host:port (empty: email channels fail to deliver).
   std::string smtp_url;
   std::string smtp_from = "credence@localhost";
+  // Notification channels and webhooks may call private and unique-local
+  // addresses (docs/outbound.md); development mode also allows loopback.
+  bool allow_private_outbound = false;
   // How long an invitation can be accepted, in days (docs/sign-in.md).
   int64_t invitation_days = 14;
   // Lifetime of access tokens from POST /connect/token (docs/credentials.md).

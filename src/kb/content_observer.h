@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/clock.h"
 
@@ -30,7 +31,8 @@ class ContentObserver {
 
   // The whole text of one language of an entry as it now stands (the
   // original's blocks, or one translation's), after a create or an update.
-  // `language` is the original language for the original. Throws only what
+  // `language` is empty for the original (whatever its language is called,
+  // which an editor may change), else the translation's. Throws only what
   // storage throws; the save then rolls back.
   virtual void EntryTextSaved(storage::TenantSession& tx, const std::string& entry_id, const std::string& language,
                               std::span<const TextPiece> pieces, TimeMs now) const = 0;
@@ -42,5 +44,16 @@ class NoContentObserver final : public ContentObserver {
   void EntryTextSaved(storage::TenantSession&, const std::string&, const std::string&, std::span<const TextPiece>,
                       TimeMs) const override {}
 };
+inline const NoContentObserver kIgnoreContent{};
+
+// The pieces of a saved document: its title, then its blocks in order.
+template <typename Blocks>
+std::vector<TextPiece> TextPiecesOf(std::string_view title, const Blocks& blocks) {
+  std::vector<TextPiece> pieces;
+  pieces.reserve(blocks.size() + 1);
+  pieces.push_back({"", title});
+  for (const auto& b : blocks) pieces.push_back({b.block_id, b.text});
+  return pieces;
+}
 
 }  // namespace credence::kb

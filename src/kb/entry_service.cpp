@@ -36,7 +36,8 @@ std::string SearchBody(const std::vector<Block>& blocks) {
   return body;
 }
 
-void Reindex(storage::TenantSession& s, const std::string& entry_id, const std::string& title, const std::string& body) {
+void Reindex(storage::TenantSession& s, const std::string& entry_id, const std::string& title,
+             const std::string& body) {
   s.Run(internal::kSearchDelete, {entry_id});
   if (s.session().dialect() == storage::Dialect::kSqlite) s.Run(internal::kSearchUpsertDoc, {entry_id});
   s.Run(internal::kSearchInsert, {entry_id, title, body});
@@ -220,6 +221,7 @@ Result<EntryView> EntryService::Create(const identity::Principal& caller, const 
                                  EntryStatusName(e.status), e.expiry_at, e.owner_id, e.preview_image, now});
   for (const Block& b : doc.blocks) s.Run(internal::kInsertBlock, {e.id, b.block_id, b.position, b.hash, b.node_json});
   Reindex(s, e.id, e.title, SearchBody(doc.blocks));
+  content_.EntryTextSaved(s, e.id, "", TextPiecesOf(e.title, doc.blocks), now);
   session.Commit();
   return Written(std::move(e), request.original_language, now);
 }
@@ -242,9 +244,11 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
 
   if (!for_original && language != e.original_language) {
     if (!TranslationService::Summary(s, id, language))
-      return Error::NotFound("No translation in '" + language + "'; create it with POST "
-                             "/api/entries/{id}/translations/" + language + ".");
-    CR_TRY(TranslationService::Replace(s, e, language, update.title, update.content, caller.user_id, now));
+      return Error::NotFound("No translation in '" + language +
+                             "'; create it with POST "
+                             "/api/entries/{id}/translations/" +
+                             language + ".");
+    CR_TRY(TranslationService::Replace(s, e, language, update.title, update.content, caller.user_id, now, content_));
     EntryView view = Compose(s, std::move(e), language, now);
     session.Commit();
     return view;
@@ -303,9 +307,10 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
   if (content_changed) e.content_updated_at = now;
   e.updated_at = now;
   ++e.version;
-  s.Run(internal::kUpdateEntry, {id, e.title, e.content, e.preview_image, EntryStatusName(e.status), now,
-                                 e.content_updated_at});
+  s.Run(internal::kUpdateEntry,
+        {id, e.title, e.content, e.preview_image, EntryStatusName(e.status), now, e.content_updated_at});
   if (content_changed || title_changed) Reindex(s, id, e.title, SearchBody(doc.blocks));
+  content_.EntryTextSaved(s, id, "", TextPiecesOf(e.title, doc.blocks), now);
   session.Commit();
   const std::string original = e.original_language;
   return Written(std::move(e), original, now);
@@ -315,8 +320,7 @@ Status EntryService::Delete(const identity::Principal& caller, const std::string
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
   CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kViewer, /*with_content=*/false));
-  if (loaded.entry.owner_id != caller.user_id)
-    return Error::PermissionDenied("Only the entry's owner can delete it.");
+  if (loaded.entry.owner_id != caller.user_id) return Error::PermissionDenied("Only the entry's owner can delete it.");
   if (loaded.hub.root_entry_id == id)
     return Error::InvalidArgument("entry_is_hub_root",
                                   "The entry is its hub's root entry; set another root entry first.");
@@ -345,9 +349,8 @@ std::vector<Entry> EntryService::Expired(const identity::Principal& caller) cons
   storage::TenantSession s(session, caller.tenant_id);
   std::vector<Entry> out;
   const TimeMs now = clock_.Now();
-  for (const auto& row : s.Run(internal::kExpiredViewable, {now, caller.user_id, caller.is_global_admin(),
-                                                            DefaultOrgRoleApplies(caller)}))
-  {
+  for (const auto& row : s.Run(internal::kExpiredViewable,
+                               {now, caller.user_id, caller.is_global_admin(), DefaultOrgRoleApplies(caller)})) {
     out.push_back(internal::EntryFromRow(row));
     internal::DeriveStatus(out.back(), now);
   }
@@ -419,8 +422,14 @@ Result<std::vector<SearchResult>> EntryService::Search(const identity::Principal
     }
   }
   auto result_from = [](const storage::Row& row) {
-    return SearchResult{row.Text(0), row.Text(1), row.Text(2), row.Text(3), row.Text(4), row.Text(5),
-                        ParseEntryStatus(row.Text(6)).value_or(EntryStatus::kDraft), row.Text(7)};
+    return SearchResult{row.Text(0),
+                        row.Text(1),
+                        row.Text(2),
+                        row.Text(3),
+                        row.Text(4),
+                        row.Text(5),
+                        ParseEntryStatus(row.Text(6)).value_or(EntryStatus::kDraft),
+                        row.Text(7)};
   };
   std::vector<SearchResult> out;
   if (session.dialect() == storage::Dialect::kPostgres) {
@@ -433,9 +442,9 @@ Result<std::vector<SearchResult>> EntryService::Search(const identity::Principal
   // kSearchRankWindow matches the caller may open.
   std::unordered_set<int64_t> candidates;
   int64_t lowest = 0;
-  for (const auto& row : s.Run(internal::kSearchCandidates, {match, caller.user_id, caller.is_global_admin(),
-                                                             DefaultOrgRoleApplies(caller), hub_key,
-                                                             kSearchRankWindow})) {
+  for (const auto& row :
+       s.Run(internal::kSearchCandidates, {match, caller.user_id, caller.is_global_admin(),
+                                           DefaultOrgRoleApplies(caller), hub_key, kSearchRankWindow})) {
     lowest = row.Int(0);
     candidates.insert(lowest);
   }

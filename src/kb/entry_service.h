@@ -9,6 +9,7 @@
 #include "core/clock.h"
 #include "core/result.h"
 #include "identity/principal.h"
+#include "kb/content_observer.h"
 #include "kb/model.h"
 
 namespace credence::storage {
@@ -42,7 +43,9 @@ inline constexpr int kSearchRankWindow = 300;
 
 class EntryService {
  public:
-  EntryService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
+  // `content` is told the text of every save, in the save's transaction.
+  EntryService(storage::Database& db, const Clock& clock, const ContentObserver& content = kIgnoreContent)
+      : db_(db), clock_(clock), content_(content) {}
 
   // Hub Viewer+. Listings carry no content.
   Result<std::vector<Entry>> ListByHub(const identity::Principal& caller, const std::string& hub_key) const;
@@ -81,6 +84,7 @@ class EntryService {
  private:
   storage::Database& db_;
   const Clock& clock_;
+  const ContentObserver& content_;
 };
 
 }  // namespace credence::kb

@@ -54,7 +54,7 @@ std::string TranslationContent(storage::TenantSession& s, const std::string& ent
 }  // namespace
 
 std::optional<TranslationSummary> TranslationService::Summary(storage::TenantSession& s, const std::string& entry_id,
-                                                             const std::string& language) {
+                                                              const std::string& language) {
   auto rows = s.Run(internal::kTranslationSummaries, {entry_id, language});
   if (rows.empty()) return std::nullopt;
   return SummaryFromRow(rows.front());
@@ -82,7 +82,7 @@ Result<FullTranslation> TranslationService::Get(const identity::Principal& calle
 
 Status TranslationService::Replace(storage::TenantSession& s, const Entry& entry, const std::string& language,
                                    const std::string& title, const std::string& content, const std::string& user_id,
-                                   TimeMs now) {
+                                   TimeMs now, const ContentObserver& observer) {
   std::unordered_map<std::string, int> live_positions;
   std::unordered_map<std::string, std::string> current_hash;
   for (const auto& row : s.Run(internal::kBlocksOfEntry, {entry.id})) {
@@ -104,6 +104,7 @@ Status TranslationService::Replace(storage::TenantSession& s, const Entry& entry
       source_hash = it->second.second;  // untouched: still translated from what it was
     s.Run(internal::kInsertTranslationBlock, {entry.id, language, b.block_id, b.node_json, source_hash});
   }
+  observer.EntryTextSaved(s, entry.id, language, TextPiecesOf(title, parsed.blocks), now);
   return Ok();
 }
 
@@ -118,18 +119,20 @@ Result<FullTranslation> TranslationService::Create(const identity::Principal& ca
   if (language == loaded.entry.original_language)
     return Error::Validation({{"language", "is the entry's original language"}});
   if (Summary(s, entry_id, language))
-    return Error::Conflict("translation_exists", "A translation in '" + language + "' exists; update it with "
-                                                 "PUT /api/entries/{id}?language=" + language + ".");
+    return Error::Conflict("translation_exists", "A translation in '" + language +
+                                                     "' exists; update it with "
+                                                     "PUT /api/entries/{id}?language=" +
+                                                     language + ".");
   const TimeMs now = clock_.Now();
   s.Run(internal::kInsertTranslation, {entry_id, language, title, now, caller.user_id});
-  CR_TRY(Replace(s, loaded.entry, language, title, content, caller.user_id, now));
+  CR_TRY(Replace(s, loaded.entry, language, title, content, caller.user_id, now, content_));
   FullTranslation out{*Summary(s, entry_id, language), TranslationContent(s, entry_id, language)};
   session.Commit();
   return out;
 }
 
 Result<TranslationSummary> TranslationService::GetStatus(const identity::Principal& caller, const std::string& entry_id,
-                                                      const std::string& language) const {
+                                                         const std::string& language) const {
   storage::Session session(db_);
   storage::TenantSession s(session, caller.tenant_id);
   CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kViewer, false));
@@ -169,8 +172,8 @@ Status TranslationService::Delete(const identity::Principal& caller, const std::
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
   CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kEditor, false));
-  if (s.Run(internal::kDeleteTranslation, {entry_id, language}).affected() == 0)
-    return TranslationNotFound(language);
+  if (s.Run(internal::kDeleteTranslation, {entry_id, language}).affected() == 0) return TranslationNotFound(language);
+  content_.EntryTextSaved(s, entry_id, language, {}, clock_.Now());  // the language's text is gone
   session.Commit();
   return Ok();
 }

@@ -8,12 +8,13 @@
 #include "core/clock.h"
 #include "core/result.h"
 #include "identity/principal.h"
+#include "kb/content_observer.h"
 #include "kb/model.h"
 
 namespace credence::storage {
 class Database;
 class TenantSession;
-}
+}  // namespace credence::storage
 
 namespace credence::kb {
 
@@ -24,7 +25,8 @@ struct FullTranslation {
 
 class TranslationService {
  public:
-  TranslationService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
+  TranslationService(storage::Database& db, const Clock& clock, const ContentObserver& content = kIgnoreContent)
+      : db_(db), clock_(clock), content_(content) {}
 
   Result<std::vector<TranslationSummary>> List(const identity::Principal& caller, const std::string& entry_id) const;
   Result<FullTranslation> Get(const identity::Principal& caller, const std::string& entry_id,
@@ -35,7 +37,7 @@ class TranslationService {
                                  const std::string& language, const std::string& title,
                                  const std::string& content) const;
   Result<TranslationSummary> GetStatus(const identity::Principal& caller, const std::string& entry_id,
-                                    const std::string& language) const;
+                                       const std::string& language) const;
   Result<TranslationSummary> MarkUpToDate(const identity::Principal& caller, const std::string& entry_id,
                                           const std::string& language) const;
   Result<std::vector<StaleBlock>> StaleBlocks(const identity::Principal& caller, const std::string& entry_id,
@@ -46,9 +48,10 @@ class TranslationService {
   // transaction (the entry is loaded and its access checked by the caller).
   // A block whose text changed is taken as re-translated from the current
   // original; an unchanged block keeps the hash it was translated from.
+  // `observer` is told the translation's new text.
   static Status Replace(storage::TenantSession& session, const Entry& entry, const std::string& language,
-                        const std::string& title, const std::string& content, const std::string& user_id,
-                        TimeMs now);
+                        const std::string& title, const std::string& content, const std::string& user_id, TimeMs now,
+                        const ContentObserver& observer);
   // The summary of one translation, or nullopt when there is none.
   static std::optional<TranslationSummary> Summary(storage::TenantSession& session, const std::string& entry_id,
                                                    const std::string& language);
@@ -56,6 +59,7 @@ class TranslationService {
  private:
   storage::Database& db_;
   const Clock& clock_;
+  const ContentObserver& content_;
 };
 
 }  // namespace credence::kb

@@ -8,6 +8,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "outbound/outbound.h"
 #include "identity/principal.h"
 #include "notify/channel.h"
 
@@ -39,7 +40,10 @@ inline constexpr size_t kMaxListedDeliveries = 50;
 
 class ChannelService {
  public:
-  ChannelService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
+  // `outbound` decides which URLs a channel may call (docs/outbound.md); a
+  // URL with a literal address it refuses is a 400 url_not_allowed here.
+  ChannelService(storage::Database& db, const Clock& clock, outbound::Policy outbound = {})
+      : db_(db), clock_(clock), outbound_(outbound) {}
 
   // Any signed-in user. Callers who are not global admins get each channel
   // with `summary` instead of its configuration. By name ignoring case.
@@ -65,6 +69,7 @@ class ChannelService {
  private:
   storage::Database& db_;
   const Clock& clock_;
+  outbound::Policy outbound_;
 };
 
 }  // namespace credence::notify

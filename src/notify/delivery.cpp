@@ -88,12 +88,20 @@ void Append(Slist& list, const std::string& item) {
   list.reset(grown);
 }
 
-// Keeps the first bytes of a response body for the error message.
+// A receiver's answer: its first bytes, kept for the error message, and a
+// bound on how much of it is read at all.
+struct Answer {
+  static constexpr size_t kMaxRead = 64 * 1024;
+  std::string kept;
+  size_t read = 0;
+};
+
 size_t KeepSome(char* data, size_t size, size_t count, void* user) {
-  auto* out = static_cast<std::string*>(user);
+  auto* answer = static_cast<Answer*>(user);
   const size_t n = size * count;
-  if (out->size() < 512) out->append(data, std::min(n, 512 - out->size()));
-  return n;
+  if (answer->kept.size() < 512) answer->kept.append(data, std::min(n, 512 - answer->kept.size()));
+  answer->read += n;
+  return answer->read > Answer::kMaxRead ? 0 : n;  // 0 stops the transfer
 }
 
 struct Upload {
@@ -274,7 +282,10 @@ void InitCurl() {
 }
 
 SendResult PostJson(const std::string& url, const std::string& body,
-                    const std::vector<std::pair<std::string, std::string>>& headers, int64_t timeout_ms) {
+                    const std::vector<std::pair<std::string, std::string>>& headers, int64_t timeout_ms,
+                    const outbound::Policy& outbound) {
+  auto target = outbound::Resolve(url, outbound);
+  if (!target) return {false, target.error().code + ": " + target.error().detail};
   InitCurl();
   CurlHandle c(curl_easy_init());
   if (!c) return {false, "cannot create an HTTP client"};
@@ -285,7 +296,11 @@ SendResult PostJson(const std::string& url, const std::string& body,
   // Without this curl may wait for "100 Continue" before sending the body.
   Append(list, "Expect:");
   for (const auto& [name, value] : headers) Append(list, OneLine(name) + ": " + OneLine(value));
-  std::string response;
+  Answer response;
+  // Connect to the address that was checked, whatever DNS answers next.
+  Slist pinned;
+  Append(pinned, target->curl_resolve_entry());
+  curl_easy_setopt(c.get(), CURLOPT_RESOLVE, pinned.get());
   curl_easy_setopt(c.get(), CURLOPT_URL, url.c_str());
   curl_easy_setopt(c.get(), CURLOPT_POST, 1L);
   curl_easy_setopt(c.get(), CURLOPT_POSTFIELDS, body.data());
@@ -296,12 +311,14 @@ SendResult PostJson(const std::string& url, const std::string& body,
   curl_easy_setopt(c.get(), CURLOPT_WRITEFUNCTION, &KeepSome);
   curl_easy_setopt(c.get(), CURLOPT_WRITEDATA, &response);
   const CURLcode rc = curl_easy_perform(c.get());
-  if (rc != CURLE_OK) return {false, "HTTP request failed: " + TransportError(rc, error_buffer)};
   long status = 0;
   curl_easy_getinfo(c.get(), CURLINFO_RESPONSE_CODE, &status);
+  // An answer longer than the bound was cut, not failed: its status counts.
+  const bool cut = rc == CURLE_WRITE_ERROR && response.read > Answer::kMaxRead && status != 0;
+  if (rc != CURLE_OK && !cut) return {false, "HTTP request failed: " + TransportError(rc, error_buffer)};
   if (status >= 200 && status < 300) return {true, ""};
   std::string error = "HTTP " + std::to_string(status);
-  if (!response.empty()) error += ": " + Printable(response, 200);
+  if (!response.kept.empty()) error += ": " + Printable(response.kept, 200);
   return {false, error};
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "outbound/outbound.h"
 
 namespace credence::notify {
 
@@ -75,9 +76,14 @@ struct SendResult {
 void InitCurl();
 
 // POSTs `body` as application/json. 2xx is success; any other status, a
-// redirect included, or a transport error is a failure.
+// redirect included (never followed), or a transport error is a failure.
+// The host is resolved once and checked against `outbound`, and the
+// connection is pinned to the address checked (docs/outbound.md): a refusal
+// is a failure whose error starts with url_not_allowed. At most 64 KiB of
+// the answer is read.
 SendResult PostJson(const std::string& url, const std::string& body,
-                    const std::vector<std::pair<std::string, std::string>>& headers, int64_t timeout_ms);
+                    const std::vector<std::pair<std::string, std::string>>& headers, int64_t timeout_ms,
+                    const outbound::Policy& outbound);
 
 // Sends `message` through the SMTP server at `smtp_url` (MAIL FROM `from`,
 // RCPT TO each of `recipients`).

@@ -136,15 +136,15 @@ std::string OutboxWorker::Send(const Delivery& d, TimeMs now) const {
     m.extra_headers = {{"X-Credence-Event", d.event}, {"X-Credence-Delivery", d.id}};
     sent = SendMail(settings_.smtp_url, settings_.smtp_from, m.to, FormatEmail(m), settings_.timeout_ms);
   } else if (type == kTypeSlack) {
-    sent = PostJson(config.url, SlackBody(d.subject, d.text), {}, settings_.timeout_ms);
+    sent = PostJson(config.url, SlackBody(d.subject, d.text), {}, settings_.timeout_ms, settings_.outbound);
   } else if (type == kTypeTeams) {
-    sent = PostJson(config.url, TeamsBody(d.subject, d.text), {}, settings_.timeout_ms);
+    sent = PostJson(config.url, TeamsBody(d.subject, d.text), {}, settings_.timeout_ms, settings_.outbound);
   } else if (type == kTypeWebhook) {
     const std::string body = WebhookBody(d);
     std::vector<std::pair<std::string, std::string>> headers = {{"X-Credence-Event", d.event},
                                                                 {"X-Credence-Delivery", d.id}};
     if (config.secret) headers.emplace_back("X-Credence-Signature", WebhookSignature(*config.secret, body));
-    sent = PostJson(config.url, body, headers, settings_.timeout_ms);
+    sent = PostJson(config.url, body, headers, settings_.timeout_ms, settings_.outbound);
   } else {
     sent = {false, "unknown channel type '" + type + "'"};
   }

@@ -3,6 +3,7 @@
 // the same transaction as the change that causes them, and sent later by
 // OutboxWorker with retries and back-off. A channel that is down never slows
 // or fails an API call, and nothing queued is lost across a restart.
+#include "outbound/outbound.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -50,6 +51,8 @@ struct DeliverySettings {
   int64_t timeout_ms = 5'000;  // per attempt
   int max_attempts = 8;        // then the delivery is given up (dead)
   int batch_size = 10;         // deliveries claimed at a time
+  // Where Slack, Teams and webhook deliveries may connect (docs/outbound.md).
+  outbound::Policy outbound;
 };
 
 // How long a pass's claim lasts: long enough to send a whole batch, each

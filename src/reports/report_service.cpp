@@ -100,6 +100,15 @@ constexpr TenantQuery kDocumentSensitivity{
     " s.has_personal_data, s.set_by FROM connected_documents c LEFT JOIN source_sensitivity s"
     " ON s.tenant_id = c.tenant_id AND s.source_kind = 'connected' AND s.source_id = c.id WHERE c.tenant_id = $1"};
 
+// What the content scanner found per source: distinct values still in the
+// text, by kind, and those a human dismissed (docs/scanning.md).
+constexpr TenantQuery kFindingsBySource{
+    "reports.findings_by_source",
+    "SELECT source_ref, SUM(CASE WHEN kind = 'secret' AND resolved_at IS NULL AND dismissed_at IS NULL THEN 1 ELSE 0"
+    " END), SUM(CASE WHEN kind = 'personal_data' AND resolved_at IS NULL AND dismissed_at IS NULL THEN 1 ELSE 0 END),"
+    " SUM(CASE WHEN resolved_at IS NULL AND dismissed_at IS NOT NULL THEN 1 ELSE 0 END)"
+    " FROM scan_findings WHERE tenant_id = $1 GROUP BY source_ref"};
+
 Cell Null() { return std::monostate{}; }
 Cell Text(const storage::Row& r, int i) {
   if (r.IsNull(i)) return Null();
@@ -341,8 +350,14 @@ std::vector<ReportRow> ClassificationSummary(RunContext& run) {
   const auto evaluated = EvaluatedDocuments(run);
   struct Counts {
     int64_t documents = 0, native = 0, connected = 0, secrets = 0, personal = 0, human = 0, scanner = 0, unset = 0,
-            evaluated_documents = 0, evaluations = 0;
+            evaluated_documents = 0, evaluations = 0, secret_findings = 0, personal_data_findings = 0,
+            with_secret_findings = 0, with_personal_data_findings = 0, dismissed_findings = 0;
   };
+  struct SourceFindings {
+    int64_t secrets = 0, personal = 0, dismissed = 0;
+  };
+  std::map<std::string, SourceFindings> findings;
+  for (const auto& r : run.tx.Run(kFindingsBySource)) findings[r.Text(0)] = {r.Int(1), r.Int(2), r.Int(3)};
   const std::vector<trust::Sensitivity> levels = {trust::Sensitivity::kPublic, trust::Sensitivity::kInternal,
                                                   trust::Sensitivity::kConfidential, trust::Sensitivity::kRestricted};
   std::map<std::string, Counts> by_level;
@@ -368,12 +383,21 @@ std::vector<ReportRow> ClassificationSummary(RunContext& run) {
       ++c.evaluated_documents;
       c.evaluations += e->second.evaluations;
     }
+    if (auto f = findings.find(id); f != findings.end()) {
+      c.secret_findings += f->second.secrets;
+      c.personal_data_findings += f->second.personal;
+      c.dismissed_findings += f->second.dismissed;
+      if (f->second.secrets > 0) ++c.with_secret_findings;
+      if (f->second.personal > 0) ++c.with_personal_data_findings;
+    }
   }
   std::vector<ReportRow> rows;
   for (auto level : levels) {
     const Counts c = by_level[std::string(trust::SensitivityName(level))];
     rows.push_back({std::string(trust::SensitivityName(level)), c.documents, c.native, c.connected, c.secrets,
-                    c.personal, c.human, c.scanner, c.unset, c.evaluated_documents, c.evaluations});
+                    c.personal, c.human, c.scanner, c.unset, c.evaluated_documents, c.evaluations,
+                    c.with_secret_findings, c.with_personal_data_findings, c.secret_findings, c.personal_data_findings,
+                    c.dismissed_findings});
   }
   return rows;
 }
@@ -492,7 +516,12 @@ const std::vector<Entry>& Entries() {
          {"setByScanner", T::kInteger},
          {"unset", T::kInteger},
          {"evaluatedDocuments", T::kInteger},
-         {"evaluations", T::kInteger}}},
+         {"evaluations", T::kInteger},
+         {"withSecretFindings", T::kInteger},
+         {"withPersonalDataFindings", T::kInteger},
+         {"secretFindings", T::kInteger},
+         {"personalDataFindings", T::kInteger},
+         {"dismissedFindings", T::kInteger}}},
        ClassificationSummary},
   };
   return kEntries;

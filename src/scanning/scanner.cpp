@@ -1,6 +1,7 @@
 #include "scanning/scanner.h"
 
 #include "core/ids.h"
+#include "scanning/phone.h"
 
 #include <hs/hs.h>
 #include <openssl/evp.h>
@@ -91,6 +92,7 @@ struct Hit {
   size_t start = 0;
   size_t length = 0;
   std::string_view sub_type;
+  std::string value;  // what is fingerprinted when it is not the text itself (a phone number's E.164 form)
 };
 using Validator = std::optional<Hit> (*)(std::string_view text, size_t from, size_t to);
 
@@ -463,6 +465,22 @@ std::optional<Hit> Iban(std::string_view text, size_t from, size_t) {
   return Hit{from, pos - from, "iban"};
 }
 
+// Phone numbers (phone.cpp): the value fingerprinted is the E.164 form, so
+// "+49 30 1234567" and "+49301234567" are one finding.
+std::optional<Hit> PhoneHit(std::optional<phone::Match> match) {
+  if (!match) return std::nullopt;
+  return Hit{match->start, match->length, match->sub_type, std::move(match->e164)};
+}
+std::optional<Hit> PhoneInternational(std::string_view text, size_t from, size_t to) {
+  return PhoneHit(phone::International(text, from, to));
+}
+std::optional<Hit> PhoneNanp(std::string_view text, size_t from, size_t to) {
+  return PhoneHit(phone::Nanp(text, from, to));
+}
+std::optional<Hit> PhoneAfterKeyword(std::string_view text, size_t from, size_t to) {
+  return PhoneHit(phone::AfterKeyword(text, from, to));
+}
+
 // ---- the rule table -------------------------------------------------------
 
 struct Rule {
@@ -472,7 +490,7 @@ struct Rule {
   Validator validate;
 };
 
-constexpr std::array<DetectorInfo, 15> kDetectors{{
+constexpr std::array<DetectorInfo, 16> kDetectors{{
     {"aws_access_key", Kind::kSecret, "aws_access_key_id"},
     {"github_token", Kind::kSecret, "github_token"},
     {"gitlab_token", Kind::kSecret, "gitlab_personal_access_token"},
@@ -488,11 +506,14 @@ constexpr std::array<DetectorInfo, 15> kDetectors{{
     {"email_address", Kind::kPersonalData, "email_address"},
     {"payment_card", Kind::kPersonalData, "payment_card"},
     {"iban", Kind::kPersonalData, "iban"},
+    {"phone_number", Kind::kPersonalData, "phone_number"},
 }};
 constexpr size_t kGenericDetector = 11;
+constexpr size_t kPhoneDetector = 15;
+constexpr size_t kRuleCount = 20;
 
-const std::array<Rule, 16>& Rules() {
-  static const std::array<Rule, 16> rules{{
+const std::array<Rule, kRuleCount>& Rules() {
+  static const std::array<Rule, kRuleCount> rules{{
       {0, "(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}", 0, Aws},
       {1, "gh[pousr]_[A-Za-z0-9]{36}", 0, GithubClassic},
       {1, "github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}", 0, GithubFine},
@@ -513,6 +534,13 @@ const std::array<Rule, 16>& Rules() {
       {12, "[A-Za-z0-9._%+\\-]@[A-Za-z0-9\\-]+\\.[A-Za-z]{2}", 0, Email},
       {13, "[0-9](?:[ \\-]?[0-9]){12}", 0, Card},
       {14, "[A-Z]{2}[0-9]{2}[ ]?[A-Z0-9]{4}", 0, Iban},
+      // Phone numbers: international (+ or 00 and a country code), the
+      // NANP shapes, and national formats shortly after a keyword. Short
+      // prefixes: the validators read the rest (phone.cpp).
+      {15, "\\+[1-9][0-9 ().\\-/]", 0, PhoneInternational},
+      {15, "00 ?[1-9][0-9 ().\\-/]", 0, PhoneInternational},
+      {15, "(?:\\([2-9][0-9]{2}\\) ?|[2-9][0-9]{2}[\\-.])[2-9][0-9]{2}[\\-. ][0-9]{4}", 0, PhoneNanp},
+      {15, phone::KeywordPattern().c_str(), HS_FLAG_CASELESS, PhoneAfterKeyword},
   }};
   return rules;
 }
@@ -529,7 +557,7 @@ struct Accepted {
 struct MatchContext {
   std::string_view text;
   size_t base = 0;  // offset of the scanned window in text
-  std::array<size_t, 16> last_from{};
+  std::array<size_t, kRuleCount> last_from{};
   std::vector<Accepted>* accepted = nullptr;
 };
 
@@ -569,6 +597,7 @@ Scanner::~Scanner() { hs_free_database(static_cast<hs_database_t*>(database_)); 
 Scanner::Scratch::~Scratch() { hs_free_scratch(static_cast<hs_scratch_t*>(scratch_)); }
 
 Result<std::shared_ptr<const Scanner>> Scanner::Create() {
+  phone::Warm();
   const auto& rules = Rules();
   std::vector<const char*> patterns;
   std::vector<unsigned> flags;
@@ -641,6 +670,9 @@ std::vector<Finding> Scanner::Scan(std::string_view text, std::string_view finge
   const auto dominated_by = [](const Accepted& a, const Accepted& other) {
     if (other.detector == a.detector)
       return other.hit.length > a.hit.length || (other.hit.length == a.hit.length && other.hit.start < a.hit.start);
+    // A phone number is the least specific finding: digits that another
+    // detector matched (a card, an IBAN, an assigned secret) are that.
+    if (a.detector == kPhoneDetector) return true;
     const bool other_specific_secret =
         kDetectors[other.detector].kind == Kind::kSecret && other.detector != kGenericDetector;
     return other_specific_secret &&
@@ -661,7 +693,8 @@ std::vector<Finding> Scanner::Scan(std::string_view text, std::string_view finge
   std::vector<Finding> findings;
   std::map<std::pair<size_t, std::string>, size_t> index;
   for (const auto& a : kept) {
-    std::string fp = Fingerprint(fingerprint_key, text.substr(a.hit.start, a.hit.length));
+    std::string fp =
+        Fingerprint(fingerprint_key, a.hit.value.empty() ? text.substr(a.hit.start, a.hit.length) : a.hit.value);
     auto [it, inserted] = index.try_emplace({a.detector, fp}, findings.size());
     if (inserted) {
       const DetectorInfo& info = kDetectors[a.detector];

@@ -222,8 +222,10 @@ TEST(Scanner, TruncatedAndGluedFragmentsScanSafely) {
   testing::SecretGenerator gen(3);
   std::vector<std::string> values;
   for (auto& [d, v] : gen.OneOfEach()) values.push_back(v);
-  for (const char* v : {"4111 1111 1111 1111", "DE89 3704 0044 0532 0130 00", "a.b@acme-corp.de",
-                        "postgres://u:Zx9kLm2Qw@db.acme.io", "password = \"Xk9#mP2$vL7q\"", "mailto:x@y.io"})
+  for (const char* v :
+       {"4111 1111 1111 1111", "DE89 3704 0044 0532 0130 00", "a.b@acme-corp.de", "postgres://u:Zx9kLm2Qw@db.acme.io",
+        "password = \"Xk9#mP2$vL7q\"", "mailto:x@y.io", "+44 (0)20 7946 0018", "Tel: 030/1234567", "(212) 555-0100",
+        "1-800-555-0199", "00 49 89 1234567", "\xE9\x9B\xBB\xE8\xA9\xB1: 03-1234-5678"})
     values.emplace_back(v);
   size_t scanned = 0;
   for (size_t i = 0; i < values.size(); ++i) {
@@ -237,6 +239,91 @@ TEST(Scanner, TruncatedAndGluedFragmentsScanSafely) {
     }
   }
   EXPECT_GT(scanned, 1000u);
+}
+
+TEST(ScannerPhone, OneNumberInAnyFormatIsOneFindingFingerprintedByItsE164Form) {
+  const std::string text =
+      "+49 30 1234567, +49301234567, Tel. 030 1234567, 0049 30 1234567 and <a href=\"tel:+49-30-1234567\">";
+  const auto findings = ScanText(text);
+  ASSERT_EQ(findings.size(), 1u);
+  const Finding& f = findings[0];
+  EXPECT_EQ(f.detector, "phone_number");
+  EXPECT_EQ(f.kind, Kind::kPersonalData);
+  EXPECT_EQ(f.sub_type, "fixed_line");
+  EXPECT_EQ(f.offset, 0u);
+  EXPECT_EQ(f.length, std::string_view("+49 30 1234567").size());
+  EXPECT_EQ(f.count, 5);
+  // The fingerprint is that of the E.164 form, whatever the text's format.
+  const auto compact = ScanText("+49301234567");
+  ASSERT_EQ(compact.size(), 1u);
+  EXPECT_EQ(compact[0].fingerprint, f.fingerprint);
+  // Another number, or another tenant, is another fingerprint.
+  EXPECT_NE(ScanText("+49 30 1234568")[0].fingerprint, f.fingerprint);
+  EXPECT_NE(ScanText("+49 30 1234567", "tenant-b")[0].fingerprint, f.fingerprint);
+}
+
+TEST(ScannerPhone, The00InternationalPrefixIsTheSameNumberAsPlus) {
+  const std::string text = "Ring 00 44 20 7946 0018 or 0044 20 7946 0018 from abroad.";
+  const auto findings = ScanText(text);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].detector, "phone_number");
+  EXPECT_EQ(findings[0].offset, 5u);
+  EXPECT_EQ(findings[0].length, std::string_view("00 44 20 7946 0018").size());
+  EXPECT_EQ(findings[0].count, 2);
+  EXPECT_EQ(findings[0].fingerprint, ScanText("+44 20 7946 0018")[0].fingerprint);
+  // Not inside a longer number, and not "000" (no country code starts with 0).
+  EXPECT_TRUE(ScanText("id 1000442079460018 in the log").empty());
+  EXPECT_TRUE(ScanText("value 000 44 20 7946").empty());
+}
+
+TEST(ScannerPhone, ACardNumberIsACardAndNotAlsoAPhone) {
+  for (const char* text : {"Phone: 4111 1111 1111 1111", "call 378282246310005 back", "tel 3782 822463 10005",
+                           "mobile 5105-1051-0510-5100", "+4111111111111111"}) {
+    const auto findings = ScanText(text);
+    ASSERT_EQ(findings.size(), 1u) << text;
+    EXPECT_EQ(findings[0].detector, "payment_card") << text;
+  }
+}
+
+TEST(ScannerPhone, SubTypesComeFromTheNumberType) {
+  const std::map<std::string, std::string> expected{{"+49 151 23456789", "mobile"},
+                                                    {"1-800-555-0199", "toll_free"},
+                                                    {"+44 20 7946 0018", "fixed_line"},
+                                                    {"(212) 555-0100", "fixed_line_or_mobile"}};
+  for (const auto& [text, sub_type] : expected) {
+    const auto findings = ScanText(text);
+    ASSERT_EQ(findings.size(), 1u) << text;
+    EXPECT_EQ(findings[0].sub_type, sub_type) << text;
+    EXPECT_EQ(findings[0].length, text.size()) << text;
+  }
+}
+
+TEST(ScannerPhone, NationalNumbersNeedAKeywordOrTheNanpShapeAndMustBeValid) {
+  EXPECT_TRUE(ScanText("Serial 030 1234567 in stock").empty());
+  EXPECT_EQ(ScanText("Tel: 030 1234567").size(), 1u);
+  // Written as the country writes it: the German trunk prefix is needed.
+  EXPECT_TRUE(ScanText("Tel: 30 1234567").empty());
+  // A keyword inside a word is no keyword.
+  EXPECT_TRUE(ScanText("hotel 030 1234567").empty());
+  // Area code 555 does not exist; libphonenumber says invalid.
+  EXPECT_TRUE(ScanText("(555) 123-4567 and 555-123-4567").empty());
+  // Dates after a keyword are dates.
+  EXPECT_TRUE(ScanText("Call on 2026-11-25 or 25.11.2026").empty());
+  // The same digits grouped as France writes them are French; as Japan
+  // writes them, Japanese (valid in both).
+  EXPECT_EQ(ScanText("Tel: 03 12 34 56 78")[0].fingerprint, ScanText("+33 3 12 34 56 78")[0].fingerprint);
+  EXPECT_EQ(ScanText("Tel: 03-1234-5678")[0].fingerprint, ScanText("+81 3-1234-5678")[0].fingerprint);
+}
+
+TEST(ScannerPhone, DigitsAfterANumberAreNotPartOfIt) {
+  // Germany's plan would accept "030 1234567 24" too; the reading grouped as
+  // the number is formatted wins.
+  for (const std::string text : {"Tel: 030 1234567 24/7", "+49 30 1234567 2026", "0049 30 1234567 12"}) {
+    const auto findings = ScanText(text);
+    ASSERT_EQ(findings.size(), 1u) << text;
+    EXPECT_EQ(findings[0].fingerprint, ScanText("+49301234567")[0].fingerprint) << text;
+    EXPECT_TRUE(text.substr(findings[0].offset, findings[0].length).ends_with(" 1234567")) << text;
+  }
 }
 
 TEST(ScannerChecks, LuhnIbanAndEntropy) {
@@ -257,7 +344,7 @@ TEST(ScannerDetectors, EachHasAStableIdKindAndSubType) {
     EXPECT_TRUE(ids.insert(d.id).second) << d.id;
     EXPECT_FALSE(d.sub_type.empty());
   }
-  EXPECT_EQ(ids.size(), 15u);
+  EXPECT_EQ(ids.size(), 16u);
 }
 
 }  // namespace

@@ -129,9 +129,7 @@ auto OnTarget(storage::Database& db, const identity::Principal& caller, const st
 }
 
 // The audit target of a source: a native entry or a connected document.
-identity::AuditTarget TargetOf(const Target& t) {
-  return {t.kind == SourceKind::kEntry ? "entry" : "document", t.id};
-}
+identity::AuditTarget TargetOf(const Target& t) { return {t.kind == SourceKind::kEntry ? "entry" : "document", t.id}; }
 
 boost::json::object PolicyDetails(std::string_view level, const PolicyOverride& policy) {
   boost::system::error_code ec;
@@ -250,8 +248,8 @@ Result<PolicySetting> TrustAdminService::SetTenantPolicy(const identity::Princip
   // tenant itself so that the key stays meaningful.
   WriteOverride(tenant, kTenantScope, caller.tenant_id, policy, caller, clock_.Now());
   PolicySetting out = ReadSetting(tenant, PolicyLevel::kTenant, "", "");
-  audit_.Record(tenant, identity::AuditOf(caller, "policy.set", {"tenant", caller.tenant_id},
-                                          PolicyDetails("tenant", policy)));
+  audit_.Record(tenant,
+                identity::AuditOf(caller, "policy.set", {"tenant", caller.tenant_id}, PolicyDetails("tenant", policy)));
   session.Commit();
   return out;
 }
@@ -314,16 +312,16 @@ Result<PolicySetting> TrustAdminService::GetSourcePolicy(const identity::Princip
 Result<PolicySetting> TrustAdminService::SetSourcePolicy(const identity::Principal& caller,
                                                          const std::string& source_id,
                                                          const PolicyOverride& policy) const {
-  return OnTarget(db_, caller, source_id, storage::TxMode::kWrite,
-                  [&](storage::TenantSession& tenant, const Target& target) {
-                    WriteOverride(tenant, kEntryScope, target.id, policy, caller, clock_.Now());
-                    PolicySetting out = ReadSetting(tenant, PolicyLevel::kEntry, target.hub_id, target.id);
-                    out.source_id = target.source_id;
-                    auto details = PolicyDetails("source", policy);
-                    details["sourceId"] = target.source_id;
-                    audit_.Record(tenant, identity::AuditOf(caller, "policy.set", TargetOf(target), std::move(details)));
-                    return Result<PolicySetting>(std::move(out));
-                  });
+  return OnTarget(
+      db_, caller, source_id, storage::TxMode::kWrite, [&](storage::TenantSession& tenant, const Target& target) {
+        WriteOverride(tenant, kEntryScope, target.id, policy, caller, clock_.Now());
+        PolicySetting out = ReadSetting(tenant, PolicyLevel::kEntry, target.hub_id, target.id);
+        out.source_id = target.source_id;
+        auto details = PolicyDetails("source", policy);
+        details["sourceId"] = target.source_id;
+        audit_.Record(tenant, identity::AuditOf(caller, "policy.set", TargetOf(target), std::move(details)));
+        return Result<PolicySetting>(std::move(out));
+      });
 }
 
 Status TrustAdminService::DeleteSourcePolicy(const identity::Principal& caller, const std::string& source_id) const {
@@ -368,6 +366,7 @@ SensitivitySetting SettingOf(const std::string& source_id, const std::optional<S
     out.set_by = stored->set_by;
     out.set_by_user = stored->set_by_user;
     out.updated_at = stored->updated_at;
+    out.scanner = stored->scanner;
   }
   return out;
 }

@@ -63,6 +63,7 @@ struct SensitivitySetting {
   std::optional<std::string> set_by;  // kSetByHuman | kSetByScanner; none: defaults
   std::optional<std::string> set_by_user;
   std::optional<TimeMs> updated_at;
+  std::optional<ScannerDetail> scanner;  // set by the scanner: from which findings
 };
 
 inline constexpr char kDocumentPublished[] = "Published";

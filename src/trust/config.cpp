@@ -28,7 +28,7 @@ Result<json::object> ParseObject(std::string_view text, const char* what) {
 bool PolicyOverride::empty() const {
   return !ai_retrievable && !customer_facing_allowed && !internal_only && !external_model_allowed &&
          !max_sensitivity_for_ai && !warn_before_expiry_days && !max_review_age_days &&
-         !customer_facing_requires_review && !citation_required && !disclaimer_text;
+         !customer_facing_requires_review && !citation_required && !disclaimer_text && !warn_on_personal_data;
 }
 
 void Apply(const PolicyOverride& o, Policy& p) {
@@ -41,6 +41,7 @@ void Apply(const PolicyOverride& o, Policy& p) {
   if (o.max_review_age_days) p.max_review_age_days = *o.max_review_age_days;
   if (o.customer_facing_requires_review) p.customer_facing_requires_review = *o.customer_facing_requires_review;
   if (o.citation_required) p.citation_required = *o.citation_required;
+  if (o.warn_on_personal_data) p.warn_on_personal_data = *o.warn_on_personal_data;
   if (o.disclaimer_text) {
     if (o.disclaimer_text->empty())
       p.disclaimer_text.reset();
@@ -79,6 +80,8 @@ Result<PolicyOverride> PolicyOverrideFromJson(std::string_view text) {
       boolean(v, key, out.customer_facing_requires_review);
     } else if (key == "citationRequired") {
       boolean(v, key, out.citation_required);
+    } else if (key == "warnOnPersonalData") {
+      boolean(v, key, out.warn_on_personal_data);
     } else if (key == "maxSensitivityForAi") {
       std::optional<Sensitivity> s;
       if (v.is_string()) s = ParseSensitivity(std::string(v.as_string()));
@@ -116,6 +119,7 @@ std::string PolicyOverrideToJson(const PolicyOverride& o) {
   if (o.max_review_age_days) out["maxReviewAgeDays"] = *o.max_review_age_days;
   if (o.customer_facing_requires_review) out["customerFacingRequiresReview"] = *o.customer_facing_requires_review;
   if (o.citation_required) out["citationRequired"] = *o.citation_required;
+  if (o.warn_on_personal_data) out["warnOnPersonalData"] = *o.warn_on_personal_data;
   if (o.disclaimer_text)
     out["disclaimerText"] = o.disclaimer_text->empty() ? json::value(nullptr) : json::value(*o.disclaimer_text);
   return json::serialize(out);
@@ -135,6 +139,7 @@ std::string PolicyToJson(const Policy& p) {
       .Int("maxReviewAgeDays", p.max_review_age_days)
       .Bool("customerFacingRequiresReview", p.customer_facing_requires_review)
       .Bool("citationRequired", p.citation_required)
+      .Bool("warnOnPersonalData", p.warn_on_personal_data)
       .OptStr("disclaimerText", p.disclaimer_text);
   w.Close();
   return out;
@@ -238,6 +243,7 @@ bool Tighten(const PolicyOverride& app, Policy& p) {
   raise(app.internal_only, p.internal_only);
   raise(app.customer_facing_requires_review, p.customer_facing_requires_review);
   raise(app.citation_required, p.citation_required);
+  raise(app.warn_on_personal_data, p.warn_on_personal_data);
   if (app.max_sensitivity_for_ai && *app.max_sensitivity_for_ai < p.max_sensitivity_for_ai)
     p.max_sensitivity_for_ai = *app.max_sensitivity_for_ai, changed = true;
   if (app.warn_before_expiry_days && *app.warn_before_expiry_days > p.warn_before_expiry_days)

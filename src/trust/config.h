@@ -24,6 +24,7 @@ struct PolicyOverride {
   std::optional<bool> customer_facing_requires_review;
   std::optional<bool> citation_required;
   std::optional<std::string> disclaimer_text;  // "" clears a lower level's text
+  std::optional<bool> warn_on_personal_data;
   bool empty() const;
 };
 

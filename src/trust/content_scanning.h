@@ -37,8 +37,8 @@ namespace credence::trust {
 // What one scan of one source (or of one part of it: a language of an
 // entry) found and changed.
 struct ScanOutcome {
-  bool scanned = false;  // false: auto-scanning is off for the tenant
-  int secret_findings = 0;         // distinct values found now, by kind
+  bool scanned = false;     // false: auto-scanning is off for the tenant
+  int secret_findings = 0;  // distinct values found now, by kind
   int personal_data_findings = 0;
   int new_findings = 0;       // not seen in this source before (or seen and resolved)
   int resolved_findings = 0;  // gone from the content since the last scan
@@ -66,7 +66,7 @@ struct FindingRecord {
   std::string source_kind;  // entry | connected
   std::string source_ref;   // the entry's or the document's id
   std::string source_id;    // entry:<id> or <connector_key>:<external_id>
-  std::string part;         // an entry's language; empty for a document
+  std::string part;         // a translation's language; empty for an entry's original and for a document
   std::string detector, kind, sub_type;
   std::optional<std::string> block_id;
   int64_t count = 0;

@@ -83,6 +83,9 @@ struct Policy {
   bool customer_facing_requires_review = true;
   bool citation_required = false;
   std::optional<std::string> disclaimer_text;
+  // Personal data where neither a customer-facing channel nor an external
+  // model is involved: warn (true) or allow (false).
+  bool warn_on_personal_data = true;
   bool operator==(const Policy&) const = default;
 };
 

@@ -11,8 +11,8 @@ namespace {
 namespace json = boost::json;
 
 Reason Make(const Rule& rule, std::string message, json::object data = {}) {
-  return Reason{std::string(rule.code), rule.dimension, rule.severity, std::move(message), json::serialize(data),
-                false};
+  return Reason{std::string(rule.code), rule.dimension,        rule.severity,
+                std::move(message),     json::serialize(data), false};
 }
 
 bool Published(const SourceState& s) { return s.status != kb::EntryStatus::kDraft; }
@@ -161,6 +161,20 @@ std::optional<Reason> PersonalDataCustomerFacing(const Rule& r, const RuleInput&
               {{"channel", in.context.channel}});
 }
 
+std::optional<Reason> PersonalDataExternalModel(const Rule& r, const RuleInput& in) {
+  if (!in.source.has_personal_data || !in.context.external_model) return std::nullopt;
+  return Make(r, "The source contains personal data and an external model is involved.");
+}
+
+// Elsewhere (an internal channel, no external model) personal data warns,
+// unless the policy says it may be used there.
+std::optional<Reason> PersonalDataPresent(const Rule& r, const RuleInput& in) {
+  if (!in.source.has_personal_data || in.context.customer_facing || in.context.external_model ||
+      !in.policy.warn_on_personal_data)
+    return std::nullopt;
+  return Make(r, "The source contains personal data.", {{"channel", in.context.channel}});
+}
+
 // Context.
 
 std::optional<Reason> ActionNeedsStrongerReview(const Rule& r, const RuleInput& in) {
@@ -211,8 +225,7 @@ constexpr std::array kCatalog = {
     Rule{"stale_translation", D::kFreshness, S::kWarn, "the context.language translation has stale blocks",
          StaleTranslation},
     Rule{"no_owner", D::kOwnership, S::kWarn, "the source has no owner", NoOwner},
-    Rule{"owner_inactive", D::kOwnership, S::kWarn, "the owner is not an active member of the tenant",
-         OwnerInactive},
+    Rule{"owner_inactive", D::kOwnership, S::kWarn, "the owner is not an active member of the tenant", OwnerInactive},
     Rule{"not_ai_retrievable", D::kPolicy, S::kBlock, "policy aiRetrievable is false", NotAiRetrievable},
     Rule{"internal_only_external_channel", D::kPolicy, S::kBlock,
          "policy internalOnly and a customer-facing (or unknown) channel", InternalOnlyExternalChannel},
@@ -231,6 +244,12 @@ constexpr std::array kCatalog = {
     Rule{"personal_data_customer_facing", D::kSensitivity, S::kBlock,
          "the source carries personal data and the channel is customer-facing (or unknown)",
          PersonalDataCustomerFacing},
+    Rule{"personal_data_external_model", D::kSensitivity, S::kBlock,
+         "the source carries personal data and context.externalModel is true", PersonalDataExternalModel},
+    Rule{"personal_data_present", D::kSensitivity, S::kWarn,
+         "the source carries personal data, on an internal channel without an external model (policy "
+         "warnOnPersonalData)",
+         PersonalDataPresent},
     Rule{"action_needs_stronger_review", D::kContext, S::kBlock,
          "the tenant configures a review type for context.action and the last review is weaker",
          ActionNeedsStrongerReview},

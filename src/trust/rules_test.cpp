@@ -81,6 +81,19 @@ TEST(TrustRules, AHealthySourceInAnInternalContextIsAllowedWithoutReasons) {
   EXPECT_TRUE(Decide(Healthy(), Policy{}, kPolicyTenantDefault, CustomerFacing(), kNow).reasons.empty());
 }
 
+TEST(TrustRules, PersonalDataInternallyIsAllowedWhenThePolicySaysSo) {
+  SourceState s = Healthy();
+  s.has_personal_data = true;
+  Policy p;
+  p.warn_on_personal_data = false;
+  EXPECT_TRUE(Decide(s, p, kPolicyTenantDefault, Internal(), kNow).reasons.empty());
+  // The customer-facing and external-model blocks stay.
+  EXPECT_EQ(Decide(s, p, kPolicyTenantDefault, CustomerFacing(), kNow).decision, Decision::kBlock);
+  Context external = Internal();
+  external.external_model = true;
+  EXPECT_EQ(Decide(s, p, kPolicyTenantDefault, external, kNow).decision, Decision::kBlock);
+}
+
 TEST(TrustRules, EachRuleFiresAloneOnItsTrigger) {
   const std::vector<Case> cases = {
       {"source_unresolved", [](SourceState& s, Policy&, Context&) { s.resolved = false; }, Decision::kBlock},
@@ -162,6 +175,13 @@ TEST(TrustRules, EachRuleFiresAloneOnItsTrigger) {
          c = CustomerFacing();
        },
        Decision::kBlock},
+      {"personal_data_external_model",
+       [](SourceState& s, Policy&, Context& c) {
+         s.has_personal_data = true;
+         c.external_model = true;
+       },
+       Decision::kBlock},
+      {"personal_data_present", [](SourceState& s, Policy&, Context&) { s.has_personal_data = true; }, Decision::kWarn},
       {"action_needs_stronger_review",
        [](SourceState& s, Policy&, Context& c) {
          s.last_review = ReviewStrength::kQuick;
@@ -170,8 +190,7 @@ TEST(TrustRules, EachRuleFiresAloneOnItsTrigger) {
        },
        Decision::kBlock},
       {"unknown_channel", [](SourceState&, Policy&, Context& c) { c.channel_known = false; }, Decision::kAllow},
-      {"app_channel_mismatch", [](SourceState&, Policy&, Context& c) { c.app_channel = "internal"; },
-       Decision::kWarn},
+      {"app_channel_mismatch", [](SourceState&, Policy&, Context& c) { c.app_channel = "internal"; }, Decision::kWarn},
   };
   std::set<std::string> covered;
   for (const auto& c : cases) {
@@ -198,8 +217,8 @@ TEST(TrustRules, EachRuleFiresAloneOnItsTrigger) {
 
 TEST(TrustRules, TheMostSevereReasonDecidesAndComesFirst) {
   SourceState s = Healthy();
-  s.owner_id.reset();        // warn
-  s.has_secrets = true;      // block, escalate
+  s.owner_id.reset();                    // warn
+  s.has_secrets = true;                  // block, escalate
   s.status = kb::EntryStatus::kWarning;  // warn
   const auto d = Decide(s, Policy{}, kPolicyHub, Internal(), kNow);
   EXPECT_EQ(d.decision, Decision::kBlock);
@@ -285,10 +304,10 @@ TEST(AppPolicy, TightensFieldByFieldAndNeverLoosens) {
   source.warn_before_expiry_days = 14;
   source.disclaimer_text = "Internal guidance.";
   PolicyOverride app;
-  app.ai_retrievable = true;                             // permits: changes nothing
-  app.max_sensitivity_for_ai = Sensitivity::kPublic;    // stricter: applies
-  app.max_review_age_days = 365;                         // looser: ignored
-  app.warn_before_expiry_days = 30;                      // warns earlier: applies
+  app.ai_retrievable = true;                          // permits: changes nothing
+  app.max_sensitivity_for_ai = Sensitivity::kPublic;  // stricter: applies
+  app.max_review_age_days = 365;                      // looser: ignored
+  app.warn_before_expiry_days = 30;                   // warns earlier: applies
   app.citation_required = true;
   app.disclaimer_text = "Answers may be incomplete.";
   Policy p = source;

@@ -139,8 +139,9 @@ struct Watched {
   const char* update_of;  // the columns whose update matters; "" = any
 };
 constexpr Watched kWatched[] = {
-    {"entries", "title, status, expiry_at, paused_at, version, content_updated_at, owner_id, expiry_template_id,"
-                " hub_id, last_renewed_at"},
+    {"entries",
+     "title, status, expiry_at, paused_at, version, content_updated_at, owner_id, expiry_template_id,"
+     " hub_id, last_renewed_at"},
     {"entry_reviews", ""},
     {"expiry_templates", ""},
     {"hubs", "default_expiry_template_id"},
@@ -210,8 +211,9 @@ CREATE UNIQUE INDEX trust_apps_name ON trust_apps (tenant_id, name) WHERE archiv
 CREATE INDEX trust_decisions_app_time ON trust_decisions (tenant_id, app_id, evaluated_at) WHERE app_id IS NOT NULL;
 )sql";
   if (postgres) {
-    out += "CREATE TRIGGER trust_gen_trust_apps AFTER INSERT OR DELETE OR UPDATE ON trust_apps"
-           " FOR EACH ROW EXECUTE FUNCTION trust_bump_generation();\n";
+    out +=
+        "CREATE TRIGGER trust_gen_trust_apps AFTER INSERT OR DELETE OR UPDATE ON trust_apps"
+        " FOR EACH ROW EXECUTE FUNCTION trust_bump_generation();\n";
     return out;
   }
   for (const char* op : {"INSERT", "UPDATE", "DELETE"}) {
@@ -222,6 +224,62 @@ CREATE INDEX trust_decisions_app_time ON trust_decisions (tenant_id, app_id, eva
   }
   return out;
 }
+
+constexpr char kScanningTables[] = R"sql(
+CREATE TABLE scan_settings (
+  tenant_id TEXT NOT NULL PRIMARY KEY REFERENCES tenants(id) ON DELETE CASCADE,
+  auto_scan INTEGER NOT NULL DEFAULT 1,
+  fingerprint_key TEXT NOT NULL,
+  updated_by TEXT,
+  updated_at BIGINT
+);
+CREATE TABLE scan_findings (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  source_kind TEXT NOT NULL,
+  source_ref TEXT NOT NULL,
+  part TEXT NOT NULL,
+  detector TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  sub_type TEXT NOT NULL,
+  block_id TEXT,
+  count BIGINT NOT NULL,
+  part_hash TEXT NOT NULL,
+  first_seen_at BIGINT NOT NULL,
+  last_seen_at BIGINT NOT NULL,
+  resolved_at BIGINT,
+  dismissed_by TEXT,
+  dismissed_at BIGINT,
+  dismiss_reason TEXT,
+  dismissed_part_hash TEXT,
+  PRIMARY KEY (tenant_id, id)
+);
+CREATE UNIQUE INDEX scan_findings_value ON scan_findings (tenant_id, source_kind, source_ref, part, detector, fingerprint);
+CREATE INDEX scan_findings_detector ON scan_findings (tenant_id, detector, id);
+ALTER TABLE source_sensitivity ADD COLUMN secret_count BIGINT;
+ALTER TABLE source_sensitivity ADD COLUMN personal_data_count BIGINT;
+ALTER TABLE source_sensitivity ADD COLUMN detectors TEXT;
+)sql";
+
+constexpr char kScanningSqliteTriggers[] = R"sql(
+CREATE TRIGGER scan_forget_entry AFTER DELETE ON entries BEGIN
+  DELETE FROM scan_findings WHERE tenant_id = OLD.tenant_id AND source_kind = 'entry' AND source_ref = OLD.id;
+END;
+CREATE TRIGGER scan_forget_document AFTER DELETE ON connected_documents BEGIN
+  DELETE FROM scan_findings WHERE tenant_id = OLD.tenant_id AND source_kind = 'connected' AND source_ref = OLD.id;
+END;
+)sql";
+constexpr char kScanningPostgresTriggers[] = R"sql(
+CREATE FUNCTION scan_forget_source() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM scan_findings WHERE tenant_id = OLD.tenant_id AND source_kind = TG_ARGV[0] AND source_ref = OLD.id;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER scan_forget_entry AFTER DELETE ON entries FOR EACH ROW EXECUTE FUNCTION scan_forget_source('entry');
+CREATE TRIGGER scan_forget_document AFTER DELETE ON connected_documents
+  FOR EACH ROW EXECUTE FUNCTION scan_forget_source('connected');
+)sql";
 
 std::string WithId(const char* id) {
   std::string s = kTemplate;
@@ -238,6 +296,8 @@ const std::vector<storage::Migration>& Migrations() {
   static const std::string generations_postgres = GenerationsPostgres();
   static const std::string apps_sqlite = AppsSql(false);
   static const std::string apps_postgres = AppsSql(true);
+  static const std::string scanning_sqlite = std::string(kScanningTables) + kScanningSqliteTriggers;
+  static const std::string scanning_postgres = std::string(kScanningTables) + kScanningPostgresTriggers;
   static const std::vector<storage::Migration> kMigrations = {
       {500, "trust: policies, context, sensitivity, connected documents, source links, ledger, usage", sqlite,
        postgres},
@@ -289,8 +349,12 @@ CREATE TRIGGER trust_forget_hub AFTER DELETE ON hubs FOR EACH ROW EXECUTE FUNCTI
       {505, "trust: no index on decisions by time alone", "DROP INDEX IF EXISTS trust_decisions_time", ""},
       // Records before it keep their hash formula (format 1); ledger.h
       // explains format 2.
-      {506, "trust: ledger hash format", "ALTER TABLE trust_decisions ADD COLUMN hash_format INTEGER NOT NULL DEFAULT 1",
-       ""},
+      {506, "trust: ledger hash format",
+       "ALTER TABLE trust_decisions ADD COLUMN hash_format INTEGER NOT NULL DEFAULT 1", ""},
+      // Content scanning (docs/scanning.md): the tenant's setting and
+      // fingerprint key, the findings (never the matched text), and what the
+      // scanner's facts were derived from. Findings go with their entry.
+      {507, "trust: content scanning settings, findings, scanner detail of facts", scanning_sqlite, scanning_postgres},
   };
   return kMigrations;
 }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/clock.h"
 #include "core/result.h"
@@ -31,11 +32,19 @@ struct SensitivityFacts {
 inline constexpr char kSetByHuman[] = "human";
 inline constexpr char kSetByScanner[] = "scanner";
 
+// What the scanner's facts were derived from: its active findings.
+struct ScannerDetail {
+  int64_t secret_findings = 0;  // occurrences, summed over distinct values
+  int64_t personal_data_findings = 0;
+  std::vector<std::string> detectors;  // sorted
+};
+
 struct StoredFacts {
   SensitivityFacts facts;
   std::string set_by;  // kSetByHuman | kSetByScanner
   std::optional<std::string> set_by_user;
   TimeMs updated_at = 0;
+  std::optional<ScannerDetail> scanner;  // set_by scanner, from the findings
 };
 
 // The content scanner's entry point: records `facts` as set by the scanner,
@@ -44,6 +53,14 @@ struct StoredFacts {
 // document of the tenant.
 Status RecordScannerFacts(storage::TenantSession& tenant, SourceKind kind, const std::string& source_id,
                           const SensitivityFacts& facts, TimeMs now);
+
+// The content scanner's facts from its findings: recorded (with the detail)
+// unless a human set the source's facts. Runs in the caller's transaction;
+// the source must exist.
+void RecordScannerFindings(storage::TenantSession& tenant, SourceKind kind, const std::string& source_id,
+                           const ScannerDetail& detail, TimeMs now);
+// The scanner found nothing (any more): its fact goes, a human's stays.
+void ClearScannerFacts(storage::TenantSession& tenant, SourceKind kind, const std::string& source_id);
 
 // The stored fact, or nullopt (the evaluation then assumes the defaults:
 // Internal, no secrets, no personal data).

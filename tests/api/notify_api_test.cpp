@@ -288,6 +288,21 @@ TEST_F(Notify, BadInputIsRefused) {
     ExpectValidation(api().Post("/api/notification-channels", c.body, admin), c.field);
     ExpectValidation(api().Put("/notification-channels/" + id, c.body, admin), c.field);
   }
+  // URLs that would turn deliveries against the network (docs/outbound.md):
+  // refused at creation when the host is a literal address. The test server
+  // runs in development mode, which allows loopback only.
+  for (const char* url : {"http://169.254.169.254/latest/meta-data/", "http://[fd00:ec2::254]/", "http://10.0.0.7/hook",
+                          "http://192.168.1.20:8080/x", "http://[fd12::1]/", "http://0.0.0.0:9/",
+                          "http://[::ffff:169.254.169.254]/", "https://224.0.0.1/"}) {
+    SCOPED_TRACE(url);
+    auto created = api().Post("/api/notification-channels",
+                              {{"name", "x"}, {"type", "webhook"}, {"config", {{"url", url}}}}, admin);
+    ExpectProblem(created, 400, "url_not_allowed");
+    EXPECT_EQ(*ErrorFields(created).begin(), "config.url");
+    ExpectProblem(api().Put("/notification-channels/" + id,
+                            {{"name", "x"}, {"type", "slack"}, {"config", {{"webhookUrl", url}}}}, admin),
+                  400, "url_not_allowed");
+  }
   ExpectProblem(api().Send("POST", "/api/notification-channels", "{\"name\": ", admin), 400, "malformed_json");
   ExpectProblem(api().Send("PUT", "/api/notification-channels/" + id, "[", admin), 400, "malformed_json");
   for (const std::string path : {"/api/notification-channels/nope", "/api/notification-channels/nope/stats",

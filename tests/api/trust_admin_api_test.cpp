@@ -292,7 +292,8 @@ TEST_F(TrustAdmin, HumanSensitivityFactsDecide) {
 
   ASSERT_EQ(Put(path, {{"classification", "Public"}, {"hasSecrets", false}, {"hasPersonalData", true}}, w.t).status,
             200);
-  EXPECT_EQ(Str(Evaluate(w.t, source, "internal"), "decision"), "allow");
+  // Personal data warns internally, and blocks customer-facing.
+  EXPECT_EQ(Codes(Evaluate(w.t, source, "internal")), std::vector<std::string>{"personal_data_present"});
   EXPECT_EQ(Codes(Evaluate(w.t, source, "public_support_chat")),
             std::vector<std::string>{"personal_data_customer_facing"});
 

@@ -23,6 +23,7 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddCredentialRoutes(*router, services);
   AddTrustRoutes(*router, services);
   AddTrustAdminRoutes(*router, services);
+  AddScanningRoutes(*router, services);
   AddAppRoutes(*router, services);
   AddConnectorRoutes(*router, services);
   AddReportRoutes(*router, services);

@@ -15,14 +15,16 @@ class InvitationService;
 class ApiKeyService;
 class SessionService;
 class SignInService;
-}
+}  // namespace credence::identity
 namespace credence::kb {
 class HubService;
 class EntryService;
 class TranslationService;
-}
+}  // namespace credence::kb
 
-namespace credence::kb { class MembershipService; }
+namespace credence::kb {
+class MembershipService;
+}
 namespace credence::lifecycle {
 class ExpiryTemplateService;
 class ReviewChecklistService;
@@ -43,7 +45,8 @@ namespace credence::trust {
 class TrustService;
 class TrustAdminService;
 class AppRegistry;
-}
+class ContentScanning;
+}  // namespace credence::trust
 namespace credence::reports {
 class ReportService;
 }
@@ -99,6 +102,8 @@ struct Services {
   // Signed chain heads and the public keys that sign them.
   const integrity::ChainHeads& chain_heads;
   const platform::AuditLog& audit;
+  // Content scanning: settings, findings (docs/scanning.md).
+  const trust::ContentScanning& scanning;
   // Connectors (docs/connectors.md) and their syncs.
   const connectors::ConnectorService& connectors;
   const connectors::ConnectorSyncer& connector_syncer;
@@ -151,6 +156,8 @@ void AddConnectorRoutes(Router& router, const Services& services);
 void AddReportRoutes(Router& router, const Services& services);
 // The audit log (/admin/audit and /api/admin/audit, docs/audit.md).
 void AddAuditRoutes(Router& router, const Services& services);
+// Content scanning: the setting, rescans, findings (docs/scanning.md).
+void AddScanningRoutes(Router& router, const Services& services);
 // Development mode: the test clock and running background jobs on demand.
 void AddDevRoutes(Router& router, const Services& services);
 

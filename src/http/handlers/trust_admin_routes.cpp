@@ -4,6 +4,7 @@
 // docs/trust-admin.md.
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <boost/json/value_from.hpp>
 
 #include "core/ids.h"
 #include "http/handlers/routes.h"
@@ -18,7 +19,6 @@ namespace credence::http {
 namespace json = boost::json;
 
 namespace {
-
 
 // The trust codecs answer JSON text; it is embedded as a value.
 json::value Embed(const std::string& text) { return json::parse(text); }
@@ -39,6 +39,7 @@ Schema EffectivePolicySchema() {
       Required("maxReviewAgeDays", Days()),
       Required("customerFacingRequiresReview", Schema::Boolean()),
       Required("citationRequired", Schema::Boolean()),
+      Required("warnOnPersonalData", Schema::Boolean()),
       Required("disclaimerText", Schema::String().Nullable()),
   });
 }
@@ -101,14 +102,30 @@ Schema SensitivitySchema() {
                             .Describe("null: nothing stored; the values shown are the defaults")),
       Required("setByUser", Schema::Uuid().Nullable().Describe("the admin who set a human fact")),
       Required("updatedAt", Schema::Timestamp().Nullable()),
+      Required(
+          "scanner",
+          Schema::Object({
+                             Required("secretFindings", Schema::Integer().Min(0).Describe("occurrences of secrets")),
+                             Required("personalDataFindings", Schema::Integer().Min(0)),
+                             Required("detectors", Schema::Array(Schema::String())),
+                         })
+              .Nullable()
+              .Describe("set by the scanner: what its active findings count (GET /trust-admin/findings)")),
   });
 }
 
 json::object SensitivityJson(const trust::SensitivitySetting& s) {
-  return {{"sourceId", s.source_id},           {"classification", trust::SensitivityName(s.facts.classification)},
-          {"hasSecrets", s.facts.has_secrets}, {"hasPersonalData", s.facts.has_personal_data},
-          {"setBy", OptJson(s.set_by)},        {"setByUser", OptJson(s.set_by_user)},
-          {"updatedAt", OptTime(s.updated_at)}};
+  return {{"sourceId", s.source_id},
+          {"classification", trust::SensitivityName(s.facts.classification)},
+          {"hasSecrets", s.facts.has_secrets},
+          {"hasPersonalData", s.facts.has_personal_data},
+          {"setBy", OptJson(s.set_by)},
+          {"setByUser", OptJson(s.set_by_user)},
+          {"updatedAt", OptTime(s.updated_at)},
+          {"scanner", s.scanner ? json::value(json::object{{"secretFindings", s.scanner->secret_findings},
+                                                           {"personalDataFindings", s.scanner->personal_data_findings},
+                                                           {"detectors", json::value_from(s.scanner->detectors)}})
+                                : json::value(nullptr)}};
 }
 
 Schema DocumentSchema() {

@@ -24,6 +24,9 @@ Schema PolicyOverrideSchema() {
       Optional("customerFacingRequiresReview",
                Schema::Boolean().Describe("customer-facing use needs a review within maxReviewAgeDays")),
       Optional("citationRequired", Schema::Boolean().Describe("allowed sources need a citation too")),
+      Optional("warnOnPersonalData",
+               Schema::Boolean().Describe("personal data on an internal channel without an external model: warn "
+                                          "(true, the default) or allow (false)")),
       Optional("disclaimerText", Schema::String().MaxLength(2000).Nullable().Describe(
                                      "shown with warned sources; null or \"\" clears a lower level's text")),
   });
