@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ids.h"
 #include "support/clock_fixture.h"
 #include "support/connectors_fixture.h"
 
@@ -25,6 +26,38 @@ namespace {
 namespace json = boost::json;
 
 constexpr char kOtherId[] = "00000000-0000-7000-8000-000000000000";
+
+// A GitHub classic token in its real format (checksum included), as
+// tests/scanning/generated_secrets.h makes them; nobody's.
+std::string GithubToken(const std::string& seed) {
+  std::string random = Base62Fixed(Crc32(seed), 6) + Base62Fixed(Crc32(seed + "a"), 6) +
+                       Base62Fixed(Crc32(seed + "b"), 6) + Base62Fixed(Crc32(seed + "c"), 6) +
+                       Base62Fixed(Crc32(seed + "d"), 6);
+  return "ghp_" + random + Base62Fixed(Crc32(random), 6);
+}
+
+// Whether `needle` is anywhere in the server's store: the SQLite files
+// (database and write-ahead log) or a pg_dump of the PostgreSQL database.
+bool StoreContains(const std::string& needle) {
+  const ServerProcess& server = SharedServer();
+  if (TestBackend() == "postgres") {
+    const std::string cmd = "pg_dump --data-only '" + server.database_url() + "' 2>/dev/null";
+    FILE* p = popen(cmd.c_str(), "r");
+    if (p == nullptr) throw std::runtime_error("pg_dump failed");
+    std::string dump;
+    char buf[65536];
+    size_t n = 0;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) dump.append(buf, n);
+    if (pclose(p) != 0 || dump.empty()) throw std::runtime_error("pg_dump failed");
+    return dump.find(needle) != std::string::npos;
+  }
+  for (const char* file : {"/credence.db", "/credence.db-wal"}) {
+    std::ifstream in(server.data_dir() + file, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (bytes.find(needle) != std::string::npos) return true;
+  }
+  return false;
+}
 
 class Connectors : public ClockedApiTest {
  protected:
@@ -411,6 +444,35 @@ TEST_F(Connectors, ScheduledConnectorsRunWhenDue) {
   RunConnectorPass(api());
 }
 
+TEST_F(Connectors, SyncedDocumentsAreScannedAndTheirTextIsNotStored) {
+  auto t = CreateTenant(api(), "conn-scan");
+  const std::string token = GithubToken("git-" + t.slug);
+  GitRepoFixture repo;
+  repo.Write("deploy.md", "# Deploy\n\nUse the token " + token + " for the registry.\n");
+  repo.Write("clean.md", "# Clean\n\nNothing secret here.\n");
+  repo.Commit("first");
+  const std::string id = CreateGit(t, "ops", repo.path());
+  ASSERT_EQ(Str(Sync(t, id), "status"), "succeeded");
+
+  json::value blocked = Evaluate(t, "ops:deploy.md");
+  EXPECT_EQ(Str(blocked, "decision"), "block") << json::serialize(blocked);
+  EXPECT_TRUE(HasReason(blocked, "secrets_present")) << json::serialize(blocked);
+  EXPECT_FALSE(HasReason(Evaluate(t, "ops:clean.md"), "secrets_present"));
+  auto findings = api().Get("/trust-admin/findings?sourceId=" + PercentEncode("ops:deploy.md"), t.token("admin"));
+  ASSERT_EQ(findings.status, 200) << findings.body;
+  const json::value found = findings.Json();
+  ASSERT_EQ(found.at("findings").as_array().size(), 1u) << findings.body;
+  EXPECT_EQ(Str(found.at("findings").as_array()[0], "detector"), "github_token");
+  EXPECT_FALSE(StoreContains(token)) << "the token is stored";
+  EXPECT_FALSE(StoreContains("for the registry")) << "the text is stored";
+
+  // The token taken out: the next sync scans again and the finding resolves.
+  repo.Write("deploy.md", "# Deploy\n\nAsk the platform team for a registry token.\n");
+  repo.Commit("second");
+  ASSERT_EQ(Str(Sync(t, id), "status"), "succeeded");
+  EXPECT_FALSE(HasReason(Evaluate(t, "ops:deploy.md"), "secrets_present"));
+}
+
 // ---- Push.
 
 class PushConnectors : public Connectors {
@@ -496,6 +558,23 @@ TEST_F(PushConnectors, PushedDocumentsAreVersionedByContentAndEvaluate) {
   auto back = Push(key, "crm", external, doc);
   EXPECT_EQ(back.status, 201) << back.body;
   EXPECT_FALSE(HasReason(Evaluate(t, "crm:" + external), "source_removed"));
+
+  // A pushed secret is found and blocks; the content is nowhere in the store.
+  const std::string token = GithubToken("push-" + t.slug);
+  const std::string title = "Deploy notes of " + t.slug;
+  auto secret = Push(key, "crm", "kb/secret", {{"title", title}, {"content", "Registry token: " + token + "."}});
+  ASSERT_EQ(secret.status, 201) << secret.body;
+  json::value with_secret = Evaluate(t, "crm:kb/secret");
+  EXPECT_EQ(Str(with_secret, "decision"), "block") << json::serialize(with_secret);
+  EXPECT_TRUE(HasReason(with_secret, "secrets_present")) << json::serialize(with_secret);
+  EXPECT_TRUE(StoreContains(title)) << "the check does not see the store";  // what is kept is found
+  EXPECT_FALSE(StoreContains(token)) << "the pushed token is stored";
+  EXPECT_FALSE(StoreContains("Registry token:")) << "the pushed content is stored";
+  // Removed: its findings resolve with it.
+  EXPECT_EQ(Unpush(key, "crm", "kb/secret").status, 204);
+  auto findings = api().Get("/trust-admin/findings?sourceId=" + PercentEncode("crm:kb/secret") + "&status=active",
+                            t.token("admin"));
+  EXPECT_TRUE(findings.Json().at("findings").as_array().empty()) << findings.body;
 
   // Bad bodies.
   ExpectValidation(Push(key, "crm", external, {{"title", "x"}}), "content");
