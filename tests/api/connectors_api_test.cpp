@@ -19,6 +19,7 @@
 #include "core/ids.h"
 #include "support/clock_fixture.h"
 #include "support/connectors_fixture.h"
+#include "support/sinks.h"
 
 namespace credence::test {
 namespace {
@@ -471,6 +472,82 @@ TEST_F(Connectors, SyncedDocumentsAreScannedAndTheirTextIsNotStored) {
   repo.Commit("second");
   ASSERT_EQ(Str(Sync(t, id), "status"), "succeeded");
   EXPECT_FALSE(HasReason(Evaluate(t, "ops:deploy.md"), "secrets_present"));
+}
+
+// ---- Web: a real site on loopback (tests/support/web_site.py).
+
+TEST_F(Connectors, WebSyncAddsChangesAndRemovesPagesAndRecordsAFailingOne) {
+  auto t = CreateTenant(api(), "conn-web");
+  const std::string editor_email = Email(t, "editor");
+  WebSite site;
+  auto page = [](const std::string& title, const std::string& body, const std::string& head = "") {
+    return "<html><head><title>" + title + "</title>" + head + "</head><body>" + body + "</body></html>";
+  };
+  const std::string links = R"(<a href="/a.html">A</a> <a href="/b.html">B</a> <a href="/broken.html">X</a>)";
+  site.Put("/index.html", page("Home", "<p>Welcome.</p>" + links));
+  site.Put("/a.html", page("Refunds", "<p>Within 30 days.</p>",
+                           "<meta name=\"owner\" content=\"" + editor_email +
+                               "\"><meta name=\"reviewed_at\" content=\"2030-01-01T00:00:00Z\">"));
+  site.Put("/b.html", page("Shipping", "<p>Weekly.</p>"));
+  site.Put("/broken.html", "FAIL");
+
+  auto created = Create(t, {{"key", "site"}, {"kind", "web"}, {"settings", {{"startUrls", {site.url("/index.html")}}}}});
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string id = Str(created.Json(), "id");
+  json::value first = Sync(t, id);
+  EXPECT_EQ(Str(first, "status"), "succeeded") << json::serialize(first);
+  EXPECT_EQ(first.at("documentsAdded").as_int64(), 3) << json::serialize(first);
+  EXPECT_EQ(first.at("documentsFailed").as_int64(), 1);
+  ASSERT_EQ(first.at("errors").as_array().size(), 1u);
+  EXPECT_EQ(Str(first.at("errors").as_array()[0], "externalId"), site.url("/broken.html"));
+  EXPECT_NE(Str(first.at("errors").as_array()[0], "message").find("500"), std::string::npos);
+
+  const std::string a_id = "site:" + site.url("/a.html");  // the external id is a URL: colons and slashes
+  auto a = Document(t, "site", site.url("/a.html"));
+  EXPECT_EQ(Str(a, "title"), "Refunds");
+  EXPECT_EQ(Str(a, "url"), site.url("/a.html"));
+  EXPECT_EQ(Str(a, "ownerId"), t.user_ids.at("editor"));
+  json::value by_id = Evaluate(t, a_id);
+  EXPECT_EQ(Str(by_id, "entryId"), Str(a, "id")) << json::serialize(by_id);
+  EXPECT_FALSE(HasReason(by_id, "source_changed_after_review")) << json::serialize(by_id);
+  EXPECT_EQ(Str(Evaluate(t, site.url("/a.html")), "entryId"), Str(a, "id"));
+
+  // Nothing changed: conditional requests, nothing written.
+  json::value same = Sync(t, id);
+  EXPECT_EQ(same.at("documentsUnchanged").as_int64(), 3) << json::serialize(same);
+  EXPECT_EQ(same.at("documentsAdded").as_int64() + same.at("documentsChanged").as_int64(), 0);
+
+  // A day later the page changes after its review; another loses its link
+  // (not seen), one is deleted (404).
+  AdvanceServerDays(api(), 1);
+  site.Put("/a.html", page("Refunds", "<p>Within 14 days.</p>",
+                           "<meta name=\"owner\" content=\"" + editor_email +
+                               "\"><meta name=\"reviewed_at\" content=\"2030-01-01T00:00:00Z\">"));
+  site.Put("/index.html", page("Home", R"(<p>Welcome.</p><a href="/a.html">A</a> <a href="/c.html">C</a>)"));
+  site.Put("/c.html", page("Returns", "<p>Gone soon.</p>"));
+  json::value second = Sync(t, id);
+  EXPECT_EQ(second.at("documentsChanged").as_int64(), 2) << json::serialize(second);  // index and a
+  EXPECT_EQ(second.at("documentsAdded").as_int64(), 1);
+  EXPECT_EQ(second.at("documentsRemoved").as_int64(), 1);  // b, not seen (broken never was a document)
+  EXPECT_EQ(Document(t, "site", site.url("/a.html")).at("version").as_int64(), 2);
+  EXPECT_TRUE(HasReason(Evaluate(t, a_id), "source_changed_after_review"));
+  json::value gone = Evaluate(t, "site:" + site.url("/b.html"));
+  EXPECT_TRUE(HasReason(gone, "source_removed")) << json::serialize(gone);
+
+  site.Delete("/c.html");
+  json::value third = Sync(t, id);
+  EXPECT_EQ(third.at("documentsRemoved").as_int64(), 1) << json::serialize(third);
+  EXPECT_TRUE(HasReason(Evaluate(t, "site:" + site.url("/c.html")), "source_removed"));
+
+  // An unreachable start URL fails the run, clearly.
+  ASSERT_EQ(api().Put("/trust-admin/connectors/" + id, {{"settings", {{"startUrls", {"http://127.0.0.1:9/"}}}}},
+                      t.token("admin"))
+                .status,
+            200);
+  json::value failed = Sync(t, id);
+  EXPECT_EQ(Str(failed, "status"), "failed");
+  EXPECT_FALSE(failed.at("error").is_null()) << json::serialize(failed);
+  EXPECT_EQ(Str(api().Get("/trust-admin/connectors/" + id, t.token("admin")).Json().at("status"), "state"), "failed");
 }
 
 // ---- Push.
