@@ -93,6 +93,8 @@ int Serve(const Config& config) {
   set_options.invitations.public_url = set_options.public_url;
   for (const auto& p : set_options.oidc_providers) set_options.invitations.providers.push_back(p.name);
   set_options.connector_sync.data_dir = config.data_dir;
+  set_options.connector_sync.allow_local_repositories = config.allow_local_repositories.value_or(config.dev);
+  set_options.repositories = {set_options.connector_sync.allow_local_repositories, config.data_dir};
   set_options.connector_sync.lease_ms = config.connector_lease_seconds * 1000;
   set_options.connector_sync.batch_size = config.connector_batch_size;
   set_options.connector_sync.batch_pause_ms = config.dev ? config.connector_batch_pause_ms : 0;

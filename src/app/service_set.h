@@ -69,6 +69,8 @@ struct ServiceSetOptions {
   // Connector syncs (docs/connectors.md): mirrors under data_dir; node_id
   // is filled from node_id above.
   connectors::SyncOptions connector_sync;
+  // Where git connectors may read (local repositories, the data dir).
+  connectors::RepositoryPolicy repositories;
 };
 
 class ServiceSet {

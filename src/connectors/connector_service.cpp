@@ -127,8 +127,8 @@ std::string_view WriteOutcomeName(WriteOutcome o) {
 }
 
 ConnectorService::ConnectorService(storage::Database& db, const Clock& clock, const identity::AuditRecorder& audit,
-                                   const trust::ContentScanning* scanning)
-    : db_(db), clock_(clock), audit_(audit), scanning_(scanning) {}
+                                   const trust::ContentScanning* scanning, RepositoryPolicy repositories)
+    : db_(db), clock_(clock), audit_(audit), scanning_(scanning), repositories_(std::move(repositories)) {}
 
 bool ConnectorService::Exists(storage::TenantSession& tenant, const std::string& id) {
   return !tenant.Run(kConnectorById, {id}).empty();
@@ -145,7 +145,7 @@ Result<ConnectorView> ConnectorService::Create(const identity::Principal& caller
   ValidateCommon(in, errors);
   std::string settings;
   if (IsKind(in.kind)) {
-    auto s = ValidateSettings(in.kind, in.settings);
+    auto s = ValidateSettings(in.kind, in.settings, repositories_);
     if (!s)
       for (auto& f : s.error().fields) errors.push_back(std::move(f));
     else
@@ -210,7 +210,7 @@ Result<ConnectorView> ConnectorService::Update(const identity::Principal& caller
   in.key = existing->key;
   in.kind = existing->kind;
   ValidateCommon(in, errors);
-  auto settings = ValidateSettings(in.kind, in.settings);
+  auto settings = ValidateSettings(in.kind, in.settings, repositories_);
   if (!settings)
     for (auto& f : settings.error().fields) errors.push_back(std::move(f));
   if (!errors.empty()) return Error::Validation(std::move(errors));

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "connectors/connector.h"
+#include "connectors/settings.h"
 #include "core/clock.h"
 #include "core/result.h"
 #include "identity/audit.h"
@@ -39,7 +40,7 @@ class ConnectorService {
  public:
   // `scanning` may be null (not wired): documents are then not scanned.
   ConnectorService(storage::Database& db, const Clock& clock, const identity::AuditRecorder& audit,
-                   const trust::ContentScanning* scanning);
+                   const trust::ContentScanning* scanning, RepositoryPolicy repositories = {});
 
   // Create: 201. key 1..64 of a-z 0-9 _ - (as connected documents' keys),
   // unique in the tenant (409 connector_key_taken); kind git | web | push;
@@ -88,6 +89,7 @@ class ConnectorService {
   const Clock& clock_;
   const identity::AuditRecorder& audit_;
   const trust::ContentScanning* scanning_;
+  RepositoryPolicy repositories_;
 };
 
 }  // namespace credence::connectors

@@ -5,10 +5,12 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <filesystem>
 #include <set>
 
 #include "connectors/connector.h"
 #include "connectors/git_repo.h"
+#include "outbound/outbound.h"
 #include "trust/admin_service.h"
 
 namespace credence::connectors {
@@ -114,7 +116,29 @@ json::object WebJson(const WebSettings& w) {
 
 }  // namespace
 
-Result<std::string> ValidateSettings(const std::string& kind, const std::string& json_text) {
+std::optional<std::string> RepositoryRefusal(const std::string& url, const RepositoryPolicy& policy) {
+  namespace fs = std::filesystem;
+  std::optional<std::string> path;
+  if (!url.empty() && url.front() == '/') path = url;
+  if (url.rfind("file://", 0) == 0) path = url.substr(7);
+  if (!path) {
+    auto checked = outbound::CheckUrl(url, outbound::ConnectorPolicy(), "settings.url");
+    if (!checked) return checked.error().fields.empty() ? checked.error().detail : checked.error().fields[0].message;
+    return std::nullopt;
+  }
+  if (!policy.allow_local)
+    return "local repositories are not allowed on this server (the operator's --allow-local-repositories)";
+  std::error_code ec;
+  const fs::path target = fs::weakly_canonical(fs::path(*path), ec);
+  const fs::path data = fs::weakly_canonical(fs::path(policy.data_dir.empty() ? "." : policy.data_dir), ec);
+  const std::string t = target.string() + "/";
+  const std::string d = data.string() + "/";
+  if (t.rfind(d, 0) == 0 || d.rfind(t, 0) == 0) return "must not be in (or contain) the server's data directory";
+  return std::nullopt;
+}
+
+Result<std::string> ValidateSettings(const std::string& kind, const std::string& json_text,
+                                     const RepositoryPolicy& policy) {
   json::value parsed;
   boost::system::error_code ec;
   parsed = json::parse(json_text, ec);
@@ -126,10 +150,12 @@ Result<std::string> ValidateSettings(const std::string& kind, const std::string&
   if (kind == kKindGit) {
     GitSettings g;
     if (auto url = r.Str("url", true)) {
-      if (IsRepositoryUrl(*url))
-        g.url = *url;
-      else
+      if (!IsRepositoryUrl(*url))
         r.Error("url", "must be an absolute local path, or a file://, http:// or https:// URL, without white space");
+      else if (auto refused = RepositoryRefusal(*url, policy))
+        r.Error("url", *refused);
+      else
+        g.url = *url;
     }
     if (auto branch = r.Str("branch", false, 255)) {
       if (IsBranchName(*branch))

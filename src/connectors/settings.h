@@ -29,9 +29,22 @@ struct WebSettings {
   int64_t max_page_bytes = 5 << 20;
 };
 
+// Where git connectors may read from (docs/connectors.md, "Where a git
+// connector may read"). Local repositories (a path, file://) are the
+// server's own files: only when the operator allows them, and never under
+// the data directory (the mirrors of every tenant's connectors are there).
+// Remote URLs follow the connectors' outbound rule (outbound::ConnectorPolicy).
+struct RepositoryPolicy {
+  bool allow_local = false;
+  std::string data_dir;
+};
+// The error when `url` may not be read under `policy`, else nullopt.
+std::optional<std::string> RepositoryRefusal(const std::string& url, const RepositoryPolicy& policy);
+
 // The settings of `kind` from JSON object text, with every field error
 // (settings.<name>); the answer is the canonical JSON with defaults.
-Result<std::string> ValidateSettings(const std::string& kind, const std::string& json_text);
+Result<std::string> ValidateSettings(const std::string& kind, const std::string& json_text,
+                                     const RepositoryPolicy& policy);
 
 // Stored settings, which ValidateSettings produced.
 GitSettings GitSettingsFromJson(const std::string& json_text);

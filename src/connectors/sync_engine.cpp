@@ -16,6 +16,7 @@
 #include "connectors/settings.h"
 #include "core/ids.h"
 #include "core/logging.h"
+#include "outbound/outbound.h"
 #include "storage/database.h"
 #include "storage/session.h"
 
@@ -105,9 +106,18 @@ std::string EncodePath(std::string_view path) {
 // The git kind: fetch, then the changes from the commit synced last (or
 // every file when there is none, skipping those whose blob is the one
 // synced), in path order, resuming after the run's checkpoint.
-std::optional<std::string> SyncGit(RunWriter& w, const Run& run, const std::string& data_dir) {
+std::optional<std::string> SyncGit(RunWriter& w, const Run& run, const SyncOptions& options) {
+  const std::string& data_dir = options.data_dir;
   const RunScope& scope = w.scope();
   const GitSettings settings = GitSettingsFromJson(scope.connector.settings);
+  // Checked again here: the settings may predate the operator's flags, and
+  // a remote's name may resolve elsewhere now than at creation.
+  if (auto refused = RepositoryRefusal(settings.url, {options.allow_local_repositories, data_dir}))
+    throw std::runtime_error("the repository URL is not allowed: " + *refused);
+  if (settings.url.rfind("http", 0) == 0) {
+    auto target = outbound::Resolve(settings.url, outbound::ConnectorPolicy());
+    if (!target) throw std::runtime_error("cannot fetch from " + settings.url + ": " + target.error().detail);
+  }
   const std::string dir = data_dir + "/connectors/" + scope.tenant_id + "/" + scope.connector.id;
   auto mirror = GitMirror::Open(dir, settings.url);
   if (!mirror) throw std::runtime_error(mirror.error().detail);
@@ -375,7 +385,7 @@ SyncPassSummary ConnectorSyncer::RunOnce() const {
     bool lost = false;
     try {
       if (connector.kind == kKindGit)
-        cursor = SyncGit(writer, run, options_.data_dir);
+        cursor = SyncGit(writer, run, options_);
       else if (connector.kind == kKindWeb)
         SyncWeb(writer, run);
       else

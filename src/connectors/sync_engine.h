@@ -32,6 +32,7 @@ struct SyncOptions {
   // interrupt syncs with it).
   int64_t batch_pause_ms = 0;
   int64_t runs_per_pass = 20;
+  bool allow_local_repositories = false;  // RepositoryPolicy::allow_local
 };
 
 struct SyncPassSummary {

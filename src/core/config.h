@@ -66,6 +66,9 @@ struct Config {
   int64_t connector_lease_seconds = 120;
   int64_t connector_batch_size = 200;
   int64_t connector_batch_pause_ms = 0;
+  // Git connectors may read local repositories (a path, file://): the
+  // server's own files. Default: only in development mode.
+  std::optional<bool> allow_local_repositories;
 
   std::string EffectiveDatabaseUrl() const;
   int EffectiveThreads() const;

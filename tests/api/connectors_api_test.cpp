@@ -198,6 +198,12 @@ TEST_F(Connectors, BadSettingsAreFieldErrors) {
       "settings.webUrlTemplate");
   ExpectValidation(Create(t, {{"key", "g"}, {"kind", "git"}, {"settings", {{"url", "/tmp/x"}, {"colour", "red"}}}}),
                    "settings.colour");
+  // Not the server's data directory (every tenant's mirrors are there), not a metadata address.
+  ExpectValidation(Create(t, {{"key", "g"}, {"kind", "git"},
+                              {"settings", {{"url", SharedServer().data_dir() + "/connectors"}}}}),
+                   "settings.url");
+  ExpectValidation(Create(t, {{"key", "g"}, {"kind", "git"}, {"settings", {{"url", "http://169.254.169.254/x.git"}}}}),
+                   "settings.url");
   ExpectValidation(Create(t, {{"key", "w"}, {"kind", "web"}, {"settings", json::object{}}}), "settings.startUrls");
   ExpectValidation(Create(t, {{"key", "w"}, {"kind", "web"}, {"settings", {{"sitemapUrl", "ftp://x"}}}}),
                    "settings.sitemapUrl");
