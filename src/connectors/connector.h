@@ -37,7 +37,7 @@ struct Connector {
   std::string key;
   std::string kind;
   std::string name;
-  std::string settings;  // JSON object text, as validated
+  std::string settings;                     // JSON object text, as validated
   std::optional<int64_t> schedule_minutes;  // nullopt: manual only
   std::optional<TimeMs> next_run_at;
   std::optional<std::string> sync_cursor;

@@ -19,8 +19,7 @@ using namespace internal;  // NOLINT(google-build-using-namespace): the module's
 constexpr TenantQuery kListConnectors{
     "connectors.list",
     "SELECT " CREDENCE_CONNECTOR_COLUMNS " FROM connectors WHERE tenant_id = $1 ORDER BY connector_key",
-    "SELECT " CREDENCE_CONNECTOR_COLUMNS
-    " FROM connectors WHERE tenant_id = $1 ORDER BY connector_key COLLATE \"C\""};
+    "SELECT " CREDENCE_CONNECTOR_COLUMNS " FROM connectors WHERE tenant_id = $1 ORDER BY connector_key COLLATE \"C\""};
 constexpr TenantQuery kInsertConnector{
     "connectors.insert",
     "INSERT INTO connectors (tenant_id, id, connector_key, kind, name, settings, schedule_minutes, next_run_at,"
@@ -31,14 +30,12 @@ constexpr TenantQuery kUpdateConnector{
     "UPDATE connectors SET name = $3, settings = $4, schedule_minutes = $5, next_run_at = $6,"
     " sync_cursor = CASE WHEN $7 = 1 THEN NULL ELSE sync_cursor END, updated_at = $8"
     " WHERE tenant_id = $1 AND id = $2"};
-constexpr TenantQuery kDeleteConnector{"connectors.delete",
-                                       "DELETE FROM connectors WHERE tenant_id = $1 AND id = $2"};
+constexpr TenantQuery kDeleteConnector{"connectors.delete", "DELETE FROM connectors WHERE tenant_id = $1 AND id = $2"};
 constexpr TenantQuery kDeleteRuns{"connectors.delete_runs",
                                   "DELETE FROM connector_runs WHERE tenant_id = $1 AND connector_id = $2"};
-constexpr TenantQuery kDeleteRunErrors{
-    "connectors.delete_run_errors",
-    "DELETE FROM connector_run_errors WHERE tenant_id = $1 AND run_id IN"
-    " (SELECT id FROM connector_runs WHERE tenant_id = $1 AND connector_id = $2)"};
+constexpr TenantQuery kDeleteRunErrors{"connectors.delete_run_errors",
+                                       "DELETE FROM connector_run_errors WHERE tenant_id = $1 AND run_id IN"
+                                       " (SELECT id FROM connector_runs WHERE tenant_id = $1 AND connector_id = $2)"};
 constexpr TenantQuery kLiveKnown{
     "connectors.live_known",
     "SELECT external_id FROM connector_documents WHERE tenant_id = $1 AND connector_id = $2 AND removed = 0"};
@@ -47,17 +44,16 @@ constexpr TenantQuery kDeleteKnown{"connectors.delete_known",
 constexpr TenantQuery kCountLive{
     "connectors.count_live",
     "SELECT COUNT(*) FROM connector_documents WHERE tenant_id = $1 AND connector_id = $2 AND removed = 0"};
-constexpr TenantQuery kLastRun{
-    "connectors.last_run",
-    "SELECT " CREDENCE_RUN_COLUMNS " FROM connector_runs WHERE tenant_id = $1 AND connector_id = $2"
-    " ORDER BY queued_at DESC, id DESC LIMIT 1"};
+constexpr TenantQuery kLastRun{"connectors.last_run", "SELECT " CREDENCE_RUN_COLUMNS
+                                                      " FROM connector_runs WHERE tenant_id = $1 AND connector_id = $2"
+                                                      " ORDER BY queued_at DESC, id DESC LIMIT 1"};
 constexpr TenantQuery kLastSuccess{
     "connectors.last_success",
     "SELECT MAX(finished_at) FROM connector_runs WHERE tenant_id = $1 AND connector_id = $2 AND status = 'succeeded'"};
-constexpr TenantQuery kListRuns{
-    "connectors.list_runs",
-    "SELECT " CREDENCE_RUN_COLUMNS " FROM connector_runs WHERE tenant_id = $1 AND connector_id = $2"
-    " ORDER BY queued_at DESC, id DESC LIMIT $3"};
+constexpr TenantQuery kListRuns{"connectors.list_runs",
+                                "SELECT " CREDENCE_RUN_COLUMNS
+                                " FROM connector_runs WHERE tenant_id = $1 AND connector_id = $2"
+                                " ORDER BY queued_at DESC, id DESC LIMIT $3"};
 constexpr TenantQuery kRunErrors{
     "connectors.run_errors",
     "SELECT external_id, message, at FROM connector_run_errors WHERE tenant_id = $1 AND run_id = $2"
@@ -139,8 +135,9 @@ Result<ConnectorView> ConnectorService::Create(const identity::Principal& caller
   ConnectorInput in = request;
   std::vector<FieldError> errors;
   if (!trust::IsConnectorKey(in.key))
-    errors.push_back({"key", "must be 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit, and not entry, "
-                             "http or https"});
+    errors.push_back({"key",
+                      "must be 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit, and not entry, "
+                      "http or https"});
   if (!IsKind(in.kind)) errors.push_back({"kind", "must be one of git, web, push"});
   ValidateCommon(in, errors);
   std::string settings;
@@ -168,8 +165,8 @@ Result<ConnectorView> ConnectorService::Create(const identity::Principal& caller
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
   if (tenant
-          .Run(kInsertConnector, {c.id, c.key, c.kind, c.name, c.settings, c.schedule_minutes, c.next_run_at,
-                                  c.created_by, now})
+          .Run(kInsertConnector,
+               {c.id, c.key, c.kind, c.name, c.settings, c.schedule_minutes, c.next_run_at, c.created_by, now})
           .affected() == 0)
     return Error::Conflict("connector_key_taken", "The tenant has a connector with this key.");
   audit_.Record(tenant, identity::AuditOf(caller, "connector.created", {"connector", c.id}, AuditDetails(c)));
@@ -219,7 +216,8 @@ Result<ConnectorView> ConnectorService::Update(const identity::Principal& caller
   Connector c = *existing;
   c.name = in.name;
   c.settings = *settings;
-  if (in.schedule_minutes != c.schedule_minutes) c.next_run_at = in.schedule_minutes ? std::optional(now) : std::nullopt;
+  if (in.schedule_minutes != c.schedule_minutes)
+    c.next_run_at = in.schedule_minutes ? std::optional(now) : std::nullopt;
   c.schedule_minutes = in.schedule_minutes;
   // Another repository or branch: the commit synced last means nothing there.
   bool restart = false;
@@ -266,7 +264,8 @@ Result<Run> ConnectorService::SyncNow(const identity::Principal& caller, const s
   auto c = FindConnector(tenant, id);
   if (!c) return ConnectorNotFound();
   if (c->kind == kKindPush)
-    return Error::Conflict("connector_not_syncable", "A push connector receives its documents; it has nothing to sync.");
+    return Error::Conflict("connector_not_syncable",
+                           "A push connector receives its documents; it has nothing to sync.");
   if (auto open = tenant.Run(kOpenRun, {c->id}); !open.empty()) return RunFromRow(open.front());
   const std::string run_id = NewId();
   tenant.Run(kInsertRun, {run_id, c->id, "manual", clock_.Now()});
@@ -327,8 +326,12 @@ Result<PushedDocument> ConnectorService::Push(const identity::Principal& caller,
   auto stored = trust::FindConnectedDocument(tenant, c.key, doc.external_id);
   if (!stored) return Error::Internal("The pushed document vanished while it was written.");
   session.Commit();
-  return PushedDocument{stored->id,      stored->source_id(), outcome, stored->version,
-                        stored->content_hash.value_or(""), stored->content_updated_at};
+  return PushedDocument{stored->id,
+                        stored->source_id(),
+                        outcome,
+                        stored->version,
+                        stored->content_hash.value_or(""),
+                        stored->content_updated_at};
 }
 
 Status ConnectorService::RemovePushed(const identity::Principal& caller, const std::string& key,

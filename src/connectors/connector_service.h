@@ -74,8 +74,7 @@ class ConnectorService {
   Result<PushedDocument> Push(const identity::Principal& caller, const std::string& key,
                               const SourceDocument& doc) const;
   // Marks it Removed. 404 when the connector does not know it (or removed it).
-  Status RemovePushed(const identity::Principal& caller, const std::string& key,
-                      const std::string& external_id) const;
+  Status RemovePushed(const identity::Principal& caller, const std::string& key, const std::string& external_id) const;
 
   // For the api keys (identity::ApiKeyService::SetConnectorCheck): whether
   // `id` is a connector of the session's tenant.

@@ -8,7 +8,8 @@ namespace credence::connectors {
 namespace {
 
 TEST(ConnectorDocumentText, DocumentPathsByExtension) {
-  for (const char* p : {"a.md", "d/b.MARKDOWN", "c.adoc", "x/y.asciidoc", "notes.txt"}) EXPECT_TRUE(IsDocumentPath(p)) << p;
+  for (const char* p : {"a.md", "d/b.MARKDOWN", "c.adoc", "x/y.asciidoc", "notes.txt"})
+    EXPECT_TRUE(IsDocumentPath(p)) << p;
   for (const char* p : {"a.png", "md", "dir.md/file", "README", ".md.bak"}) EXPECT_FALSE(IsDocumentPath(p)) << p;
 }
 

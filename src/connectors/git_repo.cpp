@@ -262,9 +262,9 @@ Result<std::string> GitMirror::ReadBlob(const std::string& blob_id, int64_t max_
   Blob blob(b);
   const auto size = static_cast<int64_t>(git_blob_rawsize(b));
   if (size > max_bytes)
-    return Error::InvalidArgument("file_too_large", "the file has " + std::to_string(size) +
-                                                        " bytes, more than maxFileBytes (" +
-                                                        std::to_string(max_bytes) + ")");
+    return Error::InvalidArgument(
+        "file_too_large",
+        "the file has " + std::to_string(size) + " bytes, more than maxFileBytes (" + std::to_string(max_bytes) + ")");
   return std::string(static_cast<const char*>(git_blob_rawcontent(b)), static_cast<size_t>(size));
 }
 

@@ -106,9 +106,12 @@ json::object WebJson(const WebSettings& w) {
   json::array starts, prefixes;
   for (const auto& u : w.start_urls) starts.emplace_back(u);
   for (const auto& u : w.include_prefixes) prefixes.emplace_back(u);
-  json::object o{{"startUrls", starts},          {"maxPages", w.max_pages},
-                 {"maxDepth", w.max_depth},       {"includePrefixes", prefixes},
-                 {"requestTimeoutMs", w.request_timeout_ms}, {"userAgent", w.user_agent},
+  json::object o{{"startUrls", starts},
+                 {"maxPages", w.max_pages},
+                 {"maxDepth", w.max_depth},
+                 {"includePrefixes", prefixes},
+                 {"requestTimeoutMs", w.request_timeout_ms},
+                 {"userAgent", w.user_agent},
                  {"maxPageBytes", w.max_page_bytes}};
   o["sitemapUrl"] = w.sitemap_url ? json::value(*w.sitemap_url) : json::value(nullptr);
   return o;
@@ -206,7 +209,8 @@ GitSettings GitSettingsFromJson(const std::string& json_text) {
   const json::object o = json::parse(json_text).as_object();
   g.url = std::string(o.at("url").as_string());
   g.branch = std::string(o.at("branch").as_string());
-  if (const auto* t = o.if_contains("webUrlTemplate"); t && t->is_string()) g.web_url_template = std::string(t->as_string());
+  if (const auto* t = o.if_contains("webUrlTemplate"); t && t->is_string())
+    g.web_url_template = std::string(t->as_string());
   if (const auto* m = o.if_contains("maxFileBytes"); m && m->is_int64()) g.max_file_bytes = m->as_int64();
   return g;
 }

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
-#include <tuple>
 #include <exception>
 #include <map>
 #include <thread>
+#include <tuple>
 
 #include "connectors/document_text.h"
 #include "connectors/git_repo.h"
@@ -54,29 +54,26 @@ constexpr TenantQuery kStartRun{
     "connectors.start_run",
     "UPDATE connector_runs SET status = 'running', started_at = COALESCE(started_at, $3), attempts = attempts + 1,"
     " updated_at = $3 WHERE tenant_id = $1 AND id = $2 AND status IN ('queued', 'running')"};
-constexpr TenantQuery kSetTarget{
-    "connectors.set_target",
-    "UPDATE connector_runs SET target = $3, base = $4, checkpoint = NULL, updated_at = $5"
-    " WHERE tenant_id = $1 AND id = $2"};
+constexpr TenantQuery kSetTarget{"connectors.set_target",
+                                 "UPDATE connector_runs SET target = $3, base = $4, checkpoint = NULL, updated_at = $5"
+                                 " WHERE tenant_id = $1 AND id = $2"};
 constexpr TenantQuery kBatchDone{
     "connectors.batch_done",
     "UPDATE connector_runs SET seen = seen + $3, added = added + $4, changed = changed + $5, removed = removed + $6,"
     " unchanged = unchanged + $7, failed = failed + $8, checkpoint = COALESCE(CAST($9 AS TEXT), checkpoint),"
     " updated_at = $10 WHERE tenant_id = $1 AND id = $2"};
-constexpr TenantQuery kFinishRun{
-    "connectors.finish_run",
-    "UPDATE connector_runs SET status = $3, error = $4, finished_at = $5, updated_at = $5"
-    " WHERE tenant_id = $1 AND id = $2"};
+constexpr TenantQuery kFinishRun{"connectors.finish_run",
+                                 "UPDATE connector_runs SET status = $3, error = $4, finished_at = $5, updated_at = $5"
+                                 " WHERE tenant_id = $1 AND id = $2"};
 constexpr TenantQuery kSetCursor{"connectors.set_cursor",
                                  "UPDATE connectors SET sync_cursor = $3 WHERE tenant_id = $1 AND id = $2"};
 constexpr TenantQuery kRunError{
     "connectors.run_error",
     "INSERT INTO connector_run_errors (tenant_id, run_id, external_id, message, at) VALUES ($1, $2, $3, $4, $5)"
     " ON CONFLICT (tenant_id, run_id, external_id) DO UPDATE SET message = excluded.message, at = excluded.at"};
-constexpr TenantQuery kAllKnown{
-    "connectors.all_known",
-    "SELECT external_id, source_version, removed, last_seen_run FROM connector_documents"
-    " WHERE tenant_id = $1 AND connector_id = $2"};
+constexpr TenantQuery kAllKnown{"connectors.all_known",
+                                "SELECT external_id, source_version, removed, last_seen_run FROM connector_documents"
+                                " WHERE tenant_id = $1 AND connector_id = $2"};
 
 // Pending texts kept in memory before a batch is committed.
 constexpr size_t kMaxPendingBytes = 16 << 20;
@@ -133,7 +130,8 @@ std::optional<std::string> SyncGit(RunWriter& w, const Run& run, const SyncOptio
     auto tip = mirror->Fetch(settings.branch);
     LogLine(LogLevel::kDebug, "connector fetch")
         .Str("connector", scope.connector.key)
-        .Int("ms", std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - fetch_start).count());
+        .Int("ms", std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - fetch_start)
+                       .count());
     if (!tip) throw std::runtime_error(tip.error().detail);
     target = *tip;
     if (scope.connector.sync_cursor && mirror->HasCommit(*scope.connector.sync_cursor))
@@ -212,8 +210,7 @@ std::optional<std::string> SyncGit(RunWriter& w, const Run& run, const SyncOptio
 
 namespace internal {
 
-RunWriter::RunWriter(storage::Database& db, const Clock& clock, const trust::ContentScanning* scanning,
-                     RunScope scope)
+RunWriter::RunWriter(storage::Database& db, const Clock& clock, const trust::ContentScanning* scanning, RunScope scope)
     : db_(db), clock_(clock), scanning_(scanning), scope_(std::move(scope)) {}
 
 void RunWriter::Add(Op op, const std::string& position) {
@@ -337,8 +334,7 @@ SyncPassSummary ConnectorSyncer::RunOnce() const {
   std::vector<std::tuple<std::string, std::string, int64_t, int64_t>> due;
   {
     storage::Session session(db_);
-    for (const auto& r : session.Run(kDueConnectors, {now}))
-      due.emplace_back(r.Text(0), r.Text(1), r.Int(2), r.Int(3));
+    for (const auto& r : session.Run(kDueConnectors, {now})) due.emplace_back(r.Text(0), r.Text(1), r.Int(2), r.Int(3));
   }
   for (const auto& [tenant_id, id, next_run_at, minutes] : due) {
     storage::Session session(db_, storage::TxMode::kWrite);
@@ -354,7 +350,8 @@ SyncPassSummary ConnectorSyncer::RunOnce() const {
   std::vector<std::tuple<std::string, std::string, std::string>> open;
   {
     storage::Session session(db_);
-    for (const auto& r : session.Run(kOpenRuns, {options_.runs_per_pass})) open.emplace_back(r.Text(0), r.Text(1), r.Text(2));
+    for (const auto& r : session.Run(kOpenRuns, {options_.runs_per_pass}))
+      open.emplace_back(r.Text(0), r.Text(1), r.Text(2));
   }
   for (const auto& [tenant_id, run_id, connector_id] : open) {
     now = clock_.Now();
@@ -377,8 +374,8 @@ SyncPassSummary ConnectorSyncer::RunOnce() const {
       session.Commit();
     }
     ++summary.started;
-    RunScope scope{tenant_id, connector, run_id, holder, options_.lease_ms, options_.batch_size,
-                   options_.batch_pause_ms};
+    RunScope scope{
+        tenant_id, connector, run_id, holder, options_.lease_ms, options_.batch_size, options_.batch_pause_ms};
     RunWriter writer(db_, clock_, scanning_, scope);
     std::optional<std::string> error;
     std::optional<std::string> cursor;
@@ -413,7 +410,10 @@ SyncPassSummary ConnectorSyncer::RunOnce() const {
     }
     if (error) {
       ++summary.failed;
-      LogLine(LogLevel::kWarn, "connector sync failed").Str("tenant", tenant_id).Str("connector", connector.key).Str("error", *error);
+      LogLine(LogLevel::kWarn, "connector sync failed")
+          .Str("tenant", tenant_id)
+          .Str("connector", connector.key)
+          .Str("error", *error);
     } else {
       ++summary.succeeded;
     }

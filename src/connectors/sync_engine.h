@@ -36,8 +36,8 @@ struct SyncOptions {
 };
 
 struct SyncPassSummary {
-  int64_t scheduled = 0;   // runs queued by schedule
-  int64_t started = 0;     // runs this pass worked on
+  int64_t scheduled = 0;  // runs queued by schedule
+  int64_t started = 0;    // runs this pass worked on
   int64_t succeeded = 0;
   int64_t failed = 0;
   int64_t lease_held = 0;  // runs skipped: another sync holds the connector

@@ -32,8 +32,7 @@ web::CrawlSettings ToCrawlSettings(const WebSettings& s) {
 std::vector<FieldError> CheckCrawlSettings(const WebSettings& settings) {
   std::vector<FieldError> out;
   if (auto st = web::ValidateSettings(ToCrawlSettings(settings)); !st) {
-    if (st.error().fields.empty())
-      out.push_back({"settings", st.error().detail});
+    if (st.error().fields.empty()) out.push_back({"settings", st.error().detail});
     for (const auto& f : st.error().fields) out.push_back({"settings." + f.field, f.message});
   }
   return out;

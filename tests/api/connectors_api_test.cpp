@@ -82,8 +82,7 @@ class Connectors : public ClockedApiTest {
 
   std::string CreateGit(const TestTenant& t, const std::string& key, const std::string& url,
                         json::object extra_settings = {}) {
-    json::object settings{{"url", url},
-                          {"webUrlTemplate", "https://git.example.com/docs/blob/{branch}/{path}"}};
+    json::object settings{{"url", url}, {"webUrlTemplate", "https://git.example.com/docs/blob/{branch}/{path}"}};
     for (auto& [k, v] : extra_settings) settings[k] = v;
     auto r = Create(t, {{"key", key}, {"kind", "git"}, {"settings", settings}});
     EXPECT_EQ(r.status, 201) << r.body;
@@ -154,10 +153,10 @@ TEST_F(Connectors, CrudWithStatusAuditAndValidation) {
   ExpectProblem(Create(t, {{"key", "handbook"}, {"kind", "push"}}), 409, "connector_key_taken");
 
   // Update: name, settings and schedule; key and kind stay.
-  auto updated = api().Put("/trust-admin/connectors/" + id,
-                           {{"name", "Docs"}, {"settings", {{"url", repo.path()}, {"branch", "main"}}},
-                            {"scheduleMinutes", nullptr}},
-                           t.token("admin"));
+  auto updated = api().Put(
+      "/trust-admin/connectors/" + id,
+      {{"name", "Docs"}, {"settings", {{"url", repo.path()}, {"branch", "main"}}}, {"scheduleMinutes", nullptr}},
+      t.token("admin"));
   ASSERT_EQ(updated.status, 200) << updated.body;
   EXPECT_EQ(Str(updated.Json(), "name"), "Docs");
   EXPECT_TRUE(updated.Json().at("scheduleMinutes").is_null());
@@ -199,24 +198,26 @@ TEST_F(Connectors, BadSettingsAreFieldErrors) {
   ExpectValidation(Create(t, {{"key", "g"}, {"kind", "git"}, {"settings", {{"url", "/tmp/x"}, {"colour", "red"}}}}),
                    "settings.colour");
   // Not the server's data directory (every tenant's mirrors are there), not a metadata address.
-  ExpectValidation(Create(t, {{"key", "g"}, {"kind", "git"},
-                              {"settings", {{"url", SharedServer().data_dir() + "/connectors"}}}}),
-                   "settings.url");
+  ExpectValidation(
+      Create(t, {{"key", "g"}, {"kind", "git"}, {"settings", {{"url", SharedServer().data_dir() + "/connectors"}}}}),
+      "settings.url");
   ExpectValidation(Create(t, {{"key", "g"}, {"kind", "git"}, {"settings", {{"url", "http://169.254.169.254/x.git"}}}}),
                    "settings.url");
   ExpectValidation(Create(t, {{"key", "w"}, {"kind", "web"}, {"settings", json::object{}}}), "settings.startUrls");
   ExpectValidation(Create(t, {{"key", "w"}, {"kind", "web"}, {"settings", {{"sitemapUrl", "ftp://x"}}}}),
                    "settings.sitemapUrl");
-  ExpectValidation(Create(t, {{"key", "w"}, {"kind", "web"},
+  ExpectValidation(Create(t, {{"key", "w"},
+                              {"kind", "web"},
                               {"settings", {{"startUrls", {"https://docs.example.com/"}}, {"maxPages", 0}}}}),
                    "settings.maxPages");
   ExpectValidation(Create(t, {{"key", "p"}, {"kind", "push"}, {"scheduleMinutes", 5}}), "scheduleMinutes");
   ExpectValidation(Create(t, {{"key", "p"}, {"kind", "push"}, {"settings", {{"url", "/tmp"}}}}), "settings.url");
-  ExpectValidation(Create(t, {{"key", "g"}, {"kind", "git"}, {"settings", {{"url", "/tmp/x"}}},
-                              {"scheduleMinutes", 0}}),
-                   "scheduleMinutes");
+  ExpectValidation(
+      Create(t, {{"key", "g"}, {"kind", "git"}, {"settings", {{"url", "/tmp/x"}}}, {"scheduleMinutes", 0}}),
+      "scheduleMinutes");
   // A web connector with good settings is accepted.
-  auto web = Create(t, {{"key", "site"}, {"kind", "web"}, {"settings", {{"startUrls", {"https://docs.example.com/"}}}}});
+  auto web =
+      Create(t, {{"key", "site"}, {"kind", "web"}, {"settings", {{"startUrls", {"https://docs.example.com/"}}}}});
   EXPECT_EQ(web.status, 201) << web.body;
 }
 
@@ -249,8 +250,7 @@ TEST_F(Connectors, OnlyTenantAdminsAndOtherTenantsSee404) {
   ExpectProblem(api().Get("/trust-admin/connectors/" + std::string(kOtherId), t.token("admin")), 404, "not_found");
   // A run of another connector of the same tenant is not found through this one.
   const std::string second = CreateGit(t, "docs2", repo.path());
-  ExpectProblem(api().Get("/trust-admin/connectors/" + second + "/runs/" + run_id, t.token("admin")), 404,
-                "not_found");
+  ExpectProblem(api().Get("/trust-admin/connectors/" + second + "/runs/" + run_id, t.token("admin")), 404, "not_found");
   // The other tenant may use the same key for its own connector.
   EXPECT_EQ(CreateGit(other, "docs", repo.path()).empty(), false);
   RunConnectorPass(api());
@@ -263,8 +263,9 @@ TEST_F(Connectors, GitSyncAddsChangesRenamesAndRemovesDocuments) {
   auto t = CreateTenant(api(), "conn-git");
   const std::string editor_email = Email(t, "editor");
   GitRepoFixture repo;
-  repo.Write("guide/refunds.md", "---\ntitle: Refund policy\nowner: " + editor_email +
-                                     "\nreviewed_at: 2029-06-01\nreview_type: FullReview\n---\n# Refunds\n\nWithin 30 days.\n");
+  repo.Write("guide/refunds.md",
+             "---\ntitle: Refund policy\nowner: " + editor_email +
+                 "\nreviewed_at: 2029-06-01\nreview_type: FullReview\n---\n# Refunds\n\nWithin 30 days.\n");
   repo.Write("guide/shipping.adoc", "= Shipping\n\nWe ship weekly.\n");
   repo.Write("notes/plain.txt", "No heading here.\n");
   repo.Write("notes/a:b.md", "Colons in the path.\n## Second level\n");
@@ -316,8 +317,9 @@ TEST_F(Connectors, GitSyncAddsChangesRenamesAndRemovesDocuments) {
 
   // Change one file's content (after its review), rename another, remove a
   // third: the diff from the synced commit carries exactly those.
-  repo.Write("guide/refunds.md", "---\ntitle: Refund policy\nowner: " + editor_email +
-                                     "\nreviewed_at: 2029-06-01\nreview_type: FullReview\n---\n# Refunds\n\nWithin 14 days.\n");
+  repo.Write("guide/refunds.md",
+             "---\ntitle: Refund policy\nowner: " + editor_email +
+                 "\nreviewed_at: 2029-06-01\nreview_type: FullReview\n---\n# Refunds\n\nWithin 14 days.\n");
   repo.Move("notes/plain.txt", "notes/renamed.txt");
   repo.Remove("guide/shipping.adoc");
   repo.Commit("second", "2029-09-01T00:00:00Z");
@@ -417,9 +419,9 @@ TEST_F(Connectors, UnreachableRepositoryAndMissingBranchFailTheRunClearly) {
   EXPECT_NE(Str(bad, "error").find("has no branch 'release/9'"), std::string::npos) << json::serialize(bad);
 
   // Fixing the settings makes the next run succeed.
-  ASSERT_EQ(api().Put("/trust-admin/connectors/" + branch, {{"settings", {{"url", repo.path()}}}}, t.token("admin"))
-                .status,
-            200);
+  ASSERT_EQ(
+      api().Put("/trust-admin/connectors/" + branch, {{"settings", {{"url", repo.path()}}}}, t.token("admin")).status,
+      200);
   EXPECT_EQ(Str(Sync(t, branch), "status"), "succeeded");
 }
 
@@ -428,8 +430,8 @@ TEST_F(Connectors, ScheduledConnectorsRunWhenDue) {
   GitRepoFixture repo;
   repo.Write("a.md", "# A\n");
   repo.Commit("first");
-  auto created = Create(t, {{"key", "sched"}, {"kind", "git"}, {"settings", {{"url", repo.path()}}},
-                            {"scheduleMinutes", 30}});
+  auto created =
+      Create(t, {{"key", "sched"}, {"kind", "git"}, {"settings", {{"url", repo.path()}}}, {"scheduleMinutes", 30}});
   ASSERT_EQ(created.status, 201);
   const std::string id = Str(created.Json(), "id");
   RunConnectorPass(api());
@@ -497,7 +499,8 @@ TEST_F(Connectors, WebSyncAddsChangesAndRemovesPagesAndRecordsAFailingOne) {
   site.Put("/b.html", page("Shipping", "<p>Weekly.</p>"));
   site.Put("/broken.html", "FAIL");
 
-  auto created = Create(t, {{"key", "site"}, {"kind", "web"}, {"settings", {{"startUrls", {site.url("/index.html")}}}}});
+  auto created =
+      Create(t, {{"key", "site"}, {"kind", "web"}, {"settings", {{"startUrls", {site.url("/index.html")}}}}});
   ASSERT_EQ(created.status, 201) << created.body;
   const std::string id = Str(created.Json(), "id");
   json::value first = Sync(t, id);
@@ -546,8 +549,9 @@ TEST_F(Connectors, WebSyncAddsChangesAndRemovesPagesAndRecordsAFailingOne) {
   EXPECT_TRUE(HasReason(Evaluate(t, "site:" + site.url("/c.html")), "source_removed"));
 
   // An unreachable start URL fails the run, clearly.
-  ASSERT_EQ(api().Put("/trust-admin/connectors/" + id, {{"settings", {{"startUrls", {"http://127.0.0.1:9/"}}}}},
-                      t.token("admin"))
+  ASSERT_EQ(api()
+                .Put("/trust-admin/connectors/" + id, {{"settings", {{"startUrls", {"http://127.0.0.1:9/"}}}}},
+                     t.token("admin"))
                 .status,
             200);
   json::value failed = Sync(t, id);
@@ -560,8 +564,7 @@ TEST_F(Connectors, WebSyncAddsChangesAndRemovesPagesAndRecordsAFailingOne) {
 
 class PushConnectors : public Connectors {
  protected:
-  std::string PushKey(const TestTenant& t, const std::string& connector_id,
-                      json::array scopes = {"connector:push"}) {
+  std::string PushKey(const TestTenant& t, const std::string& connector_id, json::array scopes = {"connector:push"}) {
     auto r = api().Post("/apikeys", {{"name", "pusher"}, {"scopes", scopes}, {"connectorId", connector_id}},
                         t.token("admin"));
     EXPECT_EQ(r.status, 201) << r.body;
@@ -590,13 +593,10 @@ TEST_F(PushConnectors, PushedDocumentsAreVersionedByContentAndEvaluate) {
   const std::string external = "kb/articles:42/v1";  // slashes and colons
   const std::string editor_email = Email(t, "editor");
 
-  json::object doc{{"title", "Refunds"},
-                   {"content", "Refunds within 30 days."},
-                   {"url", "https://crm.example.com/kb/42"},
-                   {"ownerEmail", editor_email},
-                   {"updatedAt", "2029-05-01T00:00:00Z"},
-                   {"reviewedAt", "2029-06-01T00:00:00Z"},
-                   {"reviewType", "FullReview"}};
+  json::object doc{
+      {"title", "Refunds"},         {"content", "Refunds within 30 days."}, {"url", "https://crm.example.com/kb/42"},
+      {"ownerEmail", editor_email}, {"updatedAt", "2029-05-01T00:00:00Z"},  {"reviewedAt", "2029-06-01T00:00:00Z"},
+      {"reviewType", "FullReview"}};
   auto first = Push(key, "crm", external, doc);
   ASSERT_EQ(first.status, 201) << first.body;
   EXPECT_EQ(Str(first.Json(), "outcome"), "added");
@@ -704,9 +704,9 @@ TEST_F(PushConnectors, TheScopeIsBoundToOneConnectorOfOneTenant) {
   ExpectValidation(api().Post("/apikeys", {{"name", "k"}, {"scopes", {"connector:push"}}, {"connectorId", other_crm}},
                               t.token("admin")),
                    "connectorId");
-  ExpectValidation(api().Post("/apikeys", {{"name", "k"}, {"scopes", {"trust:read"}}, {"connectorId", crm}},
-                              t.token("admin")),
-                   "connectorId");
+  ExpectValidation(
+      api().Post("/apikeys", {{"name", "k"}, {"scopes", {"trust:read"}}, {"connectorId", crm}}, t.token("admin")),
+      "connectorId");
   auto listed = api().Get("/apikeys", t.token("admin"));
   bool bound = false;
   const json::value keys = listed.Json();

@@ -24,8 +24,8 @@ constexpr int kFiles = 60;
 // with a pause after each, leases of 2 s.
 ServerOptions SlowSyncServer() {
   ServerOptions options;
-  options.extra_args = {"--jobs-interval-ms", "100",         "--connector-batch-size",   "5",
-                        "--connector-lease-seconds", "2", "--connector-batch-pause-ms", "150"};
+  options.extra_args = {"--jobs-interval-ms",        "100", "--connector-batch-size",     "5",
+                        "--connector-lease-seconds", "2",   "--connector-batch-pause-ms", "150"};
   return options;
 }
 
@@ -122,8 +122,8 @@ TEST(ConnectorsResume, AKilledWebSyncResumesWithoutRewritingWhatItCommitted) {
   std::string links;
   for (int i = 0; i < kPages; ++i) {
     const std::string path = "/p" + std::to_string(i) + ".html";
-    site.Put(path, "<html><head><title>Page " + std::to_string(i) + "</title></head><body>Text " +
-                       std::to_string(i) + "</body></html>");
+    site.Put(path, "<html><head><title>Page " + std::to_string(i) + "</title></head><body>Text " + std::to_string(i) +
+                       "</body></html>");
     links += "<a href=\"" + path + "\">" + std::to_string(i) + "</a> ";
   }
   site.Put("/index.html", "<html><head><title>Index</title></head><body>" + links + "</body></html>");
@@ -139,7 +139,8 @@ TEST(ConnectorsResume, AKilledWebSyncResumesWithoutRewritingWhatItCommitted) {
   auto queued = api.Post("/trust-admin/connectors/" + id + "/sync", json::object{}, t.token("admin"));
   ASSERT_EQ(queued.status, 202);
   const std::string run_path = "/trust-admin/connectors/" + id + "/runs/" + Str(queued.Json(), "id");
-  WaitForRun(api, run_path, t.token("admin"), 30, [](const json::value& r) { return r.at("documentsSeen").as_int64() >= 10; });
+  WaitForRun(api, run_path, t.token("admin"), 30,
+             [](const json::value& r) { return r.at("documentsSeen").as_int64() >= 10; });
 
   server.Kill();
   server.Restart();

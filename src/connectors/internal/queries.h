@@ -9,26 +9,26 @@ namespace credence::connectors::internal {
 using storage::GlobalQuery;
 using storage::TenantQuery;
 
-#define CREDENCE_CONNECTOR_COLUMNS                                                                    \
+#define CREDENCE_CONNECTOR_COLUMNS                                                                   \
   "id, connector_key, kind, name, settings, schedule_minutes, next_run_at, sync_cursor, created_by," \
   " created_at, updated_at"
 
 inline constexpr TenantQuery kConnectorById{
     "connectors.by_id", "SELECT " CREDENCE_CONNECTOR_COLUMNS " FROM connectors WHERE tenant_id = $1 AND id = $2"};
-inline constexpr TenantQuery kConnectorByKey{
-    "connectors.by_key",
-    "SELECT " CREDENCE_CONNECTOR_COLUMNS " FROM connectors WHERE tenant_id = $1 AND connector_key = $2"};
+inline constexpr TenantQuery kConnectorByKey{"connectors.by_key",
+                                             "SELECT " CREDENCE_CONNECTOR_COLUMNS
+                                             " FROM connectors WHERE tenant_id = $1 AND connector_key = $2"};
 
-#define CREDENCE_RUN_COLUMNS                                                                                      \
+#define CREDENCE_RUN_COLUMNS                                                                                         \
   "id, connector_id, run_trigger, status, queued_at, started_at, finished_at, updated_at, target, base, checkpoint," \
   " attempts, seen, added, changed, removed, unchanged, failed, error"
 
 inline constexpr TenantQuery kRunById{
     "connectors.run_by_id", "SELECT " CREDENCE_RUN_COLUMNS " FROM connector_runs WHERE tenant_id = $1 AND id = $2"};
-inline constexpr TenantQuery kOpenRun{
-    "connectors.open_run",
-    "SELECT " CREDENCE_RUN_COLUMNS " FROM connector_runs WHERE tenant_id = $1 AND connector_id = $2"
-    " AND status IN ('queued', 'running') ORDER BY queued_at LIMIT 1"};
+inline constexpr TenantQuery kOpenRun{"connectors.open_run",
+                                      "SELECT " CREDENCE_RUN_COLUMNS
+                                      " FROM connector_runs WHERE tenant_id = $1 AND connector_id = $2"
+                                      " AND status IN ('queued', 'running') ORDER BY queued_at LIMIT 1"};
 inline constexpr TenantQuery kInsertRun{
     "connectors.insert_run",
     "INSERT INTO connector_runs (tenant_id, id, connector_id, run_trigger, status, queued_at, updated_at)"

@@ -75,7 +75,8 @@ json::object RunJson(const connectors::Run& r, bool with_errors) {
   if (with_errors) {
     json::array errors;
     for (const auto& e : r.errors)
-      errors.push_back(json::object{{"externalId", e.external_id}, {"message", e.message}, {"at", FormatTimestamp(e.at)}});
+      errors.push_back(
+          json::object{{"externalId", e.external_id}, {"message", e.message}, {"at", FormatTimestamp(e.at)}});
     o["errors"] = std::move(errors);
   }
   return o;
@@ -147,9 +148,8 @@ Schema PushedSchema() {
 Result<std::string> ExternalIdOf(const RequestContext& ctx) {
   auto id = ctx.request.QueryParam("externalId");
   if (!id || id->empty() || id->size() > trust::kMaxExternalIdLength)
-    return Error::Validation(
-        {{"externalId", "is required (query parameter), 1 to " + std::to_string(trust::kMaxExternalIdLength) +
-                            " characters"}});
+    return Error::Validation({{"externalId", "is required (query parameter), 1 to " +
+                                                 std::to_string(trust::kMaxExternalIdLength) + " characters"}});
   return *id;
 }
 
@@ -167,8 +167,11 @@ void AddConnectorRoutes(Router& router, const Services& s) {
       Optional("name", Schema::String().MaxLength(200).Describe("default: the key")),
       Optional("settings", Schema::Any().Describe("the kind's settings (docs/connectors.md); push: none")),
       Optional("scheduleMinutes",
-               Schema::Integer().Min(1).Max(connectors::kMaxScheduleMinutes).Nullable().Describe(
-                   "sync every so many minutes; null or absent: manual only (push: always null)")),
+               Schema::Integer()
+                   .Min(1)
+                   .Max(connectors::kMaxScheduleMinutes)
+                   .Nullable()
+                   .Describe("sync every so many minutes; null or absent: manual only (push: always null)")),
   });
   static const Schema kUpdate = Schema::Object({
       Optional("key", Schema::String().Describe("if given, must be the connector's")),
@@ -178,7 +181,10 @@ void AddConnectorRoutes(Router& router, const Services& s) {
       Optional("scheduleMinutes", Schema::Integer().Min(1).Max(connectors::kMaxScheduleMinutes).Nullable()),
   });
 
-  router.Add({Method::kPost, "/trust-admin/connectors", Auth::kTenantAdmin, "",
+  router.Add({Method::kPost,
+              "/trust-admin/connectors",
+              Auth::kTenantAdmin,
+              "",
               [&svc](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kCreate);
                 if (!body) return Problem(ctx, body.error());
@@ -194,7 +200,10 @@ void AddConnectorRoutes(Router& router, const Services& s) {
                .success_status = 201,
                .errors = {400, 403, 409}}});
 
-  router.Add({Method::kGet, "/trust-admin/connectors", Auth::kTenantAdmin, "",
+  router.Add({Method::kGet,
+              "/trust-admin/connectors",
+              Auth::kTenantAdmin,
+              "",
               [&svc](RequestContext& ctx) {
                 auto list = svc.List(ctx.Caller());
                 if (!list) return Problem(ctx, list.error());
@@ -207,7 +216,10 @@ void AddConnectorRoutes(Router& router, const Services& s) {
                .response = Schema::Array(ConnectorSchema()),
                .errors = {403}}});
 
-  router.Add({Method::kGet, "/trust-admin/connectors/{id}", Auth::kTenantAdmin, "",
+  router.Add({Method::kGet,
+              "/trust-admin/connectors/{id}",
+              Auth::kTenantAdmin,
+              "",
               [&svc](RequestContext& ctx) {
                 auto v = svc.Get(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
                 if (!v) return Problem(ctx, v.error());
@@ -220,7 +232,10 @@ void AddConnectorRoutes(Router& router, const Services& s) {
                .errors = {403, 404},
                .path_params = {{"id", Schema::Uuid()}}}});
 
-  router.Add({Method::kPut, "/trust-admin/connectors/{id}", Auth::kTenantAdmin, "",
+  router.Add({Method::kPut,
+              "/trust-admin/connectors/{id}",
+              Auth::kTenantAdmin,
+              "",
               [&svc](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kUpdate);
                 if (!body) return Problem(ctx, body.error());
@@ -236,7 +251,10 @@ void AddConnectorRoutes(Router& router, const Services& s) {
                .errors = {400, 403, 404},
                .path_params = {{"id", Schema::Uuid()}}}});
 
-  router.Add({Method::kDelete, "/trust-admin/connectors/{id}", Auth::kTenantAdmin, "",
+  router.Add({Method::kDelete,
+              "/trust-admin/connectors/{id}",
+              Auth::kTenantAdmin,
+              "",
               [&svc](RequestContext& ctx) {
                 auto done = svc.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
                 if (!done) return Problem(ctx, done.error());
@@ -249,7 +267,10 @@ void AddConnectorRoutes(Router& router, const Services& s) {
                .errors = {403, 404},
                .path_params = {{"id", Schema::Uuid()}}}});
 
-  router.Add({Method::kPost, "/trust-admin/connectors/{id}/sync", Auth::kTenantAdmin, "",
+  router.Add({Method::kPost,
+              "/trust-admin/connectors/{id}/sync",
+              Auth::kTenantAdmin,
+              "",
               [&svc](RequestContext& ctx) {
                 auto run = svc.SyncNow(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
                 if (!run) return Problem(ctx, run.error());
@@ -264,7 +285,10 @@ void AddConnectorRoutes(Router& router, const Services& s) {
                .errors = {403, 404, 409},
                .path_params = {{"id", Schema::Uuid()}}}});
 
-  router.Add({Method::kGet, "/trust-admin/connectors/{id}/runs", Auth::kTenantAdmin, "",
+  router.Add({Method::kGet,
+              "/trust-admin/connectors/{id}/runs",
+              Auth::kTenantAdmin,
+              "",
               [&svc](RequestContext& ctx) {
                 auto runs = svc.ListRuns(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
                 if (!runs) return Problem(ctx, runs.error());
@@ -278,10 +302,13 @@ void AddConnectorRoutes(Router& router, const Services& s) {
                .errors = {403, 404},
                .path_params = {{"id", Schema::Uuid()}}}});
 
-  router.Add({Method::kGet, "/trust-admin/connectors/{id}/runs/{runId}", Auth::kTenantAdmin, "",
+  router.Add({Method::kGet,
+              "/trust-admin/connectors/{id}/runs/{runId}",
+              Auth::kTenantAdmin,
+              "",
               [&svc](RequestContext& ctx) {
-                auto run = svc.GetRun(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")),
-                                      CanonicalUuid(ctx.PathParam("runId")));
+                auto run =
+                    svc.GetRun(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), CanonicalUuid(ctx.PathParam("runId")));
                 if (!run) return Problem(ctx, run.error());
                 return JsonResponse(200, RunJson(*run, true));
               },
@@ -307,15 +334,19 @@ void AddConnectorRoutes(Router& router, const Services& s) {
                                 "when the content changed at the source; used when the content hash changed "
                                 "(default now)")),
       Optional("reviewedAt", Schema::Timestamp().Nullable()),
-      Optional("reviewType",
-               Schema::String().Enum({"QuickReview", "FullReview", "Attestation"}).Nullable().Describe(
-                   "needs reviewedAt; default FullReview when reviewedAt is given")),
+      Optional("reviewType", Schema::String()
+                                 .Enum({"QuickReview", "FullReview", "Attestation"})
+                                 .Nullable()
+                                 .Describe("needs reviewedAt; default FullReview when reviewedAt is given")),
   });
   const std::vector<QueryParamDoc> external_id_query = {
       {"externalId", Schema::String().MinLength(1).MaxLength(static_cast<int64_t>(trust::kMaxExternalIdLength)), true,
        "the document's id in the pushing system (may contain slashes and colons)"}};
 
-  router.Add({Method::kPut, "/api/connectors/{key}/documents", Auth::kUserOrMachine, "connector:push",
+  router.Add({Method::kPut,
+              "/api/connectors/{key}/documents",
+              Auth::kUserOrMachine,
+              "connector:push",
               [&svc](RequestContext& ctx) {
                 auto external_id = ExternalIdOf(ctx);
                 if (!external_id) return Problem(ctx, external_id.error());
@@ -353,7 +384,10 @@ void AddConnectorRoutes(Router& router, const Services& s) {
                .query = external_id_query,
                .errors = {400, 403, 404, 409}}});
 
-  router.Add({Method::kDelete, "/api/connectors/{key}/documents", Auth::kUserOrMachine, "connector:push",
+  router.Add({Method::kDelete,
+              "/api/connectors/{key}/documents",
+              Auth::kUserOrMachine,
+              "connector:push",
               [&svc](RequestContext& ctx) {
                 auto external_id = ExternalIdOf(ctx);
                 if (!external_id) return Problem(ctx, external_id.error());
