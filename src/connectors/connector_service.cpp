@@ -144,7 +144,7 @@ Result<ConnectorView> ConnectorService::Create(const identity::Principal& caller
   if (IsKind(in.kind)) {
     auto s = ValidateSettings(in.kind, in.settings, repositories_);
     if (!s)
-      for (auto& f : s.error().fields) errors.push_back(std::move(f));
+      for (const auto& f : s.error().fields) errors.push_back(f);
     else
       settings = std::move(*s);
   }
@@ -209,7 +209,7 @@ Result<ConnectorView> ConnectorService::Update(const identity::Principal& caller
   ValidateCommon(in, errors);
   auto settings = ValidateSettings(in.kind, in.settings, repositories_);
   if (!settings)
-    for (auto& f : settings.error().fields) errors.push_back(std::move(f));
+    for (const auto& f : settings.error().fields) errors.push_back(f);
   if (!errors.empty()) return Error::Validation(std::move(errors));
 
   const TimeMs now = clock_.Now();

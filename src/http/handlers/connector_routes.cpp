@@ -157,7 +157,6 @@ Result<std::string> ExternalIdOf(const RequestContext& ctx) {
 
 void AddConnectorRoutes(Router& router, const Services& s) {
   const auto& svc = s.connectors;
-  const std::vector<std::string> kinds = connectors::ConnectorKinds();
 
   static const Schema kCreate = Schema::Object({
       Required("key", Schema::String().MinLength(1).MaxLength(64).Describe(
