@@ -558,6 +558,16 @@ TEST_F(Connectors, WebSyncAddsChangesAndRemovesPagesAndRecordsAFailingOne) {
   EXPECT_EQ(Str(failed, "status"), "failed");
   EXPECT_FALSE(failed.at("error").is_null()) << json::serialize(failed);
   EXPECT_EQ(Str(api().Get("/trust-admin/connectors/" + id, t.token("admin")).Json().at("status"), "state"), "failed");
+
+  // So does a sitemap that is not there; the documents stay as they were.
+  ASSERT_EQ(api().Put("/trust-admin/connectors/" + id, {{"settings", {{"sitemapUrl", site.url("/sitemap.xml")}}}},
+                      t.token("admin"))
+                .status,
+            200);
+  json::value no_sitemap = Sync(t, id);
+  EXPECT_EQ(Str(no_sitemap, "status"), "failed");
+  EXPECT_NE(Str(no_sitemap, "error").find("sitemap"), std::string::npos) << json::serialize(no_sitemap);
+  EXPECT_EQ(Str(Document(t, "site", site.url("/a.html")), "status"), "Published");
 }
 
 // ---- Push.
