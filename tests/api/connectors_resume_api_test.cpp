@@ -115,6 +115,40 @@ TEST(ConnectorsResume, AKilledSyncResumesWhereItsLastBatchCommitted) {
   EXPECT_EQ(rewritten, 0);
 }
 
+// Two nodes on one database, both running background jobs: the run is
+// taken by one of them (the lease), never by both.
+TEST(ConnectorsResume, TwoNodesNeverRunTheSameConnectorAtOnce) {
+  if (BackendUnavailable()) GTEST_SKIP() << "CREDENCE_TEST_PG_URL is not set";
+  ServerProcess first(SlowSyncServer());
+  ServerOptions second_options = SlowSyncServer();
+  second_options.extra_args.insert(second_options.extra_args.end(), {"--database", first.database_url()});
+  ServerProcess second(second_options);
+  HttpClient a(first.base_url());
+  HttpClient b(second.base_url());
+  TestTenant t = CreateTenant(a, "conn-nodes");
+
+  GitRepoFixture repo;
+  for (int i = 0; i < 40; ++i) repo.Write("p" + std::to_string(100 + i) + ".md", "# Page " + std::to_string(i) + "\n");
+  repo.Commit("pages");
+  auto created = a.Post("/trust-admin/connectors", {{"key", "shared"}, {"kind", "git"}, {"settings", {{"url", repo.path()}}}},
+                        t.token("admin"));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string id = Str(created.Json(), "id");
+  auto queued = b.Post("/trust-admin/connectors/" + id + "/sync", json::object{}, t.token("admin"));  // the other node
+  ASSERT_EQ(queued.status, 202) << queued.body;
+  const std::string run_path = "/trust-admin/connectors/" + id + "/runs/" + Str(queued.Json(), "id");
+  json::value done = WaitForRun(a, run_path, t.token("admin"), 60, [](const json::value& r) {
+    return Str(r, "status") != "running" && Str(r, "status") != "queued";
+  });
+  EXPECT_EQ(Str(done, "status"), "succeeded") << json::serialize(done);
+  EXPECT_EQ(done.at("attempts").as_int64(), 1) << json::serialize(done);
+  EXPECT_EQ(done.at("documentsAdded").as_int64(), 40);
+  EXPECT_EQ(done.at("documentsSeen").as_int64(), 40);
+  const json::value docs = b.Get("/trust-admin/connected-documents?connectorKey=shared", t.token("admin")).Json();
+  ASSERT_EQ(docs.as_array().size(), 40u);
+  for (const auto& d : docs.as_array()) EXPECT_EQ(d.at("version").as_int64(), 1);
+}
+
 TEST(ConnectorsResume, AKilledWebSyncResumesWithoutRewritingWhatItCommitted) {
   if (BackendUnavailable()) GTEST_SKIP() << "CREDENCE_TEST_PG_URL is not set";
   constexpr int kPages = 30;
