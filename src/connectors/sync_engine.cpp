@@ -140,9 +140,21 @@ std::optional<std::string> SyncGit(RunWriter& w, const Run& run, const SyncOptio
     w.SetTarget(target, base);
   }
 
+  // CODEOWNERS (the first of the usual places) at a commit.
+  auto owners_text = [&mirror](const std::string& commit) -> std::optional<std::string> {
+    for (const char* path : {".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"})
+      if (auto text = mirror->ReadFile(commit, path, 1 << 20)) return text;
+    return std::nullopt;
+  };
+  const std::optional<std::string> owners_file = owners_text(target);
+  const CodeOwners owners(owners_file.value_or(""));
+  // Owners moved: every document is looked at again (a full listing whose
+  // unchanged files are still written only when their owner changed).
+  const bool owners_changed = base && owners_text(*base) != owners_file;
+
   std::vector<GitChange> changes;
   std::map<std::string, RunWriter::KnownEntry> known;
-  if (base) {
+  if (base && !owners_changed) {
     auto diff = mirror->Diff(*base, target, IsDocumentPath);
     if (!diff) throw std::runtime_error(diff.error().detail);
     changes = std::move(*diff);
@@ -159,12 +171,6 @@ std::optional<std::string> SyncGit(RunWriter& w, const Run& run, const SyncOptio
     std::sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
   }
 
-  CodeOwners owners;
-  for (const char* path : {".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"})
-    if (auto text = mirror->ReadFile(target, path, 1 << 20)) {
-      owners = CodeOwners(*text);
-      break;
-    }
   const TimeMs commit_time = mirror->CommitTime(target);
 
   for (const auto& change : changes) {
@@ -174,7 +180,7 @@ std::optional<std::string> SyncGit(RunWriter& w, const Run& run, const SyncOptio
       continue;
     }
     if (auto k = known.find(change.path);
-        k != known.end() && !k->second.removed && k->second.source_version == change.blob_id) {
+        !owners_changed && k != known.end() && !k->second.removed && k->second.source_version == change.blob_id) {
       w.Unchanged(change.path, change.path);
       continue;
     }

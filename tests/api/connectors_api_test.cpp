@@ -397,6 +397,17 @@ TEST_F(Connectors, GitByFileUrlWithCodeOwnersAndAFailingDocument) {
   EXPECT_EQ(second.at("documentsFailed").as_int64(), 1) << json::serialize(second);
   EXPECT_EQ(second.at("documentsAdded").as_int64(), 1);
   EXPECT_NE(Str(second.at("errors").as_array()[0], "message").find("maxFileBytes"), std::string::npos);
+
+  // CODEOWNERS alone changes: the documents it covers get their new owner,
+  // without a new version (their content did not change).
+  repo.Write(".github/CODEOWNERS", "/docs/ " + Email(t, "editor") + "\n");
+  repo.Commit("owners");
+  json::value third = Sync(t, id);
+  EXPECT_EQ(Str(third, "status"), "succeeded") << json::serialize(third);
+  EXPECT_EQ(third.at("documentsChanged").as_int64(), 0) << json::serialize(third);
+  auto owned = Document(t, "files", "docs/owned.md");
+  EXPECT_EQ(Str(owned, "ownerId"), t.user_ids.at("editor"));
+  EXPECT_EQ(owned.at("version").as_int64(), 1);
 }
 
 TEST_F(Connectors, UnreachableRepositoryAndMissingBranchFailTheRunClearly) {
@@ -560,8 +571,9 @@ TEST_F(Connectors, WebSyncAddsChangesAndRemovesPagesAndRecordsAFailingOne) {
   EXPECT_EQ(Str(api().Get("/trust-admin/connectors/" + id, t.token("admin")).Json().at("status"), "state"), "failed");
 
   // So does a sitemap that is not there; the documents stay as they were.
-  ASSERT_EQ(api().Put("/trust-admin/connectors/" + id, {{"settings", {{"sitemapUrl", site.url("/sitemap.xml")}}}},
-                      t.token("admin"))
+  ASSERT_EQ(api()
+                .Put("/trust-admin/connectors/" + id, {{"settings", {{"sitemapUrl", site.url("/sitemap.xml")}}}},
+                     t.token("admin"))
                 .status,
             200);
   json::value no_sitemap = Sync(t, id);

@@ -130,8 +130,8 @@ TEST(ConnectorsResume, TwoNodesNeverRunTheSameConnectorAtOnce) {
   GitRepoFixture repo;
   for (int i = 0; i < 40; ++i) repo.Write("p" + std::to_string(100 + i) + ".md", "# Page " + std::to_string(i) + "\n");
   repo.Commit("pages");
-  auto created = a.Post("/trust-admin/connectors", {{"key", "shared"}, {"kind", "git"}, {"settings", {{"url", repo.path()}}}},
-                        t.token("admin"));
+  auto created = a.Post("/trust-admin/connectors",
+                        {{"key", "shared"}, {"kind", "git"}, {"settings", {{"url", repo.path()}}}}, t.token("admin"));
   ASSERT_EQ(created.status, 201) << created.body;
   const std::string id = Str(created.Json(), "id");
   auto queued = b.Post("/trust-admin/connectors/" + id + "/sync", json::object{}, t.token("admin"));  // the other node
