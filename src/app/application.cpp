@@ -92,6 +92,12 @@ int Serve(const Config& config) {
   set_options.invitations.lifetime_days = config.invitation_days;
   set_options.invitations.public_url = set_options.public_url;
   for (const auto& p : set_options.oidc_providers) set_options.invitations.providers.push_back(p.name);
+  set_options.connector_sync.data_dir = config.data_dir;
+  set_options.connector_sync.allow_local_repositories = config.allow_local_repositories.value_or(config.dev);
+  set_options.repositories = {set_options.connector_sync.allow_local_repositories, config.data_dir};
+  set_options.connector_sync.lease_ms = config.connector_lease_seconds * 1000;
+  set_options.connector_sync.batch_size = config.connector_batch_size;
+  set_options.connector_sync.batch_pause_ms = config.dev ? config.connector_batch_pause_ms : 0;
   set_options.chain_key = std::make_shared<const integrity::SigningKey>(std::move(*chain_key));
   ServiceSet set(*db, clock, set_options);
   try {
@@ -116,7 +122,7 @@ int Serve(const Config& config) {
   std::optional<BackgroundJobs> jobs;
   if (jobs_interval_ms > 0)
     jobs.emplace(set.scheduler, set.outbox, set.reports, jobs_interval_ms, &set.chain_heads,
-                 config.chain_head_interval_seconds * 1000);
+                 config.chain_head_interval_seconds * 1000, &set.connector_syncer);
 
   identity::Authenticator authenticator(*db, config.dev, &set.api_keys, &set.sessions);
   http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev, &set.audit);

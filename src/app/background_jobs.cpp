@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "connectors/sync_engine.h"
 #include "core/logging.h"
 #include "integrity/chain_heads.h"
 #include "lifecycle/scheduler.h"
@@ -15,13 +16,15 @@ namespace credence::app {
 
 BackgroundJobs::BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, const notify::OutboxWorker& outbox,
                                const reports::ReportService& reports, int64_t interval_ms,
-                               const integrity::ChainHeads* chain_heads, int64_t chain_head_interval_ms)
+                               const integrity::ChainHeads* chain_heads, int64_t chain_head_interval_ms,
+                               const connectors::ConnectorSyncer* connectors)
     : scheduler_(scheduler),
       outbox_(outbox),
       reports_(reports),
       interval_ms_(interval_ms),
       chain_heads_(chain_heads),
       chain_head_interval_ms_(chain_head_interval_ms),
+      connectors_(connectors),
       thread_([this] { Loop(); }) {}
 
 BackgroundJobs::~BackgroundJobs() {
@@ -73,6 +76,17 @@ void BackgroundJobs::Loop() {
             .Int("decisions", r.decisions)
             .Int("usage", r.usage);
     });
+    if (connectors_ != nullptr)
+      run("connector syncs", [&] {
+        const auto c = connectors_->RunOnce();
+        if (c.started + c.scheduled > 0)
+          LogLine(LogLevel::kInfo, "connector syncs pass")
+              .Int("scheduled", c.scheduled)
+              .Int("started", c.started)
+              .Int("succeeded", c.succeeded)
+              .Int("failed", c.failed)
+              .Int("leaseHeld", c.lease_held);
+      });
     if (chain_heads_ != nullptr &&
         std::chrono::steady_clock::now() - last_signed >= std::chrono::milliseconds(chain_head_interval_ms_)) {
       last_signed = std::chrono::steady_clock::now();

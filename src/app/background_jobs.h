@@ -1,6 +1,7 @@
 #pragma once
-// Runs the expiry scheduler, the notification outbox and the reports'
-// rollup every interval on one thread, until destroyed; and, on its own
+// Runs the expiry scheduler, the notification outbox, the reports'
+// rollup and the connector syncs (a pass may run long: it syncs the open
+// runs one after another) every interval on one thread, until destroyed; and, on its own
 // longer interval, signs the chain heads that moved (integrity/chain_heads.h). All are idempotent
 // and guarded (a lease, claims, a compare-and-set watermark), so several
 // nodes may run them at once.
@@ -21,6 +22,9 @@ class ReportService;
 namespace credence::integrity {
 class ChainHeads;
 }
+namespace credence::connectors {
+class ConnectorSyncer;
+}
 
 namespace credence::app {
 
@@ -28,7 +32,8 @@ class BackgroundJobs {
  public:
   BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, const notify::OutboxWorker& outbox,
                  const reports::ReportService& reports, int64_t interval_ms,
-                 const integrity::ChainHeads* chain_heads = nullptr, int64_t chain_head_interval_ms = 60'000);
+                 const integrity::ChainHeads* chain_heads = nullptr, int64_t chain_head_interval_ms = 60'000,
+                 const connectors::ConnectorSyncer* connectors = nullptr);
   ~BackgroundJobs();  // stops after the pass in progress
   BackgroundJobs(const BackgroundJobs&) = delete;
   BackgroundJobs& operator=(const BackgroundJobs&) = delete;
@@ -42,6 +47,7 @@ class BackgroundJobs {
   int64_t interval_ms_;
   const integrity::ChainHeads* chain_heads_;
   int64_t chain_head_interval_ms_;
+  const connectors::ConnectorSyncer* connectors_;
   std::mutex mu_;
   std::condition_variable wake_;
   bool stopping_ = false;

@@ -1,5 +1,6 @@
 #include "app/migrations.h"
 
+#include "connectors/schema.h"
 #include "identity/schema.h"
 #include "integrity/schema.h"
 #include "kb/schema.h"
@@ -16,7 +17,8 @@ std::vector<storage::Migration> AllMigrations() {
   std::vector<storage::Migration> all(storage::Migrations().begin(), storage::Migrations().end());
   for (const auto* module : {&identity::Migrations(), &kb::Migrations(), &lifecycle::Migrations(),
                              &notify::Migrations(), &trust::Migrations(), &reports::Migrations(),
-                             &platform::Migrations(), &integrity::Migrations()})
+                             &platform::Migrations(), &integrity::Migrations(),
+                             &connectors::Migrations()})
     all.insert(all.end(), module->begin(), module->end());
   return all;
 }

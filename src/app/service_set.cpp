@@ -49,6 +49,12 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       reports(db, clock),
       sessions(db, clock, audit, options.sessions),
       sign_in(db, clock, sessions, audit, options.oidc_providers, options.public_url),
+      connectors(db, clock, audit, &scanning, options.repositories),
+      connector_syncer(db, clock, &scanning, [&options] {
+        ::credence::connectors::SyncOptions o = options.connector_sync;
+        if (o.node_id.empty()) o.node_id = options.node_id;
+        return o;
+      }()),
       services_{db,
                 tenants,
                 users,
@@ -80,8 +86,12 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 sign_in,
                 chain_heads,
                 audit,
-                scanning} {
+                scanning,
+                connectors,
+                connector_syncer} {
   audit.SetChainHeads(&chain_heads);
+  // A key with connector:push names a connector of its tenant.
+  api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);
   // Sign-in accepts the person's invitations and joins the tenants whose
   // domain admits them, inside its own transaction.
   sign_in.SetJoinTenantsHook([this](storage::Session& tx, const std::string& user_id, const std::string& email,

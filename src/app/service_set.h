@@ -5,6 +5,8 @@
 #include <memory>
 #include <string>
 
+#include "connectors/connector_service.h"
+#include "connectors/sync_engine.h"
 #include "core/clock.h"
 #include "http/handlers/routes.h"
 #include "http/metrics.h"
@@ -64,6 +66,11 @@ struct ServiceSetOptions {
   // The key that signs chain heads (loaded from its file by the server);
   // null: a fresh one in memory (tests).
   std::shared_ptr<const integrity::SigningKey> chain_key;
+  // Connector syncs (docs/connectors.md): mirrors under data_dir; node_id
+  // is filled from node_id above.
+  connectors::SyncOptions connector_sync;
+  // Where git connectors may read (local repositories, the data dir).
+  connectors::RepositoryPolicy repositories;
 };
 
 class ServiceSet {
@@ -105,6 +112,8 @@ class ServiceSet {
   reports::ReportService reports;
   identity::SessionService sessions;
   identity::SignInService sign_in;
+  connectors::ConnectorService connectors;
+  connectors::ConnectorSyncer connector_syncer;
 
  private:
   http::Metrics metrics_;

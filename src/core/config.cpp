@@ -47,6 +47,12 @@ constexpr FlagSpec kFlags[] = {
     {"chain-signing-key", FlagType::kString,
      "PEM file of the Ed25519 key that signs chain heads (default <data-dir>/chain-signing-key.pem; created if absent)"},
     {"chain-head-interval-seconds", FlagType::kInt, "how often moved chain heads are signed (default 60)"},
+    {"connector-lease-seconds", FlagType::kInt,
+     "how long a connector sync holds its connector without committing a batch (default 120)"},
+    {"connector-batch-size", FlagType::kInt, "documents a connector sync commits per batch (default 200)"},
+    {"connector-batch-pause-ms", FlagType::kInt, "with --dev: a pause after each connector batch (tests; default 0)"},
+    {"allow-local-repositories", FlagType::kBool,
+     "git connectors may read repositories on this server's disk by path or file:// (default: only with --dev)"},
 };
 
 std::string EnvName(std::string_view flag) {
@@ -179,6 +185,19 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
   } else if (name == "chain-head-interval-seconds") {
     if (number < 1 || number > 86'400) return FlagError(name, "expected 1 to 86400 seconds");
     c.chain_head_interval_seconds = number;
+  } else if (name == "connector-lease-seconds") {
+    if (number < 1 || number > 86'400) return FlagError(name, "expected 1 to 86400 seconds");
+    c.connector_lease_seconds = number;
+  } else if (name == "connector-batch-size") {
+    if (number < 1 || number > 10'000) return FlagError(name, "expected 1 to 10000");
+    c.connector_batch_size = number;
+  } else if (name == "allow-local-repositories") {
+    auto b = ParseBool(value);
+    if (!b) return FlagError(name, "expected true or false, got '" + value + "'");
+    c.allow_local_repositories = *b;
+  } else if (name == "connector-batch-pause-ms") {
+    if (number > 60'000) return FlagError(name, "at most 60000");
+    c.connector_batch_pause_ms = number;
   }
   return Ok();
 }

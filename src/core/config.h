@@ -60,6 +60,15 @@ struct Config {
   std::string chain_signing_key;
   // How often the background jobs sign the chain heads that moved.
   int64_t chain_head_interval_seconds = 60;
+  // Connector syncs (docs/connectors.md): the lease a sync holds on its
+  // connector (renewed with every batch), the documents per committed
+  // batch, and (development only) a pause after each batch for tests.
+  int64_t connector_lease_seconds = 120;
+  int64_t connector_batch_size = 200;
+  int64_t connector_batch_pause_ms = 0;
+  // Git connectors may read local repositories (a path, file://): the
+  // server's own files. Default: only in development mode.
+  std::optional<bool> allow_local_repositories;
 
   std::string EffectiveDatabaseUrl() const;
   int EffectiveThreads() const;

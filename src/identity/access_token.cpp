@@ -96,6 +96,7 @@ std::string AccessTokenSigner::Sign(const AccessTokenClaims& c) const {
       {"iss", kAccessTokenIssuer},     {"sub", c.key_id},    {"tenant", c.tenant_id}, {"client_id", c.client_id},
       {"scope", JoinScopes(c.scopes)}, {"iat", c.issued_at}, {"exp", c.expires_at},   {"jti", c.token_id}};
   if (!c.app_id.empty()) payload["app"] = c.app_id;
+  if (!c.connector_id.empty()) payload["connector"] = c.connector_id;
   std::string token = EncodedHeader() + "." + Base64UrlEncode(json::serialize(payload));
   const std::string signature = Base64UrlEncode(Mac(token));
   token += '.';
@@ -153,6 +154,10 @@ Result<AccessTokenClaims> AccessTokenSigner::Verify(std::string_view token, Time
   c.tenant_id = std::move(*tenant);
   c.client_id = std::move(*client);
   if (app) c.app_id = std::move(*app);
+  const bool connector_present = Claim(o, "connector") != nullptr;
+  auto connector = StringClaim(o, "connector");
+  if (connector_present && (!connector || !IsUuid(*connector))) return InvalidToken("The access token is malformed.");
+  if (connector) c.connector_id = std::move(*connector);
   c.scopes = SplitScopes(*scope);
   c.issued_at = *iat;
   c.expires_at = *exp;

@@ -24,6 +24,7 @@ struct AccessTokenClaims {
   std::string key_id;               // "sub": the API key the token was issued to
   std::string client_id;            // "client_id" (RFC 9068)
   std::string app_id;               // "app": the app of an app-bound key; empty (and no claim) for tenant keys
+  std::string connector_id;         // "connector": the bound connector of a connector:push key; else none
   std::vector<std::string> scopes;  // "scope", space-separated on the wire
   int64_t issued_at = 0;            // "iat", seconds since the epoch
   int64_t expires_at = 0;           // "exp", seconds since the epoch

@@ -21,10 +21,10 @@ bool Contains(const std::vector<std::string>& values, std::string_view value) {
   return std::find(values.begin(), values.end(), value) != values.end();
 }
 
-// `scopes` in the canonical order of MachineScopes().
+// `scopes` in the canonical order of TenantKeyScopes().
 std::vector<std::string> Canonical(const std::vector<std::string>& scopes) {
   std::vector<std::string> out;
-  for (const auto& s : MachineScopes())
+  for (const auto& s : TenantKeyScopes())
     if (Contains(scopes, s)) out.push_back(s);
   return out;
 }
@@ -48,16 +48,18 @@ Error KeyExpired() { return Error::Unauthenticated("key_expired", "The API key h
 // The name and scopes of a new key, trimmed and in canonical order; every
 // field error is appended to `errors`.
 void ValidateNameAndScopes(const std::string& name, const std::vector<std::string>& scopes, ApiKey& k,
-                           std::vector<FieldError>& errors) {
+                           std::vector<FieldError>& errors, bool tenant_key = false) {
+  const auto& allowed = tenant_key ? TenantKeyScopes() : MachineScopes();
   k.name = Trim(name);
   if (k.name.empty()) errors.push_back({"name", "must not be blank"});
   if (Utf8Length(k.name) > kMaxApiKeyNameLength)
     errors.push_back({"name", "must be at most " + std::to_string(kMaxApiKeyNameLength) + " characters"});
   if (scopes.empty()) errors.push_back({"scopes", "must not be empty"});
   for (size_t i = 0; i < scopes.size(); ++i) {
-    if (!Contains(MachineScopes(), scopes[i])) {
-      errors.push_back(
-          {"scopes[" + std::to_string(i) + "]", "must be one of: trust:evaluate, trust:read, trust:usage"});
+    if (!Contains(allowed, scopes[i])) {
+      errors.push_back({"scopes[" + std::to_string(i) + "]",
+                        tenant_key ? "must be one of: trust:evaluate, trust:read, trust:usage, connector:push"
+                                   : "must be one of: trust:evaluate, trust:read, trust:usage"});
     } else if (std::find(scopes.begin(), scopes.begin() + static_cast<std::ptrdiff_t>(i), scopes[i]) !=
                scopes.begin() + static_cast<std::ptrdiff_t>(i)) {
       errors.push_back({"scopes", "must not repeat a scope (" + scopes[i] + ")"});
@@ -66,7 +68,8 @@ void ValidateNameAndScopes(const std::string& name, const std::vector<std::strin
 }
 
 ApiKey KeyFromRow(const storage::Row& r) {
-  return {r.Text(0), r.Text(1), r.Text(2), r.Text(3), SplitScopes(r.TextView(4)), r.Text(5), r.Int(6), r.OptInt(7)};
+  return {r.Text(0),  r.Text(1), r.Text(2),    r.Text(3), SplitScopes(r.TextView(4)),
+          r.Text(5),  r.Int(6),  r.OptInt(7),  r.OptText(8)};
 }
 
 // A live key found by its credential, before any expiry check.
@@ -78,13 +81,15 @@ struct KeyRow {
   std::optional<TimeMs> expires_at;
   std::string app_id;  // empty for tenant keys
   bool disabled = false;
+  std::string connector_id;  // keys with connector:push
 };
 
 // The row among `rows` (see kFindApiKeysBy*) whose hash is `hash`.
 std::optional<KeyRow> MatchHash(const storage::Rows& rows, const std::string& hash) {
   for (const auto& r : rows)
     if (SameHash(hash, r.TextView(3)))
-      return KeyRow{r.Text(0), r.Text(1), r.Text(2), SplitScopes(r.TextView(4)), r.OptInt(5), r.Text(6), !r.IsNull(7)};
+      return KeyRow{r.Text(0), r.Text(1),    r.Text(2),     SplitScopes(r.TextView(4)),
+                    r.OptInt(5), r.Text(6), !r.IsNull(7), r.Text(8)};
   return std::nullopt;
 }
 
@@ -110,6 +115,7 @@ boost::json::object KeyDetails(const ApiKey& k, const std::string& app_id = {}) 
   for (const auto& s : k.scopes) scopes.emplace_back(s);
   d["scopes"] = std::move(scopes);
   if (k.expires_at) d["expiresAt"] = FormatTimestamp(*k.expires_at);
+  if (k.connector_id) d["connectorId"] = *k.connector_id;
   if (!app_id.empty()) d["appId"] = app_id;
   return d;
 }
@@ -133,6 +139,11 @@ const std::vector<std::string>& MachineScopes() {
   return kScopes;
 }
 
+const std::vector<std::string>& TenantKeyScopes() {
+  static const std::vector<std::string> kScopes = {"trust:evaluate", "trust:read", "trust:usage", kConnectorPushScope};
+  return kScopes;
+}
+
 ApiKeyService::ApiKeyService(storage::Database& db, const Clock& clock, const AuditRecorder& audit,
                              std::string signing_key, int64_t token_ttl_seconds)
     : db_(db), clock_(clock), audit_(audit), signer_(std::move(signing_key)), token_ttl_seconds_(token_ttl_seconds) {}
@@ -143,9 +154,15 @@ Result<CreatedApiKey> ApiKeyService::Create(const Principal& caller, const NewAp
   std::vector<FieldError> errors;
   CreatedApiKey out;
   ApiKey& k = out.key;
-  ValidateNameAndScopes(request.name, request.scopes, k, errors);
+  ValidateNameAndScopes(request.name, request.scopes, k, errors, /*tenant_key=*/true);
   if (request.expires_at && *request.expires_at <= now) errors.push_back({"expiresAt", "must be in the future"});
+  const bool pushes = Contains(request.scopes, kConnectorPushScope);
+  if (pushes && !request.connector_id)
+    errors.push_back({"connectorId", "is required with the scope connector:push"});
+  if (!pushes && request.connector_id) errors.push_back({"connectorId", "is only for keys with the scope connector:push"});
+  if (request.connector_id && !IsUuid(*request.connector_id)) errors.push_back({"connectorId", "must be a UUID"});
   if (!errors.empty()) return Error::Validation(std::move(errors));
+  if (request.connector_id) k.connector_id = CanonicalUuid(*request.connector_id);
 
   out.secret = NewSecret();
   k.id = NewId();
@@ -158,8 +175,11 @@ Result<CreatedApiKey> ApiKeyService::Create(const Principal& caller, const NewAp
 
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
+  if (k.connector_id && (!connector_check_ || !connector_check_(tenant, *k.connector_id)))
+    return Error::Validation({{"connectorId", "is not a connector of this tenant"}});
   tenant.Run(internal::kInsertApiKey, {k.id, k.name, k.client_id, k.secret_prefix, Sha256Hex(out.secret),
-                                       JoinScopes(k.scopes), k.created_by, k.created_at, k.expires_at});
+                                       JoinScopes(k.scopes), k.created_by, k.created_at, k.expires_at,
+                                       k.connector_id});
   audit_.Record(tenant, AuditOf(caller, "apikey.created", {"apikey", k.id}, KeyDetails(k)));
   session.Commit();
   return out;
@@ -205,7 +225,7 @@ Result<IssuedToken> ApiKeyService::IssueToken(std::string_view client_id, std::s
   if (requested_scope) {
     const auto requested = SplitScopes(*requested_scope);
     for (const auto& s : requested) {
-      if (!Contains(MachineScopes(), s)) return InvalidScope("Unknown scope '" + s + "'.");
+      if (!Contains(TenantKeyScopes(), s)) return InvalidScope("Unknown scope '" + s + "'.");
       if (!Contains(key->scopes, s)) return InvalidScope("The client's API key does not hold the scope '" + s + "'.");
     }
     // A scope parameter of blanks only asks for nothing in particular.
@@ -217,6 +237,7 @@ Result<IssuedToken> ApiKeyService::IssueToken(std::string_view client_id, std::s
   claims.key_id = key->key_id;
   claims.client_id = key->client_id;
   claims.app_id = key->app_id;
+  claims.connector_id = key->connector_id;
   claims.scopes = granted;
   claims.issued_at = now / 1000;
   // A token never outlives its key's expiry.
@@ -251,6 +272,7 @@ Result<Principal> ApiKeyService::AuthenticateKey(std::string_view secret) const 
   p.key_id = std::move(key->key_id);
   p.client_id = std::move(key->client_id);
   p.app_id = std::move(key->app_id);
+  p.connector_id = std::move(key->connector_id);
   p.scopes = std::move(key->scopes);
   p.expires_at = key->expires_at;
   return p;
@@ -264,6 +286,7 @@ Result<Principal> ApiKeyService::AuthenticateAccessToken(std::string_view token)
   p.key_id = std::move(claims.key_id);
   p.client_id = std::move(claims.client_id);
   p.app_id = std::move(claims.app_id);
+  p.connector_id = std::move(claims.connector_id);
   p.scopes = std::move(claims.scopes);
   p.expires_at = claims.expires_at * 1000;
   return p;

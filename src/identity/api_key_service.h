@@ -4,6 +4,7 @@
 // (docs/credentials.md). Also what the Authenticator asks to turn a key or
 // an access token into a machine Principal.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,9 +23,15 @@ class TenantSession;
 
 namespace credence::identity {
 
-// The scopes a tenant key can hold, in their canonical order (the order
-// they are stored and answered in).
+// The trust scopes, in their canonical order (the order they are stored
+// and answered in): what app keys can hold, and what users have.
 const std::vector<std::string>& MachineScopes();
+
+// connector:push: pushes documents to one push connector (docs/connectors.md).
+// Only tenant keys hold it, and a key that does names its connector.
+inline constexpr char kConnectorPushScope[] = "connector:push";
+// The scopes a tenant key can hold: MachineScopes() and connector:push.
+const std::vector<std::string>& TenantKeyScopes();
 
 inline constexpr size_t kMaxApiKeyNameLength = 200;
 inline constexpr int64_t kDefaultTokenTtlSeconds = 3600;
@@ -38,12 +45,15 @@ struct ApiKey {
   std::string created_by;  // user id
   TimeMs created_at = 0;
   std::optional<TimeMs> expires_at;
+  std::optional<std::string> connector_id;  // keys with connector:push
 };
 
 struct NewApiKey {
   std::string name;
   std::vector<std::string> scopes;
   std::optional<TimeMs> expires_at;
+  // Required with connector:push (and only then): a connector of the tenant.
+  std::optional<std::string> connector_id;
 };
 
 // The one answer that carries the secret; it is not stored anywhere.
@@ -143,6 +153,12 @@ class ApiKeyService {
 
   int64_t token_ttl_seconds() const { return token_ttl_seconds_; }
 
+  // Whether a connector id names a connector of the session's tenant; set
+  // by the wiring (connectors sit above identity). Until set, a key with
+  // connector:push cannot be created.
+  using ConnectorCheck = std::function<bool(storage::TenantSession&, const std::string& connector_id)>;
+  void SetConnectorCheck(ConnectorCheck check) { connector_check_ = std::move(check); }
+
   // App-bound keys. Each runs in the caller's transaction (`tenant`, a
   // write transaction of the caller's tenant for the changes), so that the
   // app registry checks the app and changes its keys atomically; the
@@ -182,6 +198,7 @@ class ApiKeyService {
   const AuditRecorder& audit_;
   AccessTokenSigner signer_;
   const int64_t token_ttl_seconds_;
+  ConnectorCheck connector_check_;
 };
 
 }  // namespace credence::identity

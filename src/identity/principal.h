@@ -47,6 +47,8 @@ struct Principal {
   std::string key_id;
   std::string app_id;  // empty for tenant keys
   std::string client_id;
+  // A key with the scope connector:push: the one connector it may push to.
+  std::string connector_id;
   std::vector<std::string> scopes;
   // When the credential stops working (milliseconds since the epoch): the
   // key's expiry or the token's exp; nullopt for keys without one.

@@ -218,6 +218,10 @@ ALTER TABLE tenant_members ADD COLUMN removed_by TEXT REFERENCES users(id);
 CREATE INDEX tenants_domain ON tenants (LOWER(domain)) WHERE allow_all_users = 1;
 )sql",
        ""},
+      // Tenant keys with the scope connector:push name the one connector
+      // they push to (docs/credentials.md, docs/connectors.md). No foreign
+      // key: connectors come after identity.
+      {107, "identity: api keys bound to a connector", "ALTER TABLE api_keys ADD COLUMN connector_id TEXT", ""},
   };
   return kMigrations;
 }

@@ -68,6 +68,8 @@ struct SensitivitySetting {
 
 inline constexpr char kDocumentPublished[] = "Published";
 inline constexpr char kDocumentDraft[] = "Draft";
+// Set by connectors only: the document is gone from its source.
+inline constexpr char kDocumentRemoved[] = "Removed";
 
 struct ConnectedDocumentInput {
   std::string connector_key;

@@ -5,7 +5,7 @@
 #include "core/text.h"
 #include "identity/authorization.h"
 #include "storage/session.h"
-#include "trust/admin_service.h"
+#include "trust/connected_documents.h"
 #include "trust/source_id.h"
 
 namespace credence::trust {
@@ -55,6 +55,10 @@ constexpr TenantQuery kUpdateDocument{
     " content_hash = $6, content_updated_at = $7, last_synced_at = $8, owner_id = $9, last_reviewed_at = $10,"
     " last_review_type = $11, status = $12, updated_at = $13"
     " WHERE tenant_id = $1 AND connector_key = $2 AND external_id = $3"};
+constexpr TenantQuery kMarkRemoved{
+    "trust_admin.mark_document_removed",
+    "UPDATE connected_documents SET status = 'Removed', last_synced_at = $4, updated_at = $4"
+    " WHERE tenant_id = $1 AND connector_key = $2 AND external_id = $3 AND status <> 'Removed'"};
 constexpr TenantQuery kDeleteDocument{"trust_admin.delete_document",
                                       "DELETE FROM connected_documents WHERE tenant_id = $1 AND id = $2"};
 constexpr TenantQuery kDeleteDocumentPolicy{
@@ -92,8 +96,9 @@ ConnectedDocument DocumentFromRow(const storage::Row& r) {
 
 Error DocumentNotFound() { return Error::NotFound("Connected document not found."); }
 
-// Rules that need no database; trims the title, lowercases the owner id.
-Status ValidateDocument(ConnectedDocumentInput& in) {
+}  // namespace
+
+Status ValidateConnectedDocument(ConnectedDocumentInput& in, bool allow_removed) {
   std::vector<FieldError> errors;
   if (!IsConnectorKey(in.connector_key))
     errors.push_back({"connectorKey",
@@ -124,49 +129,79 @@ Status ValidateDocument(ConnectedDocumentInput& in) {
     else if (!in.last_reviewed_at)
       errors.push_back({"lastReviewType", "needs lastReviewedAt"});
   }
-  if (in.status != kDocumentPublished && in.status != kDocumentDraft)
+  if (in.status != kDocumentPublished && in.status != kDocumentDraft &&
+      !(allow_removed && in.status == kDocumentRemoved))
     errors.push_back({"status", "must be Published or Draft"});
   if (!errors.empty()) return Error::Validation(std::move(errors));
   return Ok();
 }
 
-}  // namespace
 
-Result<RegisteredDocument> TrustAdminService::RegisterDocument(const identity::Principal& caller,
-                                                               const ConnectedDocumentInput& request) const {
-  CR_TRY(identity::RequireGlobalAdmin(caller));
-  ConnectedDocumentInput in = request;
-  CR_TRY(ValidateDocument(in));
-  const TimeMs now = clock_.Now();
+Result<DocumentUpsert> UpsertConnectedDocument(storage::TenantSession& tenant, const ConnectedDocumentInput& in,
+                                               TimeMs now) {
   const TimeMs synced = in.last_synced_at.value_or(now);
-
-  storage::Session session(db_, storage::TxMode::kWrite);
-  storage::TenantSession tenant(session, caller.tenant_id);
   if (in.owner_id && tenant.Run(kIsMember, {*in.owner_id}).empty())
     return Error::Validation({{"ownerId", "is not a member of this tenant"}});
   if (in.url && !tenant.Run(kUrlTaken, {*in.url, in.connector_key, in.external_id}).empty())
     return Error::Conflict("url_taken", "Another connected document of the tenant has this URL.");
-  RegisteredDocument out;
+  DocumentUpsert out;
   try {
     out.created = tenant
                       .Run(kInsertDocument, {NewId(), in.connector_key, in.external_id, in.url, in.title,
                                              in.content_hash, in.content_updated_at, synced, in.owner_id,
                                              in.last_reviewed_at, in.last_review_type, in.status, now})
                       .affected() > 0;
-    if (!out.created)
-      tenant.Run(kUpdateDocument,
-                 {in.connector_key, in.external_id, in.url, in.title, in.content_hash, in.content_updated_at, synced,
-                  in.owner_id, in.last_reviewed_at, in.last_review_type, in.status, now});
   } catch (const storage::StorageError& e) {
-    // A concurrent registration took the URL between the check and the
-    // write (PostgreSQL); the unique index of migration 501 decides.
+    // A concurrent writer took the URL between the check and the write
+    // (PostgreSQL); the unique index of migration 501 decides.
     if (e.kind() == storage::StorageError::Kind::kUniqueViolation)
       return Error::Conflict("url_taken", "Another connected document of the tenant has this URL.");
     throw;
   }
+  int64_t version_before = 0;
+  if (!out.created) {
+    auto before = tenant.Run(kDocumentByKey, {in.connector_key, in.external_id});
+    if (!before.empty()) version_before = before.front().Int(12);
+    try {
+      tenant.Run(kUpdateDocument,
+                 {in.connector_key, in.external_id, in.url, in.title, in.content_hash, in.content_updated_at, synced,
+                  in.owner_id, in.last_reviewed_at, in.last_review_type, in.status, now});
+    } catch (const storage::StorageError& e) {
+      if (e.kind() == storage::StorageError::Kind::kUniqueViolation)
+        return Error::Conflict("url_taken", "Another connected document of the tenant has this URL.");
+      throw;
+    }
+  }
   auto rows = tenant.Run(kDocumentByKey, {in.connector_key, in.external_id});
-  if (rows.empty()) return Error::Internal("The connected document vanished while it was registered.");
+  if (rows.empty()) return Error::Internal("The connected document vanished while it was written.");
   out.document = DocumentFromRow(rows.front());
+  out.version_changed = out.created || out.document.version != version_before;
+  return out;
+}
+
+std::optional<ConnectedDocument> FindConnectedDocument(storage::TenantSession& tenant, const std::string& connector_key,
+                                                       const std::string& external_id) {
+  auto rows = tenant.Run(kDocumentByKey, {connector_key, external_id});
+  if (rows.empty()) return std::nullopt;
+  return DocumentFromRow(rows.front());
+}
+
+bool MarkConnectedDocumentRemoved(storage::TenantSession& tenant, const std::string& connector_key,
+                                  const std::string& external_id, TimeMs now) {
+  return tenant.Run(kMarkRemoved, {connector_key, external_id, now}).affected() > 0;
+}
+
+Result<RegisteredDocument> TrustAdminService::RegisterDocument(const identity::Principal& caller,
+                                                               const ConnectedDocumentInput& request) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  ConnectedDocumentInput in = request;
+  CR_TRY(ValidateConnectedDocument(in));
+  const TimeMs now = clock_.Now();
+
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  CR_TRY_ASSIGN(DocumentUpsert written, UpsertConnectedDocument(tenant, in, now));
+  RegisteredDocument out{std::move(written.document), written.created};
   audit_.Record(tenant, identity::AuditOf(caller, out.created ? "document.registered" : "document.updated",
                                           {"document", out.document.id},
                                           {{"connectorKey", out.document.connector_key},

@@ -90,7 +90,9 @@ SourceDecision Decide(const SourceState& source, const Policy& policy, const std
     out.escalated = out.escalated || r.escalate;
   }
   out.freshness_score = time.freshness_score;
-  out.classification = source.resolved ? std::string(kb::EntryStatusName(source.status)) : "Unresolved";
+  out.classification = !source.resolved ? "Unresolved"
+                       : source.removed ? "Removed"
+                                        : std::string(kb::EntryStatusName(source.status));
   out.policy_source = source.resolved ? policy_source : "none";
   const auto first_actionable =
       std::find_if(out.reasons.begin(), out.reasons.end(), [](const Reason& r) { return r.severity != Decision::kAllow; });

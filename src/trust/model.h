@@ -42,6 +42,9 @@ struct SourceState {
   std::string entry_id;  // native entry, or the connected document's id
   std::string title;
   kb::EntryStatus status = kb::EntryStatus::kDraft;  // as a reader sees it now
+  // A connected document gone from its source (status Removed): it still
+  // resolves, and is blocked by source_removed (docs/connectors.md).
+  bool removed = false;
   // Native entries: what status, expiry_at and days_until_expiry are
   // derived from, so a cached state is brought to the current time
   // (DeriveAt) instead of being re-read.

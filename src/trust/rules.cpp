@@ -100,6 +100,11 @@ std::optional<Reason> NotPublished(const Rule& r, const RuleInput& in) {
   return Make(r, "The source is a draft.");
 }
 
+std::optional<Reason> SourceRemoved(const Rule& r, const RuleInput& in) {
+  if (!in.source.removed) return std::nullopt;
+  return Make(r, "The connected document is gone from its source.", {{"sourceId", in.source.source_id}});
+}
+
 std::optional<Reason> ConnectedNeverReviewed(const Rule& r, const RuleInput& in) {
   if (in.source.origin != Origin::kConnected || in.source.last_reviewed_at) return std::nullopt;
   return Make(r, "The connected document has never been reviewed in Credence.");
@@ -204,6 +209,8 @@ constexpr std::array kCatalog = {
     Rule{"source_unresolved", D::kProvenance, S::kBlock, "the identifier resolves to no entry or connected document",
          Unresolved},
     Rule{"not_published", D::kProvenance, S::kBlock, "the entry is a draft", NotPublished},
+    Rule{"source_removed", D::kProvenance, S::kBlock,
+         "a connected document its connector no longer finds in its source (status Removed)", SourceRemoved},
     Rule{"connected_never_reviewed", D::kProvenance, S::kWarn, "a connected document with no review recorded",
          ConnectedNeverReviewed},
     Rule{"expired", D::kFreshness, S::kBlock, "status Expired (past expiry date and grace period)", Expired},

@@ -99,6 +99,7 @@ TEST(TrustRules, EachRuleFiresAloneOnItsTrigger) {
       {"source_unresolved", [](SourceState& s, Policy&, Context&) { s.resolved = false; }, Decision::kBlock},
       {"not_published", [](SourceState& s, Policy&, Context&) { s.status = kb::EntryStatus::kDraft; },
        Decision::kBlock},
+      {"source_removed", [](SourceState& s, Policy&, Context&) { s.removed = true; }, Decision::kBlock},
       {"connected_never_reviewed",
        [](SourceState& s, Policy&, Context&) {
          s.origin = Origin::kConnected;

@@ -10,6 +10,7 @@
 #include "kb/internal/queries.h"
 #include "lifecycle/status.h"
 #include "storage/session.h"
+#include "trust/admin_service.h"
 #include "trust/source_id.h"
 
 namespace credence::trust {
@@ -138,7 +139,12 @@ SourceState DocState(const storage::Row& r) {
   s.entry_id = r.Text(0);
   s.external_url = r.OptText(3);
   s.title = r.Text(4);
-  s.status = kb::ParseEntryStatus(r.TextView(5)).value_or(kb::EntryStatus::kPublished);
+  // Published, Draft or Removed (a connector no longer finds it; it keeps
+  // resolving so that callers learn why it is blocked).
+  const std::string_view status = r.TextView(5);
+  s.removed = status == kDocumentRemoved;
+  s.status = s.removed ? kb::EntryStatus::kPublished
+                       : kb::ParseEntryStatus(status).value_or(kb::EntryStatus::kPublished);
   s.version = r.Int(6);
   s.content_updated_at = r.Int(7);
   s.owner_id = r.OptText(8);

@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "core/ids.h"
+#include "trust/admin_service.h"
 #include "core/json_text.h"
 #include "core/text.h"
 #include "identity/authorization.h"
@@ -93,7 +94,7 @@ void AppendState(std::string& out, const ResolvedSource& rs, const Policy& polic
   }
   w.Bool("resolved", true)
       .Str("origin", OriginName(s.origin))
-      .Str("status", kb::EntryStatusName(s.status))
+      .Str("status", s.removed ? std::string_view(kDocumentRemoved) : kb::EntryStatusName(s.status))
       .Int("version", s.version)
       .Str("contentUpdatedAt", FormatTimestamp(s.content_updated_at));
   if (s.origin == Origin::kNative)

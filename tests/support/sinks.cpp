@@ -163,6 +163,23 @@ HttpSink::HttpSink(int fail_first) {
   port_ = std::stoi(ready.substr(ready.find(' ') + 1));
 }
 
+WebSite::WebSite() {
+  const std::string ready = Start("web_site.py", {directory()});
+  port_ = std::stoi(ready.substr(ready.find(' ') + 1));
+}
+
+std::string WebSite::url(const std::string& path) const { return "http://127.0.0.1:" + std::to_string(port_) + path; }
+
+void WebSite::Put(const std::string& path, const std::string& content) const {
+  const fs::path file = fs::path(directory()) / "site" / path.substr(path.front() == '/' ? 1 : 0);
+  fs::create_directories(file.parent_path());
+  std::ofstream(file, std::ios::binary) << content;
+}
+
+void WebSite::Delete(const std::string& path) const {
+  fs::remove(fs::path(directory()) / "site" / path.substr(path.front() == '/' ? 1 : 0));
+}
+
 std::string HttpSink::url(const std::string& path) const { return "http://127.0.0.1:" + std::to_string(port_) + path; }
 
 std::vector<ReceivedPost> HttpSink::Posts() const {

@@ -77,6 +77,21 @@ class HttpSink : public SinkProcess {
   int port_ = 0;
 };
 
+// A web site for the web connector (web_site.py): the files written with
+// Put under the site's root, as text/html with ETags; a file whose content
+// starts with "FAIL" is answered 500, a missing one 404.
+class WebSite : public SinkProcess {
+ public:
+  WebSite();
+  int port() const { return port_; }
+  std::string url(const std::string& path = "/") const;
+  void Put(const std::string& path, const std::string& content) const;
+  void Delete(const std::string& path) const;
+
+ private:
+  int port_ = 0;
+};
+
 // The SMTP server of the shared test server (SharedServerOptions passes it
 // as --smtp-url), started once per test binary.
 SmtpSink& SharedSmtpSink();

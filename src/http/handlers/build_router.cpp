@@ -25,6 +25,7 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddTrustAdminRoutes(*router, services);
   AddScanningRoutes(*router, services);
   AddAppRoutes(*router, services);
+  AddConnectorRoutes(*router, services);
   AddReportRoutes(*router, services);
   AddAuditRoutes(*router, services);
   AddDevRoutes(*router, services);

@@ -24,6 +24,7 @@ namespace {
 
 
 Schema ScopeSchema() { return Schema::String().Enum(identity::MachineScopes()); }
+Schema TenantKeyScopeSchema() { return Schema::String().Enum(identity::TenantKeyScopes()); }
 
 json::object ApiKeyJson(const identity::ApiKey& k) {
   return {{"id", k.id},
@@ -33,7 +34,8 @@ json::object ApiKeyJson(const identity::ApiKey& k) {
           {"scopes", ToJsonArray(k.scopes)},
           {"createdBy", k.created_by},
           {"createdAt", FormatTimestamp(k.created_at)},
-          {"expiresAt", OptTime(k.expires_at)}};
+          {"expiresAt", OptTime(k.expires_at)},
+          {"connectorId", OptJson(k.connector_id)}};
 }
 
 std::vector<Property> ApiKeyProperties() {
@@ -43,10 +45,12 @@ std::vector<Property> ApiKeyProperties() {
       Required("clientId", Schema::String().Describe("crd_ci_ and 16 base62 characters; the client_id at /connect/token")),
       Required("secretPrefix",
                Schema::String().Describe("the first 15 characters of the secret, to tell keys apart (not a credential)")),
-      Required("scopes", Schema::Array(ScopeSchema())),
+      Required("scopes", Schema::Array(TenantKeyScopeSchema())),
       Required("createdBy", Schema::Uuid().Describe("the admin who created the key")),
       Required("createdAt", Schema::Timestamp()),
       Required("expiresAt", Schema::Timestamp().Nullable().Describe("null: the key does not expire")),
+      Required("connectorId",
+               Schema::Uuid().Nullable().Describe("the push connector a key with connector:push pushes to; else null")),
   };
 }
 
@@ -214,8 +218,11 @@ void AddCredentialRoutes(Router& router, const Services& s) {
                            .MinLength(1)
                            .MaxLength(static_cast<int64_t>(identity::kMaxApiKeyNameLength))
                            .Describe("surrounding blanks are trimmed; need not be unique")),
-      Required("scopes", Schema::Array(ScopeSchema()).MinItems(1).Describe("a non-empty set, without repeats")),
+      Required("scopes",
+               Schema::Array(TenantKeyScopeSchema()).MinItems(1).Describe("a non-empty set, without repeats")),
       Optional("expiresAt", Schema::Timestamp().Describe("in the future; from then on the key is refused")),
+      Optional("connectorId", Schema::Uuid().Describe("required with connector:push (and only then): the push "
+                                                      "connector the key may push to (docs/connectors.md)")),
   });
   for (const char* path : {"/api/apikeys", "/apikeys"}) {
     router.Add({Method::kPost, path, Auth::kTenantAdmin, "",
@@ -226,6 +233,7 @@ void AddCredentialRoutes(Router& router, const Services& s) {
                   request.name = GetString(*body, "name");
                   request.scopes = GetStringArray(*body, "scopes");
                   if (auto expires = GetOptString(*body, "expiresAt")) request.expires_at = ParseTimestamp(*expires);
+                  request.connector_id = GetOptString(*body, "connectorId");
                   auto created = api_keys.Create(ctx.Caller(), request);
                   if (!created) return Problem(ctx, created.error());
                   json::object out = ApiKeyJson(created->key);

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "core/clock.h"
+#include "connectors/sync_engine.h"
 #include "http/handlers/routes.h"
 #include "http/json_io.h"
 #include "http/problem.h"
@@ -126,6 +127,24 @@ void AddDevRoutes(Router& router, const Services& s) {
                .response = Schema::Object({Required("padding", Schema::String())}),
                .query = {{"bytes", Schema::Integer().Min(16), false, "size of the answer"}},
                .errors = {404}}});
+
+  router.Add({Method::kPost, "/dev/connectors/run", Auth::kDevOnly, "",
+              [&syncer = s.connector_syncer](RequestContext&) {
+                const auto c = syncer.RunOnce();
+                return JsonResponse(200, {{"scheduled", c.scheduled},
+                                          {"started", c.started},
+                                          {"succeeded", c.succeeded},
+                                          {"failed", c.failed},
+                                          {"leaseHeld", c.lease_held}});
+              },
+              {.summary = "Development mode: one pass of the connector syncs now (queue the due scheduled runs, "
+                          "then run the open runs); answers when it is done.",
+               .tag = "dev",
+               .response = Schema::Object({Required("scheduled", Schema::Integer()),
+                                           Required("started", Schema::Integer()),
+                                           Required("succeeded", Schema::Integer()),
+                                           Required("failed", Schema::Integer()),
+                                           Required("leaseHeld", Schema::Integer())})}});
 
   router.Add({Method::kPost, "/dev/jobs/run", Auth::kDevOnly, "",
               [&scheduler = s.scheduler, &outbox = s.outbox, &reports = s.reports,

@@ -56,6 +56,10 @@ class ChainHeads;
 namespace credence::platform {
 class AuditLog;
 }
+namespace credence::connectors {
+class ConnectorService;
+class ConnectorSyncer;
+}  // namespace credence::connectors
 
 namespace credence::http {
 
@@ -100,6 +104,9 @@ struct Services {
   const platform::AuditLog& audit;
   // Content scanning: settings, findings (docs/scanning.md).
   const trust::ContentScanning& scanning;
+  // Connectors (docs/connectors.md) and their syncs.
+  const connectors::ConnectorService& connectors;
+  const connectors::ConnectorSyncer& connector_syncer;
 };
 
 // Sign-in with OpenID Connect, sessions, tenant selection (docs/sign-in.md).
@@ -142,6 +149,9 @@ void AddTrustAdminRoutes(Router& router, const Services& services);
 // The AI application registry and app-bound keys (/trust-admin/apps/...,
 // docs/apps.md).
 void AddAppRoutes(Router& router, const Services& services);
+// Connectors (/trust-admin/connectors/...) and the push API
+// (/api/connectors/{key}/documents), docs/connectors.md.
+void AddConnectorRoutes(Router& router, const Services& services);
 // Compliance reports (/trust-admin/reports/..., docs/reports.md).
 void AddReportRoutes(Router& router, const Services& services);
 // The audit log (/admin/audit and /api/admin/audit, docs/audit.md).

@@ -11,12 +11,12 @@ using storage::TenantQuery;
 inline constexpr TenantQuery kInsertApiKey{
     "identity.insert_api_key",
     "INSERT INTO api_keys (tenant_id, id, name, client_id, secret_prefix, secret_hash, scopes, created_by,"
-    " created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"};
+    " created_at, expires_at, connector_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"};
 
 inline constexpr TenantQuery kListApiKeys{
     "identity.list_api_keys",
-    "SELECT id, name, client_id, secret_prefix, scopes, created_by, created_at, expires_at FROM api_keys"
-    " WHERE tenant_id = $1 AND revoked_at IS NULL AND app_id IS NULL ORDER BY created_at, id"};
+    "SELECT id, name, client_id, secret_prefix, scopes, created_by, created_at, expires_at, connector_id"
+    " FROM api_keys WHERE tenant_id = $1 AND revoked_at IS NULL AND app_id IS NULL ORDER BY created_at, id"};
 
 // The row stays (revoked_at set): decisions a key made keep naming it.
 inline constexpr TenantQuery kRevokeApiKey{
@@ -29,12 +29,12 @@ inline constexpr TenantQuery kRevokeApiKey{
 // by an index on the credential and hand back the row's own tenant_id.
 inline constexpr GlobalQuery kFindApiKeysBySecretPrefix{
     "identity.find_api_keys_by_secret_prefix",
-    "SELECT tenant_id, id, client_id, secret_hash, scopes, expires_at, app_id, disabled_at FROM api_keys"
+    "SELECT tenant_id, id, client_id, secret_hash, scopes, expires_at, app_id, disabled_at, connector_id FROM api_keys"
     " WHERE secret_prefix = $1 AND revoked_at IS NULL"};
 
 inline constexpr GlobalQuery kFindApiKeysByClientId{
     "identity.find_api_keys_by_client_id",
-    "SELECT tenant_id, id, client_id, secret_hash, scopes, expires_at, app_id, disabled_at FROM api_keys"
+    "SELECT tenant_id, id, client_id, secret_hash, scopes, expires_at, app_id, disabled_at, connector_id FROM api_keys"
     " WHERE client_id = $1 AND revoked_at IS NULL"};
 
 // --- App-bound keys (migration 103). Every statement names the app as well

@@ -1,0 +1,116 @@
+#include "connectors/internal/documents.h"
+
+#include "core/ids.h"
+#include "storage/session.h"
+#include "trust/connected_documents.h"
+#include "trust/content_scanning.h"
+
+namespace credence::connectors::internal {
+namespace {
+
+using storage::TenantQuery;
+
+constexpr TenantQuery kFindKnown{
+    "connectors.find_known",
+    "SELECT document_id, source_version, etag, last_modified, content_hash, removed FROM connector_documents"
+    " WHERE tenant_id = $1 AND connector_id = $2 AND external_id = $3"};
+
+constexpr TenantQuery kUpsertKnown{
+    "connectors.upsert_known",
+    "INSERT INTO connector_documents (tenant_id, connector_id, external_id, document_id, source_version, etag,"
+    " last_modified, content_hash, removed, last_seen_run, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0,"
+    " $9, $10) ON CONFLICT (tenant_id, connector_id, external_id) DO UPDATE SET document_id = excluded.document_id,"
+    " source_version = excluded.source_version, etag = excluded.etag, last_modified = excluded.last_modified,"
+    " content_hash = excluded.content_hash, removed = 0, last_seen_run = excluded.last_seen_run,"
+    " updated_at = excluded.updated_at"};
+
+constexpr TenantQuery kMarkSeen{
+    "connectors.mark_seen",
+    "UPDATE connector_documents SET last_seen_run = $4, etag = COALESCE(CAST($5 AS TEXT), etag),"
+    " last_modified = COALESCE(CAST($6 AS TEXT), last_modified)"
+    " WHERE tenant_id = $1 AND connector_id = $2 AND external_id = $3"};
+
+constexpr TenantQuery kMarkKnownRemoved{
+    "connectors.mark_known_removed",
+    "UPDATE connector_documents SET removed = 1, updated_at = $4"
+    " WHERE tenant_id = $1 AND connector_id = $2 AND external_id = $3 AND removed = 0"};
+
+// Tenant members by email (active or not: a document whose owner left is
+// what owner_inactive reports).
+constexpr TenantQuery kMemberByEmail{
+    "connectors.member_by_email",
+    "SELECT m.user_id FROM tenant_members m JOIN users u ON u.id = m.user_id"
+    " WHERE m.tenant_id = $1 AND LOWER(u.email) = LOWER($2) ORDER BY m.user_id LIMIT 1"};
+
+std::optional<std::string> MemberByEmail(storage::TenantSession& tx, const std::optional<std::string>& email) {
+  if (!email || email->empty()) return std::nullopt;
+  auto rows = tx.Run(kMemberByEmail, {*email});
+  if (rows.empty()) return std::nullopt;
+  return rows.front().Text(0);
+}
+
+}  // namespace
+
+std::optional<KnownDocument> FindKnown(storage::TenantSession& tx, const std::string& connector_id,
+                                       const std::string& external_id) {
+  auto rows = tx.Run(kFindKnown, {connector_id, external_id});
+  if (rows.empty()) return std::nullopt;
+  const auto& r = rows.front();
+  return KnownDocument{r.Text(0), r.OptText(1), r.OptText(2), r.OptText(3), r.OptText(4), r.Bool(5)};
+}
+
+Result<WriteOutcome> WriteDocument(WriteContext& ctx, const SourceDocument& doc) {
+  const std::string hash = Sha256Hex(doc.text);
+  auto existing = trust::FindConnectedDocument(ctx.tx, ctx.connector.key, doc.external_id);
+
+  trust::ConnectedDocumentInput in;
+  in.connector_key = ctx.connector.key;
+  in.external_id = doc.external_id;
+  in.url = doc.url;
+  in.title = doc.title;
+  in.content_hash = hash;
+  in.owner_id = MemberByEmail(ctx.tx, doc.owner_email);
+  in.last_reviewed_at = doc.reviewed_at;
+  in.last_review_type = doc.reviewed_at ? doc.review_type : std::nullopt;
+  in.status = trust::kDocumentPublished;
+  in.last_synced_at = ctx.now;
+  const bool came_back = existing && existing->status == trust::kDocumentRemoved;
+  const bool content_changed = !existing || existing->content_hash != hash || came_back;
+  in.content_updated_at = content_changed ? doc.modified_at.value_or(ctx.now) : existing->content_updated_at;
+  CR_TRY(trust::ValidateConnectedDocument(in));
+
+  WriteOutcome outcome = !existing || came_back ? WriteOutcome::kAdded
+                         : content_changed      ? WriteOutcome::kChanged
+                                                : WriteOutcome::kUnchanged;
+  // Nothing to write when every field is as stored: no version, no cache
+  // generation, no scan.
+  const bool same = existing && !content_changed && existing->url == in.url && existing->title == in.title &&
+                    existing->owner_id == in.owner_id && existing->last_reviewed_at == in.last_reviewed_at &&
+                    existing->last_review_type == in.last_review_type && existing->status == in.status;
+  std::string document_id = existing ? existing->id : "";
+  if (!same) {
+    CR_TRY_ASSIGN(trust::DocumentUpsert written, trust::UpsertConnectedDocument(ctx.tx, in, ctx.now));
+    document_id = written.document.id;
+  }
+  ctx.tx.Run(kUpsertKnown, {ctx.connector.id, doc.external_id, document_id, doc.source_version, doc.etag,
+                            doc.last_modified, hash, ctx.run_id, ctx.now});
+  if (content_changed && ctx.scanning != nullptr)
+    ctx.scanning->ScanConnectedDocument(ctx.tx, document_id, doc.text, ctx.now);
+  return outcome;
+}
+
+bool RemoveDocument(WriteContext& ctx, const std::string& external_id) {
+  auto known = FindKnown(ctx.tx, ctx.connector.id, external_id);
+  if (!known || known->removed) return false;
+  ctx.tx.Run(kMarkKnownRemoved, {ctx.connector.id, external_id, ctx.now});
+  trust::MarkConnectedDocumentRemoved(ctx.tx, ctx.connector.key, external_id, ctx.now);
+  if (ctx.scanning != nullptr) ctx.scanning->ForgetConnectedDocument(ctx.tx, known->document_id, ctx.now);
+  return true;
+}
+
+void MarkSeen(WriteContext& ctx, const std::string& external_id, const std::optional<std::string>& etag,
+              const std::optional<std::string>& last_modified) {
+  ctx.tx.Run(kMarkSeen, {ctx.connector.id, external_id, ctx.run_id, etag, last_modified});
+}
+
+}  // namespace credence::connectors::internal

@@ -1,0 +1,56 @@
+#pragma once
+// Writing one document of a connector, in the caller's write transaction:
+// the connected document (trust/connected_documents.h), the connector's own
+// record of it (connector_documents) and the content scan. Shared by syncs
+// and pushes, so both store, version and scan alike.
+#include <optional>
+#include <string>
+
+#include "connectors/connector.h"
+#include "core/result.h"
+
+namespace credence::storage {
+class TenantSession;
+}
+namespace credence::trust {
+class ContentScanning;
+}
+
+namespace credence::connectors::internal {
+
+struct WriteContext {
+  storage::TenantSession& tx;
+  const Connector& connector;
+  const trust::ContentScanning* scanning;  // null: not wired (docs/connectors.md)
+  TimeMs now = 0;
+  std::optional<std::string> run_id;  // the sync writing, if any
+};
+
+struct KnownDocument {
+  std::string document_id;
+  std::optional<std::string> source_version, etag, last_modified, content_hash;
+  bool removed = false;
+};
+
+std::optional<KnownDocument> FindKnown(storage::TenantSession& tx, const std::string& connector_id,
+                                       const std::string& external_id);
+
+// Adds or updates the document. The content hash (SHA-256 of the text)
+// decides the version: a different hash (or a removed document coming back)
+// moves content_updated_at to `doc.modified_at` (default now) and bumps the
+// version; otherwise the stored content_updated_at is kept, and a document
+// whose every field is unchanged is not written at all. Errors (a document
+// that cannot be stored: url_taken, a validation error) leave nothing
+// written for it.
+Result<WriteOutcome> WriteDocument(WriteContext& ctx, const SourceDocument& doc);
+
+// Marks it Removed (connected_documents) and forgets its findings. False
+// when the connector did not know it or it was removed already.
+bool RemoveDocument(WriteContext& ctx, const std::string& external_id);
+
+// Remembers that the run saw the document unchanged (web: the validators
+// may have moved).
+void MarkSeen(WriteContext& ctx, const std::string& external_id, const std::optional<std::string>& etag,
+              const std::optional<std::string>& last_modified);
+
+}  // namespace credence::connectors::internal

@@ -1,0 +1,117 @@
+#include "connectors/internal/web_kind.h"
+
+#include <stdexcept>
+
+#include "connectors/settings.h"
+
+#ifdef CREDENCE_HAVE_WEB_CRAWLER
+#include "connectors/web/crawler.h"
+#endif
+
+namespace credence::connectors {
+
+#ifdef CREDENCE_HAVE_WEB_CRAWLER
+
+namespace {
+
+web::CrawlSettings ToCrawlSettings(const WebSettings& s) {
+  web::CrawlSettings c;
+  c.start_urls = s.start_urls;
+  c.sitemap_url = s.sitemap_url;
+  c.max_pages = static_cast<int>(s.max_pages);
+  c.max_depth = static_cast<int>(s.max_depth);
+  c.include_prefixes = s.include_prefixes;
+  c.request_timeout_ms = static_cast<int>(s.request_timeout_ms);
+  c.user_agent = s.user_agent;
+  c.max_page_bytes = s.max_page_bytes;
+  return c;
+}
+
+}  // namespace
+
+std::vector<FieldError> CheckCrawlSettings(const WebSettings& settings) {
+  std::vector<FieldError> out;
+  if (auto st = web::ValidateSettings(ToCrawlSettings(settings)); !st) {
+    if (st.error().fields.empty()) out.push_back({"settings", st.error().detail});
+    for (const auto& f : st.error().fields) out.push_back({"settings." + f.field, f.message});
+  }
+  return out;
+}
+
+namespace internal {
+
+void SyncWeb(RunWriter& w, const Run& run) {
+  const WebSettings settings = WebSettingsFromJson(w.scope().connector.settings);
+  bool lost = false;
+  auto known = [&w](const std::string& url) -> std::optional<web::KnownPage> {
+    auto k = w.Known(url);
+    if (!k || k->removed) return std::nullopt;
+    // Links are not kept: a page whose links the crawl still needs is then
+    // fetched without validators (crawler.h, KnownPage::links).
+    return web::KnownPage{k->etag, k->last_modified, k->content_hash.value_or(""), std::nullopt};
+  };
+  auto on_page = [&](web::Page&& page) -> bool {
+    try {
+      const std::string id = page.requested_url;
+      switch (page.state) {
+        case web::Page::State::kChanged: {
+          SourceDocument doc;
+          doc.external_id = id;
+          doc.url = page.url;
+          doc.title = page.title.empty() ? page.url : page.title;
+          doc.text = std::move(page.text);
+          doc.owner_email = page.owner_email;
+          doc.reviewed_at = page.reviewed_at;
+          doc.modified_at = page.modified_at;
+          doc.etag = page.etag;
+          doc.last_modified = page.last_modified;
+          w.Upsert(std::move(doc));
+          break;
+        }
+        case web::Page::State::kUnchanged:
+          w.Unchanged(id, {}, /*mark_seen=*/true, page.etag, page.last_modified);
+          break;
+        default:
+          if (page.http_status == 404 || page.http_status == 410)
+            w.Remove(id);
+          else
+            w.Fail(id, page.error.empty() ? "HTTP " + std::to_string(page.http_status) : page.error);
+          break;
+      }
+      return true;
+    } catch (const LeaseLost&) {
+      lost = true;
+      return false;
+    }
+  };
+  auto summary = web::Crawl(ToCrawlSettings(settings), known, on_page);
+  if (lost) throw LeaseLost();
+  if (!summary) throw std::runtime_error(summary.error().detail);
+  w.Flush();
+  // Only a crawl that saw everything it could (not cut by maxPages, not
+  // stopped) says what is gone.
+  if (!summary->truncated && !summary->stopped) {
+    for (const auto& k : w.AllKnown())
+      if (!k.removed && k.last_seen_run != run.id) w.Remove(k.external_id);
+    w.Flush();
+  }
+}
+
+}  // namespace internal
+
+#else  // the crawler is not built in yet (branch webcrawl)
+
+std::vector<FieldError> CheckCrawlSettings(const WebSettings&) { return {}; }
+
+namespace internal {
+
+void SyncWeb(RunWriter&, const Run&) {
+  // TODO(webcrawl): built when credence_connectors_web exists (src/connectors/web).
+  throw std::runtime_error("the web crawler is not built into this server (credence_connectors_web is missing)");
+}
+
+}  // namespace internal
+
+#endif
+
+}  // namespace credence::connectors
