@@ -18,6 +18,7 @@ std::shared_ptr<const scanning::Scanner> CompiledScanner() {
 
 ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options)
     : audit(db, clock),
+      webhooks(db, clock, audit, options.delivery.outbound),
       tenants(db, clock, audit, options.dev, options.tenant_creations_per_day),
       users(db, clock, audit),
       groups(db, clock, audit),
@@ -35,7 +36,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       dashboards(db, clock),
       channels(db, clock, options.delivery.outbound),
       scheduler(db, clock, options.node_id),
-      outbox(db, clock, options.delivery),
+      outbox(db, clock, options.delivery, &audit),
       api_keys(db, clock, audit,
                options.signing_key.empty() ? identity::LoadOrCreateSigningKey(db, clock) : options.signing_key,
                options.token_ttl_seconds),
@@ -80,7 +81,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 sign_in,
                 chain_heads,
                 audit,
-                scanning} {
+                scanning,
+                webhooks} {
   audit.SetChainHeads(&chain_heads);
   // Sign-in accepts the person's invitations and joins the tenants whose
   // domain admits them, inside its own transaction.

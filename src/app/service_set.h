@@ -29,6 +29,7 @@
 #include "lifecycle/scheduler.h"
 #include "notify/channel_service.h"
 #include "notify/outbox.h"
+#include "notify/webhook_service.h"
 #include "platform/audit_log.h"
 #include "reports/report_service.h"
 #include "trust/admin_service.h"
@@ -72,6 +73,8 @@ class ServiceSet {
 
   // First: the services below record their actions in it.
   platform::AuditLog audit;
+  // Second: the services below emit their events through it (identity::EventSink).
+  notify::WebhookService webhooks;
   // What HTTP handlers see.
   const http::Services& services() const { return services_; }
   http::Metrics& metrics() { return metrics_; }

@@ -27,8 +27,9 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddAppRoutes(*router, services);
   AddReportRoutes(*router, services);
   AddAuditRoutes(*router, services);
+  AddWebhookRoutes(*router, services);
   AddDevRoutes(*router, services);
-  *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version));
+  *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version, WebhookEventDocs()));
   return router;
 }
 
