@@ -116,11 +116,12 @@ Schema EventData(std::string_view type) {
   if (type == "entry.deleted") return entry({actor()});
   if (type == "entry.expiring")
     return entry({Required("status", Schema::String().Enum({"expiring_soon", "warning"})),
-                  Required("expiresAt", Schema::Timestamp().Nullable())});
-  if (type == "entry.expired") return entry({Required("expiresAt", Schema::Timestamp().Nullable())});
-  if (type == "entry.renewed") return entry({actor(), Required("expiresAt", Schema::Timestamp().Nullable())});
+                  Required("expiresAt", Schema::Timestamp())});
+  if (type == "entry.expired") return entry({Required("expiresAt", Schema::Timestamp())});
+  if (type == "entry.renewed") return entry({actor(), Required("expiresAt", Schema::Timestamp())});
   if (type == "review.submitted")
-    return entry({actor(), Required("reviewId", Schema::Uuid()), Required("outcome", Schema::String())});
+    return entry({actor(), Required("reviewId", Schema::Uuid()), Required("reviewType", Schema::String()),
+                  Required("renewed", Schema::Boolean().Describe("the review renewed the entry's expiry"))});
   if (type == "translation.stale" || type == "translation.updated")
     return entry({Required("language", Schema::String().Describe("BCP 47 tag"))});
   if (type == "trust.decision.blocked")
