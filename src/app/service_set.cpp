@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "scanning/scanner.h"
+#include "trust/scanning_events.h"
 #include "storage/database.h"
 
 namespace credence::app {
@@ -39,12 +40,12 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       outbox(db, clock, options.delivery, &audit),
       api_keys(db, clock, audit,
                options.signing_key.empty() ? identity::LoadOrCreateSigningKey(db, clock) : options.signing_key,
-               options.token_ttl_seconds),
+               options.token_ttl_seconds, webhooks),
       chain_heads(db, clock,
                   options.chain_key ? options.chain_key
                                     : std::make_shared<const integrity::SigningKey>(integrity::SigningKey::Generate()),
                   {trust::LedgerChain(), platform::AuditChain()}),
-      trust(db, clock, &chain_heads),
+      trust(db, clock, &chain_heads, webhooks),
       trust_admin(db, clock, audit),
       apps(db, clock, audit, api_keys, options.app_key_max_days),
       reports(db, clock),
@@ -84,6 +85,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 scanning,
                 webhooks} {
   audit.SetChainHeads(&chain_heads);
+  trust::SetScanningEventSink(&webhooks);
   // Sign-in accepts the person's invitations and joins the tenants whose
   // domain admits them, inside its own transaction.
   sign_in.SetJoinTenantsHook([this](storage::Session& tx, const std::string& user_id, const std::string& email,
@@ -92,5 +94,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
     if (!joined) throw std::runtime_error("joining tenants at sign-in failed: " + joined.error().detail);
   });
 }
+
+ServiceSet::~ServiceSet() { trust::SetScanningEventSink(nullptr); }
 
 }  // namespace credence::app

@@ -70,6 +70,9 @@ struct ServiceSetOptions {
 class ServiceSet {
  public:
   ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options);
+  ~ServiceSet();
+  ServiceSet(const ServiceSet&) = delete;
+  ServiceSet& operator=(const ServiceSet&) = delete;
 
   // First: the services below record their actions in it.
   platform::AuditLog audit;

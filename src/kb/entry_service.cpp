@@ -344,7 +344,7 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
   content_.EntryTextSaved(s, id, "", TextPiecesOf(e.title, doc.blocks), now);
   events_.Emit(s, "entry.updated", EntryEventData(e, caller, {{"status", EntryStatusName(e.status)}}));
   if (!was_published && e.status == EntryStatus::kPublished)
-    events_.Emit(s, "entry.published", EntryEventData(e, caller, {{"status", "published"}}));
+    events_.Emit(s, "entry.published", EntryEventData(e, caller, {{"status", "Published"}}));
   if (content_changed && !stale_before.second)
     for (const auto& language : StaleTranslations(s, id).first)
       if (std::find(stale_before.first.begin(), stale_before.first.end(), language) == stale_before.first.end())
@@ -378,7 +378,7 @@ Result<EntryView> EntryService::Publish(const identity::Principal& caller, const
   loaded.entry.status = EntryStatus::kPublished;
   if (!loaded.entry.published_at) loaded.entry.published_at = now;
   loaded.entry.updated_at = now;
-  events_.Emit(s, "entry.published", EntryEventData(loaded.entry, caller, {{"status", "published"}}));
+  events_.Emit(s, "entry.published", EntryEventData(loaded.entry, caller, {{"status", "Published"}}));
   session.Commit();
   const std::string original = loaded.entry.original_language;
   return Written(std::move(loaded.entry), original, clock_.Now());

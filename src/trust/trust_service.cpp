@@ -194,8 +194,9 @@ Status RequireTrustCaller(const identity::Principal& caller) {
 
 }  // namespace
 
-TrustService::TrustService(storage::Database& db, const Clock& clock, const integrity::ChainHeads* heads)
-    : db_(db), clock_(clock), heads_(heads), ledger_writer_(db, evidence_cache_) {
+TrustService::TrustService(storage::Database& db, const Clock& clock, const integrity::ChainHeads* heads,
+                           const identity::EventSink& events)
+    : db_(db), clock_(clock), heads_(heads), ledger_writer_(db, evidence_cache_, events) {
   slots_.reserve(kCacheSlots);
   for (size_t i = 0; i < kCacheSlots; ++i) slots_.push_back(std::make_unique<CacheSlot>());
 }
@@ -247,6 +248,9 @@ class PendingEvaluation {
   std::vector<Unstored> unstored;
   // Set when decided from the cache: the append checks it is still current.
   std::optional<int64_t> expected_generation;
+  // trust.decision.blocked's data, built only when something was blocked
+  // or escalated (the common allowed decision costs nothing).
+  boost::json::object blocked_event;
   LedgerWriter::Job job;
 };
 
@@ -348,6 +352,24 @@ void TrustService::PrepareJob(PendingEvaluation& p) const {
   p.job.tenant_id = p.caller.tenant_id;
   p.job.record = &p.record;
   p.job.expected_generation = p.expected_generation;
+  if (p.record.counts.blocked > 0 || p.record.counts.escalated > 0) {
+    boost::json::array sources;
+    for (size_t i = 0; i < p.out.results.size() && i < p.sources.size(); ++i) {
+      const SourceResult& r = p.out.results[i];
+      if (r.decision != Decision::kBlock && !r.escalated) continue;
+      boost::json::array codes;
+      for (const Reason& reason : r.texts->key.decision.reasons)
+        if (reason.severity == Decision::kBlock || reason.escalate) codes.emplace_back(reason.code);
+      sources.push_back(boost::json::object{{"sourceId", p.sources[i]},
+                                            {"decision", r.escalated ? "escalate" : "block"},
+                                            {"reasonCodes", std::move(codes)}});
+    }
+    p.blocked_event = boost::json::object{
+        {"decisionId", p.out.decision_id},
+        {"appId", p.caller.app_id.empty() ? boost::json::value(nullptr) : boost::json::value(p.caller.app_id)},
+        {"sources", std::move(sources)}};
+    p.job.blocked_event = &p.blocked_event;
+  }
 }
 
 Result<std::shared_ptr<PendingEvaluation>> TrustService::StartEvaluate(const identity::Principal& caller,

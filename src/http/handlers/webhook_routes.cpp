@@ -111,11 +111,12 @@ Schema EventData(std::string_view type) {
     return Schema::Object(std::move(p));
   };
   const auto actor = [] { return Optional("actorId", Schema::String().Describe("the user or key that acted")); };
-  if (type == "entry.published") return entry({actor(), Required("status", Schema::String())});
-  if (type == "entry.updated") return entry({actor(), Required("status", Schema::String())});
+  if (type == "entry.published") return entry({actor(), Required("status", Schema::String().Enum({"Published"}))});
+  if (type == "entry.updated")
+    return entry({actor(), Required("status", Schema::String().Enum({"Draft", "Published"}))});
   if (type == "entry.deleted") return entry({actor()});
   if (type == "entry.expiring")
-    return entry({Required("status", Schema::String().Enum({"expiring_soon", "warning"})),
+    return entry({Required("status", Schema::String().Enum({"ExpiringSoon", "Warning"})),
                   Required("expiresAt", Schema::Timestamp())});
   if (type == "entry.expired") return entry({Required("expiresAt", Schema::Timestamp())});
   if (type == "entry.renewed") return entry({actor(), Required("expiresAt", Schema::Timestamp())});
@@ -143,10 +144,10 @@ Schema EventData(std::string_view type) {
     return Schema::Object({Required("connectorId", Schema::String()), Required("errorCode", Schema::String())});
   if (type == "scanning.secret.detected")
     return Schema::Object({
-        Required("documentId", Schema::String().Describe("the entry (entry:<id>) or connected document")),
-        Required("detector", Schema::String()),
-        Required("kind", Schema::String()),
-        Optional("findingId", Schema::String()),
+        Required("sourceKind", Schema::String().Enum({"entry", "connected"})),
+        Required("sourceId", Schema::String().Describe("the entry id, or the connected document's id")),
+        Required("detector", Schema::String().Describe("the detector that matched, e.g. aws_access_key")),
+        Required("kind", Schema::String().Enum({"secret"})),
     });
   if (type == notify::kWebhookTestEvent)
     return Schema::Object({Required("webhookId", Schema::Uuid()), Required("requestedBy", Schema::String())});
