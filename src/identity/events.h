@@ -9,6 +9,7 @@
 // in notify. identity declares what the emitters need, notify::WebhookService
 // implements it, and app/service_set hands the one implementation to every
 // emitting service.
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -31,12 +32,22 @@ class EventSink {
   // webhook (one indexed read). Throws what storage throws, and
   // std::invalid_argument for a type not in the catalog.
   virtual void Emit(storage::TenantSession& tx, std::string_view type, const boost::json::object& data) const = 0;
+
+  // The same, with the data built only when some webhook is subscribed:
+  // for hot paths (a blocked evaluation), where building it for nobody
+  // would cost more than the check.
+  virtual void EmitLazy(storage::TenantSession& tx, std::string_view type,
+                        const std::function<boost::json::object()>& data) const {
+    Emit(tx, type, data());
+  }
 };
 
 // Emits nothing: for tools and tests that build a service alone.
 class NoEvents final : public EventSink {
  public:
   void Emit(storage::TenantSession&, std::string_view, const boost::json::object&) const override {}
+  void EmitLazy(storage::TenantSession&, std::string_view,
+                const std::function<boost::json::object()>&) const override {}
 };
 inline const NoEvents kNoEvents{};
 

@@ -234,6 +234,11 @@ Result<std::string> WebhookService::Redeliver(const identity::Principal& caller,
 }
 
 void WebhookService::Emit(storage::TenantSession& tx, std::string_view type, const json::object& data) const {
+  EmitLazy(tx, type, [&data] { return data; });
+}
+
+void WebhookService::EmitLazy(storage::TenantSession& tx, std::string_view type,
+                              const std::function<json::object()>& data) const {
   if (!IsWebhookEventType(type)) throw std::invalid_argument("unknown webhook event type: " + std::string(type));
   const auto hooks = tx.Run(internal::kEnabledWebhooks);
   if (hooks.empty()) return;
@@ -244,7 +249,7 @@ void WebhookService::Emit(storage::TenantSession& tx, std::string_view type, con
     const auto types = StringListFromJson(row.TextView(1));
     if (std::find(types.begin(), types.end(), type) == types.end()) continue;
     if (body.empty()) {
-      data_json = json::serialize(data);
+      data_json = json::serialize(data());
       body = WebhookPayload(type, now, data_json);
     }
     InsertWebhookDelivery(tx, row.Text(0), type, body, data_json, now);

@@ -89,6 +89,8 @@ class WebhookService final : public identity::EventSink {
 
   // identity::EventSink.
   void Emit(storage::TenantSession& tx, std::string_view type, const boost::json::object& data) const override;
+  void EmitLazy(storage::TenantSession& tx, std::string_view type,
+                const std::function<boost::json::object()>& data) const override;
 
  private:
   storage::Database& db_;

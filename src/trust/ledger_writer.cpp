@@ -60,7 +60,7 @@ void LedgerWriter::Write(std::deque<Job*>& batch) {
       }
       job->outcome = AppendDecision(tenant, *job->record, &cache_, &tip, &list_digests_);
       moved[job->tenant_id] = std::move(*tip);
-      if (job->blocked_event != nullptr) events_.Emit(tenant, "trust.decision.blocked", *job->blocked_event);
+      if (job->blocked_event) events_.EmitLazy(tenant, "trust.decision.blocked", job->blocked_event);
     }
     session.Commit();
   } catch (...) {

@@ -37,7 +37,8 @@ class LedgerWriter {
     std::optional<int64_t> expected_generation;
     // When set (a decision that blocked or escalated a source), emitted as
     // trust.decision.blocked in the append's transaction (docs/webhooks.md).
-    const boost::json::object* blocked_event = nullptr;
+    // Builds its data only when a webhook is subscribed (EmitLazy).
+    std::function<boost::json::object()> blocked_event;
     // Results.
     bool stale = false;
     AppendOutcome outcome;

@@ -248,11 +248,33 @@ class PendingEvaluation {
   std::vector<Unstored> unstored;
   // Set when decided from the cache: the append checks it is still current.
   std::optional<int64_t> expected_generation;
-  // trust.decision.blocked's data, built only when something was blocked
-  // or escalated (the common allowed decision costs nothing).
-  boost::json::object blocked_event;
   LedgerWriter::Job job;
 };
+
+namespace {
+
+// trust.decision.blocked's data: the blocked or escalated sources, their ids
+// and reason codes only. Built on the ledger writer's thread, and only when
+// a webhook is subscribed; `p` lives until the job is done.
+boost::json::object BlockedEventData(const PendingEvaluation& p) {
+  boost::json::array sources;
+  for (size_t i = 0; i < p.out.results.size() && i < p.sources.size(); ++i) {
+    const SourceResult& r = p.out.results[i];
+    if (r.decision != Decision::kBlock && !r.escalated) continue;
+    boost::json::array codes;
+    for (const Reason& reason : r.texts->key.decision.reasons)
+      if (reason.severity == Decision::kBlock || reason.escalate) codes.emplace_back(reason.code);
+    sources.push_back(boost::json::object{{"sourceId", p.sources[i]},
+                                          {"decision", r.escalated ? "escalate" : "block"},
+                                          {"reasonCodes", std::move(codes)}});
+  }
+  return boost::json::object{
+      {"decisionId", p.out.decision_id},
+      {"appId", p.caller.app_id.empty() ? boost::json::value(nullptr) : boost::json::value(p.caller.app_id)},
+      {"sources", std::move(sources)}};
+}
+
+}  // namespace
 
 void TrustService::Decide(PendingEvaluation& p, const SharedResolution& resolution) const {
   const identity::Principal& caller = p.caller;
@@ -352,24 +374,8 @@ void TrustService::PrepareJob(PendingEvaluation& p) const {
   p.job.tenant_id = p.caller.tenant_id;
   p.job.record = &p.record;
   p.job.expected_generation = p.expected_generation;
-  if (p.record.counts.blocked > 0 || p.record.counts.escalated > 0) {
-    boost::json::array sources;
-    for (size_t i = 0; i < p.out.results.size() && i < p.sources.size(); ++i) {
-      const SourceResult& r = p.out.results[i];
-      if (r.decision != Decision::kBlock && !r.escalated) continue;
-      boost::json::array codes;
-      for (const Reason& reason : r.texts->key.decision.reasons)
-        if (reason.severity == Decision::kBlock || reason.escalate) codes.emplace_back(reason.code);
-      sources.push_back(boost::json::object{{"sourceId", p.sources[i]},
-                                            {"decision", r.escalated ? "escalate" : "block"},
-                                            {"reasonCodes", std::move(codes)}});
-    }
-    p.blocked_event = boost::json::object{
-        {"decisionId", p.out.decision_id},
-        {"appId", p.caller.app_id.empty() ? boost::json::value(nullptr) : boost::json::value(p.caller.app_id)},
-        {"sources", std::move(sources)}};
-    p.job.blocked_event = &p.blocked_event;
-  }
+  if (p.record.counts.blocked > 0 || p.record.counts.escalated > 0)
+    p.job.blocked_event = [&p] { return BlockedEventData(p); };
 }
 
 Result<std::shared_ptr<PendingEvaluation>> TrustService::StartEvaluate(const identity::Principal& caller,
