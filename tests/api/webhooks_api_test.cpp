@@ -459,6 +459,50 @@ TEST_F(Webhooks, RealActionsEmitTheirEvents) {
   EXPECT_TRUE(other.Posts().empty());
 }
 
+TEST_F(Webhooks, TheExpirySchedulerAndRenewalsEmitTheirEvents) {
+  SetServerTime(api(), "2031-03-01T00:00:00Z");
+  auto t = CreateTenant(api(), "wh-expiry");
+  HttpSink sink;
+  auto [id, secret] = Make(t, sink.url(), {"entry.expiring", "entry.expired", "entry.renewed"});
+  auto tpl = api().Post("/api/expiry-templates",
+                        {{"name", "Standard"}, {"expiryDays", 30}, {"warningDays", 10}, {"graceDays", 5}},
+                        t.token("admin"));
+  ASSERT_EQ(tpl.status, 201) << tpl.body;
+  ASSERT_EQ(api().Post("/api/hubs", {{"key", "docs"}, {"name", "Docs"}, {"defaultExpiryDays", 30},
+                                     {"defaultOrgRole", "Editor"}, {"defaultExpiryTemplateId", Str(tpl.Json(), "id")}},
+                       t.token("admin"))
+                .status,
+            201);
+  auto e = api().Post("/api/entries", {{"hubKey", "docs"}, {"key", "guide"}, {"originalLanguage", "en"},
+                                       {"title", "Guide"}, {"content", Doc({"Text"})}, {"expiryDays", 30}},
+                      t.token("editor"));
+  ASSERT_EQ(e.status, 201) << e.body;
+  const std::string entry = Str(e.Json(), "id");
+  ASSERT_EQ(api().Post("/api/entries/" + entry + "/publish", json::object{}, t.token("editor")).status, 200);
+
+  AdvanceServerDays(api(), 25);
+  RunJobs(api());
+  RunJobs(api());
+  const auto expiring = PostsOfType(sink, "entry.expiring");
+  ASSERT_GE(expiring.size(), 1u);
+  EXPECT_EQ(Str(expiring[0].Json().at("data"), "entryId"), entry);
+  EXPECT_TRUE(Verified(secret, expiring[0]));
+
+  AdvanceServerDays(api(), 20);
+  RunJobs(api());
+  RunJobs(api());
+  const auto expired = PostsOfType(sink, "entry.expired");
+  ASSERT_EQ(expired.size(), 1u);
+  EXPECT_EQ(Str(expired[0].Json().at("data"), "entryId"), entry);
+
+  auto renewed = api().Post("/api/entries/" + entry + "/renew", json::object{}, t.token("editor"));
+  ASSERT_EQ(renewed.status, 200) << renewed.body;
+  RunJobs(api());
+  const auto renewals = PostsOfType(sink, "entry.renewed");
+  ASSERT_EQ(renewals.size(), 1u);
+  EXPECT_EQ(Str(renewals[0].Json().at("data"), "entryId"), entry);
+}
+
 // A receiver that accepts and never answers: the API answers at once, and
 // only the outbox worker waits (up to its timeout).
 TEST_F(Webhooks, ASlowReceiverNeverSlowsTheApi) {
