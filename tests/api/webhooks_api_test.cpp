@@ -503,6 +503,105 @@ TEST_F(Webhooks, TheExpirySchedulerAndRenewalsEmitTheirEvents) {
   EXPECT_EQ(Str(renewals[0].Json().at("data"), "entryId"), entry);
 }
 
+TEST_F(Webhooks, TranslationsAppKeysAndScanningEmitTheirEvents) {
+  SetServerTime(api(), "2031-06-01T00:00:00Z");
+  auto t = CreateTenant(api(), "wh-more");
+  HttpSink sink;
+  auto [id, secret] = Make(t, sink.url(),
+                           {"entry.updated", "translation.stale", "translation.updated", "app.key.disabled",
+                            "scanning.secret.detected"});
+  MakeHub(api(), t.token("admin"), "kb", "Editor");
+  auto e = MakeEntry(api(), t.token("editor"), "kb", "guide", {"One.", "Two."});
+  const std::string entry = Str(e, "id");
+  const auto ids = BlockIds(Str(e, "content"));
+  auto tr = api().Post("/api/entries/" + entry + "/translations/de", {{"title", "Titel"}, {"content", Doc({"Eins.", "Zwei."}, ids)}},
+                       t.token("editor"));
+  ASSERT_EQ(tr.status, 201) << tr.body;
+  // Changing a translated block makes the German translation stale.
+  ASSERT_EQ(api().Put("/api/entries/" + entry, {{"title", "Guide"}, {"content", Doc({"One, revised.", "Two."}, ids)}},
+                      t.token("editor"))
+                .status,
+            200);
+  // Stale already: a second change tells nobody again.
+  ASSERT_EQ(api().Put("/api/entries/" + entry, {{"title", "Guide"}, {"content", Doc({"One, again.", "Two."}, ids)}},
+                      t.token("editor"))
+                .status,
+            200);
+
+  // An app key disabled.
+  auto app = api().Post("/trust-admin/apps", {{"name", "Bot"}, {"channel", "internal"}, {"risk", "low"}},
+                        t.token("admin"));
+  ASSERT_EQ(app.status, 201) << app.body;
+  const std::string app_id = Str(app.Json(), "id");
+  const auto expires = FormatTimestamp(*ParseTimestamp(ServerTime(api())) + 30 * kMsPerDay);
+  auto key = api().Post("/trust-admin/apps/" + app_id + "/keys", {{"name", "k"}, {"expiresAt", expires}},
+                        t.token("admin"));
+  ASSERT_EQ(key.status, 201) << key.body;
+  const std::string key_id = Str(key.Json(), "id");
+  auto disabled =
+      api().Post("/trust-admin/apps/" + app_id + "/keys/" + key_id + "/disable", json::object{}, t.token("admin"));
+  ASSERT_EQ(disabled.status, 200) << disabled.body;
+
+  // A private key saved in an entry: found by the scanner at save.
+  const std::string pem =
+      "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n"
+      "VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK\n-----END RSA PRIVATE KEY-----";
+  const std::string leaky = Str(MakeEntry(api(), t.token("editor"), "kb", "leaky", {"Config:", pem}), "id");
+
+  RunJobs(api());
+  const auto updated = PostsOfType(sink, "translation.updated");
+  ASSERT_EQ(updated.size(), 1u);
+  EXPECT_EQ(Str(updated[0].Json().at("data"), "language"), "de");
+  const auto stale = PostsOfType(sink, "translation.stale");
+  ASSERT_EQ(stale.size(), 1u);
+  EXPECT_EQ(Str(stale[0].Json().at("data"), "entryId"), entry);
+  EXPECT_EQ(Str(stale[0].Json().at("data"), "language"), "de");
+  EXPECT_EQ(PostsOfType(sink, "entry.updated").size(), 2u);
+
+  const auto key_off = PostsOfType(sink, "app.key.disabled");
+  ASSERT_EQ(key_off.size(), 1u);
+  EXPECT_EQ(Str(key_off[0].Json().at("data"), "appId"), app_id);
+  EXPECT_EQ(Str(key_off[0].Json().at("data"), "keyId"), key_id);
+
+  const auto found = PostsOfType(sink, "scanning.secret.detected");
+  ASSERT_GE(found.size(), 1u);
+  const auto data = found[0].Json().at("data");
+  EXPECT_EQ(Str(data, "sourceKind"), "entry");
+  EXPECT_EQ(Str(data, "sourceId"), leaky);
+  EXPECT_EQ(Str(data, "kind"), "secret");
+  EXPECT_FALSE(Str(data, "detector").empty());
+  for (const auto& p : found) {
+    EXPECT_EQ(p.body.find("PRIVATE KEY"), std::string::npos) << "no secret in the payload";
+    EXPECT_EQ(p.body.find("MIIEowIBAAKCAQEA"), std::string::npos);
+    EXPECT_TRUE(Verified(secret, p));
+  }
+}
+
+// Deliveries live in the database: a crash before the outbox ran loses none.
+TEST_F(Webhooks, NothingQueuedIsLostAcrossACrash) {
+  ServerProcess server({.dev = true, .extra_args = {"--test-clock", "--jobs-interval-ms", "0"}});
+  HttpSink sink;
+  std::string delivery, secret;
+  {
+    HttpClient client(server.base_url());
+    auto t = CreateTenant(client, "wh-crash");
+    auto r = client.Post("/webhooks", {{"url", sink.url()}, {"eventTypes", {"entry.published"}}}, t.token("admin"));
+    ASSERT_EQ(r.status, 201) << r.body;
+    secret = Str(r.Json(), "secret");
+    auto test = client.Post("/webhooks/" + Str(r.Json(), "id") + "/test", json::object{}, t.token("admin"));
+    ASSERT_EQ(test.status, 202);
+    delivery = Str(test.Json(), "deliveryId");
+  }
+  server.Kill();  // SIGKILL, before any job ran
+  server.Restart();
+  HttpClient client(server.base_url());
+  EXPECT_TRUE(sink.Posts().empty());
+  RunJobs(client);
+  const auto posts = PostsOf(sink, delivery);
+  ASSERT_EQ(posts.size(), 1u);
+  EXPECT_TRUE(Verified(secret, posts[0]));
+}
+
 // A receiver that accepts and never answers: the API answers at once, and
 // only the outbox worker waits (up to its timeout).
 TEST_F(Webhooks, ASlowReceiverNeverSlowsTheApi) {
