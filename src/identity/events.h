@@ -46,8 +46,8 @@ class EventSink {
 class NoEvents final : public EventSink {
  public:
   void Emit(storage::TenantSession&, std::string_view, const boost::json::object&) const override {}
-  void EmitLazy(storage::TenantSession&, std::string_view,
-                const std::function<boost::json::object()>&) const override {}
+  void EmitLazy(storage::TenantSession&, std::string_view, const std::function<boost::json::object()>&) const override {
+  }
 };
 inline const NoEvents kNoEvents{};
 

@@ -48,13 +48,12 @@ Status Validate(WebhookInput& in, bool creating, const outbound::Policy& policy)
     if (in.event_types->empty()) errors.push_back({"eventTypes", "must name at least one event type"});
     for (size_t i = 0; i < in.event_types->size(); ++i)
       if (!IsWebhookEventType((*in.event_types)[i]))
-        errors.push_back({"eventTypes[" + std::to_string(i) + "]",
-                          "unknown event type '" + (*in.event_types)[i] + "' (see the webhooks section of "
-                          "/openapi.json)"});
+        errors.push_back({"eventTypes[" + std::to_string(i) + "]", "unknown event type '" + (*in.event_types)[i] +
+                                                                       "' (see the webhooks section of "
+                                                                       "/openapi.json)"});
     std::vector<std::string> canonical;
     for (const auto& t : WebhookEventTypes())
-      if (std::find(in.event_types->begin(), in.event_types->end(), t) != in.event_types->end())
-        canonical.push_back(t);
+      if (std::find(in.event_types->begin(), in.event_types->end(), t) != in.event_types->end()) canonical.push_back(t);
     if (errors.empty()) *in.event_types = std::move(canonical);
   }
   if (in.description && in.description->size() > kMaxWebhookDescriptionLength)
@@ -187,8 +186,8 @@ Result<std::string> WebhookService::SendTest(const identity::Principal& caller, 
   if (tenant.Run(internal::kFindWebhook, {id}).empty()) return WebhookNotFound();
   const TimeMs now = clock_.Now();
   const std::string data = json::serialize(json::object{{"webhookId", id}, {"requestedBy", caller.user_id}});
-  std::string delivery = InsertWebhookDelivery(tenant, id, kWebhookTestEvent,
-                                               WebhookPayload(kWebhookTestEvent, now, data), data, now);
+  std::string delivery =
+      InsertWebhookDelivery(tenant, id, kWebhookTestEvent, WebhookPayload(kWebhookTestEvent, now, data), data, now);
   audit_.Record(tenant, identity::AuditOf(caller, "webhook.tested", {"webhook", id}, {{"deliveryId", delivery}}));
   session.Commit();
   return delivery;

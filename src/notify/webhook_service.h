@@ -27,7 +27,7 @@ struct Webhook {
   std::string description;
   std::vector<std::string> event_types;
   bool is_enabled = true;
-  std::optional<std::string> disabled_reason;  // set when the outbox disabled it
+  std::optional<std::string> disabled_reason;   // set when the outbox disabled it
   std::optional<TimeMs> previous_secret_until;  // a rotated-out secret still signs until then
   TimeMs created_at = 0;
   TimeMs updated_at = 0;

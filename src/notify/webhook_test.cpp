@@ -54,10 +54,10 @@ TEST(StandardWebhooks, RetryScheduleCoversAboutADayWithBoundedJitter) {
 }
 
 TEST(StandardWebhooks, CatalogHasTheRequiredTypes) {
-  for (const char* t : {"entry.published", "entry.updated", "entry.deleted", "entry.expiring", "entry.expired",
-                        "entry.renewed", "review.submitted", "translation.stale", "translation.updated",
-                        "trust.decision.blocked", "apikey.created", "apikey.revoked", "app.key.disabled",
-                        "connector.sync.failed", "scanning.secret.detected"})
+  for (const char* t :
+       {"entry.published", "entry.updated", "entry.deleted", "entry.expiring", "entry.expired", "entry.renewed",
+        "review.submitted", "translation.stale", "translation.updated", "trust.decision.blocked", "apikey.created",
+        "apikey.revoked", "app.key.disabled", "connector.sync.failed", "scanning.secret.detected"})
     EXPECT_TRUE(IsWebhookEventType(t)) << t;
   EXPECT_FALSE(IsWebhookEventType(kWebhookTestEvent));
   EXPECT_FALSE(IsWebhookEventType("entry.expiring_soon"));

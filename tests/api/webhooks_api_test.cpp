@@ -212,9 +212,9 @@ TEST_F(Webhooks, OnlyTenantAdminsAndAnotherTenantsWebhookIsNotFound) {
   for (const char* persona : {"editor", "viewer"}) {
     SCOPED_TRACE(persona);
     ExpectProblem(api().Get("/webhooks", a.token(persona)), 403, "forbidden");
-    ExpectProblem(api().Post("/webhooks", {{"url", "https://a.example"}, {"eventTypes", {"entry.published"}}},
-                             a.token(persona)),
-                  403, "forbidden");
+    ExpectProblem(
+        api().Post("/webhooks", {{"url", "https://a.example"}, {"eventTypes", {"entry.published"}}}, a.token(persona)),
+        403, "forbidden");
     ExpectProblem(api().Get("/webhooks/" + id, a.token(persona)), 403, "forbidden");
   }
   const std::string other = b.token("admin");
@@ -225,8 +225,8 @@ TEST_F(Webhooks, OnlyTenantAdminsAndAnotherTenantsWebhookIsNotFound) {
   ExpectProblem(api().Post("/webhooks/" + id + "/test", json::object{}, other), 404, "not_found");
   ExpectProblem(api().Post("/webhooks/" + id + "/rotate-secret", json::object{}, other), 404, "not_found");
   ExpectProblem(api().Get("/webhooks/" + id + "/deliveries", other), 404, "not_found");
-  ExpectProblem(api().Post("/webhooks/" + id + "/deliveries/" + kUnknownId + "/redeliver", json::object{}, other),
-                404, "not_found");
+  ExpectProblem(api().Post("/webhooks/" + id + "/deliveries/" + kUnknownId + "/redeliver", json::object{}, other), 404,
+                "not_found");
   ExpectProblem(api().Get(std::string("/webhooks/") + kUnknownId, a.token("admin")), 404, "not_found");
   EXPECT_EQ(api().Get("/webhooks/" + id, a.token("admin")).status, 200) << "still there";
   // No alias: webhooks are listed once in the spec (decisions.md 9).
@@ -245,8 +245,8 @@ TEST_F(Webhooks, ATestEventIsSignedPerStandardWebhooks) {
   const ReceivedPost& p = posts[0];
   EXPECT_EQ(p.Header("content-type"), "application/json");
   EXPECT_EQ(p.Header("webhook-id"), delivery);
-  const auto now_s = std::chrono::duration_cast<std::chrono::seconds>(
-                         std::chrono::system_clock::now().time_since_epoch()).count();
+  const auto now_s =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   EXPECT_NEAR(std::stoll(p.Header("webhook-timestamp")), now_s, 120);
   EXPECT_TRUE(p.Header("webhook-signature").starts_with("v1,")) << p.Header("webhook-signature");
   EXPECT_EQ(p.Header("webhook-signature").find(' '), std::string::npos) << "one secret, one signature";
@@ -307,8 +307,8 @@ TEST_F(Webhooks, AFailingReceiverIsRetriedWithBackOffAndJitterThenRedelivered) {
   EXPECT_EQ(d.at("responseCode").as_int64(), 200);
 
   // Redeliver: the same body again, as a new message.
-  auto again = api().Post("/webhooks/" + id + "/deliveries/" + delivery + "/redeliver", json::object{},
-                          t.token("admin"));
+  auto again =
+      api().Post("/webhooks/" + id + "/deliveries/" + delivery + "/redeliver", json::object{}, t.token("admin"));
   ASSERT_EQ(again.status, 202) << again.body;
   const std::string second = Str(again.Json(), "deliveryId");
   EXPECT_NE(second, delivery);
@@ -318,9 +318,9 @@ TEST_F(Webhooks, AFailingReceiverIsRetriedWithBackOffAndJitterThenRedelivered) {
   EXPECT_EQ(redelivered[0].body, posts[0].body);
   EXPECT_TRUE(Verified(secret, redelivered[0]));
   EXPECT_EQ(Deliveries(t, id).size(), 2u);
-  ExpectProblem(api().Post("/webhooks/" + id + "/deliveries/" + kUnknownId + "/redeliver", json::object{},
-                           t.token("admin")),
-                404, "not_found");
+  ExpectProblem(
+      api().Post("/webhooks/" + id + "/deliveries/" + kUnknownId + "/redeliver", json::object{}, t.token("admin")), 404,
+      "not_found");
   EXPECT_EQ(Audit(t, "webhook.redelivered").size(), 1u);
 }
 
@@ -383,8 +383,8 @@ TEST_F(Webhooks, AWebhookFailingForADayIsDisabledAuditedAndCanBeEnabledAgain) {
   // The admins are told: a direct email to the owners was queued and sent
   // to the shared SMTP sink.
   RunJobs(api());
-  bool mailed = WaitUntil(
-      [&] { return !SharedSmtpSink().MessagesTo("admin@" + t.slug + ".example").empty(); }, milliseconds(5000));
+  bool mailed = WaitUntil([&] { return !SharedSmtpSink().MessagesTo("admin@" + t.slug + ".example").empty(); },
+                          milliseconds(5000));
   EXPECT_TRUE(mailed);
 
   // A disabled webhook gets no events; enabling clears its failure state.
@@ -409,8 +409,8 @@ TEST_F(Webhooks, RealActionsEmitTheirEvents) {
   auto evaluated = api().Post("/api/trust/evaluate", {{"sources", {"entry:" + entry}}}, t.token("viewer"));
   ASSERT_EQ(evaluated.status, 200) << evaluated.body;
   ASSERT_EQ(api().Post("/api/entries/" + entry + "/publish", json::object{}, t.token("editor")).status, 200);
-  auto review = api().Post("/api/entries/" + entry + "/review", {{"reviewType", "FullReview"}, {"timeSpentSeconds", 60}},
-                           t.token("editor"));
+  auto review = api().Post("/api/entries/" + entry + "/review",
+                           {{"reviewType", "FullReview"}, {"timeSpentSeconds", 60}}, t.token("editor"));
   ASSERT_EQ(review.status, 200) << review.body;
   // An allowed decision emits nothing.
   auto allowed = api().Post("/api/trust/evaluate", {{"sources", {"entry:" + entry}}}, t.token("viewer"));
@@ -464,17 +464,27 @@ TEST_F(Webhooks, TheExpirySchedulerAndRenewalsEmitTheirEvents) {
   auto t = CreateTenant(api(), "wh-expiry");
   HttpSink sink;
   auto [id, secret] = Make(t, sink.url(), {"entry.expiring", "entry.expired", "entry.renewed"});
-  auto tpl = api().Post("/api/expiry-templates",
-                        {{"name", "Standard"}, {"expiryDays", 30}, {"warningDays", 10}, {"graceDays", 5}},
-                        t.token("admin"));
+  auto tpl =
+      api().Post("/api/expiry-templates",
+                 {{"name", "Standard"}, {"expiryDays", 30}, {"warningDays", 10}, {"graceDays", 5}}, t.token("admin"));
   ASSERT_EQ(tpl.status, 201) << tpl.body;
-  ASSERT_EQ(api().Post("/api/hubs", {{"key", "docs"}, {"name", "Docs"}, {"defaultExpiryDays", 30},
-                                     {"defaultOrgRole", "Editor"}, {"defaultExpiryTemplateId", Str(tpl.Json(), "id")}},
-                       t.token("admin"))
+  ASSERT_EQ(api()
+                .Post("/api/hubs",
+                      {{"key", "docs"},
+                       {"name", "Docs"},
+                       {"defaultExpiryDays", 30},
+                       {"defaultOrgRole", "Editor"},
+                       {"defaultExpiryTemplateId", Str(tpl.Json(), "id")}},
+                      t.token("admin"))
                 .status,
             201);
-  auto e = api().Post("/api/entries", {{"hubKey", "docs"}, {"key", "guide"}, {"originalLanguage", "en"},
-                                       {"title", "Guide"}, {"content", Doc({"Text"})}, {"expiryDays", 30}},
+  auto e = api().Post("/api/entries",
+                      {{"hubKey", "docs"},
+                       {"key", "guide"},
+                       {"originalLanguage", "en"},
+                       {"title", "Guide"},
+                       {"content", Doc({"Text"})},
+                       {"expiryDays", 30}},
                       t.token("editor"));
   ASSERT_EQ(e.status, 201) << e.body;
   const std::string entry = Str(e.Json(), "id");
@@ -507,35 +517,37 @@ TEST_F(Webhooks, TranslationsAppKeysAndScanningEmitTheirEvents) {
   SetServerTime(api(), "2031-06-01T00:00:00Z");
   auto t = CreateTenant(api(), "wh-more");
   HttpSink sink;
-  auto [id, secret] = Make(t, sink.url(),
-                           {"entry.updated", "translation.stale", "translation.updated", "app.key.disabled",
-                            "scanning.secret.detected"});
+  auto [id, secret] = Make(
+      t, sink.url(),
+      {"entry.updated", "translation.stale", "translation.updated", "app.key.disabled", "scanning.secret.detected"});
   MakeHub(api(), t.token("admin"), "kb", "Editor");
   auto e = MakeEntry(api(), t.token("editor"), "kb", "guide", {"One.", "Two."});
   const std::string entry = Str(e, "id");
   const auto ids = BlockIds(Str(e, "content"));
-  auto tr = api().Post("/api/entries/" + entry + "/translations/de", {{"title", "Titel"}, {"content", Doc({"Eins.", "Zwei."}, ids)}},
-                       t.token("editor"));
+  auto tr = api().Post("/api/entries/" + entry + "/translations/de",
+                       {{"title", "Titel"}, {"content", Doc({"Eins.", "Zwei."}, ids)}}, t.token("editor"));
   ASSERT_EQ(tr.status, 201) << tr.body;
   // Changing a translated block makes the German translation stale.
-  ASSERT_EQ(api().Put("/api/entries/" + entry, {{"title", "Guide"}, {"content", Doc({"One, revised.", "Two."}, ids)}},
-                      t.token("editor"))
+  ASSERT_EQ(api()
+                .Put("/api/entries/" + entry, {{"title", "Guide"}, {"content", Doc({"One, revised.", "Two."}, ids)}},
+                     t.token("editor"))
                 .status,
             200);
   // Stale already: a second change tells nobody again.
-  ASSERT_EQ(api().Put("/api/entries/" + entry, {{"title", "Guide"}, {"content", Doc({"One, again.", "Two."}, ids)}},
-                      t.token("editor"))
+  ASSERT_EQ(api()
+                .Put("/api/entries/" + entry, {{"title", "Guide"}, {"content", Doc({"One, again.", "Two."}, ids)}},
+                     t.token("editor"))
                 .status,
             200);
 
   // An app key disabled.
-  auto app = api().Post("/trust-admin/apps", {{"name", "Bot"}, {"channel", "internal"}, {"risk", "low"}},
-                        t.token("admin"));
+  auto app =
+      api().Post("/trust-admin/apps", {{"name", "Bot"}, {"channel", "internal"}, {"risk", "low"}}, t.token("admin"));
   ASSERT_EQ(app.status, 201) << app.body;
   const std::string app_id = Str(app.Json(), "id");
   const auto expires = FormatTimestamp(*ParseTimestamp(ServerTime(api())) + 30 * kMsPerDay);
-  auto key = api().Post("/trust-admin/apps/" + app_id + "/keys", {{"name", "k"}, {"expiresAt", expires}},
-                        t.token("admin"));
+  auto key =
+      api().Post("/trust-admin/apps/" + app_id + "/keys", {{"name", "k"}, {"expiresAt", expires}}, t.token("admin"));
   ASSERT_EQ(key.status, 201) << key.body;
   const std::string key_id = Str(key.Json(), "id");
   auto disabled =

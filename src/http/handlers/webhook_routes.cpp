@@ -100,7 +100,8 @@ notify::WebhookInput InputOf(const json::object& body) {
 }
 
 Schema Queued() {
-  return Schema::Object({Required("deliveryId", Schema::Uuid()), Required("status", Schema::String().Enum({"queued"}))});
+  return Schema::Object(
+      {Required("deliveryId", Schema::Uuid()), Required("status", Schema::String().Enum({"queued"}))});
 }
 
 // The data of each event type: ids and codes, never text or secrets.
@@ -130,10 +131,10 @@ Schema EventData(std::string_view type) {
         Required("decisionId", Schema::String()),
         Optional("appId", Schema::String().Nullable()),
         Required("sources", Schema::Array(Schema::Object({
-                                Required("sourceId", Schema::String()),
-                                Required("decision", Schema::String().Enum({"block", "escalate"})),
-                                Required("reasonCodes", Schema::Array(Schema::String())),
-                            }))
+                                              Required("sourceId", Schema::String()),
+                                              Required("decision", Schema::String().Enum({"block", "escalate"})),
+                                              Required("reasonCodes", Schema::Array(Schema::String())),
+                                          }))
                                 .Describe("the blocked or escalated sources only")),
     });
   if (type == "apikey.created" || type == "apikey.revoked")
@@ -175,24 +176,27 @@ void AddWebhookRoutes(Router& router, const Services& s) {
   const notify::WebhookService& hooks = s.webhooks;
 
   static const Schema kCreate = Schema::Object({
-      Required("url", Schema::String().Format("uri").MaxLength(static_cast<int64_t>(notify::kMaxWebhookUrlLength))
+      Required("url", Schema::String()
+                          .Format("uri")
+                          .MaxLength(static_cast<int64_t>(notify::kMaxWebhookUrlLength))
                           .Describe("http or https; literal private, loopback and metadata addresses are refused "
                                     "(400 url_not_allowed), host names are checked at delivery")),
       Required("eventTypes", EventTypesSchema().MinItems(1).Describe("one or more types of the catalog")),
-      Optional("description",
-               Schema::String().MaxLength(static_cast<int64_t>(notify::kMaxWebhookDescriptionLength))),
+      Optional("description", Schema::String().MaxLength(static_cast<int64_t>(notify::kMaxWebhookDescriptionLength))),
       Optional("enabled", Schema::Boolean().Describe("default true")),
   });
   static const Schema kUpdate = Schema::Object({
       Optional("url", Schema::String().Format("uri").MaxLength(static_cast<int64_t>(notify::kMaxWebhookUrlLength))),
       Optional("eventTypes", EventTypesSchema().MinItems(1)),
-      Optional("description",
-               Schema::String().MaxLength(static_cast<int64_t>(notify::kMaxWebhookDescriptionLength))),
+      Optional("description", Schema::String().MaxLength(static_cast<int64_t>(notify::kMaxWebhookDescriptionLength))),
       Optional("enabled", Schema::Boolean().Describe("true also clears a disabled webhook's failure state")),
   });
   const std::vector<std::pair<std::string, Schema>> id_param = {{"id", Schema::Uuid()}};
 
-  router.Add({Method::kGet, "/webhooks", Auth::kTenantAdmin, "",
+  router.Add({Method::kGet,
+              "/webhooks",
+              Auth::kTenantAdmin,
+              "",
               [&hooks](RequestContext& ctx) {
                 auto list = hooks.List(ctx.Caller());
                 if (!list) return Problem(ctx, list.error());
@@ -204,7 +208,10 @@ void AddWebhookRoutes(Router& router, const Services& s) {
                .tag = "webhooks",
                .response = Schema::Array(WebhookSchema())}});
 
-  router.Add({Method::kPost, "/webhooks", Auth::kTenantAdmin, "",
+  router.Add({Method::kPost,
+              "/webhooks",
+              Auth::kTenantAdmin,
+              "",
               [&hooks](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kCreate);
                 if (!body) return Problem(ctx, body.error());
@@ -222,7 +229,10 @@ void AddWebhookRoutes(Router& router, const Services& s) {
                .success_status = 201,
                .errors = {409}}});
 
-  router.Add({Method::kGet, "/webhooks/{id}", Auth::kTenantAdmin, "",
+  router.Add({Method::kGet,
+              "/webhooks/{id}",
+              Auth::kTenantAdmin,
+              "",
               [&hooks](RequestContext& ctx) {
                 auto w = hooks.Get(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
                 if (!w) return Problem(ctx, w.error());
@@ -234,7 +244,10 @@ void AddWebhookRoutes(Router& router, const Services& s) {
                .errors = {404},
                .path_params = id_param}});
 
-  router.Add({Method::kPatch, "/webhooks/{id}", Auth::kTenantAdmin, "",
+  router.Add({Method::kPatch,
+              "/webhooks/{id}",
+              Auth::kTenantAdmin,
+              "",
               [&hooks](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kUpdate);
                 if (!body) return Problem(ctx, body.error());
@@ -250,7 +263,10 @@ void AddWebhookRoutes(Router& router, const Services& s) {
                .errors = {404},
                .path_params = id_param}});
 
-  router.Add({Method::kDelete, "/webhooks/{id}", Auth::kTenantAdmin, "",
+  router.Add({Method::kDelete,
+              "/webhooks/{id}",
+              Auth::kTenantAdmin,
+              "",
               [&hooks](RequestContext& ctx) {
                 auto done = hooks.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
                 if (!done) return Problem(ctx, done.error());
@@ -262,7 +278,10 @@ void AddWebhookRoutes(Router& router, const Services& s) {
                .errors = {404},
                .path_params = id_param}});
 
-  router.Add({Method::kPost, "/webhooks/{id}/rotate-secret", Auth::kTenantAdmin, "",
+  router.Add({Method::kPost,
+              "/webhooks/{id}/rotate-secret",
+              Auth::kTenantAdmin,
+              "",
               [&hooks](RequestContext& ctx) {
                 auto rotated = hooks.RotateSecret(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
                 if (!rotated) return Problem(ctx, rotated.error());
@@ -278,7 +297,10 @@ void AddWebhookRoutes(Router& router, const Services& s) {
                .errors = {404},
                .path_params = id_param}});
 
-  router.Add({Method::kPost, "/webhooks/{id}/test", Auth::kTenantAdmin, "",
+  router.Add({Method::kPost,
+              "/webhooks/{id}/test",
+              Auth::kTenantAdmin,
+              "",
               [&hooks](RequestContext& ctx) {
                 auto id = hooks.SendTest(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
                 if (!id) return Problem(ctx, id.error());
@@ -292,7 +314,10 @@ void AddWebhookRoutes(Router& router, const Services& s) {
                .errors = {404},
                .path_params = id_param}});
 
-  router.Add({Method::kGet, "/webhooks/{id}/deliveries", Auth::kTenantAdmin, "",
+  router.Add({Method::kGet,
+              "/webhooks/{id}/deliveries",
+              Auth::kTenantAdmin,
+              "",
               [&hooks](RequestContext& ctx) {
                 auto list = hooks.Deliveries(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
                 if (!list) return Problem(ctx, list.error());
@@ -307,7 +332,10 @@ void AddWebhookRoutes(Router& router, const Services& s) {
                .errors = {404},
                .path_params = id_param}});
 
-  router.Add({Method::kPost, "/webhooks/{id}/deliveries/{deliveryId}/redeliver", Auth::kTenantAdmin, "",
+  router.Add({Method::kPost,
+              "/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+              Auth::kTenantAdmin,
+              "",
               [&hooks](RequestContext& ctx) {
                 auto id = hooks.Redeliver(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")),
                                           CanonicalUuid(ctx.PathParam("deliveryId")));

@@ -10,8 +10,9 @@ using storage::TenantQuery;
 #define CREDENCE_WEBHOOK_COLUMNS \
   "id, url, description, event_types, is_enabled, disabled_reason, previous_secret_until, created_at, updated_at"
 
-inline constexpr TenantQuery kListWebhooks{
-    "notify.list_webhooks", "SELECT " CREDENCE_WEBHOOK_COLUMNS " FROM webhooks WHERE tenant_id = $1 ORDER BY created_at, id"};
+inline constexpr TenantQuery kListWebhooks{"notify.list_webhooks",
+                                           "SELECT " CREDENCE_WEBHOOK_COLUMNS
+                                           " FROM webhooks WHERE tenant_id = $1 ORDER BY created_at, id"};
 
 inline constexpr TenantQuery kFindWebhook{
     "notify.find_webhook", "SELECT " CREDENCE_WEBHOOK_COLUMNS " FROM webhooks WHERE tenant_id = $1 AND id = $2"};
