@@ -24,6 +24,8 @@
 #include "trust/engine.h"
 #include "trust/source_cache.h"
 #include "trust/source_resolver.h"
+#include "notify/webhook_service.h"
+#include "platform/audit_log.h"
 #include "trust/trust_service.h"
 
 using namespace credence;
@@ -65,7 +67,22 @@ int main(int argc, char** argv) {
   trust::Resolution resolution;
   // EVALUATE_ONLY=1: only the whole evaluation, for profiling it.
   if (std::getenv("EVALUATE_ONLY") != nullptr) {
-    trust::TrustService service(*db, clock);
+    // As the server wires it: trust.decision.blocked goes to the webhooks
+    // (docs/webhooks.md). WEBHOOK=1 registers one subscribed to it, so every
+    // blocked decision also queues a delivery.
+    platform::AuditLog audit(*db, clock);
+    notify::WebhookService webhooks(*db, clock, audit);
+    if (std::getenv("WEBHOOK") != nullptr) {
+      identity::Principal admin;
+      admin.tenant_id = tenant_id;
+      admin.user_id = NewId();
+      admin.role = identity::TenantRole::kOwner;
+      notify::WebhookInput in;
+      in.url = "https://receiver.example/hook";
+      in.event_types = std::vector<std::string>{"trust.decision.blocked"};
+      if (!webhooks.Create(admin, in)) std::fprintf(stderr, "webhook not created\n");
+    }
+    trust::TrustService service(*db, clock, nullptr, webhooks);
     const double evaluate =
         per_call_us([&] { (void)service.Evaluate(caller, sources, input, trust::Endpoint::kEvaluate); });
     std::printf("whole evaluate (with ledger) %.0f us\n", evaluate);

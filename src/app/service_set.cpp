@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "scanning/scanner.h"
+#include "trust/scanning_events.h"
 #include "storage/database.h"
 
 namespace credence::app {
@@ -18,32 +19,33 @@ std::shared_ptr<const scanning::Scanner> CompiledScanner() {
 
 ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options)
     : audit(db, clock),
+      webhooks(db, clock, audit, options.delivery.outbound),
       tenants(db, clock, audit, options.dev, options.tenant_creations_per_day),
       users(db, clock, audit),
       groups(db, clock, audit),
       invitations(db, clock, audit, options.invitations, notify::InvitationEmailsThroughOutbox()),
       scanning(db, clock, audit, CompiledScanner()),
       hubs(db, clock),
-      entries(db, clock, scanning),
-      translations(db, clock, scanning),
+      entries(db, clock, scanning, webhooks),
+      translations(db, clock, scanning, webhooks),
       memberships(db, clock, audit),
       expiry_templates(db, clock),
       review_checklists(db, clock),
       expiry(db, clock),
-      reviews(db, clock),
+      reviews(db, clock, webhooks),
       notifications(db, clock),
       dashboards(db, clock),
       channels(db, clock, options.delivery.outbound),
-      scheduler(db, clock, options.node_id),
-      outbox(db, clock, options.delivery),
+      scheduler(db, clock, options.node_id, webhooks),
+      outbox(db, clock, options.delivery, &audit),
       api_keys(db, clock, audit,
                options.signing_key.empty() ? identity::LoadOrCreateSigningKey(db, clock) : options.signing_key,
-               options.token_ttl_seconds),
+               options.token_ttl_seconds, webhooks),
       chain_heads(db, clock,
                   options.chain_key ? options.chain_key
                                     : std::make_shared<const integrity::SigningKey>(integrity::SigningKey::Generate()),
                   {trust::LedgerChain(), platform::AuditChain()}),
-      trust(db, clock, &chain_heads),
+      trust(db, clock, &chain_heads, webhooks),
       trust_admin(db, clock, audit),
       apps(db, clock, audit, api_keys, options.app_key_max_days),
       reports(db, clock),
@@ -88,10 +90,13 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 audit,
                 scanning,
                 connectors,
-                connector_syncer} {
+                connector_syncer,
+                webhooks} {
   audit.SetChainHeads(&chain_heads);
   // A key with connector:push names a connector of its tenant.
   api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);
+  trust::SetScanningEventSink(&webhooks);
+  connector_syncer.SetEvents(&webhooks);
   // Sign-in accepts the person's invitations and joins the tenants whose
   // domain admits them, inside its own transaction.
   sign_in.SetJoinTenantsHook([this](storage::Session& tx, const std::string& user_id, const std::string& email,
@@ -100,5 +105,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
     if (!joined) throw std::runtime_error("joining tenants at sign-in failed: " + joined.error().detail);
   });
 }
+
+ServiceSet::~ServiceSet() { trust::SetScanningEventSink(nullptr); }
 
 }  // namespace credence::app

@@ -31,6 +31,7 @@
 #include "lifecycle/scheduler.h"
 #include "notify/channel_service.h"
 #include "notify/outbox.h"
+#include "notify/webhook_service.h"
 #include "platform/audit_log.h"
 #include "reports/report_service.h"
 #include "trust/admin_service.h"
@@ -76,9 +77,14 @@ struct ServiceSetOptions {
 class ServiceSet {
  public:
   ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options);
+  ~ServiceSet();
+  ServiceSet(const ServiceSet&) = delete;
+  ServiceSet& operator=(const ServiceSet&) = delete;
 
   // First: the services below record their actions in it.
   platform::AuditLog audit;
+  // Second: the services below emit their events through it (identity::EventSink).
+  notify::WebhookService webhooks;
   // What HTTP handlers see.
   const http::Services& services() const { return services_; }
   http::Metrics& metrics() { return metrics_; }

@@ -409,6 +409,12 @@ SyncPassSummary ConnectorSyncer::RunOnce() const {
       tenant.Run(kFinishRun, {run_id, error ? kRunFailed : kRunSucceeded, error, end});
       if (!error && cursor) tenant.Run(kSetCursor, {connector_id, *cursor});
       tenant.Run(kReleaseLease, {connector_id, holder});
+      if (error && events_ != nullptr)
+        events_->Emit(tenant, "connector.sync.failed",
+                      {{"connectorId", connector_id},
+                       {"connectorKey", connector.key},
+                       {"runId", run_id},
+                       {"errorCode", "sync_failed"}});
       session.Commit();
     } catch (const std::exception& e) {
       LogLine(LogLevel::kError, "cannot finish a connector run").Str("run", run_id).Str("error", e.what());

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "core/clock.h"
+#include "identity/events.h"
 
 namespace credence::storage {
 class Database;
@@ -49,12 +50,15 @@ class ConnectorSyncer {
   ConnectorSyncer(storage::Database& db, const Clock& clock, const trust::ContentScanning* scanning,
                   SyncOptions options);
   SyncPassSummary RunOnce() const;
+  // A failed run emits connector.sync.failed here (docs/webhooks.md).
+  void SetEvents(const identity::EventSink* events) { events_ = events; }
 
  private:
   storage::Database& db_;
   const Clock& clock_;
   const trust::ContentScanning* scanning_;
   SyncOptions options_;
+  const identity::EventSink* events_ = nullptr;
 };
 
 }  // namespace credence::connectors

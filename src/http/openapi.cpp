@@ -68,6 +68,21 @@ std::string OperationId(const Route& route) {
   return out;
 }
 
+// "entry.published" -> "webhookEntryPublished"
+std::string WebhookOperationId(std::string_view event) {
+  std::string out = "webhook";
+  bool upper = true;
+  for (char c : event) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) {
+      upper = true;
+      continue;
+    }
+    out.push_back(upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c);
+    upper = false;
+  }
+  return out;
+}
+
 json::object Operation(const Route& route, std::set<std::string>& used_ids) {
   json::object op;
   // Paths that differ only in separators would share an id; OpenAPI needs them unique.
@@ -158,7 +173,8 @@ json::object Operation(const Route& route, std::set<std::string>& used_ids) {
 
 }  // namespace
 
-std::string BuildOpenApiDocument(const Router& router, const std::string& version) {
+std::string BuildOpenApiDocument(const Router& router, const std::string& version,
+                                 const std::vector<WebhookDoc>& webhooks) {
   json::object paths;
   std::set<std::string> used_ids;
   for (const auto& route : router.routes()) {
@@ -183,6 +199,37 @@ std::string BuildOpenApiDocument(const Router& router, const std::string& versio
            {"schemas", json::object{{"Problem", ProblemSchema()}}}}},
       {"paths", std::move(paths)},
   };
+  if (!webhooks.empty()) {
+    // Each event as the request Credence sends to a registered URL.
+    json::object map;
+    for (const auto& w : webhooks) {
+      map[w.event] = json::object{
+          {"post",
+           json::object{
+               {"operationId", WebhookOperationId(w.event)},
+               {"summary", w.description},
+               {"tags", json::array{"webhooks"}},
+               {"parameters",
+                json::array{
+                    json::object{{"name", "webhook-id"}, {"in", "header"}, {"required", true},
+                                 {"schema", json::object{{"type", "string"}}}},
+                    json::object{{"name", "webhook-timestamp"}, {"in", "header"}, {"required", true},
+                                 {"schema", json::object{{"type", "string"}}},
+                                 {"description", "Unix seconds of this attempt"}},
+                    json::object{{"name", "webhook-signature"}, {"in", "header"}, {"required", true},
+                                 {"schema", json::object{{"type", "string"}}},
+                                 {"description",
+                                  "space-separated v1,<base64 HMAC-SHA256 of \"<id>.<timestamp>.<body>\">, one "
+                                  "per live secret"}}}},
+               {"requestBody",
+                json::object{{"required", true},
+                             {"content", json::object{{"application/json",
+                                                       json::object{{"schema", w.payload.ToJsonSchema()}}}}}}},
+               {"responses",
+                json::object{{"2XX", json::object{{"description", "Delivered; any other answer is retried"}}}}}}}};
+    }
+    doc["webhooks"] = std::move(map);
+  }
   return json::serialize(doc);
 }
 

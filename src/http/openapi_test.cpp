@@ -1,4 +1,5 @@
 #include "http/openapi.h"
+#include "notify/webhook.h"
 
 #include <gtest/gtest.h>
 
@@ -122,7 +123,28 @@ TEST_F(OpenApiTest, DeclaresOpenApi31AndTheServiceVersion) {
 }
 
 TEST_F(OpenApiTest, ServedDocumentCoversTheWholeRouteTable) {
-  EXPECT_EQ(served_->body, BuildOpenApiDocument(*router_, kVersion));
+  EXPECT_EQ(served_->body, BuildOpenApiDocument(*router_, kVersion, WebhookEventDocs()));
+}
+
+// OpenAPI 3.1's webhooks section: one POST per catalog event (and the test
+// event), with the {type, timestamp, data} payload and the signature headers.
+TEST_F(OpenApiTest, PublishesTheWebhookEventCatalog) {
+  const auto& hooks = doc_->at("webhooks").as_object();
+  for (const auto& type : notify::WebhookEventTypes()) {
+    ASSERT_TRUE(hooks.contains(type)) << type;
+    const auto& post = hooks.at(type).at("post");
+    const auto& schema = post.at("requestBody").at("content").at("application/json").at("schema");
+    EXPECT_EQ(schema.at("properties").at("type").at("enum").at(0).as_string(), type);
+    EXPECT_TRUE(schema.at("properties").as_object().contains("timestamp"));
+    EXPECT_EQ(schema.at("properties").at("data").at("type").as_string(), "object");
+    EXPECT_EQ(post.at("parameters").as_array().size(), 3u);
+  }
+  EXPECT_TRUE(hooks.contains("webhook.test"));
+  // The secret-detected event can carry no secret.
+  const auto& data = hooks.at("scanning.secret.detected").at("post").at("requestBody").at("content")
+                         .at("application/json").at("schema").at("properties").at("data").at("properties").as_object();
+  EXPECT_FALSE(data.contains("secret"));
+  EXPECT_FALSE(data.contains("fingerprint"));
 }
 
 TEST_F(OpenApiTest, ServesTheCoreRoutes) {

@@ -145,8 +145,13 @@ const std::vector<std::string>& TenantKeyScopes() {
 }
 
 ApiKeyService::ApiKeyService(storage::Database& db, const Clock& clock, const AuditRecorder& audit,
-                             std::string signing_key, int64_t token_ttl_seconds)
-    : db_(db), clock_(clock), audit_(audit), signer_(std::move(signing_key)), token_ttl_seconds_(token_ttl_seconds) {}
+                             std::string signing_key, int64_t token_ttl_seconds, const EventSink& events)
+    : db_(db),
+      clock_(clock),
+      audit_(audit),
+      events_(events),
+      signer_(std::move(signing_key)),
+      token_ttl_seconds_(token_ttl_seconds) {}
 
 Result<CreatedApiKey> ApiKeyService::Create(const Principal& caller, const NewApiKey& request) const {
   CR_TRY(RequireGlobalAdmin(caller));
@@ -180,6 +185,7 @@ Result<CreatedApiKey> ApiKeyService::Create(const Principal& caller, const NewAp
   tenant.Run(internal::kInsertApiKey, {k.id, k.name, k.client_id, k.secret_prefix, Sha256Hex(out.secret),
                                        JoinScopes(k.scopes), k.created_by, k.created_at, k.expires_at,
                                        k.connector_id});
+  events_.Emit(tenant, "apikey.created", {{"keyId", k.id}, {"name", k.name}, {"actorId", caller.user_id}});
   audit_.Record(tenant, AuditOf(caller, "apikey.created", {"apikey", k.id}, KeyDetails(k)));
   session.Commit();
   return out;
@@ -200,6 +206,7 @@ Status ApiKeyService::Revoke(const Principal& caller, const std::string& key_id)
   storage::TenantSession tenant(session, caller.tenant_id);
   if (tenant.Run(internal::kRevokeApiKey, {key_id, clock_.Now(), caller.user_id}).affected() == 0)
     return Error::NotFound("API key not found.");
+  events_.Emit(tenant, "apikey.revoked", {{"keyId", key_id}, {"actorId", caller.user_id}});
   audit_.Record(tenant, AuditOf(caller, "apikey.revoked", {"apikey", key_id}));
   session.Commit();
   return Ok();
@@ -371,6 +378,8 @@ Result<AppKey> ApiKeyService::SetAppKeyEnabled(storage::TenantSession& tenant, c
                                : tenant.Run(internal::kDisableAppKey, {app_id, key_id, now, caller.user_id});
   if (changed.affected() > 0) {
     RecordEvent(tenant, key_id, enabled ? "enabled" : "disabled", now, caller.user_id);
+    if (!enabled)
+      events_.Emit(tenant, "app.key.disabled", {{"appId", app_id}, {"keyId", key_id}, {"actorId", caller.user_id}});
     audit_.Record(tenant, AuditOf(caller, enabled ? "appkey.enabled" : "appkey.disabled", {"appkey", key_id},
                                   {{"appId", app_id}}));
   }

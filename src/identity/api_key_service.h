@@ -14,6 +14,7 @@
 #include "core/result.h"
 #include "identity/access_token.h"
 #include "identity/audit.h"
+#include "identity/events.h"
 #include "identity/principal.h"
 
 namespace credence::storage {
@@ -114,8 +115,10 @@ class ApiKeyService {
  public:
   // `signing_key`: the shared access-token key (LoadOrCreateSigningKey).
   // Creating and revoking keys are recorded in `audit` (docs/audit.md).
+  // `events` gets apikey.created, apikey.revoked and app.key.disabled
+  // (docs/webhooks.md).
   ApiKeyService(storage::Database& db, const Clock& clock, const AuditRecorder& audit, std::string signing_key,
-                int64_t token_ttl_seconds = kDefaultTokenTtlSeconds);
+                int64_t token_ttl_seconds = kDefaultTokenTtlSeconds, const EventSink& events = kNoEvents);
 
   // Global admins only. `name` is trimmed, 1..200 characters; `scopes` a
   // non-empty set of MachineScopes() without repeats; `expires_at`, when
@@ -196,6 +199,7 @@ class ApiKeyService {
   storage::Database& db_;
   const Clock& clock_;
   const AuditRecorder& audit_;
+  const EventSink& events_;
   AccessTokenSigner signer_;
   const int64_t token_ttl_seconds_;
   ConnectorCheck connector_check_;

@@ -1,5 +1,7 @@
 #include "kb/entry_service.h"
 
+#include <boost/json/object.hpp>
+
 #include <deque>
 #include <unordered_map>
 #include <unordered_set>
@@ -150,6 +152,30 @@ std::vector<SearchTerm> SearchTerms(const std::string& q) {
 
 }  // namespace
 
+namespace {
+
+// The data of an entry's events: ids only (docs/webhooks.md).
+boost::json::object EntryEventData(const Entry& e, const identity::Principal& caller,
+                                   boost::json::object extra = {}) {
+  boost::json::object data{{"entryId", e.id}, {"hubId", e.hub_id},
+                           {"actorId", caller.user_id.empty() ? caller.key_id : caller.user_id}};
+  for (auto& [k, v] : extra) data[k] = std::move(v);
+  return data;
+}
+
+// The languages of the entry's translations that have stale blocks; second:
+// whether the entry has no translation at all (nothing to compare).
+std::pair<std::vector<std::string>, bool> StaleTranslations(storage::TenantSession& s, const std::string& entry_id) {
+  std::pair<std::vector<std::string>, bool> out{{}, true};
+  for (const auto& row : s.Run(internal::kTranslationSummaries, {entry_id, ""})) {
+    out.second = false;
+    if (row.Int(3) > 0) out.first.push_back(row.Text(0));
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<std::vector<Entry>> EntryService::ListByHub(const identity::Principal& caller,
                                                    const std::string& hub_key) const {
   storage::Session session(db_);
@@ -249,6 +275,7 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
                              "/api/entries/{id}/translations/" +
                              language + ".");
     CR_TRY(TranslationService::Replace(s, e, language, update.title, update.content, caller.user_id, now, content_));
+    events_.Emit(s, "translation.updated", EntryEventData(e, caller, {{"language", language}}));
     EntryView view = Compose(s, std::move(e), language, now);
     session.Commit();
     return view;
@@ -260,6 +287,9 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
     parsed = std::move(doc).value();
   }
   const ParsedDocument& doc = *parsed;
+  // Which translations are stale before the save: those that become stale
+  // with it are told (translation.stale).
+  const auto stale_before = StaleTranslations(s, id);
   std::unordered_map<std::string, StoredBlock> existing;
   for (const auto& row : s.Run(internal::kBlockHashesOfEntry, {id}))
     existing.emplace(row.Text(0), StoredBlock{static_cast<int>(row.Int(1)), row.Text(2), row.Bool(3)});
@@ -303,6 +333,7 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
   if (update.preview_image) e.preview_image = update.preview_image;
   // Only Draft and Published are stored; a derived status sent back (a
   // client round-tripping what it read) means the entry stays published.
+  const bool was_published = e.status == EntryStatus::kPublished;
   if (update.status) e.status = *update.status == EntryStatus::kDraft ? EntryStatus::kDraft : EntryStatus::kPublished;
   if (content_changed) e.content_updated_at = now;
   e.updated_at = now;
@@ -311,6 +342,13 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
         {id, e.title, e.content, e.preview_image, EntryStatusName(e.status), now, e.content_updated_at});
   if (content_changed || title_changed) Reindex(s, id, e.title, SearchBody(doc.blocks));
   content_.EntryTextSaved(s, id, "", TextPiecesOf(e.title, doc.blocks), now);
+  events_.Emit(s, "entry.updated", EntryEventData(e, caller, {{"status", EntryStatusName(e.status)}}));
+  if (!was_published && e.status == EntryStatus::kPublished)
+    events_.Emit(s, "entry.published", EntryEventData(e, caller, {{"status", "Published"}}));
+  if (content_changed && !stale_before.second)
+    for (const auto& language : StaleTranslations(s, id).first)
+      if (std::find(stale_before.first.begin(), stale_before.first.end(), language) == stale_before.first.end())
+        events_.Emit(s, "translation.stale", EntryEventData(e, caller, {{"language", language}}));
   session.Commit();
   const std::string original = e.original_language;
   return Written(std::move(e), original, now);
@@ -326,6 +364,7 @@ Status EntryService::Delete(const identity::Principal& caller, const std::string
                                   "The entry is its hub's root entry; set another root entry first.");
   Unindex(s, id);
   s.Run(internal::kDeleteEntry, {id});
+  events_.Emit(s, "entry.deleted", EntryEventData(loaded.entry, caller));
   session.Commit();
   return Ok();
 }
@@ -339,6 +378,7 @@ Result<EntryView> EntryService::Publish(const identity::Principal& caller, const
   loaded.entry.status = EntryStatus::kPublished;
   if (!loaded.entry.published_at) loaded.entry.published_at = now;
   loaded.entry.updated_at = now;
+  events_.Emit(s, "entry.published", EntryEventData(loaded.entry, caller, {{"status", "Published"}}));
   session.Commit();
   const std::string original = loaded.entry.original_language;
   return Written(std::move(loaded.entry), original, clock_.Now());

@@ -9,6 +9,7 @@
 #include "core/clock.h"
 #include "core/result.h"
 #include "identity/principal.h"
+#include "identity/events.h"
 #include "kb/content_observer.h"
 #include "kb/model.h"
 
@@ -44,8 +45,12 @@ inline constexpr int kSearchRankWindow = 300;
 class EntryService {
  public:
   // `content` is told the text of every save, in the save's transaction.
-  EntryService(storage::Database& db, const Clock& clock, const ContentObserver& content = kIgnoreContent)
-      : db_(db), clock_(clock), content_(content) {}
+  // `events` gets entry.published, entry.updated, entry.deleted,
+  // translation.updated and translation.stale (docs/webhooks.md), in the
+  // action's transaction.
+  EntryService(storage::Database& db, const Clock& clock, const ContentObserver& content = kIgnoreContent,
+               const identity::EventSink& events = identity::kNoEvents)
+      : db_(db), clock_(clock), content_(content), events_(events) {}
 
   // Hub Viewer+. Listings carry no content.
   Result<std::vector<Entry>> ListByHub(const identity::Principal& caller, const std::string& hub_key) const;
@@ -85,6 +90,7 @@ class EntryService {
   storage::Database& db_;
   const Clock& clock_;
   const ContentObserver& content_;
+  const identity::EventSink& events_;
 };
 
 }  // namespace credence::kb

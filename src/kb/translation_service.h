@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "core/result.h"
 #include "identity/principal.h"
+#include "identity/events.h"
 #include "kb/content_observer.h"
 #include "kb/model.h"
 
@@ -25,8 +26,10 @@ struct FullTranslation {
 
 class TranslationService {
  public:
-  TranslationService(storage::Database& db, const Clock& clock, const ContentObserver& content = kIgnoreContent)
-      : db_(db), clock_(clock), content_(content) {}
+  // `events` gets translation.updated when a translation is created.
+  TranslationService(storage::Database& db, const Clock& clock, const ContentObserver& content = kIgnoreContent,
+                     const identity::EventSink& events = identity::kNoEvents)
+      : db_(db), clock_(clock), content_(content), events_(events) {}
 
   Result<std::vector<TranslationSummary>> List(const identity::Principal& caller, const std::string& entry_id) const;
   Result<FullTranslation> Get(const identity::Principal& caller, const std::string& entry_id,
@@ -60,6 +63,7 @@ class TranslationService {
   storage::Database& db_;
   const Clock& clock_;
   const ContentObserver& content_;
+  const identity::EventSink& events_;
 };
 
 }  // namespace credence::kb

@@ -74,7 +74,7 @@ ExpiryStatus StatusNow(storage::TenantSession& tenant, const kb::internal::Loade
 // A renewal of an entry the caller may edit, inside the caller's write
 // transaction; the caller commits.
 Result<Renewal> RenewIn(storage::TenantSession& tenant, const identity::Principal& caller, const std::string& entry_id,
-                        const RenewInput& input, const char* source, TimeMs now) {
+                        const RenewInput& input, const char* source, TimeMs now, const identity::EventSink& events) {
   CR_TRY_ASSIGN(const internal::EntryExpiry expiry,
                 internal::LoadEntryExpiry(tenant, caller, entry_id, AccessLevel::kEditor));
   const auto& [loaded, resolved, state] = expiry;
@@ -99,6 +99,9 @@ Result<Renewal> RenewIn(storage::TenantSession& tenant, const identity::Principa
                                         std::nullopt, state.expiry_at, new_expiry, now});
   tenant.Run(internal::kScheduleRecheck, {loaded.entry.id, now});
   out.status = StatusNow(tenant, loaded, resolved, now);
+  events.Emit(tenant, "entry.renewed",
+              {{"entryId", loaded.entry.id}, {"hubId", loaded.entry.hub_id}, {"actorId", caller.user_id},
+               {"expiresAt", FormatTimestamp(new_expiry)}});
   return out;
 }
 
@@ -281,7 +284,13 @@ Result<EntryReview> ReviewService::SubmitReview(const identity::Principal& calle
     tenant.Run(internal::kInsertRenewal, {renewal_id, loaded.entry.id, caller.user_id, days, std::nullopt,
                                           kRenewalReview, review.id, state.expiry_at, review.expiry_at, now});
     tenant.Run(internal::kScheduleRecheck, {loaded.entry.id, now});
+    events_.Emit(tenant, "entry.renewed",
+                 {{"entryId", loaded.entry.id}, {"hubId", loaded.entry.hub_id}, {"actorId", caller.user_id},
+                  {"expiresAt", FormatTimestamp(review.expiry_at)}});
   }
+  events_.Emit(tenant, "review.submitted",
+               {{"entryId", loaded.entry.id}, {"hubId", loaded.entry.hub_id}, {"actorId", caller.user_id},
+                {"reviewId", review.id}, {"reviewType", review.review_type}, {"renewed", review.renewed}});
   session.Commit();
   return review;
 }
@@ -319,7 +328,7 @@ Result<Renewal> ReviewService::Renew(const identity::Principal& caller, const st
   CR_TRY(ValidateRenewInput(input));
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(auto renewal, RenewIn(tenant, caller, entry_id, input, kRenewalManual, clock_.Now()));
+  CR_TRY_ASSIGN(auto renewal, RenewIn(tenant, caller, entry_id, input, kRenewalManual, clock_.Now(), events_));
   session.Commit();
   return renewal;
 }
@@ -352,7 +361,7 @@ Result<std::vector<BulkRenewItem>> ReviewService::BulkRenew(const identity::Prin
   for (const auto& id : ids) {
     storage::Session session(db_, storage::TxMode::kWrite);
     storage::TenantSession tenant(session, caller.tenant_id);
-    auto renewal = RenewIn(tenant, caller, id, input, kRenewalBulk, clock_.Now());
+    auto renewal = RenewIn(tenant, caller, id, input, kRenewalBulk, clock_.Now(), events_);
     if (renewal) session.Commit();
     out.push_back({id, std::move(renewal)});
   }

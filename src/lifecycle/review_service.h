@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "identity/events.h"
 #include "core/result.h"
 #include "identity/principal.h"
 #include "lifecycle/status.h"
@@ -89,7 +90,9 @@ struct BulkRenewItem {
 
 class ReviewService {
  public:
-  ReviewService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
+  // `events` gets review.submitted and entry.renewed (docs/webhooks.md).
+  ReviewService(storage::Database& db, const Clock& clock, const identity::EventSink& events = identity::kNoEvents)
+      : db_(db), clock_(clock), events_(events) {}
 
   // Entry Editor+. Records the review; renews the expiry (by the template's
   // expiryDays) when the template requires a review and this one satisfies
@@ -127,6 +130,7 @@ class ReviewService {
  private:
   storage::Database& db_;
   const Clock& clock_;
+  const identity::EventSink& events_;
 };
 
 }  // namespace credence::lifecycle

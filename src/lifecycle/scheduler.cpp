@@ -48,7 +48,7 @@ constexpr GlobalQuery kDueEntries{
     "SELECT e.tenant_id, e.id, e.title, e.owner_id, e.status, e.expiry_at, e.paused_at, e.lifecycle_status,"
     " e.next_check_at, COALESCE(xt.warning_days, 0), COALESCE(xt.grace_days, 0), h.hub_key,"
     " (SELECT u.email FROM users u JOIN tenant_members m ON m.user_id = u.id"
-    " WHERE u.id = e.owner_id AND m.tenant_id = e.tenant_id AND m.is_active = 1)" CREDENCE_KB_ENTRY_FROM
+    " WHERE u.id = e.owner_id AND m.tenant_id = e.tenant_id AND m.is_active = 1), e.hub_id" CREDENCE_KB_ENTRY_FROM
     " WHERE e.next_check_at <= $1 ORDER BY e.next_check_at LIMIT $2"};
 
 // Once per (entry, expiry date, status): a retried or concurrent pass
@@ -109,6 +109,7 @@ struct DueEntry {
   TimeMs next_check_at = 0;
   std::string hub_key;
   std::optional<std::string> owner_email;
+  std::string hub_id;
 };
 
 DueEntry DueFromRow(const storage::Row& r) {
@@ -125,13 +126,15 @@ DueEntry DueFromRow(const storage::Row& r) {
   d.windows = {static_cast<int>(r.Int(9)), static_cast<int>(r.Int(10))};
   d.hub_key = r.Text(11);
   d.owner_email = r.OptText(12);
+  d.hub_id = r.Text(13);
   return d;
 }
 
 }  // namespace
 
-ExpiryScheduler::ExpiryScheduler(storage::Database& db, const Clock& clock, std::string node_id)
-    : db_(db), clock_(clock), node_id_(std::move(node_id)) {}
+ExpiryScheduler::ExpiryScheduler(storage::Database& db, const Clock& clock, std::string node_id,
+                                 const identity::EventSink& events)
+    : db_(db), clock_(clock), node_id_(std::move(node_id)), events_(events) {}
 
 bool ExpiryScheduler::TakeLease() const {
   storage::Session session(db_);
@@ -185,6 +188,11 @@ SchedulerRunResult ExpiryScheduler::RunOnce() const {
             });
             if (d.owner_email) message.owner_emails.push_back(*d.owner_email);
             notify::QueueForChannels(tenant, message, now);
+            // Webhooks: entry.expiring for both warning windows.
+            const bool expired = st.status == kb::EntryStatus::kExpired;
+            json::object data{{"entryId", d.id}, {"hubId", d.hub_id}, {"expiresAt", FormatTimestamp(d.facts.expiry_at)}};
+            if (!expired) data["status"] = status;
+            events_.Emit(tenant, expired ? "entry.expired" : "entry.expiring", data);
           }
         }
       }

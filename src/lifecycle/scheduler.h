@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/clock.h"
+#include "identity/events.h"
 
 namespace credence::storage {
 class Database;
@@ -24,7 +25,10 @@ struct SchedulerRunResult {
 class ExpiryScheduler {
  public:
   // `node_id` names this process in the lease.
-  ExpiryScheduler(storage::Database& db, const Clock& clock, std::string node_id);
+  // `events` gets entry.expiring and entry.expired (docs/webhooks.md) in
+  // the transition's transaction.
+  ExpiryScheduler(storage::Database& db, const Clock& clock, std::string node_id,
+                  const identity::EventSink& events = identity::kNoEvents);
 
   // Takes the scheduler lease, then handles every entry whose next check is
   // due, in batches, until none is left.
@@ -36,6 +40,7 @@ class ExpiryScheduler {
   storage::Database& db_;
   const Clock& clock_;
   std::string node_id_;
+  const identity::EventSink& events_;
 };
 
 }  // namespace credence::lifecycle

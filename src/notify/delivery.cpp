@@ -316,10 +316,10 @@ SendResult PostJson(const std::string& url, const std::string& body,
   // An answer longer than the bound was cut, not failed: its status counts.
   const bool cut = rc == CURLE_WRITE_ERROR && response.read > Answer::kMaxRead && status != 0;
   if (rc != CURLE_OK && !cut) return {false, "HTTP request failed: " + TransportError(rc, error_buffer)};
-  if (status >= 200 && status < 300) return {true, ""};
+  if (status >= 200 && status < 300) return {true, "", status};
   std::string error = "HTTP " + std::to_string(status);
   if (!response.kept.empty()) error += ": " + Printable(response.kept, 200);
-  return {false, error};
+  return {false, error, status};
 }
 
 SendResult SendMail(const std::string& smtp_url, const std::string& from, const std::vector<std::string>& recipients,

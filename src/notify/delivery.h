@@ -17,7 +17,8 @@ namespace credence::notify {
 struct Delivery {
   std::string id;
   std::string tenant_id;
-  std::string channel_id;               // "" for a direct email (QueueEmail)
+  std::string channel_id;               // "" for a direct email (QueueEmail) or a webhook's
+  std::string webhook_id;               // a webhook's delivery (webhook_service.h); `text` is its body
   std::string event;
   std::string subject;
   std::string text;
@@ -70,6 +71,7 @@ std::string Rfc5322Date(TimeMs t);
 struct SendResult {
   bool ok = false;
   std::string error;  // for last_error when not ok
+  long status = 0;    // the HTTP status answered, 0 when none
 };
 
 // Calls curl_global_init once; call before starting threads that send.

@@ -1,14 +1,21 @@
 #include "notify/outbox.h"
 
 #include <algorithm>
+#include <random>
+
+#include <boost/json/object.hpp>
+#include <boost/json/serialize.hpp>
 
 #include "core/ids.h"
 #include "core/json_text.h"
 #include "core/logging.h"
+#include "core/text.h"
 #include "notify/channel.h"
 #include "notify/delivery.h"
 #include "notify/internal/outbox_store.h"
 #include "notify/internal/queries.h"
+#include "notify/internal/webhook_queries.h"
+#include "notify/webhook.h"
 #include "storage/session.h"
 
 namespace credence::notify {
@@ -70,8 +77,9 @@ std::string QueueEmail(storage::TenantSession& tx, const std::vector<std::string
   return internal::InsertDelivery(tx, "", message, recipients, now);
 }
 
-OutboxWorker::OutboxWorker(storage::Database& db, const Clock& clock, DeliverySettings settings)
-    : db_(db), clock_(clock), settings_(std::move(settings)) {
+OutboxWorker::OutboxWorker(storage::Database& db, const Clock& clock, DeliverySettings settings,
+                           const identity::AuditRecorder* audit)
+    : db_(db), clock_(clock), settings_(std::move(settings)), audit_(audit) {
   InitCurl();
 }
 
@@ -84,13 +92,29 @@ OutboxRunResult OutboxWorker::RunOnce() const {
     const TimeMs now = clock_.Now();
     const auto batch = internal::ClaimDue(db_, claim, now, now + ClaimDurationMs(settings_), settings_.batch_size);
     for (const auto& d : batch) {
-      const std::string error = Send(d, clock_.Now());
+      const SendResult sent = Send(d, clock_.Now());
       const TimeMs done = clock_.Now();
-      if (error.empty()) {
-        if (internal::RecordSuccess(db_, d, claim, done)) ++result.delivered;
+      const bool webhook = !d.webhook_id.empty();
+      if (sent.ok) {
+        internal::AlsoInTransaction healthy;
+        if (webhook)
+          healthy = [&d](storage::TenantSession& tx, bool) { tx.Run(internal::kWebhookSucceeded, {d.webhook_id}); };
+        if (internal::RecordSuccess(db_, d, claim, done, sent.status, healthy)) ++result.delivered;
         continue;
       }
-      const auto outcome = internal::RecordFailure(db_, d, claim, error, settings_.max_attempts, done);
+      const std::string error = sent.error.empty() ? "failed" : sent.error;
+      internal::FailureOutcome outcome;
+      if (webhook) {
+        // Standard Webhooks' schedule, with jitter so that many deliveries
+        // failing together do not all come back at the same instant.
+        thread_local std::mt19937_64 random{std::random_device{}()};
+        const double jitter = std::uniform_real_distribution<double>(0.0, 1.0)(random);
+        outcome = internal::RecordFailure(
+            db_, d, claim, error, kWebhookMaxAttempts, done, sent.status, WebhookRetryDelay(d.attempts + 1, jitter),
+            [this, &d, done](storage::TenantSession& tx, bool) { WebhookFailed(tx, d, done); });
+      } else {
+        outcome = internal::RecordFailure(db_, d, claim, error, settings_.max_attempts, done);
+      }
       if (outcome == internal::FailureOutcome::kClaimLost) continue;
       const bool dead = outcome == internal::FailureOutcome::kDead;
       if (dead)
@@ -101,7 +125,7 @@ OutboxRunResult OutboxWorker::RunOnce() const {
       LogLine(dead ? LogLevel::kError : LogLevel::kWarn,
               dead ? "notification delivery given up" : "notification delivery failed")
           .Str("tenant", d.tenant_id)
-          .Str("channel", d.channel_id)
+          .Str(webhook ? "webhook" : "channel", webhook ? d.webhook_id : d.channel_id)
           .Str("delivery", d.id)
           .Int("attempt", d.attempts + 1)
           .Str("error", error);
@@ -112,7 +136,73 @@ OutboxRunResult OutboxWorker::RunOnce() const {
   return result;
 }
 
-std::string OutboxWorker::Send(const Delivery& d, TimeMs now) const {
+SendResult OutboxWorker::SendWebhook(const Delivery& d, TimeMs now) const {
+  std::string url;
+  std::vector<std::string> secrets;
+  {
+    // The connection goes back to the pool before any network I/O.
+    storage::Session session(db_);
+    storage::TenantSession tenant(session, d.tenant_id);
+    const auto rows = tenant.Run(internal::kWebhookTarget, {d.webhook_id});
+    if (rows.empty()) return {false, "the webhook no longer exists"};
+    const auto r = rows.front();
+    url = r.Text(0);
+    secrets.push_back(r.Text(1));
+    const auto previous = r.OptText(2);
+    const auto until = r.OptInt(3);
+    if (previous && until && now < *until) secrets.push_back(*previous);
+  }
+  const int64_t timestamp = now / 1000;
+  std::string signatures;
+  for (const auto& s : secrets) {
+    if (!WebhookSecretKey(s)) continue;
+    if (!signatures.empty()) signatures += ' ';
+    signatures += StandardWebhookSignature(s, d.id, timestamp, d.text);
+  }
+  return PostJson(url, d.text,
+                  {{"webhook-id", d.id}, {"webhook-timestamp", std::to_string(timestamp)},
+                   {"webhook-signature", signatures}},
+                  settings_.timeout_ms, settings_.outbound);
+}
+
+void OutboxWorker::WebhookFailed(storage::TenantSession& tx, const Delivery& d, TimeMs now) const {
+  const auto rows = tx.Run(internal::kWebhookFailed, {d.webhook_id, now});
+  if (rows.empty()) return;
+  const auto r = rows.front();
+  const TimeMs failing_since = r.Int(0);
+  if (!r.Bool(1) || now - failing_since < kWebhookDisableAfterMs) return;
+  const std::string url = r.Text(2);
+  const std::string reason = "every delivery attempt failed since " + FormatTimestamp(failing_since);
+  tx.Run(internal::kDisableWebhook, {d.webhook_id, reason, now});
+  LogLine(LogLevel::kError, "webhook disabled after failing for a day")
+      .Str("tenant", d.tenant_id)
+      .Str("webhook", d.webhook_id);
+  std::vector<std::string> owners;
+  for (const auto& o : tx.Run(internal::kOwnerEmails))
+    if (IsPlainEmail(o.TextView(0))) owners.push_back(o.Text(0));
+  if (!owners.empty()) {
+    OutboundMessage m;
+    m.event = "webhook.disabled";
+    m.subject = "Credence webhook disabled: " + url;
+    m.text = "The webhook " + d.webhook_id + " (" + url + ") was disabled: " + reason +
+             ".\nFix the receiver, then enable the webhook again (PATCH /webhooks/" + d.webhook_id +
+             " with {\"enabled\": true}); its failed deliveries can be redelivered.";
+    m.data_json = boost::json::serialize(boost::json::object{{"webhookId", d.webhook_id}, {"url", url}});
+    QueueEmail(tx, owners, m, now);
+  }
+  // Last, just before the commit (it takes the tenant's chain head lock).
+  if (audit_ != nullptr) {
+    identity::AuditEvent e;
+    e.actor = identity::SystemActor("webhook-delivery");
+    e.action = "webhook.disabled";
+    e.target = {"webhook", d.webhook_id};
+    e.details = {{"reason", reason}, {"failingSince", FormatTimestamp(failing_since)}};
+    audit_->Record(tx, e);
+  }
+}
+
+SendResult OutboxWorker::Send(const Delivery& d, TimeMs now) const {
+  if (!d.webhook_id.empty()) return SendWebhook(d, now);
   std::string type(kTypeEmail);
   ChannelConfig config;
   if (!d.channel_id.empty()) {
@@ -120,7 +210,7 @@ std::string OutboxWorker::Send(const Delivery& d, TimeMs now) const {
     storage::Session session(db_);
     storage::TenantSession tenant(session, d.tenant_id);
     const auto rows = tenant.Run(internal::kChannelTarget, {d.channel_id});
-    if (rows.empty()) return "the channel no longer exists";
+    if (rows.empty()) return {false, "the channel no longer exists"};
     type = rows.front().Text(0);
     config = ConfigFromJson(type, rows.front().TextView(1));
   }
@@ -148,7 +238,7 @@ std::string OutboxWorker::Send(const Delivery& d, TimeMs now) const {
   } else {
     sent = {false, "unknown channel type '" + type + "'"};
   }
-  return sent.ok ? "" : (sent.error.empty() ? "failed" : sent.error);
+  return sent;
 }
 
 identity::InvitationMailer InvitationEmailsThroughOutbox() {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "identity/audit.h"
 #include "identity/invitation_service.h"
 
 namespace credence::storage {
@@ -19,6 +20,7 @@ class TenantSession;
 namespace credence::notify {
 
 struct Delivery;
+struct SendResult;
 
 struct OutboundMessage {
   std::string event;                      // "entry.expiring_soon", "entry.warning", "entry.expired", "channel.test"
@@ -68,7 +70,10 @@ struct OutboxRunResult {
 
 class OutboxWorker {
  public:
-  OutboxWorker(storage::Database& db, const Clock& clock, DeliverySettings settings);
+  // `audit` records webhooks the worker disables (docs/webhooks.md); null:
+  // nothing recorded (unit tests of channels).
+  OutboxWorker(storage::Database& db, const Clock& clock, DeliverySettings settings,
+               const identity::AuditRecorder* audit = nullptr);
   // Claims the deliveries due now (across tenants) and sends them. Safe to
   // run on several nodes at once: a claim has an expiry, and a delivery is
   // only marked by the node holding its claim.
@@ -76,11 +81,17 @@ class OutboxWorker {
 
  private:
   // One attempt, outside any transaction: the error text, or "" on success.
-  std::string Send(const Delivery& d, TimeMs now) const;
+  SendResult Send(const Delivery& d, TimeMs now) const;
+  SendResult SendWebhook(const Delivery& d, TimeMs now) const;
+  // In the transaction recording a webhook delivery's failed attempt: starts
+  // the webhook's failure clock, and disables it (audited, its owners told
+  // by email) once it has failed for kWebhookDisableAfterMs.
+  void WebhookFailed(storage::TenantSession& tx, const Delivery& d, TimeMs now) const;
 
   storage::Database& db_;
   const Clock& clock_;
   DeliverySettings settings_;
+  const identity::AuditRecorder* audit_;
 };
 
 }  // namespace credence::notify

@@ -96,6 +96,37 @@ CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE status = 'pending';
 CREATE INDEX outbox_channel ON outbox (tenant_id, channel_id, created_at);
 )sql",
        "ALTER TABLE outbox ALTER COLUMN channel_id DROP NOT NULL;"},
+      // Webhooks (docs/webhooks.md): a tenant's signed Standard Webhooks
+      // endpoints. `secret` is the current whsec_ secret; after a rotation
+      // `previous_secret` keeps signing alongside until
+      // `previous_secret_until`. `failing_since` is the first failed attempt
+      // since the last success (NULL while healthy): a webhook failing for a
+      // day is disabled (`disabled_reason`). Their deliveries are outbox rows
+      // with `webhook_id` set (channel_id NULL); `text` holds the exact body
+      // sent, frozen when queued, and `response_code` the last HTTP status.
+      {402, "notify: webhooks; outbox rows for webhooks, response codes",
+       R"sql(
+CREATE TABLE webhooks (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  event_types TEXT NOT NULL,
+  is_enabled INTEGER NOT NULL DEFAULT 1,
+  secret TEXT NOT NULL,
+  previous_secret TEXT,
+  previous_secret_until BIGINT,
+  failing_since BIGINT,
+  disabled_reason TEXT,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, id)
+);
+ALTER TABLE outbox ADD COLUMN webhook_id TEXT;
+ALTER TABLE outbox ADD COLUMN response_code INTEGER;
+CREATE INDEX outbox_webhook ON outbox (tenant_id, webhook_id, created_at);
+)sql",
+       ""},
   };
   return kMigrations;
 }

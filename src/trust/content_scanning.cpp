@@ -1,4 +1,5 @@
 #include "trust/content_scanning.h"
+#include "trust/scanning_events.h"
 
 #include <algorithm>
 #include <map>
@@ -212,6 +213,7 @@ ScanOutcome ScanPart(const scanning::Scanner& scanner, storage::TenantSession& t
     (f.kind == "secret" ? out.secret_findings : out.personal_data_findings)++;
     auto it = known.find(value);
     if (it == known.end()) {
+      if (f.kind == "secret") EmitSecretDetected(tx, source_kind, source_ref, value.first, f.kind);  // webhooks.md
       tx.Run(kInsertFinding, {NewId(), source_kind, source_ref, part, value.first, value.second, f.kind, f.sub_type,
                               f.block_id, f.count, part_hash, now});
       ++out.new_findings;

@@ -7,8 +7,8 @@
 
 namespace credence::trust {
 
-LedgerWriter::LedgerWriter(storage::Database& db, const EvidenceCache& cache)
-    : db_(db), cache_(cache), thread_([this] { Loop(); }) {}
+LedgerWriter::LedgerWriter(storage::Database& db, const EvidenceCache& cache, const identity::EventSink& events)
+    : db_(db), cache_(cache), events_(events), thread_([this] { Loop(); }) {}
 
 LedgerWriter::~LedgerWriter() {
   {
@@ -60,6 +60,7 @@ void LedgerWriter::Write(std::deque<Job*>& batch) {
       }
       job->outcome = AppendDecision(tenant, *job->record, &cache_, &tip, &list_digests_);
       moved[job->tenant_id] = std::move(*tip);
+      if (job->blocked_event) events_.EmitLazy(tenant, "trust.decision.blocked", job->blocked_event);
     }
     session.Commit();
   } catch (...) {

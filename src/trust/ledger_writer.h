@@ -16,6 +16,9 @@
 #include <thread>
 #include <unordered_map>
 
+#include <boost/json/object.hpp>
+
+#include "identity/events.h"
 #include "trust/ledger.h"
 
 namespace credence::storage {
@@ -32,6 +35,10 @@ class LedgerWriter {
     // When set, the record is appended only if the tenant's generation is
     // still this one (decided from the cache); otherwise `stale` is set.
     std::optional<int64_t> expected_generation;
+    // When set (a decision that blocked or escalated a source), emitted as
+    // trust.decision.blocked in the append's transaction (docs/webhooks.md).
+    // Builds its data only when a webhook is subscribed (EmitLazy).
+    std::function<boost::json::object()> blocked_event;
     // Results.
     bool stale = false;
     AppendOutcome outcome;
@@ -42,7 +49,8 @@ class LedgerWriter {
     std::function<void()> on_done;
   };
 
-  LedgerWriter(storage::Database& db, const EvidenceCache& cache);
+  LedgerWriter(storage::Database& db, const EvidenceCache& cache,
+               const identity::EventSink& events = identity::kNoEvents);
   ~LedgerWriter();
   LedgerWriter(const LedgerWriter&) = delete;
   LedgerWriter& operator=(const LedgerWriter&) = delete;
@@ -67,6 +75,7 @@ class LedgerWriter {
   EvidenceListDigests list_digests_;
   storage::Database& db_;
   const EvidenceCache& cache_;
+  const identity::EventSink& events_;
   std::mutex mu_;
   std::condition_variable work_;
   std::condition_variable done_;

@@ -195,8 +195,9 @@ Status RequireTrustCaller(const identity::Principal& caller) {
 
 }  // namespace
 
-TrustService::TrustService(storage::Database& db, const Clock& clock, const integrity::ChainHeads* heads)
-    : db_(db), clock_(clock), heads_(heads), ledger_writer_(db, evidence_cache_) {
+TrustService::TrustService(storage::Database& db, const Clock& clock, const integrity::ChainHeads* heads,
+                           const identity::EventSink& events)
+    : db_(db), clock_(clock), heads_(heads), ledger_writer_(db, evidence_cache_, events) {
   slots_.reserve(kCacheSlots);
   for (size_t i = 0; i < kCacheSlots; ++i) slots_.push_back(std::make_unique<CacheSlot>());
 }
@@ -250,6 +251,31 @@ class PendingEvaluation {
   std::optional<int64_t> expected_generation;
   LedgerWriter::Job job;
 };
+
+namespace {
+
+// trust.decision.blocked's data: the blocked or escalated sources, their ids
+// and reason codes only. Built on the ledger writer's thread, and only when
+// a webhook is subscribed; `p` lives until the job is done.
+boost::json::object BlockedEventData(const PendingEvaluation& p) {
+  boost::json::array sources;
+  for (size_t i = 0; i < p.out.results.size() && i < p.sources.size(); ++i) {
+    const SourceResult& r = p.out.results[i];
+    if (r.decision != Decision::kBlock && !r.escalated) continue;
+    boost::json::array codes;
+    for (const Reason& reason : r.texts->key.decision.reasons)
+      if (reason.severity == Decision::kBlock || reason.escalate) codes.emplace_back(reason.code);
+    sources.push_back(boost::json::object{{"sourceId", p.sources[i]},
+                                          {"decision", r.escalated ? "escalate" : "block"},
+                                          {"reasonCodes", std::move(codes)}});
+  }
+  return boost::json::object{
+      {"decisionId", p.out.decision_id},
+      {"appId", p.caller.app_id.empty() ? boost::json::value(nullptr) : boost::json::value(p.caller.app_id)},
+      {"sources", std::move(sources)}};
+}
+
+}  // namespace
 
 void TrustService::Decide(PendingEvaluation& p, const SharedResolution& resolution) const {
   const identity::Principal& caller = p.caller;
@@ -349,6 +375,8 @@ void TrustService::PrepareJob(PendingEvaluation& p) const {
   p.job.tenant_id = p.caller.tenant_id;
   p.job.record = &p.record;
   p.job.expected_generation = p.expected_generation;
+  if (p.record.counts.blocked > 0 || p.record.counts.escalated > 0)
+    p.job.blocked_event = [&p] { return BlockedEventData(p); };
 }
 
 Result<std::shared_ptr<PendingEvaluation>> TrustService::StartEvaluate(const identity::Principal& caller,

@@ -81,7 +81,10 @@ class TrustService {
  public:
   // `heads`, when given, signs and keeps the ledger's heads (its chain
   // "ledger"); verification then checks the chain against them.
-  TrustService(storage::Database& db, const Clock& clock, const integrity::ChainHeads* heads = nullptr);
+  // `events` gets trust.decision.blocked for decisions that blocked or
+  // escalated a source, in the ledger append's transaction.
+  TrustService(storage::Database& db, const Clock& clock, const integrity::ChainHeads* heads = nullptr,
+               const identity::EventSink& events = identity::kNoEvents);
 
   // Signed-in users or machine credentials with trust:evaluate (the route
   // checks the scope). 1..100 source ids of 1..2048 characters (400

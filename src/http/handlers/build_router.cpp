@@ -28,8 +28,9 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddConnectorRoutes(*router, services);
   AddReportRoutes(*router, services);
   AddAuditRoutes(*router, services);
+  AddWebhookRoutes(*router, services);
   AddDevRoutes(*router, services);
-  *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version));
+  *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version, WebhookEventDocs()));
   return router;
 }
 

@@ -3,6 +3,7 @@
 // call a domain service with the caller, encode the result or map the error.
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace credence::storage {
 class Database;
@@ -37,6 +38,7 @@ class ExpiryScheduler;
 namespace credence::notify {
 class ChannelService;
 class OutboxWorker;
+class WebhookService;
 }  // namespace credence::notify
 namespace credence {
 class SettableClock;
@@ -107,7 +109,11 @@ struct Services {
   // Connectors (docs/connectors.md) and their syncs.
   const connectors::ConnectorService& connectors;
   const connectors::ConnectorSyncer& connector_syncer;
+  // Webhooks (docs/webhooks.md).
+  const notify::WebhookService& webhooks;
 };
+
+struct WebhookDoc;
 
 // Sign-in with OpenID Connect, sessions, tenant selection (docs/sign-in.md).
 void AddSignInRoutes(Router& router, const Services& services);
@@ -158,6 +164,10 @@ void AddReportRoutes(Router& router, const Services& services);
 void AddAuditRoutes(Router& router, const Services& services);
 // Content scanning: the setting, rescans, findings (docs/scanning.md).
 void AddScanningRoutes(Router& router, const Services& services);
+// Webhooks (/webhooks..., docs/webhooks.md).
+void AddWebhookRoutes(Router& router, const Services& services);
+// The event catalog as /openapi.json's `webhooks` section.
+std::vector<WebhookDoc> WebhookEventDocs();
 // Development mode: the test clock and running background jobs on demand.
 void AddDevRoutes(Router& router, const Services& services);
 

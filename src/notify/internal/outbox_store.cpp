@@ -42,6 +42,7 @@ std::vector<Delivery> ClaimDue(storage::Database& db, const std::string& claim, 
     d.recipients = StringListFromJson(r.TextView(7));
     d.attempts = static_cast<int>(r.Int(8));
     d.created_at = r.Int(9);
+    d.webhook_id = r.OptText(10).value_or("");
     out.push_back(std::move(d));
   }
   // RETURNING promises no order; oldest first keeps the send order fair.
@@ -51,25 +52,32 @@ std::vector<Delivery> ClaimDue(storage::Database& db, const std::string& claim, 
   return out;
 }
 
-bool RecordSuccess(storage::Database& db, const Delivery& d, const std::string& claim, TimeMs now) {
+bool RecordSuccess(storage::Database& db, const Delivery& d, const std::string& claim, TimeMs now, long status,
+                   const AlsoInTransaction& also) {
   storage::Session session(db, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, d.tenant_id);
-  if (tenant.Run(kMarkDelivered, {d.id, claim, now}).affected() != 1) return false;
-  tenant.Run(kCountSuccess, {d.channel_id, now});
+  const storage::Param code = status > 0 ? storage::Param(static_cast<int64_t>(status)) : storage::Param(nullptr);
+  if (tenant.Run(kMarkDelivered, {d.id, claim, now, code}).affected() != 1) return false;
+  if (!d.channel_id.empty()) tenant.Run(kCountSuccess, {d.channel_id, now});
+  if (also) also(tenant, false);
   session.Commit();
   return true;
 }
 
 FailureOutcome RecordFailure(storage::Database& db, const Delivery& d, const std::string& claim,
-                             const std::string& error, int max_attempts, TimeMs now) {
+                             const std::string& error, int max_attempts, TimeMs now, long status,
+                             TimeMs retry_delay, const AlsoInTransaction& also) {
   const int attempts = d.attempts + 1;
   const bool dead = attempts >= max_attempts;
   storage::Session session(db, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, d.tenant_id);
+  const TimeMs delay = retry_delay > 0 ? retry_delay : RetryDelay(attempts);
+  const storage::Param code = status > 0 ? storage::Param(static_cast<int64_t>(status)) : storage::Param(nullptr);
   const auto marked =
-      tenant.Run(kMarkFailed, {d.id, claim, dead ? "dead" : "pending", dead ? now : now + RetryDelay(attempts), error});
+      tenant.Run(kMarkFailed, {d.id, claim, dead ? "dead" : "pending", dead ? now : now + delay, error, code});
   if (marked.affected() != 1) return FailureOutcome::kClaimLost;
-  tenant.Run(kCountFailure, {d.channel_id, now});
+  if (!d.channel_id.empty()) tenant.Run(kCountFailure, {d.channel_id, now});
+  if (also) also(tenant, dead);
   session.Commit();
   return dead ? FailureOutcome::kDead : FailureOutcome::kRetry;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The outbox's steps against the store, separate from OutboxWorker so that
 // each can be tested on its own (claims racing, expiring, being retaken).
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,15 @@ std::vector<Delivery> ClaimDue(storage::Database& db, const std::string& claim, 
 // delivery becomes delivered, pending again at now + RetryDelay, or dead
 // after `max_attempts`; the channel's counters and last use move with it.
 // Returns false when the claim was lost (nothing recorded).
-bool RecordSuccess(storage::Database& db, const Delivery& d, const std::string& claim, TimeMs now);
+// `status`: the HTTP status answered (0: none). `also` runs in the same
+// transaction once the outcome is recorded (webhooks' failure bookkeeping).
+// `retry_delay` overrides RetryDelay when positive.
+using AlsoInTransaction = std::function<void(storage::TenantSession&, bool dead)>;
+bool RecordSuccess(storage::Database& db, const Delivery& d, const std::string& claim, TimeMs now, long status = 0,
+                   const AlsoInTransaction& also = {});
 enum class FailureOutcome { kRetry, kDead, kClaimLost };
 FailureOutcome RecordFailure(storage::Database& db, const Delivery& d, const std::string& claim,
-                             const std::string& error, int max_attempts, TimeMs now);
+                             const std::string& error, int max_attempts, TimeMs now, long status = 0,
+                             TimeMs retry_delay = 0, const AlsoInTransaction& also = {});
 
 }  // namespace credence::notify::internal

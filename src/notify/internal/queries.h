@@ -82,26 +82,29 @@ inline constexpr GlobalQuery kClaimDue{
     " WHERE status = 'pending' AND next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)"
     " AND (tenant_id, id) IN (SELECT tenant_id, id FROM outbox WHERE status = 'pending' AND next_attempt_at <= $1"
     " AND (claimed_until IS NULL OR claimed_until <= $1) ORDER BY next_attempt_at, id LIMIT $4)"
-    " RETURNING tenant_id, id, channel_id, event, subject, text, data_json, recipients, attempts, created_at",
+    " RETURNING tenant_id, id, channel_id, event, subject, text, data_json, recipients, attempts, created_at,"
+    " webhook_id",
     "UPDATE outbox SET claimed_by = $2, claimed_until = $3"
     " WHERE status = 'pending' AND next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)"
     " AND (tenant_id, id) IN (SELECT tenant_id, id FROM outbox WHERE status = 'pending' AND next_attempt_at <= $1"
     " AND (claimed_until IS NULL OR claimed_until <= $1) ORDER BY next_attempt_at, id LIMIT $4"
     " FOR UPDATE SKIP LOCKED)"
-    " RETURNING tenant_id, id, channel_id, event, subject, text, data_json, recipients, attempts, created_at"};
+    " RETURNING tenant_id, id, channel_id, event, subject, text, data_json, recipients, attempts, created_at,"
+    " webhook_id"};
 
 // The outcome of an attempt is recorded only by the pass that still holds
 // the claim ($3); a pass whose claim expired and was retaken records nothing.
 inline constexpr TenantQuery kMarkDelivered{
     "notify.mark_delivered",
     "UPDATE outbox SET status = 'delivered', attempts = attempts + 1, delivered_at = $4, last_error = NULL,"
-    " claimed_by = NULL, claimed_until = NULL WHERE tenant_id = $1 AND id = $2 AND claimed_by = $3"
+    " response_code = $5, claimed_by = NULL, claimed_until = NULL WHERE tenant_id = $1 AND id = $2 AND claimed_by = $3"
     " AND status = 'pending'"};
 
-// $4: 'pending' (retried at $5) or 'dead'.
+// $4: 'pending' (retried at $5) or 'dead'; $7 the HTTP status, NULL when none.
 inline constexpr TenantQuery kMarkFailed{
     "notify.mark_failed",
     "UPDATE outbox SET status = $4, attempts = attempts + 1, next_attempt_at = $5, last_error = $6,"
+    " response_code = $7,"
     " claimed_by = NULL, claimed_until = NULL WHERE tenant_id = $1 AND id = $2 AND claimed_by = $3"
     " AND status = 'pending'"};
 
