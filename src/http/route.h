@@ -32,6 +32,10 @@ struct QueryParamDoc {
 struct RouteDoc {
   std::string summary;
   std::string tag;
+  // The operation's description in /openapi.json. When empty, the
+  // generator writes the summary followed by who may call the route and how
+  // its body is validated (openapi.cpp, OperationDescription).
+  std::string description;
   std::optional<Schema> request;  // JSON request body
   std::string request_content_type = "application/json";
   std::optional<Schema> response;  // success body; none for 204
