@@ -211,6 +211,11 @@ json::object Operation(const Route& route, std::set<std::string>& used_ids) {
          json::object{{"schema", route.doc.response->ToJsonSchema(Schema::Use::kResponse)}}}};
   for (const auto& [type, schema] : route.doc.alternate_responses)
     success["content"].as_object()[type] = json::object{{"schema", schema.ToJsonSchema(Schema::Use::kResponse)}};
+  for (int status : route.doc.other_success) {
+    json::object other = success;
+    other["description"] = StatusDescription(status);
+    responses[std::to_string(status)] = std::move(other);
+  }
   responses[std::to_string(route.doc.success_status)] = std::move(success);
 
   std::set<int> errors(route.doc.errors.begin(), route.doc.errors.end());
@@ -220,17 +225,24 @@ json::object Operation(const Route& route, std::set<std::string>& used_ids) {
     errors.insert({401, 403});
   if (route.auth == Auth::kDevOnly) errors.insert(404);
   if (route.path.find('{') != std::string::npos) errors.insert(404);
+  const auto& foreign = route.doc.foreign_errors;
+  if (route.doc.foreign_error_schema) errors.insert(foreign.begin(), foreign.end());
   for (int status : errors) {
-    const auto& foreign = route.doc.foreign_errors;
+    json::object content;
     if (route.doc.foreign_error_schema && std::find(foreign.begin(), foreign.end(), status) != foreign.end()) {
-      responses[std::to_string(status)] = json::object{
-          {"description", StatusDescription(status)},
-          {"content", json::object{{route.doc.foreign_error_content_type,
-                                    json::object{{"schema", route.doc.foreign_error_schema->ToJsonSchema(Schema::Use::kResponse)}}}}}};
-      continue;
+      content[route.doc.foreign_error_content_type] =
+          json::object{{"schema", route.doc.foreign_error_schema->ToJsonSchema(Schema::Use::kResponse)}};
+      // The server and the dispatcher may still answer these statuses
+      // with a problem (a malformed request, a failing store).
+      const bool server_status =
+          std::find(std::begin(kServerStatuses), std::end(kServerStatuses), status) != std::end(kServerStatuses);
+      if (server_status && route.doc.foreign_error_content_type != "application/problem+json")
+        content["application/problem+json"] = ProblemContent().at("application/problem+json");
+    } else {
+      content = ProblemContent();
     }
     responses[std::to_string(status)] =
-        json::object{{"description", StatusDescription(status)}, {"content", ProblemContent()}};
+        json::object{{"description", StatusDescription(status)}, {"content", std::move(content)}};
   }
   for (int status : kServerStatuses)
     if (!responses.contains(std::to_string(status)))

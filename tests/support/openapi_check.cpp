@@ -7,6 +7,8 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -367,6 +369,17 @@ namespace {
 
 thread_local int check_off = 0;
 
+// How many responses were checked, printed when the test binary exits (a
+// check that silently stopped running would show as 0).
+std::atomic<long> checked_responses{0};
+struct CheckedReport {
+  ~CheckedReport() {
+    if (checked_responses > 0)
+      std::fprintf(stderr, "OpenAPI response check: %ld responses checked against the served document\n",
+                   checked_responses.load());
+  }
+} checked_report;
+
 struct Registry {
   std::mutex mu;
   std::set<std::string> servers;
@@ -442,6 +455,7 @@ void CheckAgainstOpenApi(const std::string& base_url, const std::string& method,
     ADD_FAILURE() << "OpenAPI response check: " << error;
     return;
   }
+  ++checked_responses;
   std::string problem = document->Check(method, target, response.status, response.Header("content-type"), response.body);
   if (!problem.empty()) ADD_FAILURE() << "Response does not conform to the served OpenAPI document (docs/openapi.md): " << problem;
 }
