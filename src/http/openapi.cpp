@@ -37,7 +37,8 @@ json::value ProblemSchema() {
                  // Extension members (Error::With).
                  Optional("scope", Schema::String().Describe(
                                        "insufficient_scope: the scope the route needs (also in WWW-Authenticate)")),
-                 Optional("allow", Schema::String().Describe("method_not_allowed: the allowed methods (also in Allow)")),
+                 Optional("allow",
+                          Schema::String().Describe("method_not_allowed: the allowed methods (also in Allow)")),
                  Optional("retryAfter", Schema::String().Describe(
                                             "seconds to wait before retrying (also in Retry-After), as a string")),
                  Optional("blockers", Schema::Array(Schema::String())
@@ -284,7 +285,8 @@ std::string BuildOpenApiDocument(const Router& router, const std::string& versio
     if (!route->doc.tag.empty()) tag_names.insert(route->doc.tag);
   }
   json::array tags;
-  for (const auto& name : tag_names) tags.push_back(json::object{{"name", name}, {"description", TagDescription(name)}});
+  for (const auto& name : tag_names)
+    tags.push_back(json::object{{"name", name}, {"description", TagDescription(name)}});
   json::object server_responses;
   for (int status : kServerStatuses)
     server_responses[ServerResponseName(status)] =

@@ -71,7 +71,8 @@ TEST_F(OpenApiCheck, RefusesAnUndocumentedContentType) {
 }
 
 TEST_F(OpenApiCheck, NamesTheJsonPointerOfAnUndeclaredMember) {
-  const std::string e = Check("GET", "/items", 200, "application/json", R"([{"id":"x","state":"open"},{"id":"y","state":"open","extra":1}])");
+  const std::string e = Check("GET", "/items", 200, "application/json",
+                              R"([{"id":"x","state":"open"},{"id":"y","state":"open","extra":1}])");
   EXPECT_NE(e.find("at \"/1/extra\""), std::string::npos) << e;
   EXPECT_NE(e.find("additionalProperties"), std::string::npos) << e;
 }
@@ -82,9 +83,9 @@ TEST_F(OpenApiCheck, RefusesAnUndocumentedEnumValueAWrongTypeAndAMissingMember) 
   EXPECT_NE(Check("GET", "/items/1", 200, "application/json", R"({"id":"x","state":"open","count":-1})")
                 .find("below minimum"),
             std::string::npos);
-  EXPECT_NE(Check("GET", "/items/1", 200, "application/json", R"({"id":"x","state":"open","note":5})")
-                .find("string or null"),
-            std::string::npos);
+  EXPECT_NE(
+      Check("GET", "/items/1", 200, "application/json", R"({"id":"x","state":"open","note":5})").find("string or null"),
+      std::string::npos);
   EXPECT_NE(Check("GET", "/items/1", 200, "application/json", R"({"id":"x"})").find("required member \"state\""),
             std::string::npos);
   EXPECT_NE(Check("GET", "/items/1", 404, "application/problem+json", R"({"code":"x","scope":"y"})").find("/scope"),
@@ -101,8 +102,7 @@ TEST_F(OpenApiCheck, LiteralSegmentsWinOverParametersLikeTheRouter) {
 TEST_F(OpenApiCheck, UnmatchedRequestsMustBeTheRoutersProblems) {
   EXPECT_EQ(Check("GET", "/nowhere", 404, "application/problem+json", R"({"code":"route_not_found"})"), "");
   EXPECT_EQ(Check("PUT", "/items", 405, "application/problem+json", R"({"code":"method_not_allowed"})"), "");
-  EXPECT_NE(Check("GET", "/nowhere", 200, "application/json", "{}").find("no documented operation"),
-            std::string::npos);
+  EXPECT_NE(Check("GET", "/nowhere", 200, "application/json", "{}").find("no documented operation"), std::string::npos);
 }
 
 }  // namespace

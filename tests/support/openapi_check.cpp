@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <set>
@@ -253,7 +253,8 @@ struct OpenApiDocument::Impl {
           first = at + ": " + e;
         }
       }
-      if (matched == 0) return std::string("matches none of its ") + keyword + " alternatives (the first: " + first + ")";
+      if (matched == 0)
+        return std::string("matches none of its ") + keyword + " alternatives (the first: " + first + ")";
       if (std::string_view(keyword) == "oneOf" && matched > 1) return "matches more than one oneOf alternative";
     }
     return "";
@@ -326,25 +327,31 @@ std::string OpenApiDocument::Check(std::string_view method_in, std::string_view 
     if (response == nullptr) {
       std::string listed;
       for (const auto& [code, unused] : responses) listed += (listed.empty() ? "" : ", ") + std::string(code);
-      return what + ": operation " + operation + " does not document status " + status_text + " (it lists " +
-             listed + "). Add it to the route's RouteDoc `errors` (src/http/handlers/), or fix the server. Body: " +
-             Short(body);
+      const std::string where = status < 400 ? "`other_success` (the same body under another success status)"
+                                : content_type == "application/problem+json"
+                                    ? "`errors`"
+                                    : "`foreign_errors` with its `foreign_error_schema`";
+      return what + ": operation " + operation + " does not document status " + status_text + " (it lists " + listed +
+             "). Add it to the route's RouteDoc " + where +
+             " (src/http/handlers/, src/http/route.h), or fix the server. Body: " + Short(body);
     }
     response = impl_->Deref(response);
-    if (response == nullptr || !response->is_object()) return what + ": the response object of the document does not resolve";
+    if (response == nullptr || !response->is_object())
+      return what + ": the response object of the document does not resolve";
     const auto* content = response->as_object().if_contains("content");
     if (content == nullptr || content->as_object().empty()) {
       if (!body.empty() && method != "head")
-        return what + ": operation " + operation + " documents no body for " + status_text + ", but one came: " +
-               Short(body);
+        return what + ": operation " + operation + " documents no body for " + status_text +
+               ", but one came: " + Short(body);
       return "";
     }
     const auto* media = content->as_object().if_contains(content_type);
     if (media == nullptr) {
       std::string listed;
-      for (const auto& [type, unused] : content->as_object()) listed += (listed.empty() ? "" : ", ") + std::string(type);
-      return what + ": operation " + operation + " documents " + status_text + " as " + listed +
-             ", not as \"" + content_type + "\". Body: " + Short(body);
+      for (const auto& [type, unused] : content->as_object())
+        listed += (listed.empty() ? "" : ", ") + std::string(type);
+      return what + ": operation " + operation + " documents " + status_text + " as " + listed + ", not as \"" +
+             content_type + "\". Body: " + Short(body);
     }
     if (const auto* s = media->as_object().if_contains("schema")) schema = s;
     json_body = content_type == "application/json" ||
@@ -456,8 +463,10 @@ void CheckAgainstOpenApi(const std::string& base_url, const std::string& method,
     return;
   }
   ++checked_responses;
-  std::string problem = document->Check(method, target, response.status, response.Header("content-type"), response.body);
-  if (!problem.empty()) ADD_FAILURE() << "Response does not conform to the served OpenAPI document (docs/openapi.md): " << problem;
+  std::string problem =
+      document->Check(method, target, response.status, response.Header("content-type"), response.body);
+  if (!problem.empty())
+    ADD_FAILURE() << "Response does not conform to the served OpenAPI document (docs/openapi.md): " << problem;
 }
 
 }  // namespace credence::test
