@@ -100,6 +100,21 @@ credence_install_test_oidc_provider() {
   (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 }
 
+# The OpenAPI linter the openapi_lint test runs (tests/openapi: @redocly/cli,
+# pinned by its package-lock.json; docs/openapi.md). Same rules as above.
+credence_install_test_openapi_linter() {
+  local dir="$CREDENCE_ROOT/tests/openapi"
+  if [[ -f "$dir/node_modules/.package-lock.json" && ! "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]]; then
+    return 0
+  fi
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    echo "Node.js (20.19 or later) and npm are needed for the OpenAPI lint test (tests/openapi)" >&2
+    return 1
+  fi
+  echo "installing the OpenAPI linter (npm ci in tests/openapi)" >&2
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+}
+
 # credence_build BUILD_DIR [TARGET...]
 credence_build() {
   local dir=$1

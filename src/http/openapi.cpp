@@ -15,21 +15,37 @@ namespace credence::http {
 namespace json = boost::json;
 namespace {
 
+// RFC 9457 problem details. Closed: every member the server writes is named
+// here, the extension members included, so the API tests' response
+// validation fails on a member nobody documented. A new extension
+// (Error::With) needs its entry here.
 json::value ProblemSchema() {
-  return Schema::Object({
-                            Required("type", Schema::String()),
-                            Required("title", Schema::String()),
-                            Required("status", Schema::Integer()),
-                            Required("detail", Schema::String()),
-                            Required("code", Schema::String().Describe("stable snake_case error code")),
-                            Optional("errors", Schema::Array(Schema::Object({
-                                                   Required("field", Schema::String()),
-                                                   Required("message", Schema::String()),
-                                               }))),
-                            Optional("instance", Schema::String()),
-                            Optional("requestId", Schema::String()),
-                        })
-      .ToJsonSchema();
+  return Schema::Object(
+             {
+                 Required("type", Schema::String().Describe("urn:credence:problem:<code>")),
+                 Required("title", Schema::String().Describe("the status's reason phrase")),
+                 Required("status", Schema::Integer()),
+                 Required("detail", Schema::String()),
+                 Required("code", Schema::String().Describe("stable snake_case error code")),
+                 Optional("errors", Schema::Array(Schema::Object({
+                                        Required("field", Schema::String()),
+                                        Required("message", Schema::String()),
+                                    }))
+                                        .Describe("validation failures, one per field")),
+                 Optional("instance", Schema::String().Describe("the request path")),
+                 Optional("requestId", Schema::String().Describe("quote it to an operator")),
+                 // Extension members (Error::With).
+                 Optional("scope", Schema::String().Describe(
+                                       "insufficient_scope: the scope the route needs (also in WWW-Authenticate)")),
+                 Optional("allow",
+                          Schema::String().Describe("method_not_allowed: the allowed methods (also in Allow)")),
+                 Optional("retryAfter", Schema::String().Describe(
+                                            "seconds to wait before retrying (also in Retry-After), as a string")),
+                 Optional("blockers", Schema::Array(Schema::String())
+                                          .Describe("renewal_blocked: the codes of what blocks the renewal")),
+             })
+      .Describe("An RFC 9457 problem (application/problem+json).")
+      .ToJsonSchema(Schema::Use::kResponse);
 }
 
 std::string_view StatusDescription(int status) {
@@ -38,18 +54,100 @@ std::string_view StatusDescription(int status) {
     case 201: return "Created";
     case 202: return "Accepted";
     case 204: return "No Content";
-    case 400: return "Malformed JSON or failed validation";
+    case 302: return "Found: a redirect (Location)";
+    case 303: return "See Other: a redirect (Location)";
+    case 400: return "Malformed request, malformed JSON or failed validation";
     case 401: return "Missing or invalid credentials";
     case 403: return "Authenticated but not allowed";
     case 404: return "Not found (also for other tenants' resources)";
     case 405: return "Method not allowed";
+    case 408: return "The request did not arrive within the read timeout";
     case 409: return "Conflict";
     case 413: return "Request body too large";
     case 422: return "A plugin action guard denied the action";
-    case 429: return "Rate limited";
-    case 503: return "Temporarily unavailable; retry";
+    case 429: return "Rate limited (Retry-After)";
+    case 431: return "Request header fields too large";
+    case 502: return "An upstream service failed";
+    case 503: return "Temporarily unavailable; retry (Retry-After)";
     default: return "Internal error";
   }
+}
+
+// Statuses any request can be answered with before or around its route:
+// the server refuses malformed HTTP (400), oversized bodies (413) and
+// headers (431) before routing; the dispatcher answers 500 on a failure and
+// 503 when the store is busy, full or failing. Every operation lists them
+// (as references to components/responses).
+constexpr int kServerStatuses[] = {400, 413, 431, 500, 503};
+
+std::string ServerResponseName(int status) { return "Status" + std::to_string(status); }
+
+json::object ProblemContent() {
+  return json::object{
+      {"application/problem+json", json::object{{"schema", json::object{{"$ref", "#/components/schemas/Problem"}}}}}};
+}
+
+// Descriptions of the tags routes use; a tag missing here still gets a
+// generic one, but deserves its own line.
+std::string TagDescription(const std::string& tag) {
+  static const std::pair<const char*, const char*> kTags[] = {
+      {"system", "Health, readiness, metrics and this document."},
+      {"auth", "Development sign-in and the caller's identity."},
+      {"sign-in", "OpenID Connect sign-in, sessions and tenant selection (docs/sign-in.md)."},
+      {"tenants", "Creating tenants and their settings."},
+      {"users", "The tenant's members, invitations and roles."},
+      {"groups", "Groups of users, for knowledge-base permissions."},
+      {"hubs", "Knowledge-base hubs: containers of entries with their own access."},
+      {"entries", "Knowledge-base entries: content, blocks, publishing, search."},
+      {"translations", "Translations of entries, block by block, with staleness."},
+      {"memberships", "Hub memberships and entry permissions."},
+      {"expiry", "Entry expiry: status, configuration and templates in effect (docs/lifecycle.md)."},
+      {"expiry-templates", "Expiry templates the tenant defines."},
+      {"expiry-dashboard", "Dashboards of entries by expiry state."},
+      {"review-checklists", "Checklists reviews are made against."},
+      {"reviews", "Reviews and renewals of entries (docs/reviews-and-renewals.md)."},
+      {"notification-channels", "Email, Slack, Teams and webhook channels (docs/notifications.md)."},
+      {"notifications", "The notification outbox and its deliveries."},
+      {"credentials", "Tenant API keys and OAuth client credentials for machines."},
+      {"trust", "Evaluating and filtering sources, the decision ledger and usage (docs/trust.md)."},
+      {"trust-admin", "Trust policies, rules and context configuration (docs/trust-admin.md)."},
+      {"apps", "The registry of AI applications and their app-bound keys (docs/apps.md)."},
+      {"reports", "Compliance reports over the ledger, usage and the registry (docs/reports.md)."},
+      {"audit", "The hash-chained audit log: entries, export, verification (docs/audit.md)."},
+      {"scanning", "Content scanning findings (docs/scanning.md)."},
+      {"dev", "Development mode only (--dev): clock, jobs and seeding for tests."},
+  };
+  for (const auto& [name, description] : kTags)
+    if (tag == name) return description;
+  return "Operations on " + tag + ".";
+}
+
+// Who may call the route, in words, for the operation's description.
+std::string AccessSentence(const Route& route) {
+  switch (route.auth) {
+    case Auth::kPublic: return "No credentials needed.";
+    case Auth::kDevOnly: return "Development mode only (`--dev`); 404 otherwise. No credentials needed.";
+    case Auth::kSignedIn:
+      return "Needs a signed-in session (`Authorization: Bearer`); the session need not have selected a tenant.";
+    case Auth::kUser: return "Needs a signed-in user of the tenant (`Authorization: Bearer`).";
+    case Auth::kTenantAdmin: return "Needs a signed-in owner of the tenant (tenant role Owner).";
+    case Auth::kUserOrMachine:
+      return route.scope.empty() ? "Needs a signed-in user or a machine credential (API key or access token)."
+                                 : "Needs a signed-in user, or a machine credential (API key or access token) "
+                                   "holding the `" +
+                                       route.scope + "` scope.";
+  }
+  return {};
+}
+
+std::string OperationDescription(const Route& route) {
+  if (!route.doc.description.empty()) return route.doc.description;
+  std::string out = route.doc.summary;
+  if (!out.empty() && out.back() != '.') out += '.';
+  out += "\n\n" + AccessSentence(route);
+  if (route.doc.request && route.doc.request_content_type == "application/json")
+    out += " The body is validated against its schema; failures are a 400 `validation_failed` naming each field.";
+  return out;
 }
 
 // "POST /api/hubs/{key}/transfer-ownership" -> "postApiHubsKeyTransferOwnership"
@@ -91,6 +189,7 @@ json::object Operation(const Route& route, std::set<std::string>& used_ids) {
   used_ids.insert(id);
   op["operationId"] = id;
   op["summary"] = route.doc.summary;
+  op["description"] = OperationDescription(route);
   if (!route.doc.tag.empty()) op["tags"] = json::array{route.doc.tag};
 
   json::array parameters;
@@ -117,39 +216,54 @@ json::object Operation(const Route& route, std::set<std::string>& used_ids) {
     op["requestBody"] = json::object{
         {"required", true},
         {"content", json::object{{route.doc.request_content_type,
-                                  json::object{{"schema", route.doc.request->ToJsonSchema()}}}}}};
+                                  json::object{{"schema", route.doc.request->ToJsonSchema(Schema::Use::kRequest)}}}}}};
   }
 
   json::object responses;
   json::object success{{"description", StatusDescription(route.doc.success_status)}};
   if (route.doc.response)
     success["content"] = json::object{
-        {route.doc.response_content_type, json::object{{"schema", route.doc.response->ToJsonSchema()}}}};
+        {route.doc.response_content_type,
+         json::object{{"schema", route.doc.response->ToJsonSchema(Schema::Use::kResponse)}}}};
   for (const auto& [type, schema] : route.doc.alternate_responses)
-    success["content"].as_object()[type] = json::object{{"schema", schema.ToJsonSchema()}};
+    success["content"].as_object()[type] = json::object{{"schema", schema.ToJsonSchema(Schema::Use::kResponse)}};
+  for (int status : route.doc.other_success) {
+    json::object other = success;
+    other["description"] = StatusDescription(status);
+    responses[std::to_string(status)] = std::move(other);
+  }
   responses[std::to_string(route.doc.success_status)] = std::move(success);
 
   std::set<int> errors(route.doc.errors.begin(), route.doc.errors.end());
-  if (route.doc.request) errors.insert({400, 413});
+  if (route.doc.request) errors.insert(400);
+  if (!route.doc.path_params.empty() || !route.doc.query.empty()) errors.insert(400);  // malformed parameters
   if (route.auth == Auth::kUser || route.auth == Auth::kSignedIn || route.auth == Auth::kUserOrMachine || route.auth == Auth::kTenantAdmin)
     errors.insert({401, 403});
   if (route.auth == Auth::kDevOnly) errors.insert(404);
   if (route.path.find('{') != std::string::npos) errors.insert(404);
-  errors.insert(500);
+  const auto& foreign = route.doc.foreign_errors;
+  if (route.doc.foreign_error_schema) errors.insert(foreign.begin(), foreign.end());
   for (int status : errors) {
-    const auto& foreign = route.doc.foreign_errors;
+    json::object content;
     if (route.doc.foreign_error_schema && std::find(foreign.begin(), foreign.end(), status) != foreign.end()) {
-      responses[std::to_string(status)] = json::object{
-          {"description", StatusDescription(status)},
-          {"content", json::object{{route.doc.foreign_error_content_type,
-                                    json::object{{"schema", route.doc.foreign_error_schema->ToJsonSchema()}}}}}};
-      continue;
+      content[route.doc.foreign_error_content_type] =
+          json::object{{"schema", route.doc.foreign_error_schema->ToJsonSchema(Schema::Use::kResponse)}};
+      // The server and the dispatcher may still answer these statuses
+      // with a problem (a malformed request, a failing store).
+      const bool server_status =
+          std::find(std::begin(kServerStatuses), std::end(kServerStatuses), status) != std::end(kServerStatuses);
+      if (server_status && route.doc.foreign_error_content_type != "application/problem+json")
+        content["application/problem+json"] = ProblemContent().at("application/problem+json");
+    } else {
+      content = ProblemContent();
     }
-    responses[std::to_string(status)] = json::object{
-        {"description", StatusDescription(status)},
-        {"content", json::object{{"application/problem+json",
-                                  json::object{{"schema", json::object{{"$ref", "#/components/schemas/Problem"}}}}}}}};
+    responses[std::to_string(status)] =
+        json::object{{"description", StatusDescription(status)}, {"content", std::move(content)}};
   }
+  for (int status : kServerStatuses)
+    if (!responses.contains(std::to_string(status)))
+      responses[std::to_string(status)] =
+          json::object{{"$ref", "#/components/responses/" + ServerResponseName(status)}};
   op["responses"] = std::move(responses);
 
   switch (route.auth) {
@@ -177,26 +291,43 @@ std::string BuildOpenApiDocument(const Router& router, const std::string& versio
                                  const std::vector<WebhookDoc>& webhooks) {
   json::object paths;
   std::set<std::string> used_ids;
+  std::set<std::string> tag_names;
   for (const auto& route : router.routes()) {
     std::string method(MethodName(route->method));
     for (char& c : method) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     auto& item = paths[route->path];
     if (!item.is_object()) item = json::object{};
     item.get_object()[method] = Operation(*route, used_ids);
+    if (!route->doc.tag.empty()) tag_names.insert(route->doc.tag);
   }
+  json::array tags;
+  for (const auto& name : tag_names)
+    tags.push_back(json::object{{"name", name}, {"description", TagDescription(name)}});
+  json::object server_responses;
+  for (int status : kServerStatuses)
+    server_responses[ServerResponseName(status)] =
+        json::object{{"description", std::string(StatusDescription(status)) +
+                                         " (any operation: answered by the server or the dispatcher around the route)"},
+                     {"content", ProblemContent()}};
   json::object doc{
       {"openapi", "3.1.0"},
+      {"jsonSchemaDialect", "https://spec.openapis.org/oas/3.1/dialect/base"},
       {"info", json::object{{"title", "Credence"},
                             {"version", version},
                             {"description",
                              "Trust-control plane for company knowledge: trust evaluation, decision ledger and the "
                              "multilingual knowledge base."}}},
+      {"servers", json::array{json::object{
+                      {"url", "/"},
+                      {"description", "The server that serves this document (paths are relative to it)."}}}},
+      {"tags", std::move(tags)},
       {"components",
        json::object{
            {"securitySchemes",
             json::object{{"bearerAuth", json::object{{"type", "http"}, {"scheme", "bearer"}}},
                          {"apiKey", json::object{{"type", "apiKey"}, {"in", "header"}, {"name", "X-Api-Key"}}}}},
-           {"schemas", json::object{{"Problem", ProblemSchema()}}}}},
+           {"schemas", json::object{{"Problem", ProblemSchema()}}},
+           {"responses", std::move(server_responses)}}},
       {"paths", std::move(paths)},
   };
   if (!webhooks.empty()) {

@@ -202,13 +202,22 @@ TEST_F(OpenApiTest, DeclaredPathParameterSchemasAreDocumented) {
   EXPECT_EQ(param.at("schema").at("format").as_string(), "uuid");
 }
 
+// A response object, or the components/responses entry it refers to.
+const json::value& Resolved(const json::object& doc, const json::value& response) {
+  const json::value* ref = response.as_object().if_contains("$ref");
+  if (ref == nullptr) return response;
+  const std::string target(ref->as_string());
+  EXPECT_EQ(target.rfind("#/components/responses/", 0), 0u) << target;
+  return doc.at("components").at("responses").at(target.substr(std::string("#/components/responses/").size()));
+}
+
 TEST_F(OpenApiTest, EveryOperationHasSuccessAndProblemFor500) {
   for (const auto& route : router_->routes()) {
     const json::object& responses = OperationOf(*route).at("responses").as_object();
     EXPECT_TRUE(responses.contains(std::to_string(route->doc.success_status))) << Describe(*route);
     const json::value* error = responses.if_contains("500");
     ASSERT_NE(error, nullptr) << Describe(*route);
-    EXPECT_EQ(error->at("content").at("application/problem+json").at("schema").at("$ref").as_string(),
+    EXPECT_EQ(Resolved(*doc_, *error).at("content").at("application/problem+json").at("schema").at("$ref").as_string(),
               "#/components/schemas/Problem")
         << Describe(*route);
   }
@@ -227,7 +236,7 @@ TEST_F(OpenApiTest, EveryErrorResponseIsAProblem) {
             << Describe(*route) << " " << status;
         continue;
       }
-      const json::value* content = response.as_object().if_contains("content");
+      const json::value* content = Resolved(*doc_, response).as_object().if_contains("content");
       ASSERT_NE(content, nullptr) << Describe(*route) << " " << status;
       EXPECT_TRUE(content->as_object().contains("application/problem+json")) << Describe(*route) << " " << status;
     }
@@ -242,6 +251,73 @@ TEST_F(OpenApiTest, ProblemSchemaIsAComponent) {
   for (const char* member : {"type", "title", "status", "detail", "code"})
     EXPECT_TRUE(required.count(member)) << member;
   EXPECT_TRUE(problem.at("properties").as_object().contains("errors"));
+}
+
+// The statuses the server answers around any route (malformed HTTP,
+// oversized body or headers, a failure, a failing store) are on every
+// operation, so a client and the API tests' response check expect them.
+TEST_F(OpenApiTest, EveryOperationListsTheServerLevelStatuses) {
+  for (const auto& route : router_->routes()) {
+    const json::object& responses = OperationOf(*route).at("responses").as_object();
+    for (const char* status : {"400", "413", "431", "500", "503"})
+      EXPECT_TRUE(responses.contains(status)) << Describe(*route) << " " << status;
+  }
+}
+
+TEST_F(OpenApiTest, EveryOperationHasADescriptionStartingWithItsSummary) {
+  for (const auto& route : router_->routes()) {
+    const std::string description(OperationOf(*route).at("description").as_string());
+    EXPECT_EQ(description.rfind(route->doc.summary, 0), 0u) << Describe(*route);
+    EXPECT_GT(description.size(), route->doc.summary.size()) << Describe(*route);
+  }
+}
+
+TEST_F(OpenApiTest, EveryTagIsDeclaredWithADescription) {
+  std::set<std::string> declared;
+  for (const auto& tag : doc_->at("tags").as_array()) {
+    declared.emplace(tag.at("name").as_string());
+    EXPECT_FALSE(tag.at("description").as_string().empty());
+  }
+  for (const auto& route : router_->routes())
+    if (!route->doc.tag.empty()) EXPECT_TRUE(declared.count(route->doc.tag)) << Describe(*route);
+}
+
+TEST_F(OpenApiTest, DeclaresServersAndTheJsonSchemaDialect) {
+  EXPECT_EQ(doc_->at("jsonSchemaDialect").as_string(), "https://spec.openapis.org/oas/3.1/dialect/base");
+  EXPECT_EQ(doc_->at("servers").at(0).at("url").as_string(), "/");
+}
+
+// Closed, so an undocumented member fails the API tests' response check;
+// the extension members the server writes are declared.
+TEST_F(OpenApiTest, ProblemSchemaIsClosedAndDeclaresTheExtensions) {
+  const json::object& problem = doc_->at("components").at("schemas").at("Problem").as_object();
+  EXPECT_EQ(problem.at("additionalProperties"), json::value(false));
+  for (const char* member : {"scope", "allow", "retryAfter", "blockers", "instance", "requestId"})
+    EXPECT_TRUE(problem.at("properties").as_object().contains(member)) << member;
+}
+
+TEST_F(OpenApiTest, ResponseObjectsAreClosedAndRequestObjectsOpen) {
+  for (const auto& route : router_->routes()) {
+    const json::object& op = OperationOf(*route);
+    if (route->doc.response) {
+      const json::object& schema = op.at("responses")
+                                       .at(std::to_string(route->doc.success_status))
+                                       .at("content")
+                                       .at(route->doc.response_content_type)
+                                       .at("schema")
+                                       .as_object();
+      if (schema.contains("properties"))
+        EXPECT_EQ(schema.at("additionalProperties"), json::value(false)) << Describe(*route);
+    }
+    if (route->doc.request)
+      EXPECT_FALSE(op.at("requestBody")
+                       .at("content")
+                       .at(route->doc.request_content_type)
+                       .at("schema")
+                       .as_object()
+                       .contains("additionalProperties"))
+          << Describe(*route);
+  }
 }
 
 TEST_F(OpenApiTest, OperationIdsAreUnique) {

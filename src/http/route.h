@@ -32,10 +32,17 @@ struct QueryParamDoc {
 struct RouteDoc {
   std::string summary;
   std::string tag;
+  // The operation's description in /openapi.json. When empty, the
+  // generator writes the summary followed by who may call the route and how
+  // its body is validated (openapi.cpp, OperationDescription).
+  std::string description;
   std::optional<Schema> request;  // JSON request body
   std::string request_content_type = "application/json";
   std::optional<Schema> response;  // success body; none for 204
   int success_status = 200;
+  // The same success body answered with other statuses too (e.g. 200 when
+  // an idempotent create finds what it would have created).
+  std::vector<int> other_success;
   std::string response_content_type = "application/json";
   // The same success status in other content types, chosen by the request
   // (e.g. ?format=csv): content type -> schema.

@@ -196,7 +196,7 @@ void Schema::Validate(const json::value& v, const std::string& path, std::vector
   }
 }
 
-json::value Schema::ToJsonSchema() const {
+json::value Schema::ToJsonSchema(Use use) const {
   json::object out;
   const char* type_name = nullptr;
   switch (type_) {
@@ -236,18 +236,19 @@ json::value Schema::ToJsonSchema() const {
     case Type::kArray:
       if (min_) out["minItems"] = *min_;
       if (max_) out["maxItems"] = *max_;
-      out["items"] = items_->ToJsonSchema();
+      out["items"] = items_->ToJsonSchema(use);
       break;
     case Type::kObject:
       if (properties_) {
         json::object props;
         json::array required;
         for (const Property& p : *properties_) {
-          props[p.name] = p.schema.ToJsonSchema();
+          props[p.name] = p.schema.ToJsonSchema(use);
           if (p.required) required.emplace_back(p.name);
         }
         out["properties"] = std::move(props);
         if (!required.empty()) out["required"] = std::move(required);
+        if (use == Use::kResponse) out["additionalProperties"] = false;
       }
       break;
     default: break;

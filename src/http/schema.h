@@ -74,8 +74,13 @@ class Schema {
   // such code is stored there.
   void Validate(const boost::json::value& value, const std::string& path, std::vector<FieldError>& errors,
                 std::string* code = nullptr) const;
-  // The JSON Schema (2020-12 dialect, as OpenAPI 3.1 uses).
-  boost::json::value ToJsonSchema() const;
+  // The JSON Schema (2020-12 dialect, as OpenAPI 3.1 uses). Request
+  // schemas stay open (the server ignores members it does not know);
+  // response schemas are closed: every object with declared properties
+  // gets `additionalProperties: false`, so a member the server sends but
+  // the document does not name fails the API tests' response validation.
+  enum class Use { kRequest, kResponse };
+  boost::json::value ToJsonSchema(Use use = Use::kRequest) const;
 
  private:
   explicit Schema(Type t);

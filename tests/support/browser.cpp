@@ -1,5 +1,7 @@
 #include "support/browser.h"
 
+#include "support/openapi_check.h"
+
 #include <curl/curl.h>
 
 #include <algorithm>
@@ -220,6 +222,13 @@ Hop Browser::Send(const std::string& method, const std::string& url, const std::
     if (name == "set-cookie") hop.set_cookies.push_back(value);
   const std::string location = hop.response.Header("location");
   if (!location.empty()) hop.location = ResolveUrl(url, location);
+  // Credence's answers are checked against its OpenAPI document, as
+  // HttpClient's are (the provider's are not: its origin is not registered).
+  if (const auto scheme = url.find("://"); scheme != std::string::npos) {
+    const auto slash = url.find('/', scheme + 3);
+    CheckAgainstOpenApi(url.substr(0, slash), method, slash == std::string::npos ? "/" : url.substr(slash),
+                        hop.response);
+  }
   history_.push_back(hop);
   return hop;
 }

@@ -1,5 +1,7 @@
 #include "support/http_client.h"
 
+#include "support/openapi_check.h"
+
 #include <arpa/inet.h>
 #include <curl/curl.h>
 #include <netinet/in.h>
@@ -94,6 +96,7 @@ Response HttpClient::Send(const std::string& method, const std::string& path, co
   long status = 0;
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
   r.status = static_cast<int>(status);
+  CheckAgainstOpenApi(base_url_, method, path, r);
   return r;
 }
 

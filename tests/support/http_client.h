@@ -34,6 +34,8 @@ class HttpClient {
   HttpClient& operator=(const HttpClient&) = delete;
 
   // Sends a request; `token`, when not empty, goes in "Authorization: Bearer".
+  // The answer of a Credence server is checked against the OpenAPI document
+  // it serves (support/openapi_check.h); a mismatch fails the current test.
   Response Send(const std::string& method, const std::string& path, const std::string& body = "",
                 const std::string& token = "", const Headers& headers = {});
 

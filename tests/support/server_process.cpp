@@ -1,5 +1,7 @@
 #include "support/server_process.h"
 
+#include "support/openapi_check.h"
+
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -70,6 +72,7 @@ ServerProcess::ServerProcess(ServerOptions options) : options_(std::move(options
   }
   port_ = options_.port != 0 ? options_.port : FreePort();
   base_url_ = "http://127.0.0.1:" + std::to_string(port_);
+  RegisterCredenceServer(base_url_);
   Start();
 }
 
@@ -147,6 +150,7 @@ std::string ServerProcess::ReadLog() const {
 }
 
 ServerProcess::~ServerProcess() {
+  UnregisterCredenceServer(base_url_);
   Terminate();
   std::error_code ec;
   // Keep the directory (and its log) only when asked to, for debugging.

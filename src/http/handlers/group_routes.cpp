@@ -192,6 +192,7 @@ void AddGroupRoutes(Router& router, const Services& s) {
                  .request = kAddMemberRequest,
                  .response = MembershipSchema(),
                  .success_status = 201,
+                 .other_success = {200},
                  .path_params = {{"groupId", Schema::Uuid()}}}});
   }
 
@@ -237,6 +238,7 @@ void AddGroupRoutes(Router& router, const Services& s) {
                  .request = kInviteRequest,
                  .response = InvitationSchema(),
                  .success_status = 201,
+                 .other_success = {200},
                  .errors = {409}}});
   }
 

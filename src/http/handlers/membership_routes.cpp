@@ -101,6 +101,7 @@ void AddMembershipRoutes(Router& router, const Services& s) {
                .request = kAddHubUserRequest,
                .response = HubMembershipSchema(),
                .success_status = 201,
+               .other_success = {200},
                .path_params = hub_param}});
 
   static const Schema kAddHubGroupRequest = Schema::Object({
@@ -124,6 +125,7 @@ void AddMembershipRoutes(Router& router, const Services& s) {
                .request = kAddHubGroupRequest,
                .response = HubMembershipSchema(),
                .success_status = 201,
+               .other_success = {200},
                .path_params = hub_param}});
 
   static const Schema kChangeRoleRequest = Schema::Object({Required("role", HubRoleSchema())});
@@ -193,6 +195,7 @@ void AddMembershipRoutes(Router& router, const Services& s) {
                .request = kGrantUserRequest,
                .response = EntryPermissionSchema(),
                .success_status = 201,
+               .other_success = {200},
                .path_params = entry_param}});
 
   static const Schema kGrantGroupRequest = Schema::Object({
@@ -217,6 +220,7 @@ void AddMembershipRoutes(Router& router, const Services& s) {
                .request = kGrantGroupRequest,
                .response = EntryPermissionSchema(),
                .success_status = 201,
+               .other_success = {200},
                .path_params = entry_param}});
 
   router.Add({Method::kDelete, "/api/entries/{entryId}/permissions/{permissionId}", Auth::kUser, "",

@@ -36,7 +36,8 @@ void AddSystemRoutes(Router& router, const Services& s, const OpenApiHolder& ope
                           "or storage_io_error otherwise.",
                .tag = "system",
                .response = status_schema,
-               .errors = {503}}});
+               .foreign_errors = {503},
+               .foreign_error_schema = status_schema}});
 
   router.Add({Method::kGet, "/metrics", Auth::kPublic, "",
               [&metrics = s.metrics](RequestContext&) {

@@ -523,6 +523,8 @@ void AddTrustAdminRoutes(Router& router, const Services& s) {
                .tag = "trust-admin",
                .request = kDocumentRequest,
                .response = DocumentSchema(),
+               .success_status = 201,
+               .other_success = {200},
                .errors = {400, 403, 409}}});
 
   router.Add({Method::kGet,

@@ -45,7 +45,7 @@ Schema SourceDecisionSchema() {
                Schema::String().Describe("the status a reader sees: Draft, Published, ExpiringSoon, Warning, "
                                          "Expired; or Unresolved")),
       Required("sensitivity", Schema::String().Enum({"Public", "Internal", "Confidential", "Restricted"}).Nullable()),
-      Required("policySource", Schema::String().Enum({"tenant-default", "hub", "entry", "none"})),
+      Required("policySource", Schema::String().Enum({"tenant-default", "hub", "entry", "app", "none"})),
       Required("recommendedAction", Schema::String()),
       Required("requirements", Schema::Object({
                                    Required("citationRequired", Schema::Boolean()),
