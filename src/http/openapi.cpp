@@ -53,11 +53,11 @@ std::string_view StatusDescription(int status) {
 }
 
 // "POST /api/hubs/{key}/transfer-ownership" -> "postApiHubsKeyTransferOwnership"
-std::string OperationId(const Route& route) {
+std::string OperationId(const Route& route, std::string_view path) {
   std::string out(MethodName(route.method));
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   bool upper = true;
-  for (char c : route.path) {
+  for (char c : path) {
     if (!std::isalnum(static_cast<unsigned char>(c))) {
       upper = true;
       continue;
@@ -68,18 +68,23 @@ std::string OperationId(const Route& route) {
   return out;
 }
 
-json::object Operation(const Route& route, std::set<std::string>& used_ids) {
+json::object Operation(const Route& route, std::string_view path, std::set<std::string>& used_ids) {
   json::object op;
   // Paths that differ only in separators would share an id; OpenAPI needs them unique.
-  std::string id = OperationId(route);
-  for (int n = 2; used_ids.count(id); ++n) id = OperationId(route) + std::to_string(n);
+  std::string id = OperationId(route, path);
+  for (int n = 2; used_ids.count(id); ++n) id = OperationId(route, path) + std::to_string(n);
   used_ids.insert(id);
   op["operationId"] = id;
   op["summary"] = route.doc.summary;
   if (!route.doc.tag.empty()) op["tags"] = json::array{route.doc.tag};
+  if (!route.aliases.empty()) {
+    // The same operation served at several paths (decisions.md 9).
+    json::array same{json::value(route.path)};
+    for (const auto& alias : route.aliases) same.push_back(json::value(alias));
+    op["x-same-as"] = std::move(same);
+  }
 
   json::array parameters;
-  std::string_view path = route.path;
   size_t pos = 0;
   while ((pos = path.find('{', pos)) != std::string_view::npos) {
     const auto end = path.find('}', pos);
@@ -164,9 +169,13 @@ std::string BuildOpenApiDocument(const Router& router, const std::string& versio
   for (const auto& route : router.routes()) {
     std::string method(MethodName(route->method));
     for (char& c : method) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    auto& item = paths[route->path];
-    if (!item.is_object()) item = json::object{};
-    item.get_object()[method] = Operation(*route, used_ids);
+    std::vector<const std::string*> all{&route->path};
+    for (const auto& alias : route->aliases) all.push_back(&alias);
+    for (const std::string* path : all) {
+      auto& item = paths[*path];
+      if (!item.is_object()) item = json::object{};
+      item.get_object()[method] = Operation(*route, *path, used_ids);
+    }
   }
   json::object doc{
       {"openapi", "3.1.0"},

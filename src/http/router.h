@@ -22,7 +22,9 @@ class Router {
   Router(const Router&) = delete;
   Router& operator=(const Router&) = delete;
 
-  // Throws std::logic_error on a duplicate method+template or a malformed template.
+  // Serves `route` at its path and every alias. Throws std::logic_error on a
+  // duplicate method+template, a malformed template, or an alias whose
+  // parameters differ from the path's.
   void Add(Route route);
 
   struct Match {
@@ -54,6 +56,8 @@ class Router {
   const Node* Walk(const Node* node, const std::vector<std::string_view>& segments, size_t index, Method method,
                    std::vector<std::string_view>& captured, const Node*& fallback) const;
   static const Route* RouteFor(const Node& node, Method method);
+  void Insert(const std::string& path, const Route* route);
+  void RemoveHandlers(const Route* route);
 
   std::unique_ptr<Node> root_;
   std::vector<std::unique_ptr<Route>> routes_;
