@@ -49,6 +49,10 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       reports(db, clock),
       sessions(db, clock, audit, options.sessions),
       sign_in(db, clock, sessions, audit, options.oidc_providers, options.public_url),
+      languages(db, clock, audit),
+      taxonomy(db, clock, audit),
+      block_heuristics(db, clock, audit),
+      style_rules(db, clock, audit),
       services_{db,
                 tenants,
                 users,
@@ -80,7 +84,11 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 sign_in,
                 chain_heads,
                 audit,
-                scanning} {
+                scanning,
+                languages,
+                taxonomy,
+                block_heuristics,
+                style_rules} {
   audit.SetChainHeads(&chain_heads);
   // Sign-in accepts the person's invitations and joins the tenants whose
   // domain admits them, inside its own transaction.

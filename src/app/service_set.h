@@ -30,6 +30,10 @@
 #include "notify/channel_service.h"
 #include "notify/outbox.h"
 #include "platform/audit_log.h"
+#include "platform/block_heuristics.h"
+#include "platform/languages.h"
+#include "platform/style_rules.h"
+#include "platform/taxonomy.h"
 #include "reports/report_service.h"
 #include "trust/admin_service.h"
 #include "trust/app_registry.h"
@@ -105,6 +109,11 @@ class ServiceSet {
   reports::ReportService reports;
   identity::SessionService sessions;
   identity::SignInService sign_in;
+  // Tenant configuration (docs/configuration.md).
+  platform::LanguageService languages;
+  platform::TaxonomyService taxonomy;
+  platform::BlockHeuristicService block_heuristics;
+  platform::StyleRuleService style_rules;
 
  private:
   http::Metrics metrics_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/json_text.h"
 #include "kb/internal/queries.h"
 #include "storage/session.h"
 
@@ -26,6 +27,29 @@ AccessLevel EntryLevel(storage::TenantSession& session, const identity::Principa
   const auto granted = static_cast<AccessLevel>(
       session.Run(internal::kEntryPermissionLevel, {entry.id, caller.user_id}).front().Int(0));
   return std::max(level, granted);
+}
+
+int64_t CountHubsUsing(storage::TenantSession& session, std::string_view kind, const std::string& id) {
+  if (kind == "category") return session.Run(internal::kCountHubsWithCategory, {id}).front().Int(0);
+  int64_t count = 0;
+  for (const auto& row : session.Run(internal::kHubsWithTag, {"%\"" + id + "\"%"})) {
+    const auto tags = StringListFromJson(row.TextView(1));
+    count += std::find(tags.begin(), tags.end(), id) != tags.end() ? 1 : 0;
+  }
+  return count;
+}
+
+void DetachFromHubs(storage::TenantSession& session, std::string_view kind, const std::string& id, TimeMs now) {
+  if (kind == "category") {
+    session.Run(internal::kClearHubCategory, {id, now});
+    return;
+  }
+  for (const auto& row : session.Run(internal::kHubsWithTag, {"%\"" + id + "\"%"})) {
+    auto tags = StringListFromJson(row.TextView(1));
+    const auto before = tags.size();
+    tags.erase(std::remove(tags.begin(), tags.end(), id), tags.end());
+    if (tags.size() != before) session.Run(internal::kSetHubTags, {row.Text(0), StringListToJson(tags), now});
+  }
 }
 
 }  // namespace credence::kb

@@ -27,6 +27,7 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddAppRoutes(*router, services);
   AddReportRoutes(*router, services);
   AddAuditRoutes(*router, services);
+  AddConfigurationRoutes(*router, services);
   AddDevRoutes(*router, services);
   *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version));
   return router;

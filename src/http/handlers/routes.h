@@ -55,7 +55,11 @@ class ChainHeads;
 }
 namespace credence::platform {
 class AuditLog;
-}
+class LanguageService;
+class TaxonomyService;
+class BlockHeuristicService;
+class StyleRuleService;
+}  // namespace credence::platform
 
 namespace credence::http {
 
@@ -100,6 +104,11 @@ struct Services {
   const platform::AuditLog& audit;
   // Content scanning: settings, findings (docs/scanning.md).
   const trust::ContentScanning& scanning;
+  // Tenant configuration (docs/configuration.md).
+  const platform::LanguageService& languages;
+  const platform::TaxonomyService& taxonomy;
+  const platform::BlockHeuristicService& block_heuristics;
+  const platform::StyleRuleService& style_rules;
 };
 
 // Sign-in with OpenID Connect, sessions, tenant selection (docs/sign-in.md).
@@ -148,6 +157,10 @@ void AddReportRoutes(Router& router, const Services& services);
 void AddAuditRoutes(Router& router, const Services& services);
 // Content scanning: the setting, rescans, findings (docs/scanning.md).
 void AddScanningRoutes(Router& router, const Services& services);
+// Tenant configuration (docs/configuration.md): languages, categories and
+// tags (and the category and tags of hubs and entries), block-type
+// heuristics, style rules.
+void AddConfigurationRoutes(Router& router, const Services& services);
 // Development mode: the test clock and running background jobs on demand.
 void AddDevRoutes(Router& router, const Services& services);
 
