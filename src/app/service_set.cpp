@@ -53,6 +53,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       taxonomy(db, clock, audit),
       block_heuristics(db, clock, audit),
       style_rules(db, clock, audit),
+      glossaries(db, clock, audit),
       services_{db,
                 tenants,
                 users,
@@ -88,7 +89,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 languages,
                 taxonomy,
                 block_heuristics,
-                style_rules} {
+                style_rules,
+                glossaries} {
   audit.SetChainHeads(&chain_heads);
   // Sign-in accepts the person's invitations and joins the tenants whose
   // domain admits them, inside its own transaction.

@@ -31,6 +31,7 @@
 #include "notify/outbox.h"
 #include "platform/audit_log.h"
 #include "platform/block_heuristics.h"
+#include "platform/glossaries.h"
 #include "platform/languages.h"
 #include "platform/style_rules.h"
 #include "platform/taxonomy.h"
@@ -114,6 +115,7 @@ class ServiceSet {
   platform::TaxonomyService taxonomy;
   platform::BlockHeuristicService block_heuristics;
   platform::StyleRuleService style_rules;
+  platform::GlossaryService glossaries;
 
  private:
   http::Metrics metrics_;

@@ -587,5 +587,257 @@ TEST_F(Config, StyleRuleValidationAccessAndIsolation) {
   EXPECT_TRUE(check.Json().as_array().empty());
 }
 
+// ---------------------------------------------------------------- glossaries
+
+TEST_F(Config, GlossaryCrudOnBothPathsAndSyncNeedsAProvider) {
+  auto t = CreateTenant(api(), "gloss");
+  const auto admin = t.token("admin");
+  auto created = api().Post("/admin/glossaries",
+                            {{"name", "Product"},
+                             {"sourceLanguage", "en"},
+                             {"targetLanguage", "DE"},
+                             {"terms", json::array{json::object{{"source", "sign in"}, {"target", "anmelden"}},
+                                                   json::object{{"source", "API"}, {"target", "API"},
+                                                                {"caseSensitive", true}, {"notes", "keep"}}}}},
+                            admin);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string id = Str(created.Json(), "id");
+  EXPECT_EQ(Str(created.Json(), "targetLanguage"), "de");
+  EXPECT_EQ(created.Json().at("termCount").as_int64(), 2);
+  ExpectAudit(t, "glossary.created", "glossary", id);
+
+  auto listed = api().Get("/api/admin/glossaries", t.token("viewer"));
+  ASSERT_EQ(listed.status, 200) << listed.body;
+  ASSERT_EQ(listed.Json().as_array().size(), 1u);
+  EXPECT_FALSE(listed.Json().as_array()[0].as_object().contains("terms"));
+  auto one = api().Get("/admin/glossaries/" + id, t.token("guest"));
+  ASSERT_EQ(one.status, 200);
+  EXPECT_EQ(one.Json().at("terms").as_array().size(), 2u);
+  EXPECT_TRUE(one.Json().at("terms").as_array()[1].at("caseSensitive").as_bool());
+
+  auto updated = api().Put("/api/admin/glossaries/" + id,
+                           {{"name", "Product terms"}, {"sourceLanguage", "en"}, {"targetLanguage", "de"}}, admin);
+  ASSERT_EQ(updated.status, 200) << updated.body;
+  EXPECT_EQ(updated.Json().at("termCount").as_int64(), 0);
+  ExpectAudit(t, "glossary.updated", "glossary", id);
+
+  for (const char* path : {"/admin/glossaries/", "/api/admin/glossaries/"})
+    ExpectProblem(api().Post(path + id + "/sync", json::object{}, admin), 409, "no_translation_provider");
+  ExpectProblem(api().Post("/admin/glossaries/" + std::string(kUnknownId) + "/sync", json::object{}, admin), 404,
+                "not_found");
+  EXPECT_EQ(api().Post("/admin/glossaries/" + id + "/sync", json::object{}, t.token("editor")).status, 403);
+
+  EXPECT_EQ(api().Delete("/admin/glossaries/" + id, admin).status, 204);
+  ExpectAudit(t, "glossary.deleted", "glossary", id);
+  ExpectProblem(api().Get("/api/admin/glossaries/" + id, admin), 404, "not_found");
+}
+
+TEST_F(Config, GlossaryValidationAccessAndIsolation) {
+  auto t = CreateTenant(api(), "glossv");
+  auto other = CreateTenant(api(), "glossv-other");
+  const auto admin = t.token("admin");
+  ExpectValidation(api().Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"}, {"targetLanguage", "xx"}},
+                              admin),
+                   "targetLanguage");
+  ExpectValidation(api().Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"}, {"targetLanguage", "EN"}},
+                              admin),
+                   "targetLanguage");
+  ExpectValidation(api().Post("/admin/glossaries",
+                              {{"name", "G"}, {"sourceLanguage", "en"}, {"targetLanguage", "de"},
+                               {"terms", json::array{json::object{{"source", "  "}, {"target", "x"}}}}},
+                              admin),
+                   "terms[0].source");
+  auto created = api().Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"}, {"targetLanguage", "de"}},
+                            admin);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string id = Str(created.Json(), "id");
+  ExpectProblem(api().Post("/api/admin/glossaries", {{"name", "g"}, {"sourceLanguage", "en"}, {"targetLanguage", "fr"}},
+                           admin),
+                409, "glossary_name_taken");
+  EXPECT_EQ(api().Post("/admin/glossaries", {{"name", "H"}, {"sourceLanguage", "en"}, {"targetLanguage", "fr"}},
+                       t.token("editor"))
+                .status,
+            403);
+  EXPECT_EQ(api().Send("POST", "/admin/glossaries/" + id + "/import/csv", "source,target\r\na,b\r\n", t.token("viewer"),
+                       {{"Content-Type", "text/csv"}})
+                .status,
+            403);
+  ExpectProblem(api().Get("/admin/glossaries/" + id, other.token("admin")), 404, "not_found");
+  ExpectProblem(api().Get("/admin/glossaries/" + id + "/export/csv", other.token("admin")), 404, "not_found");
+  ExpectProblem(api().Send("POST", "/admin/glossaries/" + id + "/import/csv", "source,target\r\na,b\r\n",
+                           other.token("admin"), {{"Content-Type", "text/csv"}}),
+                404, "not_found");
+  ExpectProblem(api().Post("/admin/glossaries/" + id + "/sync", json::object{}, other.token("admin")), 404, "not_found");
+  EXPECT_TRUE(api().Get("/admin/glossaries", other.token("admin")).Json().as_array().empty());
+}
+
+TEST_F(Config, GlossaryCsvImportExportRoundTrip) {
+  auto t = CreateTenant(api(), "gcsv");
+  const auto admin = t.token("admin");
+  const std::string id = Str(api().Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"},
+                                                              {"targetLanguage", "de"}}, admin).Json(),
+                             "id");
+  const std::string csv =
+      "\xEF\xBB\xBFnotes,Source,target,caseSensitive\r\n"
+      "\"with, comma\",sign in,anmelden,false\r\n"
+      "\"a \"\"quoted\"\"\nline\",API,API,true\n"
+      ",=SUM(1),'=formel,no\r\n"
+      "\r\n";
+  auto imported = api().Send("POST", "/api/admin/glossaries/" + id + "/import/csv", csv, admin,
+                             {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(imported.status, 200) << imported.body;
+  const json::value g = imported.Json();
+  EXPECT_EQ(g.at("imported").as_int64(), 3);
+  const auto& terms = g.at("terms").as_array();
+  ASSERT_EQ(terms.size(), 3u);
+  EXPECT_EQ(Str(terms[0], "notes"), "with, comma");
+  EXPECT_EQ(Str(terms[1], "notes"), "a \"quoted\"\nline");
+  EXPECT_TRUE(terms[1].at("caseSensitive").as_bool());
+  EXPECT_EQ(Str(terms[2], "source"), "=SUM(1)");
+  EXPECT_EQ(Str(terms[2], "target"), "=formel");  // the protective ' is removed
+  EXPECT_TRUE(terms[2].at("notes").is_null());
+  ExpectAudit(t, "glossary.imported", "glossary", id);
+
+  // Merge replaces a term of the same source (ignoring case) and adds new ones.
+  auto merged = api().Send("POST", "/admin/glossaries/" + id + "/import/csv", "source,target\nSIGN IN,einloggen\nx,y\n",
+                           admin, {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(merged.status, 200) << merged.body;
+  EXPECT_EQ(merged.Json().at("termCount").as_int64(), 4);
+
+  auto exported = api().Get("/admin/glossaries/" + id + "/export/csv", t.token("viewer"));
+  ASSERT_EQ(exported.status, 200) << exported.body;
+  EXPECT_EQ(exported.Header("content-type").rfind("text/csv", 0), 0u);
+  EXPECT_EQ(exported.body.rfind("source,target,caseSensitive,notes\r\n", 0), 0u);
+  EXPECT_NE(exported.body.find("'=SUM(1),'=formel,false,\r\n"), std::string::npos) << exported.body;
+
+  // Replace with the export: the same terms come back.
+  auto replaced = api().Send("POST", "/admin/glossaries/" + id + "/import/csv?mode=replace", exported.body, admin,
+                             {{"Content-Type", "text/csv"}});
+  ASSERT_EQ(replaced.status, 200) << replaced.body;
+  EXPECT_EQ(replaced.Json().at("terms"), merged.Json().at("terms"));
+  auto one = api().Send("POST", "/admin/glossaries/" + id + "/import/csv?mode=replace", "source,target\na,b\n", admin,
+                        {{"Content-Type", "text/csv"}});
+  EXPECT_EQ(one.Json().at("termCount").as_int64(), 1);
+}
+
+TEST_F(Config, MalformedCsvIs400NamingTheLine) {
+  auto t = CreateTenant(api(), "gbad");
+  const auto admin = t.token("admin");
+  const std::string id = Str(api().Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"},
+                                                              {"targetLanguage", "de"}}, admin).Json(),
+                             "id");
+  const std::string path = "/admin/glossaries/" + id + "/import/csv";
+  for (const auto& [csv, detail] : std::vector<std::pair<std::string, std::string>>{
+           {"", "Line 1"},
+           {"source,wrong\na,b\n", "unknown column"},
+           {"target\nb\n", "source and target"},
+           {"source,target\na,b,c\n", "Line 2"},
+           {"source,target\na,\n", "Line 2"},
+           {"source,target\n\"a,b\n", "not closed"},
+           {"source,target\na\"b,c\n", "quote"},
+           {"source,target,caseSensitive\na,b,maybe\n", "caseSensitive"},
+           {"source,target\nx,y\n" + std::string(1, '"') + std::string(10, 'a') + "\"x,y\n", "Line 3"},
+           {"source,target\n" + std::string(201, 'a') + ",b\n", "200"},
+       }) {
+    SCOPED_TRACE(csv.substr(0, 40));
+    auto r = api().Send("POST", path, csv, admin, {{"Content-Type", "text/csv"}});
+    ExpectProblem(r, 400, "invalid_csv");
+    EXPECT_NE(Str(r.Json(), "detail").find(detail), std::string::npos) << r.body;
+  }
+  ExpectValidation(api().Send("POST", path + "?mode=sideways", "source,target\na,b\n", admin,
+                              {{"Content-Type", "text/csv"}}),
+                   "mode");
+  // Nothing was imported.
+  EXPECT_EQ(api().Get("/admin/glossaries/" + id, admin).Json().at("termCount").as_int64(), 0);
+}
+
+TEST_F(Config, GlossaryTbxImportExport) {
+  auto t = CreateTenant(api(), "gtbx");
+  const auto admin = t.token("admin");
+  const std::string id = Str(api().Post("/admin/glossaries", {{"name", "Terms & more"}, {"sourceLanguage", "en"},
+                                                              {"targetLanguage", "de"}}, admin).Json(),
+                             "id");
+  // TBX v3 and TBX 2008 shapes, a prefix, entities, CDATA, a regional tag,
+  // and an entry lacking German (skipped).
+  const std::string tbx = R"(<?xml version="1.0" encoding="UTF-8"?>
+<!-- a comment -->
+<tbx type="TBX-Basic" style="dca" xml:lang="en" xmlns="urn:iso:std:iso:30042:ed-2">
+  <tbxHeader><fileDesc><sourceDesc><p>Test</p></sourceDesc></fileDesc></tbxHeader>
+  <text><body>
+    <conceptEntry id="c1">
+      <descrip type="definition">Signing &amp; logging in</descrip>
+      <langSec xml:lang="en-US"><termSec><term>sign in</term></termSec></langSec>
+      <langSec xml:lang="de"><termSec><term>anmelden</term></termSec></langSec>
+    </conceptEntry>
+    <termEntry id="c2">
+      <langSet xml:lang="en"><tig><term><![CDATA[R&D]]></term></tig></langSet>
+      <langSet xml:lang="DE"><tig><term>F&#x26;E &#252;</term></tig></langSet>
+    </termEntry>
+    <conceptEntry id="c3">
+      <langSec xml:lang="en"><termSec><term>orphan</term></termSec></langSec>
+      <langSec xml:lang="fr"><termSec><term>orphelin</term></termSec></langSec>
+    </conceptEntry>
+  </body></text>
+</tbx>)";
+  auto imported = api().Send("POST", "/api/admin/glossaries/" + id + "/import/tbx", tbx, admin,
+                             {{"Content-Type", "application/x-tbx+xml"}});
+  ASSERT_EQ(imported.status, 200) << imported.body;
+  const json::value g = imported.Json();
+  EXPECT_EQ(g.at("imported").as_int64(), 2);
+  EXPECT_EQ(g.at("skipped").as_int64(), 1);
+  const auto& terms = g.at("terms").as_array();
+  ASSERT_EQ(terms.size(), 2u);
+  EXPECT_EQ(Str(terms[0], "source"), "sign in");
+  EXPECT_EQ(Str(terms[0], "target"), "anmelden");
+  EXPECT_EQ(Str(terms[0], "notes"), "Signing & logging in");
+  EXPECT_EQ(Str(terms[1], "source"), "R&D");
+  EXPECT_EQ(Str(terms[1], "target"), "F&E \xC3\xBC");
+
+  auto exported = api().Get("/admin/glossaries/" + id + "/export/tbx", t.token("viewer"));
+  ASSERT_EQ(exported.status, 200) << exported.body;
+  EXPECT_EQ(exported.Header("content-type"), "application/x-tbx+xml");
+  EXPECT_NE(exported.body.find("<p>Terms &amp; more</p>"), std::string::npos);
+  EXPECT_NE(exported.body.find("<term>R&amp;D</term>"), std::string::npos);
+  // The export imports back to the same terms.
+  auto again = api().Send("POST", "/admin/glossaries/" + id + "/import/tbx?mode=replace", exported.body, admin,
+                          {{"Content-Type", "application/x-tbx+xml"}});
+  ASSERT_EQ(again.status, 200) << again.body;
+  EXPECT_EQ(again.Json().at("terms"), g.at("terms"));
+  EXPECT_EQ(again.Json().at("skipped").as_int64(), 0);
+}
+
+TEST_F(Config, MalformedOrHostileTbxIs400) {
+  auto t = CreateTenant(api(), "gxml");
+  const auto admin = t.token("admin");
+  const std::string id = Str(api().Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"},
+                                                              {"targetLanguage", "de"}}, admin).Json(),
+                             "id");
+  const std::string path = "/admin/glossaries/" + id + "/import/tbx";
+  std::string deep;
+  for (int i = 0; i < 100; ++i) deep += "<a>";
+  for (int i = 0; i < 100; ++i) deep += "</a>";
+  for (const auto& [xml, code] : std::vector<std::pair<std::string, std::string>>{
+           {"", "invalid_xml"},
+           {"not xml at all", "invalid_xml"},
+           {"<tbx><text>", "invalid_xml"},
+           {"<tbx></tbxx>", "invalid_xml"},
+           {"<tbx a=1></tbx>", "invalid_xml"},
+           {"<tbx>&bogus;</tbx>", "invalid_xml"},
+           {"<tbx>&#0;</tbx>", "invalid_xml"},
+           {"<tbx>a & b</tbx>", "invalid_xml"},
+           {"<!DOCTYPE tbx [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><tbx>&xxe;</tbx>", "invalid_xml"},
+           {"<!DOCTYPE lolz [<!ENTITY lol \"lol\"><!ENTITY lol2 \"&lol;&lol;\">]><tbx>&lol2;</tbx>", "invalid_xml"},
+           {"<tbx></tbx><tbx></tbx>", "invalid_xml"},
+           {"<tbx" + deep + "</tbx>", "invalid_xml"},
+           {"<tbx>" + deep + "</tbx>", "invalid_xml"},
+           {"<html><body/></html>", "invalid_tbx"},
+       }) {
+    SCOPED_TRACE(xml.substr(0, 60));
+    auto r = api().Send("POST", path, xml, admin, {{"Content-Type", "application/x-tbx+xml"}});
+    ExpectProblem(r, 400, code);
+  }
+  EXPECT_EQ(api().Get("/admin/glossaries/" + id, admin).Json().at("termCount").as_int64(), 0);
+}
+
 }  // namespace
 }  // namespace credence::test

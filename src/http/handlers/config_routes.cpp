@@ -12,6 +12,7 @@
 #include "kb/document.h"
 #include "kb/entry_service.h"
 #include "platform/block_heuristics.h"
+#include "platform/glossaries.h"
 #include "platform/languages.h"
 #include "platform/style_rules.h"
 #include "platform/taxonomy.h"
@@ -391,6 +392,83 @@ Schema MatchSchema() {
   });
 }
 
+// ---- glossaries ----
+
+json::object GlossaryJson(const platform::Glossary& g, bool with_terms) {
+  json::object out{{"id", g.id},
+                   {"name", g.name},
+                   {"sourceLanguage", g.source_language},
+                   {"targetLanguage", g.target_language},
+                   {"description", OptJson(g.description)},
+                   {"termCount", g.term_count},
+                   {"createdAt", FormatTimestamp(g.created_at)},
+                   {"updatedAt", FormatTimestamp(g.updated_at)}};
+  if (with_terms) {
+    json::array terms;
+    for (const auto& t : g.terms)
+      terms.push_back(json::object{{"source", t.source},
+                                   {"target", t.target},
+                                   {"caseSensitive", t.case_sensitive},
+                                   {"notes", OptJson(t.notes)}});
+    out["terms"] = std::move(terms);
+  }
+  return out;
+}
+
+Schema GlossaryTermSchema() {
+  return Schema::Object({
+      Required("source", Schema::String()),
+      Required("target", Schema::String()),
+      Required("caseSensitive", Schema::Boolean()),
+      Required("notes", Schema::String().Nullable()),
+  });
+}
+
+Schema GlossarySchema(bool with_terms) {
+  std::vector<Property> fields = {
+      Required("id", Schema::Uuid()),
+      Required("name", Schema::String()),
+      Required("sourceLanguage", Schema::String()),
+      Required("targetLanguage", Schema::String()),
+      Required("description", Schema::String().Nullable()),
+      Required("termCount", Schema::Integer().Min(0)),
+      Required("createdAt", Schema::Timestamp()),
+      Required("updatedAt", Schema::Timestamp()),
+  };
+  if (with_terms) fields.push_back(Required("terms", Schema::Array(GlossaryTermSchema())));
+  return Schema::Object(std::move(fields));
+}
+
+const Schema& GlossaryRequest() {
+  static const Schema kSchema = Schema::Object({
+      Required("name", Schema::String().MinLength(1).MaxLength(100)),
+      Required("sourceLanguage", Schema::String().MinLength(2).MaxLength(16)),
+      Required("targetLanguage", Schema::String().MinLength(2).MaxLength(16)),
+      Optional("description", Schema::String().MaxLength(1000).Nullable()),
+      Optional("terms", Schema::Array(Schema::Object({
+                                          Required("source", Schema::String().MinLength(1).MaxLength(200)),
+                                          Required("target", Schema::String().MinLength(1).MaxLength(200)),
+                                          Optional("caseSensitive", Schema::Boolean()),
+                                          Optional("notes", Schema::String().MaxLength(1000).Nullable()),
+                                      }))
+                            .MaxItems(static_cast<int64_t>(platform::kMaxGlossaryTerms))),
+  });
+  return kSchema;
+}
+
+platform::Glossary GlossaryOf(const json::object& body) {
+  platform::Glossary g;
+  g.name = GetString(body, "name");
+  g.source_language = GetString(body, "sourceLanguage");
+  g.target_language = GetString(body, "targetLanguage");
+  g.description = GetOptString(body, "description");
+  if (const auto* terms = body.if_contains("terms"); terms && terms->is_array())
+    for (const auto& t : terms->as_array())
+      g.terms.push_back({GetString(t.as_object(), "source"), GetString(t.as_object(), "target"),
+                         GetBool(t.as_object(), "caseSensitive"), GetOptString(t.as_object(), "notes")});
+  return g;
+}
+
 }  // namespace
 
 void AddConfigurationRoutes(Router& router, const Services& s) {
@@ -758,6 +836,188 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                                              .success_status = 204,
                                              .errors = {404},
                                              .path_params = {{"id", Schema::Uuid()}}}}));
+
+  // ---- glossaries ----
+  const platform::GlossaryService& glossaries = s.glossaries;
+  const std::string gl = "/admin/glossaries";
+  const std::string gl_alias = "/api/admin/glossaries";
+  router.Add(Aliased({gl_alias}, {Method::kGet, gl, Auth::kUser, "",
+                                  [&glossaries](RequestContext& ctx) {
+                                    return ListResponse(ctx, glossaries.List(ctx.Caller()),
+                                                        [](const platform::Glossary& g) { return GlossaryJson(g, false); });
+                                  },
+                                  {.summary = "The tenant's glossaries, by name, without their terms.",
+                                   .tag = "glossaries",
+                                   .response = Schema::Array(GlossarySchema(false))}}));
+  router.Add(Aliased({gl_alias}, {Method::kPost, gl, Auth::kTenantAdmin, "",
+                                  [&glossaries](RequestContext& ctx) {
+                                    auto body = ParseBody(ctx.request, GlossaryRequest());
+                                    if (!body) return Problem(ctx, body.error());
+                                    auto g = glossaries.Create(ctx.Caller(), GlossaryOf(*body));
+                                    if (!g) return Problem(ctx, g.error());
+                                    return JsonResponse(201, GlossaryJson(*g, true));
+                                  },
+                                  {.summary = "Create a glossary for a language pair (global admin). 409 "
+                                              "glossary_name_taken.",
+                                   .tag = "glossaries",
+                                   .request = GlossaryRequest(),
+                                   .response = GlossarySchema(true),
+                                   .success_status = 201,
+                                   .errors = {409}}}));
+  router.Add(Aliased({gl_alias + "/{id}"}, {Method::kGet, gl + "/{id}", Auth::kUser, "",
+                                            [&glossaries](RequestContext& ctx) {
+                                              auto g = glossaries.Get(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                                              if (!g) return Problem(ctx, g.error());
+                                              return JsonResponse(200, GlossaryJson(*g, true));
+                                            },
+                                            {.summary = "One glossary with its terms.",
+                                             .tag = "glossaries",
+                                             .response = GlossarySchema(true),
+                                             .errors = {404},
+                                             .path_params = {{"id", Schema::Uuid()}}}}));
+  router.Add(Aliased({gl_alias + "/{id}"}, {Method::kPut, gl + "/{id}", Auth::kTenantAdmin, "",
+                                            [&glossaries](RequestContext& ctx) {
+                                              auto body = ParseBody(ctx.request, GlossaryRequest());
+                                              if (!body) return Problem(ctx, body.error());
+                                              auto g = glossaries.Update(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")),
+                                                                         GlossaryOf(*body));
+                                              if (!g) return Problem(ctx, g.error());
+                                              return JsonResponse(200, GlossaryJson(*g, true));
+                                            },
+                                            {.summary = "Replace a glossary and its terms (global admin).",
+                                             .tag = "glossaries",
+                                             .request = GlossaryRequest(),
+                                             .response = GlossarySchema(true),
+                                             .errors = {404, 409},
+                                             .path_params = {{"id", Schema::Uuid()}}}}));
+  router.Add(Aliased({gl_alias + "/{id}"}, {Method::kDelete, gl + "/{id}", Auth::kTenantAdmin, "",
+                                            [&glossaries](RequestContext& ctx) {
+                                              auto removed = glossaries.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                                              if (!removed) return Problem(ctx, removed.error());
+                                              return NoContent();
+                                            },
+                                            {.summary = "Delete a glossary (global admin).",
+                                             .tag = "glossaries",
+                                             .success_status = 204,
+                                             .errors = {404},
+                                             .path_params = {{"id", Schema::Uuid()}}}}));
+  const QueryParamDoc mode_param{"mode", Schema::String().Enum({"merge", "replace"}), false,
+                                 "merge (default): add, replacing terms of the same source ignoring case; replace: "
+                                 "the file becomes the terms"};
+  auto import_route = [&glossaries](const std::string& format) {
+    return [&glossaries, format](RequestContext& ctx) {
+      const auto mode = ctx.request.QueryParam("mode").value_or("merge");
+      if (mode != "merge" && mode != "replace")
+        return Problem(ctx, Error::Validation({{"mode", "must be merge or replace"}}));
+      const std::string id = CanonicalUuid(ctx.PathParam("id"));
+      std::vector<platform::GlossaryTerm> terms;
+      size_t skipped = 0;
+      if (format == "csv") {
+        auto parsed = platform::ParseGlossaryCsv(ctx.request.body);
+        if (!parsed) return Problem(ctx, parsed.error());
+        terms = std::move(*parsed);
+      } else {
+        // The languages come from the glossary (404 before parsing for an unknown one).
+        auto g = glossaries.Get(ctx.Caller(), id);
+        if (!g) return Problem(ctx, g.error());
+        auto parsed = platform::ParseGlossaryTbx(ctx.request.body, g->source_language, g->target_language);
+        if (!parsed) return Problem(ctx, parsed.error());
+        terms = std::move(parsed->terms);
+        skipped = parsed->skipped;
+      }
+      auto g = glossaries.Import(ctx.Caller(), id, terms, mode == "replace", format);
+      if (!g) return Problem(ctx, g.error());
+      json::object out = GlossaryJson(*g, true);
+      out["imported"] = terms.size();
+      out["skipped"] = skipped;
+      return JsonResponse(200, out);
+    };
+  };
+  const Schema import_result = [] {
+    return Schema::Object({
+        Required("id", Schema::Uuid()),
+        Required("name", Schema::String()),
+        Required("sourceLanguage", Schema::String()),
+        Required("targetLanguage", Schema::String()),
+        Required("description", Schema::String().Nullable()),
+        Required("termCount", Schema::Integer().Min(0)),
+        Required("createdAt", Schema::Timestamp()),
+        Required("updatedAt", Schema::Timestamp()),
+        Required("terms", Schema::Array(GlossaryTermSchema())),
+        Required("imported", Schema::Integer().Min(0).Describe("terms read from the file")),
+        Required("skipped", Schema::Integer().Min(0).Describe("TBX entries lacking either language")),
+    });
+  }();
+  router.Add(Aliased({gl_alias + "/{id}/import/csv"},
+                     {Method::kPost, gl + "/{id}/import/csv", Auth::kTenantAdmin, "", import_route("csv"),
+                      {.summary = "Import terms from CSV (global admin): a header row naming source, target and "
+                                  "optionally caseSensitive and notes. 400 invalid_csv names the line.",
+                       .tag = "glossaries",
+                       .request = Schema::String().Describe("RFC 4180 CSV, UTF-8, at most 2 MiB"),
+                       .request_content_type = "text/csv",
+                       .response = import_result,
+                       .query = {mode_param},
+                       .errors = {404},
+                       .path_params = {{"id", Schema::Uuid()}}}}));
+  router.Add(Aliased({gl_alias + "/{id}/import/tbx"},
+                     {Method::kPost, gl + "/{id}/import/tbx", Auth::kTenantAdmin, "", import_route("tbx"),
+                      {.summary = "Import terms from TBX (ISO 30042; TBX-Basic, v3 or 2008) (global admin): per "
+                                  "entry, the terms of the glossary's two languages. No DTDs or entities; 400 "
+                                  "invalid_xml or invalid_tbx.",
+                       .tag = "glossaries",
+                       .request = Schema::String().Describe("a TBX document, at most 2 MiB"),
+                       .request_content_type = "application/x-tbx+xml",
+                       .response = import_result,
+                       .query = {mode_param},
+                       .errors = {404},
+                       .path_params = {{"id", Schema::Uuid()}}}}));
+  router.Add(Aliased({gl_alias + "/{id}/export/csv"},
+                     {Method::kGet, gl + "/{id}/export/csv", Auth::kUser, "",
+                      [&glossaries](RequestContext& ctx) {
+                        auto g = glossaries.Get(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                        if (!g) return Problem(ctx, g.error());
+                        HttpResponse r;
+                        r.status = 200;
+                        r.content_type = "text/csv; charset=utf-8";
+                        r.body = platform::WriteGlossaryCsv(g->terms);
+                        return r;
+                      },
+                      {.summary = "The glossary's terms as CSV (source, target, caseSensitive, notes).",
+                       .tag = "glossaries",
+                       .response = Schema::String(),
+                       .response_content_type = "text/csv",
+                       .errors = {404},
+                       .path_params = {{"id", Schema::Uuid()}}}}));
+  router.Add(Aliased({gl_alias + "/{id}/export/tbx"},
+                     {Method::kGet, gl + "/{id}/export/tbx", Auth::kUser, "",
+                      [&glossaries](RequestContext& ctx) {
+                        auto g = glossaries.Get(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                        if (!g) return Problem(ctx, g.error());
+                        HttpResponse r;
+                        r.status = 200;
+                        r.content_type = "application/x-tbx+xml";
+                        r.body = platform::WriteGlossaryTbx(*g);
+                        return r;
+                      },
+                      {.summary = "The glossary as a TBX-Basic document (TBX v3).",
+                       .tag = "glossaries",
+                       .response = Schema::String(),
+                       .response_content_type = "application/x-tbx+xml",
+                       .errors = {404},
+                       .path_params = {{"id", Schema::Uuid()}}}}));
+  router.Add(Aliased({gl_alias + "/{id}/sync"},
+                     {Method::kPost, gl + "/{id}/sync", Auth::kTenantAdmin, "",
+                      [&glossaries](RequestContext& ctx) {
+                        auto synced = glossaries.Sync(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                        if (!synced) return Problem(ctx, synced.error());
+                        return NoContent();
+                      },
+                      {.summary = "Push the glossary to the tenant's machine-translation provider (global admin). "
+                                  "Until machine translation arrives: 409 no_translation_provider.",
+                       .tag = "glossaries",
+                       .success_status = 204,
+                       .errors = {404, 409},
+                       .path_params = {{"id", Schema::Uuid()}}}}));
 }
 
 }  // namespace credence::http

@@ -59,6 +59,7 @@ class LanguageService;
 class TaxonomyService;
 class BlockHeuristicService;
 class StyleRuleService;
+class GlossaryService;
 }  // namespace credence::platform
 
 namespace credence::http {
@@ -109,6 +110,7 @@ struct Services {
   const platform::TaxonomyService& taxonomy;
   const platform::BlockHeuristicService& block_heuristics;
   const platform::StyleRuleService& style_rules;
+  const platform::GlossaryService& glossaries;
 };
 
 // Sign-in with OpenID Connect, sessions, tenant selection (docs/sign-in.md).
@@ -159,7 +161,7 @@ void AddAuditRoutes(Router& router, const Services& services);
 void AddScanningRoutes(Router& router, const Services& services);
 // Tenant configuration (docs/configuration.md): languages, categories and
 // tags (and the category and tags of hubs and entries), block-type
-// heuristics, style rules.
+// heuristics, style rules, glossaries.
 void AddConfigurationRoutes(Router& router, const Services& services);
 // Development mode: the test clock and running background jobs on demand.
 void AddDevRoutes(Router& router, const Services& services);
