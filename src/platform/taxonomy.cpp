@@ -176,6 +176,23 @@ Status TaxonomyService::Delete(const identity::Principal& caller, TaxonomyKind k
   return Ok();
 }
 
+Status TaxonomyService::CheckReferences(const identity::Principal& caller,
+                                        const std::optional<std::string>& category_id,
+                                        const std::vector<std::string>& tag_ids) const {
+  CR_TRY(identity::RequireUser(caller));
+  if (!category_id && tag_ids.empty()) return Ok();
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  std::vector<FieldError> errors;
+  if (category_id && !internal::GetItem(tenant, "category", *category_id))
+    errors.push_back({"categoryId", "not a category of this tenant"});
+  for (size_t i = 0; i < tag_ids.size(); ++i)
+    if (!internal::GetItem(tenant, "tag", tag_ids[i]))
+      errors.push_back({"tagIds[" + std::to_string(i) + "]", "not a tag of this tenant"});
+  if (!errors.empty()) return Error::Validation(std::move(errors));
+  return Ok();
+}
+
 Result<Classification> TaxonomyService::EntryClassification(const identity::Principal& caller,
                                                             const std::string& entry_id) const {
   CR_TRY(identity::RequireUser(caller));

@@ -67,6 +67,13 @@ class TaxonomyService {
   // `detach`, which removes it from them in the same transaction.
   Status Delete(const identity::Principal& caller, TaxonomyKind kind, const std::string& id, bool detach) const;
 
+  // Any signed-in user. Ok when the category and every tag are the
+  // tenant's; else 400 naming categoryId or tagIds[i]. For hub creation,
+  // which stores the ids in the hub's own row (checked in a transaction of
+  // its own: a category deleted in between is the detach's to clear).
+  Status CheckReferences(const identity::Principal& caller, const std::optional<std::string>& category_id,
+                         const std::vector<std::string>& tag_ids) const;
+
   // The category and tags of an entry (entry Viewer+; 404 otherwise).
   Result<Classification> EntryClassification(const identity::Principal& caller, const std::string& entry_id) const;
   // Entry Editor+. Replaces what is given: the category (a null inner
