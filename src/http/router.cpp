@@ -75,8 +75,11 @@ void Router::RemoveHandlers(const Route* route) {
   while (!stack.empty()) {
     Node* node = stack.back();
     stack.pop_back();
-    for (auto& h : node->handlers)
-      if (h == route) h = nullptr;
+    for (size_t m = 0; m < kMethods; ++m)
+      if (node->handlers[m] == route) {
+        node->handlers[m] = nullptr;
+        node->templates[m] = nullptr;
+      }
     for (auto& [_, child] : node->literals) stack.push_back(child.get());
     if (node->param) stack.push_back(node->param.get());
   }
@@ -101,6 +104,7 @@ void Router::Insert(const std::string& path, const Route* route) {
   if (node->handlers[index] != nullptr)
     throw std::logic_error("duplicate route " + std::string(MethodName(route->method)) + " " + path);
   node->handlers[index] = route;
+  node->templates[index] = &path;
 }
 
 const Route* Router::RouteFor(const Node& node, Method method) {
@@ -148,6 +152,9 @@ Router::Match Router::Find(Method method, std::string_view encoded_path) const {
     return match;
   }
   const Route* route = RouteFor(*node, method);
+  const std::string* matched = node->templates[static_cast<size_t>(method)];
+  if (node->handlers[static_cast<size_t>(method)] == nullptr) matched = node->templates[static_cast<size_t>(Method::kGet)];
+  match.path_template = matched != nullptr ? std::string_view(*matched) : std::string_view(route->path);
   // Recover parameter names from the template of the matched route.
   size_t next = 0;
   for (std::string_view segment : Split(route->path)) {

@@ -31,6 +31,8 @@ class Router {
     enum class Outcome { kFound, kNotFound, kMethodNotAllowed, kBadPath };
     Outcome outcome = Outcome::kNotFound;
     const Route* route = nullptr;
+    // The template that matched: route->path or one of its aliases.
+    std::string_view path_template;
     std::vector<std::pair<std::string_view, std::string>> params;
     std::string allow;  // for kMethodNotAllowed: "GET, POST"
   };
@@ -48,6 +50,7 @@ class Router {
     std::unordered_map<std::string, std::unique_ptr<Node>, SegmentHash, std::equal_to<>> literals;
     std::unique_ptr<Node> param;
     std::array<const Route*, kMethods> handlers{};
+    std::array<const std::string*, kMethods> templates{};  // the path or alias inserted here
     bool HasAny() const;
   };
   // Depth-first, literals before parameters. Returns the first node that
