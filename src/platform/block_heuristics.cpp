@@ -20,7 +20,8 @@ constexpr std::string_view kKind = "blockheuristic";
 
 bool IsClassName(std::string_view s) {
   if (s.empty() || s.size() > 50 || s.front() < 'a' || s.front() > 'z') return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
 }
 
 bool IsNodeType(std::string_view s) {
@@ -79,8 +80,9 @@ Result<BlockHeuristic> Validated(const BlockHeuristic& input) {
   if (h.name.empty()) errors.push_back({"name", "must not be blank"});
   if (Utf8Length(h.name) > 100) errors.push_back({"name", "must be at most 100 characters"});
   if (!IsClassName(h.block_class))
-    errors.push_back({"blockClass", "must be 1..50 of a-z, 0-9 and '-', starting with a letter (e.g. code, "
-                                    "warning, procedure-step, table)"});
+    errors.push_back({"blockClass",
+                      "must be 1..50 of a-z, 0-9 and '-', starting with a letter (e.g. code, "
+                      "warning, procedure-step, table)"});
   if (h.node_types.size() > 20) errors.push_back({"nodeTypes", "at most 20 node types"});
   for (size_t i = 0; i < h.node_types.size(); ++i)
     if (!IsNodeType(h.node_types[i]))
@@ -109,17 +111,18 @@ void Sort(std::vector<BlockHeuristic>& rules) {
   });
 }
 
-json::object Summary(const BlockHeuristic& h) {
-  return {{"name", h.name}, {"blockClass", h.block_class}};
-}
+json::object Summary(const BlockHeuristic& h) { return {{"name", h.name}, {"blockClass", h.block_class}}; }
 
 }  // namespace
 
 std::string_view TextMatchName(TextMatch match) {
   switch (match) {
-    case TextMatch::kPrefix: return "Prefix";
-    case TextMatch::kContains: return "Contains";
-    case TextMatch::kExact: return "Exact";
+    case TextMatch::kPrefix:
+      return "Prefix";
+    case TextMatch::kContains:
+      return "Contains";
+    case TextMatch::kExact:
+      return "Exact";
   }
   return "Contains";
 }
@@ -132,9 +135,12 @@ std::optional<TextMatch> ParseTextMatch(std::string_view name) {
 
 std::string_view BlockTranslationName(BlockTranslation t) {
   switch (t) {
-    case BlockTranslation::kTranslate: return "Translate";
-    case BlockTranslation::kProtect: return "Protect";
-    case BlockTranslation::kSkip: return "Skip";
+    case BlockTranslation::kTranslate:
+      return "Translate";
+    case BlockTranslation::kProtect:
+      return "Protect";
+    case BlockTranslation::kSkip:
+      return "Skip";
   }
   return "Translate";
 }
@@ -158,7 +164,8 @@ bool HeuristicMatches(const BlockHeuristic& rule, std::string_view node_type, st
     return t;
   }();
   switch (p.match) {
-    case TextMatch::kPrefix: return internal::EqualsAt(trimmed, 0, p.text, p.case_sensitive);
+    case TextMatch::kPrefix:
+      return internal::EqualsAt(trimmed, 0, p.text, p.case_sensitive);
     case TextMatch::kExact:
       return trimmed.size() == p.text.size() && internal::EqualsAt(trimmed, 0, p.text, p.case_sensitive);
     case TextMatch::kContains:
@@ -183,7 +190,8 @@ Result<std::vector<BlockClassification>> ClassifyBlocks(const std::vector<BlockH
     boost::system::error_code ec;
     const json::value node = json::parse(block.node_json, ec);
     if (!ec && node.is_object())
-      if (const auto* t = node.as_object().if_contains("type"); t && t->is_string()) c.node_type = std::string(t->as_string());
+      if (const auto* t = node.as_object().if_contains("type"); t && t->is_string())
+        c.node_type = std::string(t->as_string());
     for (const auto& rule : ordered) {
       if (!HeuristicMatches(rule, c.node_type, block.text)) continue;
       c.block_class = rule.block_class;
@@ -257,8 +265,8 @@ Status BlockHeuristicService::Delete(const identity::Principal& caller, const st
   auto existing = internal::GetItem(tenant, kKind, id);
   if (!existing) return NotFound();
   internal::DeleteItem(tenant, kKind, id);
-  audit_.Record(tenant, identity::AuditOf(caller, "blockheuristic.deleted", {"blockheuristic", id},
-                                          {{"name", existing->name}}));
+  audit_.Record(
+      tenant, identity::AuditOf(caller, "blockheuristic.deleted", {"blockheuristic", id}, {{"name", existing->name}}));
   session.Commit();
   return Ok();
 }

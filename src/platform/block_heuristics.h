@@ -33,7 +33,7 @@ std::optional<BlockTranslation> ParseBlockTranslation(std::string_view name);
 
 struct TextPattern {
   TextMatch match = TextMatch::kContains;
-  std::string text;  // 1..200 characters
+  std::string text;             // 1..200 characters
   bool case_sensitive = false;  // false: ASCII letters compared ignoring case
 };
 

@@ -15,18 +15,26 @@ namespace credence::platform {
 namespace {
 
 std::string Paragraph(const std::string& id, const std::string& type, const std::string& text) {
-  return R"({"type":")" + type + R"(","attrs":{"blockId":")" + id + R"("},"content":[{"type":"text","text":")" +
-         text + R"("}]})";
+  return R"({"type":")" + type + R"(","attrs":{"blockId":")" + id + R"("},"content":[{"type":"text","text":")" + text +
+         R"("}]})";
 }
 
 TEST(ClassifyBlocks, FirstEnabledRuleByPriorityWins) {
-  BlockHeuristic any_note{.id = "h1", .name = "note", .block_class = "note", .node_types = {"paragraph"},
-                          .text_pattern = TextPattern{TextMatch::kPrefix, "note:", false}, .priority = 50};
-  BlockHeuristic warning{.id = "h2", .name = "warning", .block_class = "warning", .node_types = {},
-                         .text_pattern = TextPattern{TextMatch::kContains, "Danger", true}, .priority = 10,
+  BlockHeuristic any_note{.id = "h1",
+                          .name = "note",
+                          .block_class = "note",
+                          .node_types = {"paragraph"},
+                          .text_pattern = TextPattern{TextMatch::kPrefix, "note:", false},
+                          .priority = 50};
+  BlockHeuristic warning{.id = "h2",
+                         .name = "warning",
+                         .block_class = "warning",
+                         .node_types = {},
+                         .text_pattern = TextPattern{TextMatch::kContains, "Danger", true},
+                         .priority = 10,
                          .translation = BlockTranslation::kProtect};
-  BlockHeuristic off{.id = "h3", .name = "off", .block_class = "off", .node_types = {"paragraph"}, .priority = 0,
-                     .is_enabled = false};
+  BlockHeuristic off{
+      .id = "h3", .name = "off", .block_class = "off", .node_types = {"paragraph"}, .priority = 0, .is_enabled = false};
   const std::string doc = R"({"type":"doc","content":[)" + Paragraph("a", "paragraph", "NOTE: Danger ahead") + "," +
                           Paragraph("b", "paragraph", "note: danger") + "," + Paragraph("c", "heading", "Danger") +
                           "," + Paragraph("d", "paragraph", "plain") + "]}";
@@ -49,11 +57,22 @@ TEST(HeuristicMatches, ExactAndPrefixIgnoreSurroundingSpace) {
 }
 
 TEST(CheckStyle, OffsetsAreUtf16AndWordsAreWhole) {
-  StyleRule avoid{.id = "r1", .name = "a", .language = "en", .type = StyleRuleType::kAvoid, .term = "colour",
+  StyleRule avoid{.id = "r1",
+                  .name = "a",
+                  .language = "en",
+                  .type = StyleRuleType::kAvoid,
+                  .term = "colour",
                   .suggestion = "color"};
-  StyleRule prefer{.id = "r2", .name = "b", .language = "en", .type = StyleRuleType::kPrefer, .term = "e-mail",
-                   .alternatives = {"email"}, .case_sensitive = true};
-  const std::string text = "\xF0\x9F\x98\x80 Colour, colours, \xC3\xA9" "colour, Email email";
+  StyleRule prefer{.id = "r2",
+                   .name = "b",
+                   .language = "en",
+                   .type = StyleRuleType::kPrefer,
+                   .term = "e-mail",
+                   .alternatives = {"email"},
+                   .case_sensitive = true};
+  const std::string text =
+      "\xF0\x9F\x98\x80 Colour, colours, \xC3\xA9"
+      "colour, Email email";
   auto m = CheckStyle({avoid, prefer}, {{std::nullopt, text}});
   ASSERT_EQ(m.size(), 2u);
   EXPECT_EQ(m[0].rule_id, "r1");
@@ -83,7 +102,8 @@ TEST(ParseXml, RefusesDtdsAndUnknownEntitiesAndBoundsDepth) {
   for (int i = 0; i < 65; ++i) deep += "</a>";
   EXPECT_FALSE(internal::ParseXml(deep));
   EXPECT_FALSE(internal::ParseXml("<a/>", {.max_bytes = 3}));
-  auto ok = internal::ParseXml("<?xml version=\"1.0\"?><x:a q='1' xml:lang=\"de\">t&lt;<![CDATA[<&>]]><b/>&#x1F600;</x:a>");
+  auto ok =
+      internal::ParseXml("<?xml version=\"1.0\"?><x:a q='1' xml:lang=\"de\">t&lt;<![CDATA[<&>]]><b/>&#x1F600;</x:a>");
   ASSERT_TRUE(ok) << ok.error().detail;
   EXPECT_EQ(ok->name, "a");
   EXPECT_EQ(*ok->Attribute("xml:lang"), "de");
@@ -106,8 +126,8 @@ TEST(GlossaryCsv, RoundTripsQuotesNewlinesAndFormulas) {
 }
 
 TEST(GlossaryTbx, WrittenDocumentsParseBack) {
-  Glossary g{.name = "<G>", .source_language = "en", .target_language = "pt-BR",
-             .terms = {{"a & b", "c < d", false, "n"}}};
+  Glossary g{
+      .name = "<G>", .source_language = "en", .target_language = "pt-BR", .terms = {{"a & b", "c < d", false, "n"}}};
   auto back = ParseGlossaryTbx(WriteGlossaryTbx(g), "en", "pt-BR");
   ASSERT_TRUE(back) << back.error().detail;
   ASSERT_EQ(back->terms.size(), 1u);

@@ -78,8 +78,8 @@ Result<std::vector<std::pair<size_t, std::vector<std::string>>>> CsvRecords(std:
 }
 
 bool IsFormulaStart(std::string_view cell) {
-  return !cell.empty() && (cell[0] == '=' || cell[0] == '+' || cell[0] == '-' || cell[0] == '@' || cell[0] == '\t' ||
-                           cell[0] == '\r');
+  return !cell.empty() &&
+         (cell[0] == '=' || cell[0] == '+' || cell[0] == '-' || cell[0] == '@' || cell[0] == '\t' || cell[0] == '\r');
 }
 
 std::string Unprotect(std::string cell) {
@@ -130,8 +130,10 @@ const XmlElement* FindDescendant(const XmlElement& el, std::string_view name) {
 
 void CollectEntries(const XmlElement& el, std::vector<const XmlElement*>& out) {
   for (const auto& c : el.children) {
-    if (c.name == "conceptEntry" || c.name == "termEntry") out.push_back(&c);
-    else CollectEntries(c, out);
+    if (c.name == "conceptEntry" || c.name == "termEntry")
+      out.push_back(&c);
+    else
+      CollectEntries(c, out);
   }
 }
 
@@ -139,11 +141,20 @@ std::string XmlEscape(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -162,8 +173,10 @@ std::vector<FieldError> CheckTerms(std::vector<GlossaryTerm>& terms, const std::
     t.target = Trim(t.target);
     if (t.source.empty()) errors.push_back({at + ".source", "must not be blank"});
     if (t.target.empty()) errors.push_back({at + ".target", "must not be blank"});
-    if (Utf8Length(t.source) > kMaxGlossaryTermLength) errors.push_back({at + ".source", "must be at most 200 characters"});
-    if (Utf8Length(t.target) > kMaxGlossaryTermLength) errors.push_back({at + ".target", "must be at most 200 characters"});
+    if (Utf8Length(t.source) > kMaxGlossaryTermLength)
+      errors.push_back({at + ".source", "must be at most 200 characters"});
+    if (Utf8Length(t.target) > kMaxGlossaryTermLength)
+      errors.push_back({at + ".target", "must be at most 200 characters"});
     if (t.notes && Utf8Length(*t.notes) > kMaxGlossaryNotesLength)
       errors.push_back({at + ".notes", "must be at most 1000 characters"});
     if (t.notes && Trim(*t.notes).empty()) t.notes.reset();
@@ -177,13 +190,18 @@ Result<Glossary> Validated(const Glossary& input) {
   std::vector<FieldError> errors;
   if (g.name.empty()) errors.push_back({"name", "must not be blank"});
   if (Utf8Length(g.name) > 100) errors.push_back({"name", "must be at most 100 characters"});
-  if (auto c = CanonicalLanguageCode(g.source_language)) g.source_language = *c;
-  else errors.push_back({"sourceLanguage", "unknown language '" + g.source_language + "'"});
-  if (auto c = CanonicalLanguageCode(g.target_language)) g.target_language = *c;
-  else errors.push_back({"targetLanguage", "unknown language '" + g.target_language + "'"});
+  if (auto c = CanonicalLanguageCode(g.source_language))
+    g.source_language = *c;
+  else
+    errors.push_back({"sourceLanguage", "unknown language '" + g.source_language + "'"});
+  if (auto c = CanonicalLanguageCode(g.target_language))
+    g.target_language = *c;
+  else
+    errors.push_back({"targetLanguage", "unknown language '" + g.target_language + "'"});
   if (errors.empty() && g.source_language == g.target_language)
     errors.push_back({"targetLanguage", "must differ from sourceLanguage"});
-  if (g.description && Utf8Length(*g.description) > 1000) errors.push_back({"description", "must be at most 1000 characters"});
+  if (g.description && Utf8Length(*g.description) > 1000)
+    errors.push_back({"description", "must be at most 1000 characters"});
   auto term_errors = CheckTerms(g.terms, "terms");
   errors.insert(errors.end(), term_errors.begin(), term_errors.end());
   if (!errors.empty()) return Error::Validation(std::move(errors));
@@ -198,7 +216,8 @@ json::object BodyOf(const Glossary& g) {
     if (t.notes) o["notes"] = *t.notes;
     terms.push_back(std::move(o));
   }
-  json::object body{{"sourceLanguage", g.source_language}, {"targetLanguage", g.target_language}, {"terms", std::move(terms)}};
+  json::object body{
+      {"sourceLanguage", g.source_language}, {"targetLanguage", g.target_language}, {"terms", std::move(terms)}};
   if (g.description) body["description"] = *g.description;
   return body;
 }
@@ -249,12 +268,13 @@ Result<std::vector<GlossaryTerm>> ParseGlossaryCsv(std::string_view csv) {
   const auto& header = records.front().second;
   for (size_t i = 0; i < header.size(); ++i) {
     const std::string name = NameKey(Trim(header[i]));
-    int* slot = name == "source" ? &source
-                : name == "target" ? &target
+    int* slot = name == "source"          ? &source
+                : name == "target"        ? &target
                 : name == "casesensitive" ? &case_sensitive
-                : name == "notes" ? &notes
-                                  : nullptr;
-    if (slot == nullptr) return CsvError(1, "unknown column '" + header[i] + "' (source, target, caseSensitive, notes)");
+                : name == "notes"         ? &notes
+                                          : nullptr;
+    if (slot == nullptr)
+      return CsvError(1, "unknown column '" + header[i] + "' (source, target, caseSensitive, notes)");
     if (*slot >= 0) return CsvError(1, "the column '" + header[i] + "' appears twice");
     *slot = static_cast<int>(i);
   }
@@ -264,8 +284,8 @@ Result<std::vector<GlossaryTerm>> ParseGlossaryCsv(std::string_view csv) {
   for (size_t r = 1; r < records.size(); ++r) {
     const auto& [line, fields] = records[r];
     if (fields.size() != header.size())
-      return CsvError(line, std::to_string(fields.size()) + " fields where the header has " +
-                                std::to_string(header.size()));
+      return CsvError(line,
+                      std::to_string(fields.size()) + " fields where the header has " + std::to_string(header.size()));
     GlossaryTerm t;
     t.source = Trim(Unprotect(fields[static_cast<size_t>(source)]));
     t.target = Trim(Unprotect(fields[static_cast<size_t>(target)]));
@@ -316,8 +336,10 @@ Result<TbxImport> ParseGlossaryTbx(std::string_view xml, const std::string& sour
       if (term == nullptr) continue;
       std::string text = Trim(term->AllText());
       if (text.empty()) continue;
-      if (!source && LanguageMatches(*lang, source_language)) source = std::move(text);
-      else if (!target && LanguageMatches(*lang, target_language)) target = std::move(text);
+      if (!source && LanguageMatches(*lang, source_language))
+        source = std::move(text);
+      else if (!target && LanguageMatches(*lang, target_language))
+        target = std::move(text);
     }
     for (const auto& c : entry->children)
       if (!notes && (c.name == "note" || c.name == "descrip")) notes = Trim(c.AllText());
@@ -327,9 +349,10 @@ Result<TbxImport> ParseGlossaryTbx(std::string_view xml, const std::string& sour
     }
     GlossaryTerm t{*source, *target, false, notes && !notes->empty() ? notes : std::nullopt};
     if (Utf8Length(t.source) > kMaxGlossaryTermLength || Utf8Length(t.target) > kMaxGlossaryTermLength)
-      return Error::InvalidArgument("invalid_tbx", "The term '" + t.source.substr(0, 40) +
-                                                       "...' is longer than 200 characters.");
-    if (t.notes && Utf8Length(*t.notes) > kMaxGlossaryNotesLength) t.notes = t.notes->substr(0, kMaxGlossaryNotesLength);
+      return Error::InvalidArgument("invalid_tbx",
+                                    "The term '" + t.source.substr(0, 40) + "...' is longer than 200 characters.");
+    if (t.notes && Utf8Length(*t.notes) > kMaxGlossaryNotesLength)
+      t.notes = t.notes->substr(0, kMaxGlossaryNotesLength);
     out.terms.push_back(std::move(t));
     if (out.terms.size() > kMaxGlossaryTerms)
       return Error::InvalidArgument("invalid_tbx", "The TBX document has more than 5000 entries.");
@@ -340,18 +363,21 @@ Result<TbxImport> ParseGlossaryTbx(std::string_view xml, const std::string& sour
 std::string WriteGlossaryTbx(const Glossary& g) {
   std::string out =
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      "<tbx type=\"TBX-Basic\" style=\"dca\" xml:lang=\"" + XmlEscape(g.source_language) +
+      "<tbx type=\"TBX-Basic\" style=\"dca\" xml:lang=\"" +
+      XmlEscape(g.source_language) +
       "\" xmlns=\"urn:iso:std:iso:30042:ed-2\">\n"
-      "  <tbxHeader>\n    <fileDesc>\n      <sourceDesc>\n        <p>" + XmlEscape(g.name) +
-      "</p>\n      </sourceDesc>\n    </fileDesc>\n  </tbxHeader>\n  <text>\n    <body>\n";
+      "  <tbxHeader>\n    <fileDesc>\n      <sourceDesc>\n        <p>" +
+      XmlEscape(g.name) + "</p>\n      </sourceDesc>\n    </fileDesc>\n  </tbxHeader>\n  <text>\n    <body>\n";
   for (size_t i = 0; i < g.terms.size(); ++i) {
     const auto& t = g.terms[i];
     out += "      <conceptEntry id=\"c" + std::to_string(i + 1) + "\">\n";
     if (t.notes) out += "        <note>" + XmlEscape(*t.notes) + "</note>\n";
-    out += "        <langSec xml:lang=\"" + XmlEscape(g.source_language) + "\">\n          <termSec>\n            <term>" +
-           XmlEscape(t.source) + "</term>\n          </termSec>\n        </langSec>\n";
-    out += "        <langSec xml:lang=\"" + XmlEscape(g.target_language) + "\">\n          <termSec>\n            <term>" +
-           XmlEscape(t.target) + "</term>\n          </termSec>\n        </langSec>\n";
+    out += "        <langSec xml:lang=\"" + XmlEscape(g.source_language) +
+           "\">\n          <termSec>\n            <term>" + XmlEscape(t.source) +
+           "</term>\n          </termSec>\n        </langSec>\n";
+    out += "        <langSec xml:lang=\"" + XmlEscape(g.target_language) +
+           "\">\n          <termSec>\n            <term>" + XmlEscape(t.target) +
+           "</term>\n          </termSec>\n        </langSec>\n";
     out += "      </conceptEntry>\n";
   }
   out += "    </body>\n  </text>\n</tbx>\n";
@@ -435,16 +461,20 @@ Result<Glossary> GlossaryService::Import(const identity::Principal& caller, cons
   for (const auto& t : terms) {
     auto same = std::find_if(g.terms.begin(), g.terms.end(),
                              [&](const GlossaryTerm& x) { return NameKey(x.source) == NameKey(t.source); });
-    if (same != g.terms.end()) *same = t;
-    else g.terms.push_back(t);
+    if (same != g.terms.end())
+      *same = t;
+    else
+      g.terms.push_back(t);
   }
   if (auto errors = CheckTerms(g.terms, "terms"); !errors.empty()) return Error::Validation(std::move(errors));
   g.term_count = g.terms.size();
   g.updated_at = clock_.Now();
   internal::UpdateItem(tenant, kKind, {g.id, g.name, g.source_language, BodyOf(g), g.created_at, g.updated_at});
   audit_.Record(tenant, identity::AuditOf(caller, "glossary.imported", {"glossary", g.id},
-                                          {{"format", format}, {"mode", replace ? "replace" : "merge"},
-                                           {"imported", terms.size()}, {"terms", g.terms.size()}}));
+                                          {{"format", format},
+                                           {"mode", replace ? "replace" : "merge"},
+                                           {"imported", terms.size()},
+                                           {"terms", g.terms.size()}}));
   session.Commit();
   return g;
 }

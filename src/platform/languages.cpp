@@ -44,7 +44,8 @@ std::vector<Language> Load(storage::TenantSession& tenant, bool for_update = fal
       l.display_name = std::string(v->as_string());
     if (const auto* v = item.body.if_contains("trigger"); v && v->is_string())
       l.trigger = ParseTranslationTrigger(v->as_string()).value_or(TranslationTrigger::kOnDemand);
-    if (const auto* v = item.body.if_contains("provider"); v && v->is_string()) l.provider = std::string(v->as_string());
+    if (const auto* v = item.body.if_contains("provider"); v && v->is_string())
+      l.provider = std::string(v->as_string());
     if (const auto* v = item.body.if_contains("sortOrder"); v && v->is_int64()) l.sort_order = v->as_int64();
     l.is_enabled = false;
     out.push_back(std::move(l));
@@ -74,9 +75,8 @@ internal::ConfigItem ItemOf(const Language& l, TimeMs now) {
   internal::ConfigItem item;
   item.id = l.code;
   item.name = l.code;
-  item.body = {{"displayName", l.display_name},
-               {"trigger", TranslationTriggerName(l.trigger)},
-               {"sortOrder", l.sort_order}};
+  item.body = {
+      {"displayName", l.display_name}, {"trigger", TranslationTriggerName(l.trigger)}, {"sortOrder", l.sort_order}};
   if (l.provider) item.body["provider"] = *l.provider;
   item.created_at = now;
   item.updated_at = now;
@@ -109,7 +109,8 @@ std::vector<FieldError> Validate(const LanguageInput& input) {
   }
   if (input.provider && *input.provider) {
     if (Trim(**input.provider).empty()) errors.push_back({"provider", "must not be blank (send null to clear)"});
-    if (Utf8Length(**input.provider) > kMaxProviderLength) errors.push_back({"provider", "must be at most 100 characters"});
+    if (Utf8Length(**input.provider) > kMaxProviderLength)
+      errors.push_back({"provider", "must be at most 100 characters"});
   }
   if (input.sort_order && (*input.sort_order < -1000000 || *input.sort_order > 1000000))
     errors.push_back({"sortOrder", "must be between -1000000 and 1000000"});
@@ -138,9 +139,12 @@ json::object Changes(const LanguageInput& input) {
 
 std::string_view TranslationTriggerName(TranslationTrigger trigger) {
   switch (trigger) {
-    case TranslationTrigger::kAlwaysTranslate: return "AlwaysTranslate";
-    case TranslationTrigger::kOnDemand: return "OnDemand";
-    case TranslationTrigger::kNever: return "Never";
+    case TranslationTrigger::kAlwaysTranslate:
+      return "AlwaysTranslate";
+    case TranslationTrigger::kOnDemand:
+      return "OnDemand";
+    case TranslationTrigger::kNever:
+      return "Never";
   }
   return "OnDemand";
 }
@@ -187,8 +191,7 @@ Result<Language> LanguageService::Add(const identity::Principal& caller, const L
   CR_TRY(identity::RequireGlobalAdmin(caller));
   auto errors = Validate(input);
   const auto code = CanonicalLanguageCode(Trim(input.code));
-  if (!code)
-    errors.push_back({"code", "unknown language '" + input.code + "' (see /api/tenant/known-languages)"});
+  if (!code) errors.push_back({"code", "unknown language '" + input.code + "' (see /api/tenant/known-languages)"});
   if (!errors.empty()) return Error::Validation(std::move(errors));
 
   storage::Session session(db_, storage::TxMode::kWrite);
@@ -250,8 +253,8 @@ Result<Language> LanguageService::SetDefault(const identity::Principal& caller, 
   it->is_default = true;
   it->is_enabled = true;
   SaveState(tenant, languages);
-  audit_.Record(tenant, identity::AuditOf(caller, "language.default_set", {"language", it->code},
-                                          {{"previous", previous}}));
+  audit_.Record(tenant,
+                identity::AuditOf(caller, "language.default_set", {"language", it->code}, {{"previous", previous}}));
   session.Commit();
   return *it;
 }

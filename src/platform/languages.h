@@ -70,8 +70,7 @@ class LanguageService {
   Result<Language> Add(const identity::Principal& caller, const LanguageInput& input) const;
   // 404 when the tenant has no such language; 409 default_language when
   // asked to disable the default.
-  Result<Language> Update(const identity::Principal& caller, const std::string& code,
-                          const LanguageInput& input) const;
+  Result<Language> Update(const identity::Principal& caller, const std::string& code, const LanguageInput& input) const;
   // Makes `code` the one default, enabling it if it was disabled. 404 when
   // the tenant has no such language.
   Result<Language> SetDefault(const identity::Principal& caller, const std::string& code) const;

@@ -62,8 +62,10 @@ StyleRule FromItem(const internal::ConfigItem& item) {
 }
 
 void CheckTerm(std::vector<FieldError>& errors, const std::string& field, const std::string& term) {
-  if (Trim(term).empty()) errors.push_back({field, "must not be blank"});
-  else if (Utf8Length(term) > kMaxStyleTermLength) errors.push_back({field, "must be at most 100 characters"});
+  if (Trim(term).empty())
+    errors.push_back({field, "must not be blank"});
+  else if (Utf8Length(term) > kMaxStyleTermLength)
+    errors.push_back({field, "must be at most 100 characters"});
 }
 
 Result<StyleRule> Validated(const StyleRule& input) {
@@ -74,15 +76,18 @@ Result<StyleRule> Validated(const StyleRule& input) {
   std::vector<FieldError> errors;
   if (r.name.empty()) errors.push_back({"name", "must not be blank"});
   if (Utf8Length(r.name) > 100) errors.push_back({"name", "must be at most 100 characters"});
-  if (auto code = CanonicalLanguageCode(r.language)) r.language = *code;
-  else errors.push_back({"language", "unknown language '" + r.language + "' (see /api/tenant/known-languages)"});
+  if (auto code = CanonicalLanguageCode(r.language))
+    r.language = *code;
+  else
+    errors.push_back({"language", "unknown language '" + r.language + "' (see /api/tenant/known-languages)"});
   CheckTerm(errors, "term", r.term);
   if (r.type == StyleRuleType::kPrefer) {
     if (r.alternatives.empty() || r.alternatives.size() > 20)
       errors.push_back({"alternatives", "a Prefer rule lists 1..20 terms it replaces"});
     for (size_t i = 0; i < r.alternatives.size(); ++i)
       CheckTerm(errors, "alternatives[" + std::to_string(i) + "]", r.alternatives[i]);
-    if (r.suggestion) errors.push_back({"suggestion", "only Avoid rules take a suggestion (a Prefer rule suggests its term)"});
+    if (r.suggestion)
+      errors.push_back({"suggestion", "only Avoid rules take a suggestion (a Prefer rule suggests its term)"});
   } else if (!r.alternatives.empty()) {
     errors.push_back({"alternatives", "only Prefer rules take alternatives"});
   }
@@ -112,9 +117,12 @@ std::optional<StyleRuleType> ParseStyleRuleType(std::string_view name) {
 }
 std::string_view SeverityName(Severity s) {
   switch (s) {
-    case Severity::kInfo: return "Info";
-    case Severity::kWarning: return "Warning";
-    case Severity::kError: return "Error";
+    case Severity::kInfo:
+      return "Info";
+    case Severity::kWarning:
+      return "Warning";
+    case Severity::kError:
+      return "Error";
   }
   return "Warning";
 }
@@ -135,7 +143,8 @@ std::vector<StyleMatch> CheckStyle(const std::vector<StyleRule>& rules, const st
           rule.type == StyleRuleType::kPrefer ? rule.alternatives : std::vector<std::string>{rule.term};
       for (const auto& term : flagged) {
         const std::string needle = rule.case_sensitive ? term : internal::FoldAscii(term);
-        const std::string_view haystack = rule.case_sensitive ? std::string_view(segment.text) : std::string_view(folded);
+        const std::string_view haystack =
+            rule.case_sensitive ? std::string_view(segment.text) : std::string_view(folded);
         for (size_t at : internal::FindAll(haystack, needle, rule.whole_word, kMaxStyleMatches)) {
           StyleMatch m;
           m.rule_id = rule.id;
@@ -146,9 +155,12 @@ std::vector<StyleMatch> CheckStyle(const std::vector<StyleRule>& rules, const st
           m.length = internal::Utf16Length(m.matched_text);
           m.severity = rule.severity;
           m.suggestion = rule.type == StyleRuleType::kPrefer ? std::optional<std::string>(rule.term) : rule.suggestion;
-          if (rule.message) m.message = *rule.message;
-          else if (m.suggestion) m.message = "Use '" + *m.suggestion + "' instead of '" + m.matched_text + "'.";
-          else m.message = "Avoid '" + m.matched_text + "'.";
+          if (rule.message)
+            m.message = *rule.message;
+          else if (m.suggestion)
+            m.message = "Use '" + *m.suggestion + "' instead of '" + m.matched_text + "'.";
+          else
+            m.message = "Avoid '" + m.matched_text + "'.";
           here.push_back(std::move(m));
         }
       }

@@ -18,9 +18,9 @@ std::string Capitalized(TaxonomyKind kind) { return kind == TaxonomyKind::kCateg
 Error NotFound(TaxonomyKind kind) { return Error::NotFound(Capitalized(kind) + " not found."); }
 
 Error NameTaken(TaxonomyKind kind, const std::string& name) {
-  return Error::Conflict(std::string(TaxonomyKindName(kind)) + "_name_taken",
-                         "A " + std::string(TaxonomyKindName(kind)) + " named '" + name +
-                             "' already exists in this tenant.");
+  return Error::Conflict(
+      std::string(TaxonomyKindName(kind)) + "_name_taken",
+      "A " + std::string(TaxonomyKindName(kind)) + " named '" + name + "' already exists in this tenant.");
 }
 
 TaxonomyItem FromItem(storage::TenantSession& tenant, std::string_view kind, const internal::ConfigItem& item) {
@@ -69,7 +69,8 @@ Result<std::vector<TaxonomyItem>> TaxonomyService::List(const identity::Principa
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);
   std::vector<TaxonomyItem> out;
-  for (const auto& item : internal::ListItems(tenant, TaxonomyKindName(kind))) out.push_back(FromItem(tenant, TaxonomyKindName(kind), item));
+  for (const auto& item : internal::ListItems(tenant, TaxonomyKindName(kind)))
+    out.push_back(FromItem(tenant, TaxonomyKindName(kind), item));
   return out;
 }
 
@@ -117,8 +118,8 @@ Result<TaxonomyItem> TaxonomyService::Create(const identity::Principal& caller, 
     if (IsUniqueViolation(e)) return NameTaken(kind, item.name);
     throw;
   }
-  audit_.Record(tenant, identity::AuditOf(caller, std::string(kind_name) + ".created", {std::string(kind_name), item.id},
-                                          {{"name", item.name}}));
+  audit_.Record(tenant, identity::AuditOf(caller, std::string(kind_name) + ".created",
+                                          {std::string(kind_name), item.id}, {{"name", item.name}}));
   session.Commit();
   return TaxonomyItem{item.id, item.name, valid.description, 0, item.created_at, item.updated_at};
 }

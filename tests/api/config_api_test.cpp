@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <set>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "support/api_fixture.h"
@@ -105,8 +105,11 @@ TEST_F(Config, AddUpdateSetDefaultAndDeleteALanguage) {
   ASSERT_TRUE(std::find(before.begin(), before.end(), "fr") == before.end()) << "tenant already has fr";
 
   auto added = api().Post("/admin/languages",
-                          {{"code", "FR"}, {"displayName", "Français"}, {"trigger", "AlwaysTranslate"},
-                           {"provider", "deepl"}, {"sortOrder", 50}},
+                          {{"code", "FR"},
+                           {"displayName", "Français"},
+                           {"trigger", "AlwaysTranslate"},
+                           {"provider", "deepl"},
+                           {"sortOrder", 50}},
                           admin);
   ASSERT_EQ(added.status, 201) << added.body;
   auto l = added.Json();
@@ -127,8 +130,8 @@ TEST_F(Config, AddUpdateSetDefaultAndDeleteALanguage) {
   ExpectProblem(api().Post("/api/admin/languages", {{"code", "fr"}, {"displayName", "again"}}, admin), 409,
                 "language_exists");
 
-  auto updated = api().Put("/api/admin/languages/fr", {{"trigger", "Never"}, {"provider", nullptr}, {"isEnabled", false}},
-                           admin);
+  auto updated =
+      api().Put("/api/admin/languages/fr", {{"trigger", "Never"}, {"provider", nullptr}, {"isEnabled", false}}, admin);
   ASSERT_EQ(updated.status, 200) << updated.body;
   EXPECT_EQ(Str(updated.Json(), "trigger"), "Never");
   EXPECT_TRUE(updated.Json().at("provider").is_null());
@@ -150,8 +153,7 @@ TEST_F(Config, AddUpdateSetDefaultAndDeleteALanguage) {
   ExpectAudit(t, "language.default_set", "language", "fr");
   int defaults = 0;
   const json::value languages = api().Get("/api/admin/languages", admin).Json();
-  for (const auto& x : languages.as_array())
-    defaults += x.at("isDefault").as_bool() ? 1 : 0;
+  for (const auto& x : languages.as_array()) defaults += x.at("isDefault").as_bool() ? 1 : 0;
   EXPECT_EQ(defaults, 1);
   EXPECT_EQ(Str(api().Get("/api/admin/languages/default", t.token("viewer")).Json(), "code"), "fr");
 
@@ -175,8 +177,9 @@ TEST_F(Config, LanguageValidation) {
   const auto admin = t.token("admin");
   ExpectValidation(api().Post("/api/admin/languages", {{"code", "xx-nope"}, {"displayName", "X"}}, admin), "code");
   ExpectValidation(api().Post("/api/admin/languages", {{"code", "de"}}, admin), "displayName");
-  ExpectValidation(api().Post("/admin/languages", {{"code", "de"}, {"displayName", "D"}, {"trigger", "Sometimes"}}, admin),
-                   "trigger");
+  ExpectValidation(
+      api().Post("/admin/languages", {{"code", "de"}, {"displayName", "D"}, {"trigger", "Sometimes"}}, admin),
+      "trigger");
   ExpectValidation(api().Post("/admin/languages", {{"code", "de"}, {"displayName", "   "}}, admin), "displayName");
   ExpectValidation(api().Put("/admin/languages/en", {{"sortOrder", "first"}}, admin), "sortOrder");
   auto malformed = api().Send("POST", "/api/admin/languages", "{\"code\":", admin);
@@ -199,7 +202,8 @@ TEST_F(Config, LanguagesAccessAndIsolation) {
   const std::string key = MachineKey(t);
   EXPECT_EQ(api().Send("GET", "/admin/languages", "", "", {{"X-Api-Key", key}}).status, 403);
   // One tenant's change does not reach another.
-  ASSERT_EQ(api().Post("/admin/languages", {{"code", "it"}, {"displayName", "Italiano"}}, t.token("admin")).status, 201);
+  ASSERT_EQ(api().Post("/admin/languages", {{"code", "it"}, {"displayName", "Italiano"}}, t.token("admin")).status,
+            201);
   auto codes = Field(api().Get("/admin/languages", other.token("admin")).Json(), "code");
   EXPECT_TRUE(std::find(codes.begin(), codes.end(), "it") == codes.end());
   ExpectProblem(api().Put("/admin/languages/it", {{"sortOrder", 1}}, other.token("admin")), 404, "not_found");
@@ -278,16 +282,20 @@ TEST_F(Config, CategoryOrTagInUseIs409UnlessDetached) {
   const std::string unused = Str(api().Post("/tags", {{"name", "unused"}}, admin).Json(), "id");
   // A hub names them at creation; an entry through its classification.
   auto hub = api().Post("/api/hubs",
-                        {{"key", "guides"}, {"name", "Guides"}, {"defaultExpiryDays", 365}, {"defaultOrgRole", "Editor"},
-                         {"categoryId", category}, {"tagIds", json::array{json::value(tag)}}},
+                        {{"key", "guides"},
+                         {"name", "Guides"},
+                         {"defaultExpiryDays", 365},
+                         {"defaultOrgRole", "Editor"},
+                         {"categoryId", category},
+                         {"tagIds", json::array{json::value(tag)}}},
                         admin);
   ASSERT_EQ(hub.status, 201) << hub.body;
   auto entry = MakeEntry(api(), admin, "guides", "first", {"Hello"});
   const std::string entry_id = Str(entry, "id");
   const std::string classification = "/api/entries/" + entry_id + "/classification";
-  auto classified = api().Put(classification,
-                              {{"categoryId", category}, {"tagIds", json::array{json::value(tag), json::value(tag)}}},
-                              t.token("editor"));
+  auto classified =
+      api().Put(classification, {{"categoryId", category}, {"tagIds", json::array{json::value(tag), json::value(tag)}}},
+                t.token("editor"));
   ASSERT_EQ(classified.status, 200) << classified.body;
   EXPECT_EQ(Str(classified.Json(), "categoryId"), category);
   EXPECT_EQ(classified.Json().at("tagIds").as_array().size(), 1u);  // deduplicated
@@ -368,8 +376,11 @@ TEST_F(Config, HeuristicsCrudOnBothPathsAndTestClassifiesASample) {
   auto t = CreateTenant(api(), "bh");
   const auto admin = t.token("admin");
   auto code = api().Post("/block-type-heuristics",
-                         {{"name", "Code"}, {"blockClass", "code"}, {"nodeTypes", json::array{"codeBlock"}},
-                          {"translation", "Skip"}, {"priority", 10}},
+                         {{"name", "Code"},
+                          {"blockClass", "code"},
+                          {"nodeTypes", json::array{"codeBlock"}},
+                          {"translation", "Skip"},
+                          {"priority", 10}},
                          admin);
   ASSERT_EQ(code.status, 201) << code.body;
   const std::string code_id = Str(code.Json(), "id");
@@ -420,10 +431,9 @@ TEST_F(Config, HeuristicsCrudOnBothPathsAndTestClassifiesASample) {
   }
 
   // Disabled: no longer applied. Replaced wholesale by PUT.
-  auto disabled = api().Put("/api/blocktypeheuristics/" + code_id,
-                            {{"name", "Code"}, {"blockClass", "code"}, {"nodeTypes", json::array{"codeBlock"}},
-                             {"isEnabled", false}},
-                            admin);
+  auto disabled = api().Put(
+      "/api/blocktypeheuristics/" + code_id,
+      {{"name", "Code"}, {"blockClass", "code"}, {"nodeTypes", json::array{"codeBlock"}}, {"isEnabled", false}}, admin);
   ASSERT_EQ(disabled.status, 200) << disabled.body;
   EXPECT_FALSE(disabled.Json().at("isEnabled").as_bool());
   ExpectAudit(t, "blockheuristic.updated", "blockheuristic", code_id);
@@ -439,27 +449,28 @@ TEST_F(Config, HeuristicValidationAccessAndIsolation) {
   auto t = CreateTenant(api(), "bhv");
   auto other = CreateTenant(api(), "bhv-other");
   const auto admin = t.token("admin");
-  ExpectValidation(api().Post("/block-type-heuristics", {{"name", "X"}, {"blockClass", "Bad Class"},
-                                                         {"nodeTypes", json::array{"p"}}}, admin),
+  ExpectValidation(api().Post("/block-type-heuristics",
+                              {{"name", "X"}, {"blockClass", "Bad Class"}, {"nodeTypes", json::array{"p"}}}, admin),
                    "blockClass");
   ExpectValidation(api().Post("/block-type-heuristics", {{"name", "X"}, {"blockClass", "x"}}, admin), "nodeTypes");
-  ExpectValidation(api().Post("/block-type-heuristics", {{"name", "X"}, {"blockClass", "x"},
-                                                         {"nodeTypes", json::array{"p q"}}}, admin),
-                   "nodeTypes[0]");
   ExpectValidation(api().Post("/block-type-heuristics",
-                              {{"name", "X"}, {"blockClass", "x"}, {"textPattern", {{"match", "Regex"}, {"text", "a+"}}}},
-                              admin),
-                   "textPattern.match");
+                              {{"name", "X"}, {"blockClass", "x"}, {"nodeTypes", json::array{"p q"}}}, admin),
+                   "nodeTypes[0]");
+  ExpectValidation(
+      api().Post("/block-type-heuristics",
+                 {{"name", "X"}, {"blockClass", "x"}, {"textPattern", {{"match", "Regex"}, {"text", "a+"}}}}, admin),
+      "textPattern.match");
   ExpectValidation(api().Post("/block-type-heuristics/test", {{"content", "not a document"}}, admin), "content");
-  auto created = api().Post("/block-type-heuristics", {{"name", "Code"}, {"blockClass", "code"},
-                                                       {"nodeTypes", json::array{"codeBlock"}}}, admin);
+  auto created = api().Post("/block-type-heuristics",
+                            {{"name", "Code"}, {"blockClass", "code"}, {"nodeTypes", json::array{"codeBlock"}}}, admin);
   ASSERT_EQ(created.status, 201);
   const std::string id = Str(created.Json(), "id");
-  ExpectProblem(api().Post("/api/blocktypeheuristics", {{"name", "code"}, {"blockClass", "code"},
-                                                        {"nodeTypes", json::array{"codeBlock"}}}, admin),
+  ExpectProblem(api().Post("/api/blocktypeheuristics",
+                           {{"name", "code"}, {"blockClass", "code"}, {"nodeTypes", json::array{"codeBlock"}}}, admin),
                 409, "heuristic_name_taken");
-  EXPECT_EQ(api().Post("/block-type-heuristics", {{"name", "Y"}, {"blockClass", "y"}, {"nodeTypes", json::array{"p"}}},
-                       t.token("editor"))
+  EXPECT_EQ(api()
+                .Post("/block-type-heuristics", {{"name", "Y"}, {"blockClass", "y"}, {"nodeTypes", json::array{"p"}}},
+                      t.token("editor"))
                 .status,
             403);
   EXPECT_EQ(api().Delete("/block-type-heuristics/" + id, t.token("viewer")).status, 403);
@@ -474,19 +485,28 @@ TEST_F(Config, StyleRulesCrudAndCheckAText) {
   auto t = CreateTenant(api(), "style");
   const auto admin = t.token("admin");
   auto avoid = api().Post("/admin/style-rules",
-                          {{"name", "No utilize"}, {"language", "en"}, {"type", "Avoid"}, {"term", "utilize"},
-                           {"suggestion", "use"}, {"severity", "Error"}},
+                          {{"name", "No utilize"},
+                           {"language", "en"},
+                           {"type", "Avoid"},
+                           {"term", "utilize"},
+                           {"suggestion", "use"},
+                           {"severity", "Error"}},
                           admin);
   ASSERT_EQ(avoid.status, 201) << avoid.body;
   const std::string avoid_id = Str(avoid.Json(), "id");
   ExpectAudit(t, "stylerule.created", "stylerule", avoid_id);
   auto prefer = api().Post("/api/admin/style-rules",
-                           {{"name", "Sign in"}, {"language", "en"}, {"type", "Prefer"}, {"term", "sign in"},
-                            {"alternatives", json::array{"log in", "login"}}, {"message", "We say sign in."}},
+                           {{"name", "Sign in"},
+                            {"language", "en"},
+                            {"type", "Prefer"},
+                            {"term", "sign in"},
+                            {"alternatives", json::array{"log in", "login"}},
+                            {"message", "We say sign in."}},
                            admin);
   ASSERT_EQ(prefer.status, 201) << prefer.body;
-  auto german = api().Post("/admin/style-rules",
-                           {{"name", "Kein utilize"}, {"language", "de"}, {"type", "Avoid"}, {"term", "utilize"}}, admin);
+  auto german =
+      api().Post("/admin/style-rules",
+                 {{"name", "Kein utilize"}, {"language", "de"}, {"type", "Avoid"}, {"term", "utilize"}}, admin);
   ASSERT_EQ(german.status, 201) << german.body;
 
   EXPECT_EQ(api().Get("/admin/style-rules", t.token("viewer")).Json().as_array().size(), 3u);
@@ -516,10 +536,10 @@ TEST_F(Config, StyleRulesCrudAndCheckAText) {
     EXPECT_EQ(Str(m[1], "suggestion"), "sign in");
   }
 
-  auto updated = api().Put("/admin/style-rules/" + avoid_id,
-                           {{"name", "No utilize"}, {"language", "en"}, {"type", "Avoid"}, {"term", "utilize"},
-                            {"isEnabled", false}},
-                           admin);
+  auto updated = api().Put(
+      "/admin/style-rules/" + avoid_id,
+      {{"name", "No utilize"}, {"language", "en"}, {"type", "Avoid"}, {"term", "utilize"}, {"isEnabled", false}},
+      admin);
   ASSERT_EQ(updated.status, 200) << updated.body;
   ExpectAudit(t, "stylerule.updated", "stylerule", avoid_id);
   auto r = api().Post("/admin/style-rules/check", {{"language", "en"}, {"text", "utilize"}}, admin);
@@ -533,9 +553,11 @@ TEST_F(Config, StyleCheckOfAnEntryNamesBlocks) {
   auto t = CreateTenant(api(), "stylee");
   auto other = CreateTenant(api(), "stylee-other");
   const auto admin = t.token("admin");
-  ASSERT_EQ(api().Post("/admin/style-rules", {{"name", "R"}, {"language", "en"}, {"type", "Avoid"}, {"term", "foo"}},
-                       admin).status,
-            201);
+  ASSERT_EQ(
+      api()
+          .Post("/admin/style-rules", {{"name", "R"}, {"language", "en"}, {"type", "Avoid"}, {"term", "foo"}}, admin)
+          .status,
+      201);
   MakeHub(api(), admin, "kb", "Viewer");
   auto entry = MakeEntry(api(), admin, "kb", "e", {"no match here", "a foo and FOO"});
   const std::string id = Str(entry, "id");
@@ -592,14 +614,15 @@ TEST_F(Config, StyleRuleValidationAccessAndIsolation) {
 TEST_F(Config, GlossaryCrudOnBothPathsAndSyncNeedsAProvider) {
   auto t = CreateTenant(api(), "gloss");
   const auto admin = t.token("admin");
-  auto created = api().Post("/admin/glossaries",
-                            {{"name", "Product"},
-                             {"sourceLanguage", "en"},
-                             {"targetLanguage", "DE"},
-                             {"terms", json::array{json::object{{"source", "sign in"}, {"target", "anmelden"}},
-                                                   json::object{{"source", "API"}, {"target", "API"},
-                                                                {"caseSensitive", true}, {"notes", "keep"}}}}},
-                            admin);
+  auto created = api().Post(
+      "/admin/glossaries",
+      {{"name", "Product"},
+       {"sourceLanguage", "en"},
+       {"targetLanguage", "DE"},
+       {"terms",
+        json::array{json::object{{"source", "sign in"}, {"target", "anmelden"}},
+                    json::object{{"source", "API"}, {"target", "API"}, {"caseSensitive", true}, {"notes", "keep"}}}}},
+      admin);
   ASSERT_EQ(created.status, 201) << created.body;
   const std::string id = Str(created.Json(), "id");
   EXPECT_EQ(Str(created.Json(), "targetLanguage"), "de");
@@ -636,30 +659,34 @@ TEST_F(Config, GlossaryValidationAccessAndIsolation) {
   auto t = CreateTenant(api(), "glossv");
   auto other = CreateTenant(api(), "glossv-other");
   const auto admin = t.token("admin");
-  ExpectValidation(api().Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"}, {"targetLanguage", "xx"}},
-                              admin),
-                   "targetLanguage");
-  ExpectValidation(api().Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"}, {"targetLanguage", "EN"}},
-                              admin),
-                   "targetLanguage");
+  ExpectValidation(
+      api().Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"}, {"targetLanguage", "xx"}}, admin),
+      "targetLanguage");
+  ExpectValidation(
+      api().Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"}, {"targetLanguage", "EN"}}, admin),
+      "targetLanguage");
   ExpectValidation(api().Post("/admin/glossaries",
-                              {{"name", "G"}, {"sourceLanguage", "en"}, {"targetLanguage", "de"},
+                              {{"name", "G"},
+                               {"sourceLanguage", "en"},
+                               {"targetLanguage", "de"},
                                {"terms", json::array{json::object{{"source", "  "}, {"target", "x"}}}}},
                               admin),
                    "terms[0].source");
-  auto created = api().Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"}, {"targetLanguage", "de"}},
-                            admin);
+  auto created =
+      api().Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"}, {"targetLanguage", "de"}}, admin);
   ASSERT_EQ(created.status, 201) << created.body;
   const std::string id = Str(created.Json(), "id");
-  ExpectProblem(api().Post("/api/admin/glossaries", {{"name", "g"}, {"sourceLanguage", "en"}, {"targetLanguage", "fr"}},
-                           admin),
-                409, "glossary_name_taken");
-  EXPECT_EQ(api().Post("/admin/glossaries", {{"name", "H"}, {"sourceLanguage", "en"}, {"targetLanguage", "fr"}},
-                       t.token("editor"))
+  ExpectProblem(
+      api().Post("/api/admin/glossaries", {{"name", "g"}, {"sourceLanguage", "en"}, {"targetLanguage", "fr"}}, admin),
+      409, "glossary_name_taken");
+  EXPECT_EQ(api()
+                .Post("/admin/glossaries", {{"name", "H"}, {"sourceLanguage", "en"}, {"targetLanguage", "fr"}},
+                      t.token("editor"))
                 .status,
             403);
-  EXPECT_EQ(api().Send("POST", "/admin/glossaries/" + id + "/import/csv", "source,target\r\na,b\r\n", t.token("viewer"),
-                       {{"Content-Type", "text/csv"}})
+  EXPECT_EQ(api()
+                .Send("POST", "/admin/glossaries/" + id + "/import/csv", "source,target\r\na,b\r\n", t.token("viewer"),
+                      {{"Content-Type", "text/csv"}})
                 .status,
             403);
   ExpectProblem(api().Get("/admin/glossaries/" + id, other.token("admin")), 404, "not_found");
@@ -667,24 +694,27 @@ TEST_F(Config, GlossaryValidationAccessAndIsolation) {
   ExpectProblem(api().Send("POST", "/admin/glossaries/" + id + "/import/csv", "source,target\r\na,b\r\n",
                            other.token("admin"), {{"Content-Type", "text/csv"}}),
                 404, "not_found");
-  ExpectProblem(api().Post("/admin/glossaries/" + id + "/sync", json::object{}, other.token("admin")), 404, "not_found");
+  ExpectProblem(api().Post("/admin/glossaries/" + id + "/sync", json::object{}, other.token("admin")), 404,
+                "not_found");
   EXPECT_TRUE(api().Get("/admin/glossaries", other.token("admin")).Json().as_array().empty());
 }
 
 TEST_F(Config, GlossaryCsvImportExportRoundTrip) {
   auto t = CreateTenant(api(), "gcsv");
   const auto admin = t.token("admin");
-  const std::string id = Str(api().Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"},
-                                                              {"targetLanguage", "de"}}, admin).Json(),
-                             "id");
+  const std::string id =
+      Str(api()
+              .Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"}, {"targetLanguage", "de"}}, admin)
+              .Json(),
+          "id");
   const std::string csv =
       "\xEF\xBB\xBFnotes,Source,target,caseSensitive\r\n"
       "\"with, comma\",sign in,anmelden,false\r\n"
       "\"a \"\"quoted\"\"\nline\",API,API,true\n"
       ",=SUM(1),'=formel,no\r\n"
       "\r\n";
-  auto imported = api().Send("POST", "/api/admin/glossaries/" + id + "/import/csv", csv, admin,
-                             {{"Content-Type", "text/csv"}});
+  auto imported =
+      api().Send("POST", "/api/admin/glossaries/" + id + "/import/csv", csv, admin, {{"Content-Type", "text/csv"}});
   ASSERT_EQ(imported.status, 200) << imported.body;
   const json::value g = imported.Json();
   EXPECT_EQ(g.at("imported").as_int64(), 3);
@@ -723,9 +753,11 @@ TEST_F(Config, GlossaryCsvImportExportRoundTrip) {
 TEST_F(Config, MalformedCsvIs400NamingTheLine) {
   auto t = CreateTenant(api(), "gbad");
   const auto admin = t.token("admin");
-  const std::string id = Str(api().Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"},
-                                                              {"targetLanguage", "de"}}, admin).Json(),
-                             "id");
+  const std::string id =
+      Str(api()
+              .Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"}, {"targetLanguage", "de"}}, admin)
+              .Json(),
+          "id");
   const std::string path = "/admin/glossaries/" + id + "/import/csv";
   for (const auto& [csv, detail] : std::vector<std::pair<std::string, std::string>>{
            {"", "Line 1"},
@@ -744,9 +776,9 @@ TEST_F(Config, MalformedCsvIs400NamingTheLine) {
     ExpectProblem(r, 400, "invalid_csv");
     EXPECT_NE(Str(r.Json(), "detail").find(detail), std::string::npos) << r.body;
   }
-  ExpectValidation(api().Send("POST", path + "?mode=sideways", "source,target\na,b\n", admin,
-                              {{"Content-Type", "text/csv"}}),
-                   "mode");
+  ExpectValidation(
+      api().Send("POST", path + "?mode=sideways", "source,target\na,b\n", admin, {{"Content-Type", "text/csv"}}),
+      "mode");
   // Nothing was imported.
   EXPECT_EQ(api().Get("/admin/glossaries/" + id, admin).Json().at("termCount").as_int64(), 0);
 }
@@ -754,9 +786,12 @@ TEST_F(Config, MalformedCsvIs400NamingTheLine) {
 TEST_F(Config, GlossaryTbxImportExport) {
   auto t = CreateTenant(api(), "gtbx");
   const auto admin = t.token("admin");
-  const std::string id = Str(api().Post("/admin/glossaries", {{"name", "Terms & more"}, {"sourceLanguage", "en"},
-                                                              {"targetLanguage", "de"}}, admin).Json(),
-                             "id");
+  const std::string id =
+      Str(api()
+              .Post("/admin/glossaries", {{"name", "Terms & more"}, {"sourceLanguage", "en"}, {"targetLanguage", "de"}},
+                    admin)
+              .Json(),
+          "id");
   // TBX v3 and TBX 2008 shapes, a prefix, entities, CDATA, a regional tag,
   // and an entry lacking German (skipped).
   const std::string tbx = R"(<?xml version="1.0" encoding="UTF-8"?>
@@ -809,9 +844,11 @@ TEST_F(Config, GlossaryTbxImportExport) {
 TEST_F(Config, MalformedOrHostileTbxIs400) {
   auto t = CreateTenant(api(), "gxml");
   const auto admin = t.token("admin");
-  const std::string id = Str(api().Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"},
-                                                              {"targetLanguage", "de"}}, admin).Json(),
-                             "id");
+  const std::string id =
+      Str(api()
+              .Post("/admin/glossaries", {{"name", "G"}, {"sourceLanguage", "en"}, {"targetLanguage", "de"}}, admin)
+              .Json(),
+          "id");
   const std::string path = "/admin/glossaries/" + id + "/import/tbx";
   std::string deep;
   for (int i = 0; i < 100; ++i) deep += "<a>";

@@ -129,19 +129,26 @@ void AddTaxonomyRoutes(Router& router, const platform::TaxonomyService& taxonomy
                        const std::string& path, const std::string& alias) {
   const std::string noun(platform::TaxonomyKindName(kind));
   const std::string tag = noun == "category" ? "categories" : "tags";
-  router.Add(Aliased({alias}, {Method::kGet, path, Auth::kUser, "",
+  router.Add(Aliased({alias}, {Method::kGet,
+                               path,
+                               Auth::kUser,
+                               "",
                                [&taxonomy, kind](RequestContext& ctx) {
                                  return ListResponse(ctx, taxonomy.List(ctx.Caller(), kind), TaxonomyJson);
                                },
                                {.summary = "Every " + noun + " of the tenant with its usage count, by name.",
                                 .tag = tag,
                                 .response = Schema::Array(TaxonomySchema())}}));
-  router.Add(Aliased({alias}, {Method::kPost, path, Auth::kTenantAdmin, "",
+  router.Add(Aliased({alias}, {Method::kPost,
+                               path,
+                               Auth::kTenantAdmin,
+                               "",
                                [&taxonomy, kind](RequestContext& ctx) {
                                  auto body = ParseBody(ctx.request, TaxonomyRequest());
                                  if (!body) return Problem(ctx, body.error());
-                                 auto item = taxonomy.Create(ctx.Caller(), kind,
-                                                             {GetString(*body, "name"), GetOptString(*body, "description")});
+                                 auto item =
+                                     taxonomy.Create(ctx.Caller(), kind,
+                                                     {GetString(*body, "name"), GetOptString(*body, "description")});
                                  if (!item) return Problem(ctx, item.error());
                                  return JsonResponse(201, TaxonomyJson(*item));
                                },
@@ -152,9 +159,13 @@ void AddTaxonomyRoutes(Router& router, const platform::TaxonomyService& taxonomy
                                 .response = TaxonomySchema(),
                                 .success_status = 201,
                                 .errors = {409}}}));
-  router.Add(Aliased({alias + "/{id}"}, {Method::kGet, path + "/{id}", Auth::kUser, "",
+  router.Add(Aliased({alias + "/{id}"}, {Method::kGet,
+                                         path + "/{id}",
+                                         Auth::kUser,
+                                         "",
                                          [&taxonomy, kind](RequestContext& ctx) {
-                                           auto item = taxonomy.Get(ctx.Caller(), kind, CanonicalUuid(ctx.PathParam("id")));
+                                           auto item =
+                                               taxonomy.Get(ctx.Caller(), kind, CanonicalUuid(ctx.PathParam("id")));
                                            if (!item) return Problem(ctx, item.error());
                                            return JsonResponse(200, TaxonomyJson(*item));
                                          },
@@ -164,7 +175,10 @@ void AddTaxonomyRoutes(Router& router, const platform::TaxonomyService& taxonomy
                                           .errors = {404},
                                           .path_params = {{"id", Schema::Uuid()}}}}));
   router.Add(Aliased({alias + "/{id}"},
-                     {Method::kPut, path + "/{id}", Auth::kTenantAdmin, "",
+                     {Method::kPut,
+                      path + "/{id}",
+                      Auth::kTenantAdmin,
+                      "",
                       [&taxonomy, kind](RequestContext& ctx) {
                         auto body = ParseBody(ctx.request, TaxonomyRequest());
                         if (!body) return Problem(ctx, body.error());
@@ -180,7 +194,10 @@ void AddTaxonomyRoutes(Router& router, const platform::TaxonomyService& taxonomy
                        .errors = {404, 409},
                        .path_params = {{"id", Schema::Uuid()}}}}));
   router.Add(Aliased({alias + "/{id}"},
-                     {Method::kDelete, path + "/{id}", Auth::kTenantAdmin, "",
+                     {Method::kDelete,
+                      path + "/{id}",
+                      Auth::kTenantAdmin,
+                      "",
                       [&taxonomy, kind](RequestContext& ctx) {
                         const auto detach = ctx.request.QueryParam("detach");
                         if (detach && *detach != "true" && *detach != "false")
@@ -234,11 +251,13 @@ Schema HeuristicSchema() {
       Required("name", Schema::String()),
       Required("blockClass", Schema::String()),
       Required("nodeTypes", Schema::Array(Schema::String())),
-      Required("textPattern", Schema::Object({
+      Required("textPattern",
+               Schema::Object({
                                   Required("match", Schema::String().Enum({"Prefix", "Contains", "Exact"})),
                                   Required("text", Schema::String()),
                                   Required("caseSensitive", Schema::Boolean()),
-                              }).Nullable()),
+                              })
+                   .Nullable()),
       Required("priority", Schema::Integer()),
       Required("translation", Schema::String().Enum({"Translate", "Protect", "Skip"})),
       Required("isEnabled", Schema::Boolean()),
@@ -252,12 +271,15 @@ const Schema& HeuristicRequest() {
       Required("name", Schema::String().MinLength(1).MaxLength(100)),
       Required("blockClass", Schema::String().MinLength(1).MaxLength(50).Describe(
                                  "a-z, 0-9 and '-', e.g. code, warning, procedure-step, table")),
-      Optional("nodeTypes", Schema::Array(Schema::String().MinLength(1).MaxLength(50)).MaxItems(20).Describe(
-                                "ProseMirror node types (e.g. codeBlock, table, orderedList); empty or absent: any")),
+      Optional("nodeTypes",
+               Schema::Array(Schema::String().MinLength(1).MaxLength(50))
+                   .MaxItems(20)
+                   .Describe("ProseMirror node types (e.g. codeBlock, table, orderedList); empty or absent: any")),
       Optional("textPattern", TextPatternSchema().Nullable()),
       Optional("priority", Schema::Integer().Min(0).Max(10000).Describe("lower is tried first; default 100")),
-      Optional("translation", Schema::String().Enum({"Translate", "Protect", "Skip"}).Describe(
-                                  "what translation does with such blocks; default Translate")),
+      Optional("translation", Schema::String()
+                                  .Enum({"Translate", "Protect", "Skip"})
+                                  .Describe("what translation does with such blocks; default Translate")),
       Optional("isEnabled", Schema::Boolean()),
   });
   return kSchema;
@@ -270,7 +292,8 @@ BlockHeuristic HeuristicOf(const json::object& body) {
   h.node_types = GetStringArray(body, "nodeTypes");
   if (const auto* p = body.if_contains("textPattern"); p && p->is_object()) {
     platform::TextPattern pattern;
-    pattern.match = platform::ParseTextMatch(GetString(p->as_object(), "match")).value_or(platform::TextMatch::kContains);
+    pattern.match =
+        platform::ParseTextMatch(GetString(p->as_object(), "match")).value_or(platform::TextMatch::kContains);
     pattern.text = GetString(p->as_object(), "text");
     pattern.case_sensitive = GetBool(p->as_object(), "caseSensitive");
     h.text_pattern = std::move(pattern);
@@ -335,8 +358,9 @@ const Schema& StyleRuleRequest() {
   static const Schema kSchema = Schema::Object({
       Required("name", Schema::String().MinLength(1).MaxLength(100)),
       Required("language", Schema::String().MinLength(2).MaxLength(16).Describe("a known language code")),
-      Required("type", Schema::String().Enum({"Avoid", "Prefer"}).Describe(
-                           "Avoid: flags `term`; Prefer: flags each of `alternatives` and suggests `term`")),
+      Required("type", Schema::String()
+                           .Enum({"Avoid", "Prefer"})
+                           .Describe("Avoid: flags `term`; Prefer: flags each of `alternatives` and suggests `term`")),
       Required("term", Schema::String().MinLength(1).MaxLength(100).Describe("literal text, not a regular expression")),
       Optional("alternatives", Schema::Array(Schema::String().MinLength(1).MaxLength(100)).MaxItems(20)),
       Optional("suggestion", Schema::String().MaxLength(100).Nullable()),
@@ -477,22 +501,30 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
   const std::string lang = "/admin/languages";
   const std::string lang_alias = "/api/admin/languages";
   const Schema code_param = Schema::String().MinLength(2).MaxLength(16);
-  router.Add(Aliased({lang_alias}, {Method::kGet, lang, Auth::kUser, "",
+  router.Add(Aliased({lang_alias}, {Method::kGet,
+                                    lang,
+                                    Auth::kUser,
+                                    "",
                                     [&languages](RequestContext& ctx) {
                                       return ListResponse(ctx, languages.List(ctx.Caller()), LanguageJson);
                                     },
                                     {.summary = "The tenant's languages, enabled or not, by sortOrder then code.",
                                      .tag = "languages",
                                      .response = Schema::Array(LanguageSchema())}}));
-  router.Add(Aliased({lang_alias + "/enabled"}, {Method::kGet, lang + "/enabled", Auth::kUser, "",
-                                                 [&languages](RequestContext& ctx) {
-                                                   return ListResponse(ctx, languages.Enabled(ctx.Caller()),
-                                                                       LanguageJson);
-                                                 },
-                                                 {.summary = "The tenant's enabled languages.",
-                                                  .tag = "languages",
-                                                  .response = Schema::Array(LanguageSchema())}}));
-  router.Add(Aliased({lang_alias + "/default"}, {Method::kGet, lang + "/default", Auth::kUser, "",
+  router.Add(Aliased(
+      {lang_alias + "/enabled"},
+      {Method::kGet,
+       lang + "/enabled",
+       Auth::kUser,
+       "",
+       [&languages](RequestContext& ctx) { return ListResponse(ctx, languages.Enabled(ctx.Caller()), LanguageJson); },
+       {.summary = "The tenant's enabled languages.",
+        .tag = "languages",
+        .response = Schema::Array(LanguageSchema())}}));
+  router.Add(Aliased({lang_alias + "/default"}, {Method::kGet,
+                                                 lang + "/default",
+                                                 Auth::kUser,
+                                                 "",
                                                  [&languages](RequestContext& ctx) {
                                                    auto l = languages.Default(ctx.Caller());
                                                    if (!l) return Problem(ctx, l.error());
@@ -509,7 +541,10 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
     fields[1] = Required("displayName", Schema::String().MinLength(1).MaxLength(100));
     return Schema::Object(std::move(fields));
   }();
-  router.Add(Aliased({lang_alias}, {Method::kPost, lang, Auth::kTenantAdmin, "",
+  router.Add(Aliased({lang_alias}, {Method::kPost,
+                                    lang,
+                                    Auth::kTenantAdmin,
+                                    "",
                                     [&languages](RequestContext& ctx) {
                                       auto body = ParseBody(ctx.request, kAddLanguage);
                                       if (!body) return Problem(ctx, body.error());
@@ -527,7 +562,10 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                                      .errors = {409}}}));
   static const Schema kUpdateLanguage = Schema::Object(LanguageFields());
   router.Add(Aliased({lang_alias + "/{languageCode}"},
-                     {Method::kPut, lang + "/{languageCode}", Auth::kTenantAdmin, "",
+                     {Method::kPut,
+                      lang + "/{languageCode}",
+                      Auth::kTenantAdmin,
+                      "",
                       [&languages](RequestContext& ctx) {
                         auto body = ParseBody(ctx.request, kUpdateLanguage);
                         if (!body) return Problem(ctx, body.error());
@@ -543,7 +581,10 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                        .errors = {404, 409},
                        .path_params = {{"languageCode", code_param}}}}));
   router.Add(Aliased({lang_alias + "/{languageCode}/set-default"},
-                     {Method::kPut, lang + "/{languageCode}/set-default", Auth::kTenantAdmin, "",
+                     {Method::kPut,
+                      lang + "/{languageCode}/set-default",
+                      Auth::kTenantAdmin,
+                      "",
                       [&languages](RequestContext& ctx) {
                         auto l = languages.SetDefault(ctx.Caller(), ctx.PathParam("languageCode"));
                         if (!l) return Problem(ctx, l.error());
@@ -555,7 +596,10 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                        .errors = {404},
                        .path_params = {{"languageCode", code_param}}}}));
   router.Add(Aliased({lang_alias + "/{languageCode}"},
-                     {Method::kDelete, lang + "/{languageCode}", Auth::kTenantAdmin, "",
+                     {Method::kDelete,
+                      lang + "/{languageCode}",
+                      Auth::kTenantAdmin,
+                      "",
                       [&languages](RequestContext& ctx) {
                         auto removed = languages.Delete(ctx.Caller(), ctx.PathParam("languageCode"));
                         if (!removed) return Problem(ctx, removed.error());
@@ -572,7 +616,10 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
   const platform::TaxonomyService& taxonomy = s.taxonomy;
   // Before /tags/{id}: literal segments win anyway, declared first for reading.
   router.Add(Aliased({"/api/tags/search"},
-                     {Method::kGet, "/tags/search", Auth::kUser, "",
+                     {Method::kGet,
+                      "/tags/search",
+                      Auth::kUser,
+                      "",
                       [&taxonomy](RequestContext& ctx) {
                         int64_t limit = 20;
                         if (auto l = ctx.request.QueryParam("limit")) {
@@ -584,8 +631,9 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                             return Problem(ctx, Error::Validation({{"limit", "must be an integer"}}));
                           }
                         }
-                        return ListResponse(ctx, taxonomy.SearchTags(ctx.Caller(), ctx.request.QueryParam("q").value_or(""), limit),
-                                            TaxonomyJson);
+                        return ListResponse(
+                            ctx, taxonomy.SearchTags(ctx.Caller(), ctx.request.QueryParam("q").value_or(""), limit),
+                            TaxonomyJson);
                       },
                       {.summary = "Tags whose name starts with q, ignoring case, by name.",
                        .tag = "tags",
@@ -600,7 +648,10 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
       Optional("categoryId", Schema::Uuid().Nullable().Describe("null clears; absent keeps")),
       Optional("tagIds", Schema::Array(Schema::Uuid()).MaxItems(50).Describe("replaces the tags; absent keeps")),
   });
-  router.Add({Method::kGet, "/api/entries/{id}/classification", Auth::kUser, "",
+  router.Add({Method::kGet,
+              "/api/entries/{id}/classification",
+              Auth::kUser,
+              "",
               [&taxonomy](RequestContext& ctx) {
                 const std::string id = CanonicalUuid(ctx.PathParam("id"));
                 auto c = taxonomy.EntryClassification(ctx.Caller(), id);
@@ -612,14 +663,16 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                .response = ClassificationSchema(),
                .errors = {404},
                .path_params = {{"id", Schema::Uuid()}}}});
-  router.Add({Method::kPut, "/api/entries/{id}/classification", Auth::kUser, "",
+  router.Add({Method::kPut,
+              "/api/entries/{id}/classification",
+              Auth::kUser,
+              "",
               [&taxonomy](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kClassifyEntry);
                 if (!body) return Problem(ctx, body.error());
                 std::optional<std::optional<std::string>> category;
                 if (const auto* v = body->if_contains("categoryId"))
-                  category = v->is_string() ? std::optional<std::string>(CanonicalUuid(v->as_string()))
-                                            : std::nullopt;
+                  category = v->is_string() ? std::optional<std::string>(CanonicalUuid(v->as_string())) : std::nullopt;
                 std::optional<std::vector<std::string>> tags;
                 if (body->contains("tagIds")) {
                   tags.emplace();
@@ -642,14 +695,20 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
   const platform::BlockHeuristicService& heuristics = s.block_heuristics;
   const std::string bh = "/block-type-heuristics";
   const std::string bh_alias = "/api/blocktypeheuristics";
-  router.Add(Aliased({bh_alias}, {Method::kGet, bh, Auth::kUser, "",
+  router.Add(Aliased({bh_alias}, {Method::kGet,
+                                  bh,
+                                  Auth::kUser,
+                                  "",
                                   [&heuristics](RequestContext& ctx) {
                                     return ListResponse(ctx, heuristics.List(ctx.Caller()), HeuristicJson);
                                   },
                                   {.summary = "The tenant's block-type heuristics, by priority then name.",
                                    .tag = "block-type-heuristics",
                                    .response = Schema::Array(HeuristicSchema())}}));
-  router.Add(Aliased({bh_alias}, {Method::kPost, bh, Auth::kTenantAdmin, "",
+  router.Add(Aliased({bh_alias}, {Method::kPost,
+                                  bh,
+                                  Auth::kTenantAdmin,
+                                  "",
                                   [&heuristics](RequestContext& ctx) {
                                     auto body = ParseBody(ctx.request, HeuristicRequest());
                                     if (!body) return Problem(ctx, body.error());
@@ -665,15 +724,20 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                                    .response = HeuristicSchema(),
                                    .success_status = 201,
                                    .errors = {409}}}));
-  static const Schema kTestRequest = Schema::Object({Required(
-      "content", Schema::String().MinLength(1).Describe("an editor document serialized as a string (decisions.md 5)"))});
+  static const Schema kTestRequest = Schema::Object(
+      {Required("content",
+                Schema::String().MinLength(1).Describe("an editor document serialized as a string (decisions.md 5)"))});
   router.Add(Aliased({bh_alias + "/test"},
-                     {Method::kPost, bh + "/test", Auth::kUser, "",
+                     {Method::kPost,
+                      bh + "/test",
+                      Auth::kUser,
+                      "",
                       [&heuristics](RequestContext& ctx) {
                         auto body = ParseBody(ctx.request, kTestRequest);
                         if (!body) return Problem(ctx, body.error());
-                        return ListResponse(ctx, heuristics.Test(ctx.Caller(), GetString(*body, "content")),
-                                            [](const platform::BlockClassification& c) { return ClassificationJson(c); });
+                        return ListResponse(
+                            ctx, heuristics.Test(ctx.Caller(), GetString(*body, "content")),
+                            [](const platform::BlockClassification& c) { return ClassificationJson(c); });
                       },
                       {.summary = "Classify every top-level block of a sample document with the tenant's "
                                   "heuristics; blockClass is null where none matched.",
@@ -687,7 +751,10 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                            Required("heuristicId", Schema::Uuid().Nullable()),
                            Required("translation", Schema::String().Enum({"Translate", "Protect", "Skip"})),
                        }))}}));
-  router.Add(Aliased({bh_alias + "/{id}"}, {Method::kGet, bh + "/{id}", Auth::kUser, "",
+  router.Add(Aliased({bh_alias + "/{id}"}, {Method::kGet,
+                                            bh + "/{id}",
+                                            Auth::kUser,
+                                            "",
                                             [&heuristics](RequestContext& ctx) {
                                               auto h = heuristics.Get(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
                                               if (!h) return Problem(ctx, h.error());
@@ -698,22 +765,28 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                                              .response = HeuristicSchema(),
                                              .errors = {404},
                                              .path_params = {{"id", Schema::Uuid()}}}}));
-  router.Add(Aliased({bh_alias + "/{id}"},
-                     {Method::kPut, bh + "/{id}", Auth::kTenantAdmin, "",
-                      [&heuristics](RequestContext& ctx) {
-                        auto body = ParseBody(ctx.request, HeuristicRequest());
-                        if (!body) return Problem(ctx, body.error());
-                        auto h = heuristics.Update(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), HeuristicOf(*body));
-                        if (!h) return Problem(ctx, h.error());
-                        return JsonResponse(200, HeuristicJson(*h));
-                      },
-                      {.summary = "Replace a block-type heuristic (global admin).",
-                       .tag = "block-type-heuristics",
-                       .request = HeuristicRequest(),
-                       .response = HeuristicSchema(),
-                       .errors = {404, 409},
-                       .path_params = {{"id", Schema::Uuid()}}}}));
-  router.Add(Aliased({bh_alias + "/{id}"}, {Method::kDelete, bh + "/{id}", Auth::kTenantAdmin, "",
+  router.Add(Aliased({bh_alias + "/{id}"}, {Method::kPut,
+                                            bh + "/{id}",
+                                            Auth::kTenantAdmin,
+                                            "",
+                                            [&heuristics](RequestContext& ctx) {
+                                              auto body = ParseBody(ctx.request, HeuristicRequest());
+                                              if (!body) return Problem(ctx, body.error());
+                                              auto h = heuristics.Update(
+                                                  ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), HeuristicOf(*body));
+                                              if (!h) return Problem(ctx, h.error());
+                                              return JsonResponse(200, HeuristicJson(*h));
+                                            },
+                                            {.summary = "Replace a block-type heuristic (global admin).",
+                                             .tag = "block-type-heuristics",
+                                             .request = HeuristicRequest(),
+                                             .response = HeuristicSchema(),
+                                             .errors = {404, 409},
+                                             .path_params = {{"id", Schema::Uuid()}}}}));
+  router.Add(Aliased({bh_alias + "/{id}"}, {Method::kDelete,
+                                            bh + "/{id}",
+                                            Auth::kTenantAdmin,
+                                            "",
                                             [&heuristics](RequestContext& ctx) {
                                               auto removed =
                                                   heuristics.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
@@ -731,9 +804,13 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
   const kb::EntryService& entries = s.entries;
   const std::string sr = "/admin/style-rules";
   const std::string sr_alias = "/api/admin/style-rules";
-  router.Add(Aliased({sr_alias}, {Method::kGet, sr, Auth::kUser, "",
+  router.Add(Aliased({sr_alias}, {Method::kGet,
+                                  sr,
+                                  Auth::kUser,
+                                  "",
                                   [&rules](RequestContext& ctx) {
-                                    return ListResponse(ctx, rules.List(ctx.Caller(), ctx.request.QueryParam("language")),
+                                    return ListResponse(ctx,
+                                                        rules.List(ctx.Caller(), ctx.request.QueryParam("language")),
                                                         StyleRuleJson);
                                   },
                                   {.summary = "The tenant's style rules, by language then name.",
@@ -741,7 +818,10 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                                    .response = Schema::Array(StyleRuleSchema()),
                                    .query = {{"language", Schema::String(), false, "only this language's rules"}},
                                    .errors = {400}}}));
-  router.Add(Aliased({sr_alias}, {Method::kPost, sr, Auth::kTenantAdmin, "",
+  router.Add(Aliased({sr_alias}, {Method::kPost,
+                                  sr,
+                                  Auth::kTenantAdmin,
+                                  "",
                                   [&rules](RequestContext& ctx) {
                                     auto body = ParseBody(ctx.request, StyleRuleRequest());
                                     if (!body) return Problem(ctx, body.error());
@@ -756,50 +836,57 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                                    .success_status = 201,
                                    .errors = {409}}}));
   static const Schema kCheckRequest = Schema::Object({
-      Optional("text", Schema::String().MaxLength(static_cast<int64_t>(platform::kMaxCheckedTextBytes)).Describe(
-                           "a text to check; give text or entryId")),
+      Optional("text", Schema::String()
+                           .MaxLength(static_cast<int64_t>(platform::kMaxCheckedTextBytes))
+                           .Describe("a text to check; give text or entryId")),
       Optional("entryId", Schema::Uuid().Describe("check this entry's blocks (entry Viewer+)")),
       Optional("language", Schema::String().MinLength(2).MaxLength(16).Describe(
                                "the rules' language; with entryId, the translation to check (default: the "
                                "original). Required with text.")),
   });
-  router.Add(Aliased(
-      {sr_alias + "/check"},
-      {Method::kPost, sr + "/check", Auth::kUser, "",
-       [&rules, &entries](RequestContext& ctx) {
-         auto body = ParseBody(ctx.request, kCheckRequest);
-         if (!body) return Problem(ctx, body.error());
-         const auto text = GetOptString(*body, "text");
-         const auto entry_id = GetOptString(*body, "entryId");
-         auto language = GetOptString(*body, "language");
-         if (text.has_value() == entry_id.has_value())
-           return Problem(ctx, Error::Validation({{"text", "give either text or entryId"}}));
-         std::vector<platform::TextSegment> segments;
-         if (text) {
-           if (!language) return Problem(ctx, Error::Validation({{"language", "required with text"}}));
-           segments.push_back({std::nullopt, *text});
-         } else {
-           auto view = entries.Get(ctx.Caller(), CanonicalUuid(*entry_id), language.value_or(""));
-           if (!view) return Problem(ctx, view.error());
-           // Get falls back to the original when there is no translation in the language asked.
-           if (language && platform::CanonicalLanguageCode(*language).value_or(*language) != view->language)
-             return Problem(ctx, Error::NotFound("The entry has no translation in '" + *language + "'."));
-           language = view->language;
-           auto doc = kb::ParseOriginal(view->entry.content, "content");
-           if (!doc) return Problem(ctx, doc.error());
-           for (auto& b : doc->blocks) segments.push_back({b.block_id, std::move(b.text)});
-         }
-         auto matches = rules.Check(ctx.Caller(), *language, segments);
-         return ListResponse(ctx, matches, MatchJson);
-       },
-       {.summary = "Check a text, or an entry's blocks (its original, or its translation in language), against "
-                   "the tenant's style rules of the language: every match with rule, offset, length, severity "
-                   "and message.",
-        .tag = "style-rules",
-        .request = kCheckRequest,
-        .response = Schema::Array(MatchSchema()),
-        .errors = {404}}}));
-  router.Add(Aliased({sr_alias + "/{id}"}, {Method::kGet, sr + "/{id}", Auth::kUser, "",
+  router.Add(
+      Aliased({sr_alias + "/check"},
+              {Method::kPost,
+               sr + "/check",
+               Auth::kUser,
+               "",
+               [&rules, &entries](RequestContext& ctx) {
+                 auto body = ParseBody(ctx.request, kCheckRequest);
+                 if (!body) return Problem(ctx, body.error());
+                 const auto text = GetOptString(*body, "text");
+                 const auto entry_id = GetOptString(*body, "entryId");
+                 auto language = GetOptString(*body, "language");
+                 if (text.has_value() == entry_id.has_value())
+                   return Problem(ctx, Error::Validation({{"text", "give either text or entryId"}}));
+                 std::vector<platform::TextSegment> segments;
+                 if (text) {
+                   if (!language) return Problem(ctx, Error::Validation({{"language", "required with text"}}));
+                   segments.push_back({std::nullopt, *text});
+                 } else {
+                   auto view = entries.Get(ctx.Caller(), CanonicalUuid(*entry_id), language.value_or(""));
+                   if (!view) return Problem(ctx, view.error());
+                   // Get falls back to the original when there is no translation in the language asked.
+                   if (language && platform::CanonicalLanguageCode(*language).value_or(*language) != view->language)
+                     return Problem(ctx, Error::NotFound("The entry has no translation in '" + *language + "'."));
+                   language = view->language;
+                   auto doc = kb::ParseOriginal(view->entry.content, "content");
+                   if (!doc) return Problem(ctx, doc.error());
+                   for (auto& b : doc->blocks) segments.push_back({b.block_id, std::move(b.text)});
+                 }
+                 auto matches = rules.Check(ctx.Caller(), *language, segments);
+                 return ListResponse(ctx, matches, MatchJson);
+               },
+               {.summary = "Check a text, or an entry's blocks (its original, or its translation in language), against "
+                           "the tenant's style rules of the language: every match with rule, offset, length, severity "
+                           "and message.",
+                .tag = "style-rules",
+                .request = kCheckRequest,
+                .response = Schema::Array(MatchSchema()),
+                .errors = {404}}}));
+  router.Add(Aliased({sr_alias + "/{id}"}, {Method::kGet,
+                                            sr + "/{id}",
+                                            Auth::kUser,
+                                            "",
                                             [&rules](RequestContext& ctx) {
                                               auto r = rules.Get(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
                                               if (!r) return Problem(ctx, r.error());
@@ -810,7 +897,10 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                                              .response = StyleRuleSchema(),
                                              .errors = {404},
                                              .path_params = {{"id", Schema::Uuid()}}}}));
-  router.Add(Aliased({sr_alias + "/{id}"}, {Method::kPut, sr + "/{id}", Auth::kTenantAdmin, "",
+  router.Add(Aliased({sr_alias + "/{id}"}, {Method::kPut,
+                                            sr + "/{id}",
+                                            Auth::kTenantAdmin,
+                                            "",
                                             [&rules](RequestContext& ctx) {
                                               auto body = ParseBody(ctx.request, StyleRuleRequest());
                                               if (!body) return Problem(ctx, body.error());
@@ -825,9 +915,13 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                                              .response = StyleRuleSchema(),
                                              .errors = {404, 409},
                                              .path_params = {{"id", Schema::Uuid()}}}}));
-  router.Add(Aliased({sr_alias + "/{id}"}, {Method::kDelete, sr + "/{id}", Auth::kTenantAdmin, "",
+  router.Add(Aliased({sr_alias + "/{id}"}, {Method::kDelete,
+                                            sr + "/{id}",
+                                            Auth::kTenantAdmin,
+                                            "",
                                             [&rules](RequestContext& ctx) {
-                                              auto removed = rules.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                                              auto removed =
+                                                  rules.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
                                               if (!removed) return Problem(ctx, removed.error());
                                               return NoContent();
                                             },
@@ -841,15 +935,22 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
   const platform::GlossaryService& glossaries = s.glossaries;
   const std::string gl = "/admin/glossaries";
   const std::string gl_alias = "/api/admin/glossaries";
-  router.Add(Aliased({gl_alias}, {Method::kGet, gl, Auth::kUser, "",
+  router.Add(Aliased({gl_alias}, {Method::kGet,
+                                  gl,
+                                  Auth::kUser,
+                                  "",
                                   [&glossaries](RequestContext& ctx) {
-                                    return ListResponse(ctx, glossaries.List(ctx.Caller()),
-                                                        [](const platform::Glossary& g) { return GlossaryJson(g, false); });
+                                    return ListResponse(
+                                        ctx, glossaries.List(ctx.Caller()),
+                                        [](const platform::Glossary& g) { return GlossaryJson(g, false); });
                                   },
                                   {.summary = "The tenant's glossaries, by name, without their terms.",
                                    .tag = "glossaries",
                                    .response = Schema::Array(GlossarySchema(false))}}));
-  router.Add(Aliased({gl_alias}, {Method::kPost, gl, Auth::kTenantAdmin, "",
+  router.Add(Aliased({gl_alias}, {Method::kPost,
+                                  gl,
+                                  Auth::kTenantAdmin,
+                                  "",
                                   [&glossaries](RequestContext& ctx) {
                                     auto body = ParseBody(ctx.request, GlossaryRequest());
                                     if (!body) return Problem(ctx, body.error());
@@ -864,7 +965,10 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                                    .response = GlossarySchema(true),
                                    .success_status = 201,
                                    .errors = {409}}}));
-  router.Add(Aliased({gl_alias + "/{id}"}, {Method::kGet, gl + "/{id}", Auth::kUser, "",
+  router.Add(Aliased({gl_alias + "/{id}"}, {Method::kGet,
+                                            gl + "/{id}",
+                                            Auth::kUser,
+                                            "",
                                             [&glossaries](RequestContext& ctx) {
                                               auto g = glossaries.Get(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
                                               if (!g) return Problem(ctx, g.error());
@@ -875,12 +979,15 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                                              .response = GlossarySchema(true),
                                              .errors = {404},
                                              .path_params = {{"id", Schema::Uuid()}}}}));
-  router.Add(Aliased({gl_alias + "/{id}"}, {Method::kPut, gl + "/{id}", Auth::kTenantAdmin, "",
+  router.Add(Aliased({gl_alias + "/{id}"}, {Method::kPut,
+                                            gl + "/{id}",
+                                            Auth::kTenantAdmin,
+                                            "",
                                             [&glossaries](RequestContext& ctx) {
                                               auto body = ParseBody(ctx.request, GlossaryRequest());
                                               if (!body) return Problem(ctx, body.error());
-                                              auto g = glossaries.Update(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")),
-                                                                         GlossaryOf(*body));
+                                              auto g = glossaries.Update(
+                                                  ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), GlossaryOf(*body));
                                               if (!g) return Problem(ctx, g.error());
                                               return JsonResponse(200, GlossaryJson(*g, true));
                                             },
@@ -890,9 +997,13 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                                              .response = GlossarySchema(true),
                                              .errors = {404, 409},
                                              .path_params = {{"id", Schema::Uuid()}}}}));
-  router.Add(Aliased({gl_alias + "/{id}"}, {Method::kDelete, gl + "/{id}", Auth::kTenantAdmin, "",
+  router.Add(Aliased({gl_alias + "/{id}"}, {Method::kDelete,
+                                            gl + "/{id}",
+                                            Auth::kTenantAdmin,
+                                            "",
                                             [&glossaries](RequestContext& ctx) {
-                                              auto removed = glossaries.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                                              auto removed =
+                                                  glossaries.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
                                               if (!removed) return Problem(ctx, removed.error());
                                               return NoContent();
                                             },
@@ -949,7 +1060,11 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
     });
   }();
   router.Add(Aliased({gl_alias + "/{id}/import/csv"},
-                     {Method::kPost, gl + "/{id}/import/csv", Auth::kTenantAdmin, "", import_route("csv"),
+                     {Method::kPost,
+                      gl + "/{id}/import/csv",
+                      Auth::kTenantAdmin,
+                      "",
+                      import_route("csv"),
                       {.summary = "Import terms from CSV (global admin): a header row naming source, target and "
                                   "optionally caseSensitive and notes. 400 invalid_csv names the line.",
                        .tag = "glossaries",
@@ -960,7 +1075,11 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                        .errors = {404},
                        .path_params = {{"id", Schema::Uuid()}}}}));
   router.Add(Aliased({gl_alias + "/{id}/import/tbx"},
-                     {Method::kPost, gl + "/{id}/import/tbx", Auth::kTenantAdmin, "", import_route("tbx"),
+                     {Method::kPost,
+                      gl + "/{id}/import/tbx",
+                      Auth::kTenantAdmin,
+                      "",
+                      import_route("tbx"),
                       {.summary = "Import terms from TBX (ISO 30042; TBX-Basic, v3 or 2008) (global admin): per "
                                   "entry, the terms of the glossary's two languages. No DTDs or entities; 400 "
                                   "invalid_xml or invalid_tbx.",
@@ -972,7 +1091,10 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                        .errors = {404},
                        .path_params = {{"id", Schema::Uuid()}}}}));
   router.Add(Aliased({gl_alias + "/{id}/export/csv"},
-                     {Method::kGet, gl + "/{id}/export/csv", Auth::kUser, "",
+                     {Method::kGet,
+                      gl + "/{id}/export/csv",
+                      Auth::kUser,
+                      "",
                       [&glossaries](RequestContext& ctx) {
                         auto g = glossaries.Get(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
                         if (!g) return Problem(ctx, g.error());
@@ -988,25 +1110,31 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                        .response_content_type = "text/csv",
                        .errors = {404},
                        .path_params = {{"id", Schema::Uuid()}}}}));
-  router.Add(Aliased({gl_alias + "/{id}/export/tbx"},
-                     {Method::kGet, gl + "/{id}/export/tbx", Auth::kUser, "",
-                      [&glossaries](RequestContext& ctx) {
-                        auto g = glossaries.Get(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
-                        if (!g) return Problem(ctx, g.error());
-                        HttpResponse r;
-                        r.status = 200;
-                        r.content_type = "application/x-tbx+xml";
-                        r.body = platform::WriteGlossaryTbx(*g);
-                        return r;
-                      },
-                      {.summary = "The glossary as a TBX-Basic document (TBX v3).",
-                       .tag = "glossaries",
-                       .response = Schema::String(),
-                       .response_content_type = "application/x-tbx+xml",
-                       .errors = {404},
-                       .path_params = {{"id", Schema::Uuid()}}}}));
+  router.Add(Aliased({gl_alias + "/{id}/export/tbx"}, {Method::kGet,
+                                                       gl + "/{id}/export/tbx",
+                                                       Auth::kUser,
+                                                       "",
+                                                       [&glossaries](RequestContext& ctx) {
+                                                         auto g = glossaries.Get(ctx.Caller(),
+                                                                                 CanonicalUuid(ctx.PathParam("id")));
+                                                         if (!g) return Problem(ctx, g.error());
+                                                         HttpResponse r;
+                                                         r.status = 200;
+                                                         r.content_type = "application/x-tbx+xml";
+                                                         r.body = platform::WriteGlossaryTbx(*g);
+                                                         return r;
+                                                       },
+                                                       {.summary = "The glossary as a TBX-Basic document (TBX v3).",
+                                                        .tag = "glossaries",
+                                                        .response = Schema::String(),
+                                                        .response_content_type = "application/x-tbx+xml",
+                                                        .errors = {404},
+                                                        .path_params = {{"id", Schema::Uuid()}}}}));
   router.Add(Aliased({gl_alias + "/{id}/sync"},
-                     {Method::kPost, gl + "/{id}/sync", Auth::kTenantAdmin, "",
+                     {Method::kPost,
+                      gl + "/{id}/sync",
+                      Auth::kTenantAdmin,
+                      "",
                       [&glossaries](RequestContext& ctx) {
                         auto synced = glossaries.Sync(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
                         if (!synced) return Problem(ctx, synced.error());

@@ -8,17 +8,14 @@ namespace credence::platform::internal {
 
 using storage::TenantQuery;
 
-inline constexpr TenantQuery kListItems{
-    "platform.config_list",
-    "SELECT id, name, language, body, created_at, updated_at FROM config_items"
-    " WHERE tenant_id = $1 AND kind = $2 ORDER BY name_key, id"};
-inline constexpr TenantQuery kGetItem{
-    "platform.config_get",
-    "SELECT id, name, language, body, created_at, updated_at FROM config_items"
-    " WHERE tenant_id = $1 AND kind = $2 AND id = $3"};
+inline constexpr TenantQuery kListItems{"platform.config_list",
+                                        "SELECT id, name, language, body, created_at, updated_at FROM config_items"
+                                        " WHERE tenant_id = $1 AND kind = $2 ORDER BY name_key, id"};
+inline constexpr TenantQuery kGetItem{"platform.config_get",
+                                      "SELECT id, name, language, body, created_at, updated_at FROM config_items"
+                                      " WHERE tenant_id = $1 AND kind = $2 AND id = $3"};
 inline constexpr TenantQuery kFindItemByName{
-    "platform.config_find_by_name",
-    "SELECT id FROM config_items WHERE tenant_id = $1 AND kind = $2 AND name_key = $3"};
+    "platform.config_find_by_name", "SELECT id FROM config_items WHERE tenant_id = $1 AND kind = $2 AND name_key = $3"};
 // $3 is the lowercased prefix, $4 its length in characters: a comparison
 // both backends make the same way (no LIKE escaping, no collation).
 inline constexpr TenantQuery kSearchItemsByPrefix{
@@ -34,8 +31,8 @@ inline constexpr TenantQuery kUpdateItem{
     "platform.config_update",
     "UPDATE config_items SET name = $4, name_key = $5, language = $6, body = $7, updated_at = $8"
     " WHERE tenant_id = $1 AND kind = $2 AND id = $3"};
-inline constexpr TenantQuery kDeleteItem{
-    "platform.config_delete", "DELETE FROM config_items WHERE tenant_id = $1 AND kind = $2 AND id = $3"};
+inline constexpr TenantQuery kDeleteItem{"platform.config_delete",
+                                         "DELETE FROM config_items WHERE tenant_id = $1 AND kind = $2 AND id = $3"};
 
 // Links of entries deleted since are not counted (kb deletes entries
 // without knowing of these links; a detaching delete drops them).
@@ -43,8 +40,8 @@ inline constexpr TenantQuery kCountLinks{
     "platform.config_count_links",
     "SELECT COUNT(*) FROM config_links l WHERE l.tenant_id = $1 AND l.item_id = $2 AND EXISTS"
     " (SELECT 1 FROM entries e WHERE e.tenant_id = l.tenant_id AND e.id = l.target_id)"};
-inline constexpr TenantQuery kDeleteLinksOfItem{
-    "platform.config_delete_links_of_item", "DELETE FROM config_links WHERE tenant_id = $1 AND item_id = $2"};
+inline constexpr TenantQuery kDeleteLinksOfItem{"platform.config_delete_links_of_item",
+                                                "DELETE FROM config_links WHERE tenant_id = $1 AND item_id = $2"};
 inline constexpr TenantQuery kLinksOfTarget{
     "platform.config_links_of_target",
     "SELECT l.item_id FROM config_links l JOIN config_items i ON i.tenant_id = l.tenant_id AND i.id = l.item_id"

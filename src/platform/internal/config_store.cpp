@@ -49,8 +49,7 @@ std::vector<ConfigItem> SearchItemsByPrefix(storage::TenantSession& tenant, std:
                                             const std::string& prefix, int64_t limit) {
   const std::string low = NameKey(prefix);
   std::vector<ConfigItem> out;
-  for (const auto& row :
-       tenant.Run(kSearchItemsByPrefix, {kind, low, static_cast<int64_t>(Utf8Length(low)), limit}))
+  for (const auto& row : tenant.Run(kSearchItemsByPrefix, {kind, low, static_cast<int64_t>(Utf8Length(low)), limit}))
     out.push_back(ItemFromRow(row));
   return out;
 }
@@ -62,8 +61,8 @@ void InsertItem(storage::TenantSession& tenant, std::string_view kind, const Con
 
 bool UpdateItem(storage::TenantSession& tenant, std::string_view kind, const ConfigItem& item) {
   return tenant
-             .Run(kUpdateItem, {kind, item.id, item.name, NameKey(item.name), item.language,
-                                json::serialize(item.body), item.updated_at})
+             .Run(kUpdateItem, {kind, item.id, item.name, NameKey(item.name), item.language, json::serialize(item.body),
+                                item.updated_at})
              .affected() > 0;
 }
 

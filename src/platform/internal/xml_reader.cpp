@@ -29,8 +29,8 @@ class Parser {
   Error Fail(const std::string& what) const {
     size_t line = 1;
     for (size_t i = 0; i < pos_ && i < s_.size(); ++i) line += s_[i] == '\n' ? 1 : 0;
-    return Error::InvalidArgument("invalid_xml", "Not a well-formed XML document (line " + std::to_string(line) +
-                                                     "): " + what + ".");
+    return Error::InvalidArgument("invalid_xml",
+                                  "Not a well-formed XML document (line " + std::to_string(line) + "): " + what + ".");
   }
   bool Bad(std::string what) {
     error_ = std::move(what);
@@ -102,11 +102,16 @@ class Parser {
     if (end == std::string_view::npos || end - pos_ > 12) return Bad("a bare '&' (write &amp;)");
     const std::string_view ref = s_.substr(pos_ + 1, end - pos_ - 1);
     pos_ = end + 1;
-    if (ref == "amp") out += '&';
-    else if (ref == "lt") out += '<';
-    else if (ref == "gt") out += '>';
-    else if (ref == "quot") out += '"';
-    else if (ref == "apos") out += '\'';
+    if (ref == "amp")
+      out += '&';
+    else if (ref == "lt")
+      out += '<';
+    else if (ref == "gt")
+      out += '>';
+    else if (ref == "quot")
+      out += '"';
+    else if (ref == "apos")
+      out += '\'';
     else if (ref.size() > 1 && ref[0] == '#') {
       uint32_t cp = 0;
       const bool hex = ref[1] == 'x';
@@ -114,9 +119,12 @@ class Parser {
       if (digits.empty()) return Bad("an empty character reference");
       for (char c : digits) {
         int d = -1;
-        if (c >= '0' && c <= '9') d = c - '0';
-        else if (hex && c >= 'a' && c <= 'f') d = c - 'a' + 10;
-        else if (hex && c >= 'A' && c <= 'F') d = c - 'A' + 10;
+        if (c >= '0' && c <= '9')
+          d = c - '0';
+        else if (hex && c >= 'a' && c <= 'f')
+          d = c - 'a' + 10;
+        else if (hex && c >= 'A' && c <= 'F')
+          d = c - 'A' + 10;
         if (d < 0) return Bad("a malformed character reference");
         cp = cp * (hex ? 16 : 10) + static_cast<uint32_t>(d);
         if (cp > 0x10FFFF) return Bad("a character reference out of range");
@@ -153,7 +161,8 @@ class Parser {
   // At '<' of a start tag.
   bool Element(XmlElement& el, size_t depth) {
     if (depth > limits_.max_depth) return Bad("nested deeper than " + std::to_string(limits_.max_depth));
-    if (++elements_ > limits_.max_elements) return Bad("more than " + std::to_string(limits_.max_elements) + " elements");
+    if (++elements_ > limits_.max_elements)
+      return Bad("more than " + std::to_string(limits_.max_elements) + " elements");
     ++pos_;
     std::string qualified;
     if (!Name(qualified)) return false;

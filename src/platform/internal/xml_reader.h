@@ -13,10 +13,10 @@
 namespace credence::platform::internal {
 
 struct XmlElement {
-  std::string name;        // local name, prefix removed ("xml:lang" attributes keep theirs)
+  std::string name;  // local name, prefix removed ("xml:lang" attributes keep theirs)
   std::vector<std::pair<std::string, std::string>> attributes;
   std::vector<XmlElement> children;
-  std::string text;        // the concatenated text directly inside, untrimmed
+  std::string text;  // the concatenated text directly inside, untrimmed
 
   const std::string* Attribute(std::string_view name) const;
   // All text inside, children's included, in document order.
