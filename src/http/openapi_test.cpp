@@ -146,11 +146,11 @@ TEST_F(OpenApiTest, EveryRouteAppearsUnderItsLowercaseMethod) {
 }
 
 TEST_F(OpenApiTest, AliasedResourcesAppearAtBothPaths) {
-  for (const char* path : {"/groups", "/api/groups", "/categories", "/api/categories", "/block-type-heuristics",
-                           "/api/blocktypeheuristics", "/notification-channels", "/api/notification-channels",
-                           "/review-checklists", "/api/review-checklists", "/tags", "/api/tags", "/tenant/create",
-                           "/api/tenant/create", "/users/me", "/api/users/me", "/admin/languages",
-                           "/api/admin/languages"})
+  for (const char* path :
+       {"/groups", "/api/groups", "/categories", "/api/categories", "/block-type-heuristics",
+        "/api/blocktypeheuristics", "/notification-channels", "/api/notification-channels", "/review-checklists",
+        "/api/review-checklists", "/tags", "/api/tags", "/tenant/create", "/api/tenant/create", "/users/me",
+        "/api/users/me", "/admin/languages", "/api/admin/languages"})
     EXPECT_TRUE(Paths().contains(path)) << path;
 }
 

@@ -153,7 +153,8 @@ Router::Match Router::Find(Method method, std::string_view encoded_path) const {
   }
   const Route* route = RouteFor(*node, method);
   const std::string* matched = node->templates[static_cast<size_t>(method)];
-  if (node->handlers[static_cast<size_t>(method)] == nullptr) matched = node->templates[static_cast<size_t>(Method::kGet)];
+  if (node->handlers[static_cast<size_t>(method)] == nullptr)
+    matched = node->templates[static_cast<size_t>(Method::kGet)];
   match.path_template = matched != nullptr ? std::string_view(*matched) : std::string_view(route->path);
   // Recover parameter names from the template of the matched route.
   size_t next = 0;

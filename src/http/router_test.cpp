@@ -281,8 +281,8 @@ TEST_F(RouterTest, AliasesServeTheSameRoute) {
     ASSERT_EQ(match.outcome, Outcome::kFound) << path;
     EXPECT_EQ(match.route, router_.routes().front().get());
     EXPECT_EQ(Param(match, "groupId"), "g1");
-    EXPECT_EQ(match.path_template, std::string(path).find("/api") == 0 ? "/api/groups/{groupId}/members"
-                                                                         : "/groups/{groupId}/members");
+    EXPECT_EQ(match.path_template,
+              std::string(path).find("/api") == 0 ? "/api/groups/{groupId}/members" : "/groups/{groupId}/members");
   }
   EXPECT_EQ(Find(Method::kHead, "/groups/g1/members").path_template, "/groups/{groupId}/members");
   EXPECT_EQ(Find(Method::kPost, "/groups/g1/members").outcome, Outcome::kMethodNotAllowed);

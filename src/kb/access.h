@@ -4,10 +4,10 @@
 // of their groups, the hub's default org role (for Members and Owners, not
 // Guests), entry permissions (user and group) and entry ownership (Editor).
 // What a level allows is decided by identity::RequireLevel.
+#include "core/result.h"
 #include "identity/authorization.h"
 #include "identity/principal.h"
 #include "kb/model.h"
-#include "core/result.h"
 
 namespace credence::storage {
 class TenantSession;

@@ -4,8 +4,8 @@
 #include "http/json_io.h"
 #include "http/problem.h"
 #include "http/router.h"
-#include "platform/taxonomy.h"
 #include "kb/hub_service.h"
+#include "platform/taxonomy.h"
 
 namespace credence::http {
 namespace json = boost::json;
@@ -72,7 +72,10 @@ void AddHubRoutes(Router& router, const Services& s) {
       Optional("defaultExpiryTemplateId", Schema::Uuid()),
   });
   const platform::TaxonomyService& taxonomy = s.taxonomy;
-  router.Add({Method::kPost, "/api/hubs", Auth::kUser, "",
+  router.Add({Method::kPost,
+              "/api/hubs",
+              Auth::kUser,
+              "",
               [&hubs, &taxonomy](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kCreateHub);
                 if (!body) return Problem(ctx, body.error());

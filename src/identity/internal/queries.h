@@ -42,11 +42,9 @@ inline constexpr GlobalQuery kFindTenantById{
 // The tenants row is keyed by id, so these are global statements the
 // caller binds to the session's own tenant (ReadTenantLanguages).
 inline constexpr GlobalQuery kReadTenantLanguages{
-    "identity.read_tenant_languages",
-    "SELECT enabled_languages, default_language FROM tenants WHERE id = $1"};
+    "identity.read_tenant_languages", "SELECT enabled_languages, default_language FROM tenants WHERE id = $1"};
 inline constexpr GlobalQuery kLockTenantLanguages{
-    "identity.lock_tenant_languages",
-    "SELECT enabled_languages, default_language FROM tenants WHERE id = $1",
+    "identity.lock_tenant_languages", "SELECT enabled_languages, default_language FROM tenants WHERE id = $1",
     "SELECT enabled_languages, default_language FROM tenants WHERE id = $1 FOR UPDATE"};
 inline constexpr GlobalQuery kWriteTenantLanguages{
     "identity.write_tenant_languages",

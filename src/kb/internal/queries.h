@@ -70,8 +70,8 @@ inline constexpr TenantQuery kCountHubsWithCategory{
 inline constexpr TenantQuery kClearHubCategory{
     "kb.clear_hub_category",
     "UPDATE hubs SET category_id = NULL, updated_at = $3 WHERE tenant_id = $1 AND category_id = $2"};
-inline constexpr TenantQuery kHubsWithTag{
-    "kb.hubs_with_tag", "SELECT id, tag_ids FROM hubs WHERE tenant_id = $1 AND tag_ids LIKE $2"};
+inline constexpr TenantQuery kHubsWithTag{"kb.hubs_with_tag",
+                                          "SELECT id, tag_ids FROM hubs WHERE tenant_id = $1 AND tag_ids LIKE $2"};
 inline constexpr TenantQuery kSetHubTags{
     "kb.set_hub_tags", "UPDATE hubs SET tag_ids = $3, updated_at = $4 WHERE tenant_id = $1 AND id = $2"};
 
