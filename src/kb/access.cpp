@@ -4,6 +4,7 @@
 
 #include "core/json_text.h"
 #include "kb/internal/queries.h"
+#include "kb/internal/rows.h"
 #include "storage/session.h"
 
 namespace credence::kb {
@@ -50,6 +51,21 @@ void DetachFromHubs(storage::TenantSession& session, std::string_view kind, cons
     tags.erase(std::remove(tags.begin(), tags.end(), id), tags.end());
     if (tags.size() != before) session.Run(internal::kSetHubTags, {row.Text(0), StringListToJson(tags), now});
   }
+}
+
+Result<Hub> RequireHubAccess(storage::TenantSession& session, const identity::Principal& caller,
+                             const std::string& key, AccessLevel needed) {
+  auto rows = session.Run(internal::kHubByKey, {key});
+  if (rows.empty()) return Error::NotFound("Hub not found.");
+  Hub hub = internal::HubFromRow(rows.front());
+  CR_TRY(identity::RequireLevel(HubLevel(session, caller, hub), needed, "hub"));
+  return hub;
+}
+
+void SetHubClassification(storage::TenantSession& session, const std::string& hub_id,
+                          const std::optional<std::string>& category_id, const std::vector<std::string>& tag_ids,
+                          TimeMs now) {
+  session.Run(internal::kSetHubClassification, {hub_id, category_id, StringListToJson(tag_ids), now});
 }
 
 }  // namespace credence::kb

@@ -40,5 +40,14 @@ Status RequireEntryAccess(storage::TenantSession& session, const identity::Princ
 // "category" or "tag"), and removing it from them.
 int64_t CountHubsUsing(storage::TenantSession& session, std::string_view kind, const std::string& id);
 void DetachFromHubs(storage::TenantSession& session, std::string_view kind, const std::string& id, TimeMs now);
+// The hub `key` of the session's tenant when the caller's level on it
+// reaches `needed`; 404 when it is not there or the caller cannot view it,
+// 403 when the caller can view it but needs more.
+Result<Hub> RequireHubAccess(storage::TenantSession& session, const identity::Principal& caller,
+                             const std::string& key, AccessLevel needed);
+// Replaces a hub's category and tags (the caller checked access and ids).
+void SetHubClassification(storage::TenantSession& session, const std::string& hub_id,
+                          const std::optional<std::string>& category_id, const std::vector<std::string>& tag_ids,
+                          TimeMs now);
 
 }  // namespace credence::kb

@@ -194,6 +194,53 @@ Status TaxonomyService::CheckReferences(const identity::Principal& caller,
   return Ok();
 }
 
+Result<Classification> TaxonomyService::HubClassification(const identity::Principal& caller, const std::string& key,
+                                                          std::string& hub_id) const {
+  CR_TRY(identity::RequireUser(caller));
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto hub, kb::RequireHubAccess(tenant, caller, key, identity::AccessLevel::kViewer));
+  hub_id = hub.id;
+  return Classification{hub.category_id, hub.tag_ids};
+}
+
+Result<Classification> TaxonomyService::ClassifyHub(const identity::Principal& caller, const std::string& key,
+                                                    const std::optional<std::optional<std::string>>& category_id,
+                                                    const std::optional<std::vector<std::string>>& tag_ids,
+                                                    std::string& hub_id) const {
+  CR_TRY(identity::RequireUser(caller));
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto hub, kb::RequireHubAccess(tenant, caller, key, identity::AccessLevel::kAdmin));
+  hub_id = hub.id;
+  Classification out{hub.category_id, hub.tag_ids};
+  json::object details;
+  if (category_id) {
+    if (*category_id && !internal::GetItem(tenant, "category", **category_id))
+      return Error::Validation({{"categoryId", "not a category of this tenant"}});
+    out.category_id = *category_id;
+    details["categoryId"] = *category_id ? json::value(**category_id) : json::value(nullptr);
+  }
+  if (tag_ids) {
+    std::vector<std::string> tags;
+    for (const auto& t : *tag_ids)
+      if (std::find(tags.begin(), tags.end(), t) == tags.end()) tags.push_back(t);
+    if (tags.size() > kMaxTagsPerTarget) return Error::Validation({{"tagIds", "at most 50 tags"}});
+    json::array ids;
+    for (size_t i = 0; i < tags.size(); ++i) {
+      if (!internal::GetItem(tenant, "tag", tags[i]))
+        return Error::Validation({{"tagIds[" + std::to_string(i) + "]", "not a tag of this tenant"}});
+      ids.push_back(json::value(tags[i]));
+    }
+    out.tag_ids = std::move(tags);
+    details["tagIds"] = std::move(ids);
+  }
+  kb::SetHubClassification(tenant, hub.id, out.category_id, out.tag_ids, clock_.Now());
+  audit_.Record(tenant, identity::AuditOf(caller, "hub.classified", {"hub", hub.id}, std::move(details)));
+  session.Commit();
+  return out;
+}
+
 Result<Classification> TaxonomyService::EntryClassification(const identity::Principal& caller,
                                                             const std::string& entry_id) const {
   CR_TRY(identity::RequireUser(caller));

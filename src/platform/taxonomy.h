@@ -74,6 +74,15 @@ class TaxonomyService {
   Status CheckReferences(const identity::Principal& caller, const std::optional<std::string>& category_id,
                          const std::vector<std::string>& tag_ids) const;
 
+  // The category and tags of the hub `key` (hub Viewer+; 404 otherwise),
+  // and setting them (hub Admin+), as ClassifyEntry. `hub_id` is set to the
+  // hub's id.
+  Result<Classification> HubClassification(const identity::Principal& caller, const std::string& key,
+                                           std::string& hub_id) const;
+  Result<Classification> ClassifyHub(const identity::Principal& caller, const std::string& key,
+                                     const std::optional<std::optional<std::string>>& category_id,
+                                     const std::optional<std::vector<std::string>>& tag_ids, std::string& hub_id) const;
+
   // The category and tags of an entry (entry Viewer+; 404 otherwise).
   Result<Classification> EntryClassification(const identity::Principal& caller, const std::string& entry_id) const;
   // Entry Editor+. Replaces what is given: the category (a null inner

@@ -349,6 +349,38 @@ TEST_F(Config, EntryClassificationValidationAccessAndIsolation) {
   ExpectProblem(api().Get("/api/entries/" + std::string(kUnknownId) + "/classification", admin), 404, "not_found");
 }
 
+TEST_F(Config, HubClassificationReadsAndSetsTheHubsOwnFields) {
+  auto t = CreateTenant(api(), "hubcls");
+  auto other = CreateTenant(api(), "hubcls-other");
+  const auto admin = t.token("admin");
+  MakeHub(api(), admin, "ops", "Editor");
+  const std::string category = Str(api().Post("/categories", {{"name", "Ops"}}, admin).Json(), "id");
+  const std::string tag = Str(api().Post("/tags", {{"name", "runbook"}}, admin).Json(), "id");
+  const std::string path = "/api/hubs/ops/classification";
+  auto empty = api().Get(path, t.token("viewer"));
+  ASSERT_EQ(empty.status, 200) << empty.body;
+  EXPECT_TRUE(empty.Json().at("categoryId").is_null());
+  auto set = api().Put(path, {{"categoryId", category}, {"tagIds", json::array{json::value(tag)}}}, admin);
+  ASSERT_EQ(set.status, 200) << set.body;
+  const std::string hub_id = Str(set.Json(), "hubId");
+  ExpectAudit(t, "hub.classified", "hub", hub_id);
+  // The hub's own JSON shows them (knowledge-base.md: categoryId, tagIds).
+  auto hub = api().Get("/api/hubs/ops", admin).Json();
+  EXPECT_EQ(Str(hub, "categoryId"), category);
+  EXPECT_EQ(hub.at("tagIds").as_array().front().as_string(), tag);
+  // Only tags changed: the category stays.
+  auto tags_only = api().Put(path, {{"tagIds", json::array{}}}, admin);
+  ASSERT_EQ(tags_only.status, 200) << tags_only.body;
+  EXPECT_EQ(Str(tags_only.Json(), "categoryId"), category);
+  EXPECT_TRUE(tags_only.Json().at("tagIds").as_array().empty());
+  // Editors of the hub are not its admins; other tenants do not see it.
+  EXPECT_EQ(api().Put(path, {{"categoryId", nullptr}}, t.token("editor")).status, 403);
+  ExpectValidation(api().Put(path, {{"categoryId", kUnknownId}}, admin), "categoryId");
+  ExpectProblem(api().Get(path, other.token("admin")), 404, "not_found");
+  ExpectProblem(api().Put(path, {{"categoryId", nullptr}}, other.token("admin")), 404, "not_found");
+  EXPECT_EQ(api().Get("/categories/" + category, admin).Json().at("usageCount").as_int64(), 1);
+}
+
 TEST_F(Config, TaxonomyAccessAndIsolation) {
   auto t = CreateTenant(api(), "taxa");
   auto other = CreateTenant(api(), "taxa-other");

@@ -691,6 +691,61 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                .errors = {404},
                .path_params = {{"id", Schema::Uuid()}}}});
 
+  auto classification_args = [](const json::object& body) {
+    std::optional<std::optional<std::string>> category;
+    if (const auto* v = body.if_contains("categoryId"))
+      category = v->is_string() ? std::optional<std::string>(CanonicalUuid(v->as_string())) : std::nullopt;
+    std::optional<std::vector<std::string>> tags;
+    if (body.contains("tagIds")) {
+      tags.emplace();
+      for (const auto& t : GetStringArray(body, "tagIds")) tags->push_back(CanonicalUuid(t));
+    }
+    return std::make_pair(category, tags);
+  };
+  auto hub_json = [](const std::string& key, const std::string& id, const platform::Classification& c) {
+    return json::object{
+        {"hubKey", key}, {"hubId", id}, {"categoryId", OptJson(c.category_id)}, {"tagIds", ToJsonArray(c.tag_ids)}};
+  };
+  const Schema hub_classification = Schema::Object({
+      Required("hubKey", Schema::String()),
+      Required("hubId", Schema::Uuid()),
+      Required("categoryId", Schema::Uuid().Nullable()),
+      Required("tagIds", Schema::Array(Schema::Uuid())),
+  });
+  router.Add({Method::kGet,
+              "/api/hubs/{key}/classification",
+              Auth::kUser,
+              "",
+              [&taxonomy, hub_json](RequestContext& ctx) {
+                std::string id;
+                auto c = taxonomy.HubClassification(ctx.Caller(), ctx.PathParam("key"), id);
+                if (!c) return Problem(ctx, c.error());
+                return JsonResponse(200, hub_json(ctx.PathParam("key"), id, *c));
+              },
+              {.summary = "The hub's category and tags (hub Viewer+).",
+               .tag = "hubs",
+               .response = hub_classification,
+               .errors = {404}}});
+  router.Add({Method::kPut,
+              "/api/hubs/{key}/classification",
+              Auth::kUser,
+              "",
+              [&taxonomy, hub_json, classification_args](RequestContext& ctx) {
+                auto body = ParseBody(ctx.request, kClassifyEntry);
+                if (!body) return Problem(ctx, body.error());
+                auto [category, tags] = classification_args(*body);
+                std::string id;
+                auto c = taxonomy.ClassifyHub(ctx.Caller(), ctx.PathParam("key"), category, tags, id);
+                if (!c) return Problem(ctx, c.error());
+                return JsonResponse(200, hub_json(ctx.PathParam("key"), id, *c));
+              },
+              {.summary = "Set the hub's category and/or tags (hub Admin+): categoryId null clears, absent keeps; "
+                          "tagIds replaces. 400 for an id that is not one of the tenant's.",
+               .tag = "hubs",
+               .request = kClassifyEntry,
+               .response = hub_classification,
+               .errors = {404}}});
+
   // ---- block-type heuristics ----
   const platform::BlockHeuristicService& heuristics = s.block_heuristics;
   const std::string bh = "/block-type-heuristics";

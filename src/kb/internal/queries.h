@@ -72,6 +72,9 @@ inline constexpr TenantQuery kClearHubCategory{
     "UPDATE hubs SET category_id = NULL, updated_at = $3 WHERE tenant_id = $1 AND category_id = $2"};
 inline constexpr TenantQuery kHubsWithTag{"kb.hubs_with_tag",
                                           "SELECT id, tag_ids FROM hubs WHERE tenant_id = $1 AND tag_ids LIKE $2"};
+inline constexpr TenantQuery kSetHubClassification{
+    "kb.set_hub_classification",
+    "UPDATE hubs SET category_id = $3, tag_ids = $4, updated_at = $5 WHERE tenant_id = $1 AND id = $2"};
 inline constexpr TenantQuery kSetHubTags{
     "kb.set_hub_tags", "UPDATE hubs SET tag_ids = $3, updated_at = $4 WHERE tenant_id = $1 AND id = $2"};
 
