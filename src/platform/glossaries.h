@@ -41,7 +41,7 @@ struct Glossary {
 inline constexpr size_t kMaxGlossaryTerms = 5000;
 inline constexpr size_t kMaxGlossaryTermLength = 200;
 inline constexpr size_t kMaxGlossaryNotesLength = 1000;
-inline constexpr size_t kMaxGlossaryImportBytes = 2 * 1024 * 1024;
+inline constexpr size_t kMaxGlossaryImportBytes = size_t{2} * 1024 * 1024;
 
 // Pure. CSV (RFC 4180; CRLF or LF; a UTF-8 BOM is ignored) with a header
 // row naming the columns: source and target (required), caseSensitive and

@@ -64,7 +64,7 @@ struct StyleMatch {
 
 inline constexpr size_t kMaxStyleTermLength = 100;
 inline constexpr size_t kMaxStyleRulesPerTenant = 1000;
-inline constexpr size_t kMaxCheckedTextBytes = 256 * 1024;
+inline constexpr size_t kMaxCheckedTextBytes = size_t{256} * 1024;
 inline constexpr size_t kMaxStyleMatches = 1000;
 
 // Pure. Every occurrence of the enabled rules' flagged terms in the

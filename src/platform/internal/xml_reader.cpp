@@ -194,7 +194,11 @@ class Parser {
         pos_ += 2;
         std::string closing;
         if (!Name(closing)) return false;
-        if (closing != qualified) return Bad("</" + closing + "> closes <" + qualified + ">");
+        if (closing != qualified) {
+          std::string what = "</";
+          what.append(closing).append("> closes <").append(qualified).append(">");
+          return Bad(std::move(what));
+        }
         SkipSpace();
         if (AtEnd() || Peek() != '>') return Bad("expected '>'");
         ++pos_;

@@ -24,7 +24,7 @@ struct XmlElement {
 };
 
 struct XmlLimits {
-  size_t max_bytes = 4 * 1024 * 1024;
+  size_t max_bytes = size_t{4} * 1024 * 1024;
   size_t max_depth = 64;
   size_t max_elements = 200000;
 };
