@@ -3,6 +3,7 @@
 // reader's refusals, and the glossary CSV and TBX formats.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 
 #include "platform/block_heuristics.h"
@@ -135,6 +136,30 @@ TEST(GlossaryTbx, WrittenDocumentsParseBack) {
   EXPECT_EQ(back->terms[0].target, "c < d");
   EXPECT_EQ(back->terms[0].notes, "n");
   EXPECT_FALSE(ParseGlossaryTbx("<html/>", "en", "de"));
+}
+
+// Arbitrary bytes, and mutations of valid documents, are answered (a value
+// or an error), never a crash or a hang.
+TEST(ImportParsers, SurviveArbitraryInput) {
+  std::mt19937 rng(14);
+  const std::string tbx = WriteGlossaryTbx(
+      Glossary{.name = "g", .source_language = "en", .target_language = "de", .terms = {{"a", "b", false, "n"}}});
+  const std::string csv = WriteGlossaryCsv({{"a,\"b", "c", true, "d\ne"}});
+  const std::string alphabet = "<>/=\"'&;#x![]-?:, \r\nabtermlangSec";
+  for (int i = 0; i < 3000; ++i) {
+    std::string input = i % 3 == 0 ? tbx : i % 3 == 1 ? csv : std::string();
+    const int edits = 1 + static_cast<int>(rng() % 8);
+    for (int e = 0; e < edits; ++e) {
+      const char c = alphabet[rng() % alphabet.size()];
+      if (input.empty() || rng() % 2 == 0)
+        input.insert(input.empty() ? 0 : rng() % input.size(), 1, c);
+      else
+        input.erase(rng() % input.size(), 1);
+    }
+    (void)internal::ParseXml(input);
+    (void)ParseGlossaryTbx(input, "en", "de");
+    (void)ParseGlossaryCsv(input);
+  }
 }
 
 }  // namespace
