@@ -57,6 +57,11 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
         if (o.node_id.empty()) o.node_id = options.node_id;
         return o;
       }()),
+      languages(db, clock, audit),
+      taxonomy(db, clock, audit),
+      block_heuristics(db, clock, audit),
+      style_rules(db, clock, audit),
+      glossaries(db, clock, audit),
       services_{db,
                 tenants,
                 users,
@@ -91,7 +96,13 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 scanning,
                 connectors,
                 connector_syncer,
-                webhooks} {
+                webhooks,
+
+                languages,
+                taxonomy,
+                block_heuristics,
+                style_rules,
+                glossaries} {
   audit.SetChainHeads(&chain_heads);
   // A key with connector:push names a connector of its tenant.
   api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);

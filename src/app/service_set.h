@@ -33,6 +33,11 @@
 #include "notify/outbox.h"
 #include "notify/webhook_service.h"
 #include "platform/audit_log.h"
+#include "platform/block_heuristics.h"
+#include "platform/glossaries.h"
+#include "platform/languages.h"
+#include "platform/style_rules.h"
+#include "platform/taxonomy.h"
 #include "reports/report_service.h"
 #include "trust/admin_service.h"
 #include "trust/app_registry.h"
@@ -120,6 +125,12 @@ class ServiceSet {
   identity::SignInService sign_in;
   connectors::ConnectorService connectors;
   connectors::ConnectorSyncer connector_syncer;
+  // Tenant configuration (docs/configuration.md).
+  platform::LanguageService languages;
+  platform::TaxonomyService taxonomy;
+  platform::BlockHeuristicService block_heuristics;
+  platform::StyleRuleService style_rules;
+  platform::GlossaryService glossaries;
 
  private:
   http::Metrics metrics_;

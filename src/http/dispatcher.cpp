@@ -254,21 +254,21 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
     return response;
   }
   if (audit_ != nullptr && route != nullptr && IsAuditedRefusal(*route, request.method, response, ctx.principal))
-    RecordRefusal(*route, request.method_name, response, *ctx.principal);
+    RecordRefusal(match.path_template, request.method_name, response, *ctx.principal);
   Conclude(response, route, request.method, request.method_name, ctx.request_id, tenant, started);
   return response;
 }
 
-void Dispatcher::RecordRefusal(const Route& route, std::string_view method_name, const HttpResponse& response,
-                               const identity::Principal& caller) const {
+void Dispatcher::RecordRefusal(std::string_view path_template, std::string_view method_name,
+                               const HttpResponse& response, const identity::Principal& caller) const {
   std::string code;
   boost::system::error_code ec;
   const boost::json::value body = boost::json::parse(response.body, ec);
   if (!ec && body.is_object())
     if (const auto* c = body.as_object().if_contains("code"); c && c->is_string()) code = std::string(c->as_string());
-  const std::string route_name = std::string(method_name) + " " + route.path;
+  const std::string route_name = std::string(method_name) + " " + std::string(path_template);
   identity::AuditEvent event = identity::AuditOf(caller, "access.denied", {"route", route_name},
-                                                 {{"method", method_name}, {"route", route.path}, {"code", code}});
+                                                 {{"method", method_name}, {"route", path_template}, {"code", code}});
   event.outcome = identity::AuditOutcome::kDenied;
   try {
     audit_->RecordAlone(caller.tenant_id, event);

@@ -40,7 +40,9 @@ class Dispatcher {
 
  private:
   using Clock = std::chrono::steady_clock;
-  void RecordRefusal(const Route& route, std::string_view method_name, const HttpResponse& response,
+  // `path_template`: the path or alias the request matched, so the entry
+  // names the route as the caller used it.
+  void RecordRefusal(std::string_view path_template, std::string_view method_name, const HttpResponse& response,
                      const identity::Principal& caller) const;
   void Conclude(HttpResponse& response, const Route* route, Method method, std::string_view method_name,
                 const std::string& request_id, std::string_view tenant, Clock::time_point started) const;

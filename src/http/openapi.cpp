@@ -43,6 +43,8 @@ json::value ProblemSchema() {
                                             "seconds to wait before retrying (also in Retry-After), as a string")),
                  Optional("blockers", Schema::Array(Schema::String())
                                           .Describe("renewal_blocked: the codes of what blocks the renewal")),
+                 Optional("usageCount", Schema::Integer().Min(0).Describe(
+                                            "in_use: how many hubs and entries use the category or tag")),
              })
       .Describe("An RFC 9457 problem (application/problem+json).")
       .ToJsonSchema(Schema::Use::kResponse);
@@ -151,11 +153,11 @@ std::string OperationDescription(const Route& route) {
 }
 
 // "POST /api/hubs/{key}/transfer-ownership" -> "postApiHubsKeyTransferOwnership"
-std::string OperationId(const Route& route) {
+std::string OperationId(const Route& route, std::string_view path) {
   std::string out(MethodName(route.method));
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   bool upper = true;
-  for (char c : route.path) {
+  for (char c : path) {
     if (!std::isalnum(static_cast<unsigned char>(c))) {
       upper = true;
       continue;
@@ -181,19 +183,24 @@ std::string WebhookOperationId(std::string_view event) {
   return out;
 }
 
-json::object Operation(const Route& route, std::set<std::string>& used_ids) {
+json::object Operation(const Route& route, std::string_view path, std::set<std::string>& used_ids) {
   json::object op;
   // Paths that differ only in separators would share an id; OpenAPI needs them unique.
-  std::string id = OperationId(route);
-  for (int n = 2; used_ids.count(id); ++n) id = OperationId(route) + std::to_string(n);
+  std::string id = OperationId(route, path);
+  for (int n = 2; used_ids.count(id); ++n) id = OperationId(route, path) + std::to_string(n);
   used_ids.insert(id);
   op["operationId"] = id;
   op["summary"] = route.doc.summary;
   op["description"] = OperationDescription(route);
   if (!route.doc.tag.empty()) op["tags"] = json::array{route.doc.tag};
+  if (!route.aliases.empty()) {
+    // The same operation served at several paths (decisions.md 9).
+    json::array same{json::value(route.path)};
+    for (const auto& alias : route.aliases) same.push_back(json::value(alias));
+    op["x-same-as"] = std::move(same);
+  }
 
   json::array parameters;
-  std::string_view path = route.path;
   size_t pos = 0;
   while ((pos = path.find('{', pos)) != std::string_view::npos) {
     const auto end = path.find('}', pos);
@@ -295,9 +302,13 @@ std::string BuildOpenApiDocument(const Router& router, const std::string& versio
   for (const auto& route : router.routes()) {
     std::string method(MethodName(route->method));
     for (char& c : method) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    auto& item = paths[route->path];
-    if (!item.is_object()) item = json::object{};
-    item.get_object()[method] = Operation(*route, used_ids);
+    std::vector<const std::string*> all{&route->path};
+    for (const auto& alias : route->aliases) all.push_back(&alias);
+    for (const std::string* path : all) {
+      auto& item = paths[*path];
+      if (!item.is_object()) item = json::object{};
+      item.get_object()[method] = Operation(*route, *path, used_ids);
+    }
     if (!route->doc.tag.empty()) tag_names.insert(route->doc.tag);
   }
   json::array tags;
@@ -340,6 +351,9 @@ std::string BuildOpenApiDocument(const Router& router, const std::string& versio
                {"operationId", WebhookOperationId(w.event)},
                {"summary", w.description},
                {"tags", json::array{"webhooks"}},
+               // Credence calls the receiver; the receiver authenticates it
+               // by the signature, not by an OpenAPI security scheme.
+               {"security", json::array{}},
                {"parameters",
                 json::array{
                     json::object{{"name", "webhook-id"}, {"in", "header"}, {"required", true},

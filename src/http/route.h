@@ -86,6 +86,18 @@ struct Route {
   std::string scope;  // for kUserOrMachine
   Handler handler;
   RouteDoc doc;
+  // Further paths serving this same route (decisions.md 9: "/groups" beside
+  // "/api/groups"). Each must name the same path parameters in the same
+  // order as `path`; the router serves them all, /openapi.json lists them
+  // all, logs and metrics name the route by `path`.
+  std::vector<std::string> aliases;
 };
+
+// `route` served at `aliases` too, for route tables written as one
+// aggregate: router.Add(Aliased({"/groups"}, {Method::kGet, "/api/groups", ...})).
+inline Route Aliased(std::vector<std::string> aliases, Route route) {
+  route.aliases = std::move(aliases);
+  return route;
+}
 
 }  // namespace credence::http

@@ -41,10 +41,54 @@ bool Router::Node::HasAny() const {
   return false;
 }
 
+namespace {
+
+std::vector<std::string_view> ParamNames(std::string_view path) {
+  std::vector<std::string_view> names;
+  for (std::string_view segment : Split(path))
+    if (IsParam(segment)) names.push_back(segment);
+  return names;
+}
+
+}  // namespace
+
 void Router::Add(Route route) {
-  if (route.path.empty() || route.path.front() != '/') throw std::logic_error("route must start with /: " + route.path);
+  routes_.push_back(std::make_unique<Route>(std::move(route)));
+  const Route* added = routes_.back().get();
+  try {
+    Insert(added->path, added);
+    for (const auto& alias : added->aliases) {
+      if (ParamNames(alias) != ParamNames(added->path))
+        throw std::logic_error("alias " + alias + " must name the parameters of " + added->path);
+      Insert(alias, added);
+    }
+  } catch (...) {
+    // Leave no dangling handler behind: remove what was inserted.
+    RemoveHandlers(added);
+    routes_.pop_back();
+    throw;
+  }
+}
+
+void Router::RemoveHandlers(const Route* route) {
+  std::vector<Node*> stack{root_.get()};
+  while (!stack.empty()) {
+    Node* node = stack.back();
+    stack.pop_back();
+    for (size_t m = 0; m < kMethods; ++m)
+      if (node->handlers[m] == route) {
+        node->handlers[m] = nullptr;
+        node->templates[m] = nullptr;
+      }
+    for (auto& [_, child] : node->literals) stack.push_back(child.get());
+    if (node->param) stack.push_back(node->param.get());
+  }
+}
+
+void Router::Insert(const std::string& path, const Route* route) {
+  if (path.empty() || path.front() != '/') throw std::logic_error("route must start with /: " + path);
   Node* node = root_.get();
-  for (std::string_view segment : Split(route.path)) {
+  for (std::string_view segment : Split(path)) {
     if (IsParam(segment)) {
       // Templates may name the same position differently (/api/hubs/{key},
       // /api/hubs/{hubId}/memberships): names come from the matched route.
@@ -56,11 +100,11 @@ void Router::Add(Route route) {
       node = child.get();
     }
   }
-  const auto index = static_cast<size_t>(route.method);
+  const auto index = static_cast<size_t>(route->method);
   if (node->handlers[index] != nullptr)
-    throw std::logic_error("duplicate route " + std::string(MethodName(route.method)) + " " + route.path);
-  routes_.push_back(std::make_unique<Route>(std::move(route)));
-  node->handlers[index] = routes_.back().get();
+    throw std::logic_error("duplicate route " + std::string(MethodName(route->method)) + " " + path);
+  node->handlers[index] = route;
+  node->templates[index] = &path;
 }
 
 const Route* Router::RouteFor(const Node& node, Method method) {
@@ -108,6 +152,10 @@ Router::Match Router::Find(Method method, std::string_view encoded_path) const {
     return match;
   }
   const Route* route = RouteFor(*node, method);
+  const std::string* matched = node->templates[static_cast<size_t>(method)];
+  if (node->handlers[static_cast<size_t>(method)] == nullptr)
+    matched = node->templates[static_cast<size_t>(Method::kGet)];
+  match.path_template = matched != nullptr ? std::string_view(*matched) : std::string_view(route->path);
   // Recover parameter names from the template of the matched route.
   size_t next = 0;
   for (std::string_view segment : Split(route->path)) {

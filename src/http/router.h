@@ -22,13 +22,17 @@ class Router {
   Router(const Router&) = delete;
   Router& operator=(const Router&) = delete;
 
-  // Throws std::logic_error on a duplicate method+template or a malformed template.
+  // Serves `route` at its path and every alias. Throws std::logic_error on a
+  // duplicate method+template, a malformed template, or an alias whose
+  // parameters differ from the path's.
   void Add(Route route);
 
   struct Match {
     enum class Outcome { kFound, kNotFound, kMethodNotAllowed, kBadPath };
     Outcome outcome = Outcome::kNotFound;
     const Route* route = nullptr;
+    // The template that matched: route->path or one of its aliases.
+    std::string_view path_template;
     std::vector<std::pair<std::string_view, std::string>> params;
     std::string allow;  // for kMethodNotAllowed: "GET, POST"
   };
@@ -46,6 +50,7 @@ class Router {
     std::unordered_map<std::string, std::unique_ptr<Node>, SegmentHash, std::equal_to<>> literals;
     std::unique_ptr<Node> param;
     std::array<const Route*, kMethods> handlers{};
+    std::array<const std::string*, kMethods> templates{};  // the path or alias inserted here
     bool HasAny() const;
   };
   // Depth-first, literals before parameters. Returns the first node that
@@ -54,6 +59,8 @@ class Router {
   const Node* Walk(const Node* node, const std::vector<std::string_view>& segments, size_t index, Method method,
                    std::vector<std::string_view>& captured, const Node*& fallback) const;
   static const Route* RouteFor(const Node& node, Method method);
+  void Insert(const std::string& path, const Route* route);
+  void RemoveHandlers(const Route* route);
 
   std::unique_ptr<Node> root_;
   std::vector<std::unique_ptr<Route>> routes_;

@@ -273,6 +273,32 @@ TEST_F(RouterTest, FailedAddLeavesExistingRoutesIntact) {
   EXPECT_EQ(Find(Method::kGet, "/a/1").outcome, Outcome::kFound);
 }
 
+TEST_F(RouterTest, AliasesServeTheSameRoute) {
+  router_.Add(Aliased({"/groups/{groupId}/members"}, MakeRoute(Method::kGet, "/api/groups/{groupId}/members")));
+  ASSERT_EQ(router_.routes().size(), 1u);
+  for (const char* path : {"/api/groups/g1/members", "/groups/g1/members"}) {
+    const auto match = Find(Method::kGet, path);
+    ASSERT_EQ(match.outcome, Outcome::kFound) << path;
+    EXPECT_EQ(match.route, router_.routes().front().get());
+    EXPECT_EQ(Param(match, "groupId"), "g1");
+    EXPECT_EQ(match.path_template,
+              std::string(path).find("/api") == 0 ? "/api/groups/{groupId}/members" : "/groups/{groupId}/members");
+  }
+  EXPECT_EQ(Find(Method::kHead, "/groups/g1/members").path_template, "/groups/{groupId}/members");
+  EXPECT_EQ(Find(Method::kPost, "/groups/g1/members").outcome, Outcome::kMethodNotAllowed);
+}
+
+TEST_F(RouterTest, AliasMustNameTheSameParametersAndNotCollide) {
+  EXPECT_THROW(router_.Add(Aliased({"/groups/{id}"}, MakeRoute(Method::kGet, "/api/groups/{groupId}"))),
+               std::logic_error);
+  // A refused route leaves nothing behind.
+  EXPECT_EQ(Find(Method::kGet, "/api/groups/x").outcome, Outcome::kNotFound);
+  Add(Method::kGet, "/groups");
+  EXPECT_THROW(router_.Add(Aliased({"/groups"}, MakeRoute(Method::kGet, "/api/groups"))), std::logic_error);
+  EXPECT_EQ(Find(Method::kGet, "/api/groups").outcome, Outcome::kNotFound);
+  EXPECT_EQ(router_.routes().size(), 1u);
+}
+
 TEST(RequestContext, PathParamReturnsDecodedValueOrEmpty) {
   HttpRequest request;
   RequestContext ctx(request, "rid");

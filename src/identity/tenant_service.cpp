@@ -64,6 +64,27 @@ bool IsKnownLanguage(std::string_view code) {
   return false;
 }
 
+const KnownLanguage* FindKnownLanguage(std::string_view code) {
+  for (const auto& l : KnownLanguages())
+    if (l.code == code) return &l;
+  return nullptr;
+}
+
+TenantLanguages ReadTenantLanguages(storage::TenantSession& tenant, bool for_update) {
+  auto rows = tenant.session().Run(for_update ? internal::kLockTenantLanguages : internal::kReadTenantLanguages,
+                                   {tenant.tenant_id()});
+  TenantLanguages out;
+  if (rows.empty()) return out;
+  out.enabled = StringListFromJson(rows.front().TextView(0));
+  out.default_language = rows.front().Text(1);
+  return out;
+}
+
+void WriteTenantLanguages(storage::TenantSession& tenant, const TenantLanguages& languages) {
+  tenant.session().Run(internal::kWriteTenantLanguages,
+                       {tenant.tenant_id(), StringListToJson(languages.enabled), languages.default_language});
+}
+
 Result<Tenant> TenantService::Create(const NewTenant& request, const Principal* creator,
                                      const RequestMeta& request_meta, const std::string& system_label) const {
   const Audited audited{creator, request_meta, system_label};

@@ -11,7 +11,8 @@
 
 namespace credence::storage {
 class Database;
-}
+class TenantSession;
+}  // namespace credence::storage
 
 namespace credence::identity {
 
@@ -71,6 +72,22 @@ struct KnownLanguage {
 };
 const std::vector<KnownLanguage>& KnownLanguages();
 bool IsKnownLanguage(std::string_view code);
+// The known language of `code`, or nullptr.
+const KnownLanguage* FindKnownLanguage(std::string_view code);
+
+// The tenant's enabled languages (in order) and its default, as stored on
+// the tenant row: set at creation, changed afterwards by platform's
+// LanguageService (docs/configuration.md), the one truth about which
+// languages a tenant offers.
+struct TenantLanguages {
+  std::vector<std::string> enabled;
+  std::string default_language;
+};
+// Reads them in `tenant`'s session. `for_update` (write transactions only)
+// locks the row on PostgreSQL, so a read-modify-write cannot lose a
+// concurrent change (SQLite's write transaction holds the lock anyway).
+TenantLanguages ReadTenantLanguages(storage::TenantSession& tenant, bool for_update = false);
+void WriteTenantLanguages(storage::TenantSession& tenant, const TenantLanguages& languages);
 
 class TenantService {
  public:

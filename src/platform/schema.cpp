@@ -48,11 +48,44 @@ CREATE TABLE audit_heads (
 );
 )sql";
 
+// Migration 701: tenant configuration (docs/configuration.md).
+//
+// - config_items: categories, tags, block-type heuristics, style rules,
+//   glossaries and language settings, one row each, the body a JSON
+//   document the platform services validate. Names are unique per tenant
+//   and kind ignoring ASCII case (name_key, core NameKey).
+// - config_links: which hubs and entries use which categories and tags;
+//   counted before a delete (409 in use) and dropped by a detaching delete.
+constexpr const char* kConfiguration = R"sql(
+CREATE TABLE config_items (
+  tenant_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  name_key TEXT NOT NULL,
+  language TEXT NOT NULL,
+  body TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, kind, id)
+);
+CREATE UNIQUE INDEX config_items_name ON config_items (tenant_id, kind, name_key);
+CREATE TABLE config_links (
+  tenant_id TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  target_type TEXT NOT NULL,
+  target_id TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, item_id, target_type, target_id)
+);
+CREATE INDEX config_links_target ON config_links (tenant_id, target_type, target_id);
+)sql";
+
 }  // namespace
 
 const std::vector<storage::Migration>& Migrations() {
   static const std::vector<storage::Migration> kMigrations = {
       {700, "platform: the hash-chained audit log and its chain heads", kAuditLog, ""},
+      {701, "platform: tenant configuration items and their links to hubs and entries", kConfiguration, ""},
   };
   return kMigrations;
 }

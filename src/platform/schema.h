@@ -5,7 +5,7 @@
 
 namespace credence::platform {
 
-// Migrations 700-799: the audit log.
+// Migrations 700-799: the audit log (700), tenant configuration (701).
 const std::vector<storage::Migration>& Migrations();
 
 }  // namespace credence::platform

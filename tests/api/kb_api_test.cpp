@@ -31,9 +31,18 @@ class KnowledgeBase : public ApiTest {
 // Hubs.
 
 TEST_F(KnowledgeBase, HubLifecycle) {
-  auto created = api().Post("/api/hubs", {{"key", "handbook"}, {"name", "Handbook"}, {"defaultExpiryDays", 30},
-                                          {"tagIds", {"00000000-0000-4000-8000-000000000001"}}},
-                            admin());
+  // Tags must be the tenant's (docs/configuration.md).
+  ExpectProblem(api().Post("/api/hubs",
+                           {{"key", "handbook"},
+                            {"name", "Handbook"},
+                            {"defaultExpiryDays", 30},
+                            {"tagIds", {"00000000-0000-4000-8000-000000000001"}}},
+                           admin()),
+                400, "validation_failed");
+  const std::string tag = Str(api().Post("/api/tags", {{"name", "handbooks"}}, admin()).Json(), "id");
+  auto created = api().Post(
+      "/api/hubs", {{"key", "handbook"}, {"name", "Handbook"}, {"defaultExpiryDays", 30}, {"tagIds", {tag.c_str()}}},
+      admin());
   ASSERT_EQ(created.status, 201) << created.body;
   auto hub = created.Json();
   EXPECT_EQ(Str(hub, "key"), "handbook");

@@ -149,81 +149,100 @@ HttpResponse Answer(RequestContext& ctx, const Services& s, const std::string& f
 }  // namespace
 
 void AddAuditRoutes(Router& router, const Services& s) {
-  for (const char* base : {"/admin/audit", "/api/admin/audit"}) {
-    const std::string path(base);
-    router.Add({Method::kGet, path, Auth::kTenantAdmin, "",
-                [&s](RequestContext& ctx) { return Answer(ctx, s, "json", false); },
-                {.summary = "The tenant's audit log (tenant admins), newest first, filtered and paged by cursor; "
-                            "?format=csv answers the page as CSV.",
-                 .tag = "audit",
-                 .response = PageSchema(),
-                 .alternate_responses = {{"text/csv", CsvSchema()}},
-                 .query = FilterQuery("json", platform::kMaxAuditPageSize),
-                 .errors = {400, 403}}});
-    router.Add({Method::kGet, path + "/export", Auth::kTenantAdmin, "",
-                [&s](RequestContext& ctx) { return Answer(ctx, s, "csv", true); },
-                {.summary = "Export the audit log as a file (Content-Disposition: attachment): up to 10,000 entries "
-                            "per call (X-Next-Cursor names the rest), CSV by default, or JSON.",
-                 .tag = "audit",
-                 .response = CsvSchema(),
-                 .response_content_type = "text/csv",
-                 .alternate_responses = {{"application/json", PageSchema()}},
-                 .query = FilterQuery("csv", platform::kMaxAuditExportSize),
-                 .errors = {400, 403}}});
-    router.Add({Method::kGet, path + "/verify", Auth::kTenantAdmin, "",
-                [&s](RequestContext& ctx) {
-                  auto outside = OutsideHeadParams(ctx.request);
-                  if (!outside) return Problem(ctx, outside.error());
-                  auto v = s.audit.Verify(ctx.Caller(), *outside);
-                  if (!v) return Problem(ctx, v.error());
-                  const auto& r = v->records;
-                  json::object out{{"ok", v->ok()}, {"checked", r.checked}};
-                  out["firstInvalid"] =
-                      r.ok ? json::value(nullptr)
-                           : json::value(json::object{
-                                 {"id", r.first_invalid_id ? json::value(*r.first_invalid_id) : json::value(nullptr)},
-                                 {"sequence", *r.first_invalid_seq},
-                                 {"problem", r.problem}});
-                  out["heads"] = HeadCheckJson(v->heads);
-                  return JsonResponse(200, out);
-                },
-                {.summary = "Verify the tenant's audit log (tenant admins): recompute every entry's hash and link, "
-                            "check the chain head, and check the chain against its signed heads (and an outside "
-                            "head, when given); names the first entry or head that does not verify.",
-                 .tag = "audit",
-                 .response = Schema::Object({
-                     Required("ok", Schema::Boolean().Describe("the entries and the heads verify")),
-                     Required("checked", Schema::Integer().Min(0)),
-                     Required("firstInvalid",
-                              Schema::Object({
-                                  Required("id", Schema::Uuid().Nullable().Describe("null when the entry is missing")),
-                                  Required("sequence", Schema::Integer()),
-                                  Required("problem", Schema::String()),
-                              })
-                                  .Nullable()),
-                     Required("heads", HeadCheckSchema()),
-                 }),
-                 .query = WithOutsideHeadQuery({}),
-                 .errors = {400, 403}}});
-    router.Add({Method::kGet, path + "/heads", Auth::kTenantAdmin, "",
-                [&s](RequestContext& ctx) {
-                  auto limit = IntParam(ctx.request, "limit", 50);
-                  if (!limit || *limit < 1 || *limit > 500)
-                    return Problem(ctx, Error::Validation({{"limit", "must be an integer from 1 to 500"}}));
-                  auto before = IntParam(ctx.request, "cursor", 0);
-                  if (!before) return Problem(ctx, Error::Validation({{"cursor", "must be a non-negative integer"}}));
-                  auto heads = s.audit.Heads(ctx.Caller(), *before, *limit);
-                  if (!heads) return Problem(ctx, heads.error());
-                  return JsonResponse(200, SignedHeadsJson(*heads, *limit));
-                },
-                {.summary = "The audit log's signed heads (tenant admins), newest first, for an outside party to "
-                            "store; signed like the ledger's (/trust-admin/ledger/heads), with chain \"audit\".",
-                 .tag = "audit",
-                 .response = SignedHeadsSchema(),
-                 .query = {{"limit", Schema::Integer().Min(1).Max(500), false, "default 50"},
-                           {"cursor", Schema::String(), false, "nextCursor of the previous page"}},
-                 .errors = {400, 403}}});
-  }
+  const std::string path = "/admin/audit";
+  const std::string alias = "/api/admin/audit";
+
+  router.Add(Aliased({alias},
+                     {Method::kGet,
+                      path,
+                      Auth::kTenantAdmin,
+                      "",
+                      [&s](RequestContext& ctx) { return Answer(ctx, s, "json", false); },
+                      {.summary = "The tenant's audit log (tenant admins), newest first, filtered and paged by cursor; "
+                                  "?format=csv answers the page as CSV.",
+                       .tag = "audit",
+                       .response = PageSchema(),
+                       .alternate_responses = {{"text/csv", CsvSchema()}},
+                       .query = FilterQuery("json", platform::kMaxAuditPageSize),
+                       .errors = {400, 403}}}));
+  router.Add(
+      Aliased({alias + "/export"},
+              {Method::kGet,
+               path + "/export",
+               Auth::kTenantAdmin,
+               "",
+               [&s](RequestContext& ctx) { return Answer(ctx, s, "csv", true); },
+               {.summary = "Export the audit log as a file (Content-Disposition: attachment): up to 10,000 entries "
+                           "per call (X-Next-Cursor names the rest), CSV by default, or JSON.",
+                .tag = "audit",
+                .response = CsvSchema(),
+                .response_content_type = "text/csv",
+                .alternate_responses = {{"application/json", PageSchema()}},
+                .query = FilterQuery("csv", platform::kMaxAuditExportSize),
+                .errors = {400, 403}}}));
+  router.Add(
+      Aliased({alias + "/verify"},
+              {Method::kGet,
+               path + "/verify",
+               Auth::kTenantAdmin,
+               "",
+               [&s](RequestContext& ctx) {
+                 auto outside = OutsideHeadParams(ctx.request);
+                 if (!outside) return Problem(ctx, outside.error());
+                 auto v = s.audit.Verify(ctx.Caller(), *outside);
+                 if (!v) return Problem(ctx, v.error());
+                 const auto& r = v->records;
+                 json::object out{{"ok", v->ok()}, {"checked", r.checked}};
+                 out["firstInvalid"] =
+                     r.ok ? json::value(nullptr)
+                          : json::value(json::object{
+                                {"id", r.first_invalid_id ? json::value(*r.first_invalid_id) : json::value(nullptr)},
+                                {"sequence", *r.first_invalid_seq},
+                                {"problem", r.problem}});
+                 out["heads"] = HeadCheckJson(v->heads);
+                 return JsonResponse(200, out);
+               },
+               {.summary = "Verify the tenant's audit log (tenant admins): recompute every entry's hash and link, "
+                           "check the chain head, and check the chain against its signed heads (and an outside "
+                           "head, when given); names the first entry or head that does not verify.",
+                .tag = "audit",
+                .response = Schema::Object({
+                    Required("ok", Schema::Boolean().Describe("the entries and the heads verify")),
+                    Required("checked", Schema::Integer().Min(0)),
+                    Required("firstInvalid", Schema::Object({
+                                                                Required("id", Schema::Uuid().Nullable().Describe(
+                                                                                   "null when the entry is missing")),
+                                                                Required("sequence", Schema::Integer()),
+                                                                Required("problem", Schema::String()),
+                                                            })
+                                                 .Nullable()),
+                    Required("heads", HeadCheckSchema()),
+                }),
+                .query = WithOutsideHeadQuery({}),
+                .errors = {400, 403}}}));
+  router.Add(Aliased({alias + "/heads"},
+                     {Method::kGet,
+                      path + "/heads",
+                      Auth::kTenantAdmin,
+                      "",
+                      [&s](RequestContext& ctx) {
+                        auto limit = IntParam(ctx.request, "limit", 50);
+                        if (!limit || *limit < 1 || *limit > 500)
+                          return Problem(ctx, Error::Validation({{"limit", "must be an integer from 1 to 500"}}));
+                        auto before = IntParam(ctx.request, "cursor", 0);
+                        if (!before)
+                          return Problem(ctx, Error::Validation({{"cursor", "must be a non-negative integer"}}));
+                        auto heads = s.audit.Heads(ctx.Caller(), *before, *limit);
+                        if (!heads) return Problem(ctx, heads.error());
+                        return JsonResponse(200, SignedHeadsJson(*heads, *limit));
+                      },
+                      {.summary = "The audit log's signed heads (tenant admins), newest first, for an outside party to "
+                                  "store; signed like the ledger's (/trust-admin/ledger/heads), with chain \"audit\".",
+                       .tag = "audit",
+                       .response = SignedHeadsSchema(),
+                       .query = {{"limit", Schema::Integer().Min(1).Max(500), false, "default 50"},
+                                 {"cursor", Schema::String(), false, "nextCursor of the previous page"}},
+                       .errors = {400, 403}}}));
 }
 
 }  // namespace credence::http

@@ -380,6 +380,8 @@ void AddConnectorRoutes(Router& router, const Services& s) {
                .tag = "connectors",
                .request = kPush,
                .response = PushedSchema(),
+               .success_status = 201,
+               .other_success = {200},
                .query = external_id_query,
                .errors = {400, 403, 404, 409}}});
 

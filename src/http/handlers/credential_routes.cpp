@@ -198,20 +198,22 @@ HttpResponse Token(const identity::ApiKeyService& api_keys, const HttpRequest& r
 void AddCredentialRoutes(Router& router, const Services& s) {
   const identity::ApiKeyService& api_keys = s.api_keys;
 
-  for (const char* path : {"/api/apikeys", "/apikeys"}) {
-    router.Add({Method::kGet, path, Auth::kUser, "",
-                [&api_keys](RequestContext& ctx) {
-                  auto list = api_keys.List(ctx.Caller());
-                  if (!list) return Problem(ctx, list.error());
-                  json::array out;
-                  for (const auto& k : *list) out.push_back(ApiKeyJson(k));
-                  return JsonResponse(200, out);
-                },
-                {.summary = "The tenant's API keys that are not revoked, oldest first (global admin). Metadata "
-                            "only: the secret is never shown again after creation.",
-                 .tag = "credentials",
-                 .response = Schema::Array(ApiKeySchema())}});
-  }
+  router.Add(Aliased({"/apikeys"},
+                     {Method::kGet,
+                      "/api/apikeys",
+                      Auth::kUser,
+                      "",
+                      [&api_keys](RequestContext& ctx) {
+                        auto list = api_keys.List(ctx.Caller());
+                        if (!list) return Problem(ctx, list.error());
+                        json::array out;
+                        for (const auto& k : *list) out.push_back(ApiKeyJson(k));
+                        return JsonResponse(200, out);
+                      },
+                      {.summary = "The tenant's API keys that are not revoked, oldest first (global admin). Metadata "
+                                  "only: the secret is never shown again after creation.",
+                       .tag = "credentials",
+                       .response = Schema::Array(ApiKeySchema())}}));
 
   static const Schema kCreateRequest = Schema::Object({
       Required("name", Schema::String()
@@ -224,46 +226,51 @@ void AddCredentialRoutes(Router& router, const Services& s) {
       Optional("connectorId", Schema::Uuid().Describe("required with connector:push (and only then): the push "
                                                       "connector the key may push to (docs/connectors.md)")),
   });
-  for (const char* path : {"/api/apikeys", "/apikeys"}) {
-    router.Add({Method::kPost, path, Auth::kTenantAdmin, "",
-                [&api_keys](RequestContext& ctx) {
-                  auto body = ParseBody(ctx.request, kCreateRequest);
-                  if (!body) return Problem(ctx, body.error());
-                  identity::NewApiKey request;
-                  request.name = GetString(*body, "name");
-                  request.scopes = GetStringArray(*body, "scopes");
-                  if (auto expires = GetOptString(*body, "expiresAt")) request.expires_at = ParseTimestamp(*expires);
-                  request.connector_id = GetOptString(*body, "connectorId");
-                  auto created = api_keys.Create(ctx.Caller(), request);
-                  if (!created) return Problem(ctx, created.error());
-                  json::object out = ApiKeyJson(created->key);
-                  out["clientSecret"] = created->secret;
-                  HttpResponse r = JsonResponse(201, out);
-                  r.WithHeader("Cache-Control", "no-store");
-                  return r;
-                },
-                {.summary = "Create a tenant API key (global admin). The answer is the only one that shows the "
-                            "secret (clientSecret); the server keeps only its SHA-256.",
-                 .tag = "credentials",
-                 .request = kCreateRequest,
-                 .response = CreatedApiKeySchema(),
-                 .success_status = 201}});
-  }
+  router.Add(Aliased({"/apikeys"},
+                     {Method::kPost,
+                      "/api/apikeys",
+                      Auth::kTenantAdmin,
+                      "",
+                      [&api_keys](RequestContext& ctx) {
+                        auto body = ParseBody(ctx.request, kCreateRequest);
+                        if (!body) return Problem(ctx, body.error());
+                        identity::NewApiKey request;
+                        request.name = GetString(*body, "name");
+                        request.scopes = GetStringArray(*body, "scopes");
+                        if (auto expires = GetOptString(*body, "expiresAt"))
+                          request.expires_at = ParseTimestamp(*expires);
+                        request.connector_id = GetOptString(*body, "connectorId");
+                        auto created = api_keys.Create(ctx.Caller(), request);
+                        if (!created) return Problem(ctx, created.error());
+                        json::object out = ApiKeyJson(created->key);
+                        out["clientSecret"] = created->secret;
+                        HttpResponse r = JsonResponse(201, out);
+                        r.WithHeader("Cache-Control", "no-store");
+                        return r;
+                      },
+                      {.summary = "Create a tenant API key (global admin). The answer is the only one that shows the "
+                                  "secret (clientSecret); the server keeps only its SHA-256.",
+                       .tag = "credentials",
+                       .request = kCreateRequest,
+                       .response = CreatedApiKeySchema(),
+                       .success_status = 201}}));
 
-  for (const char* path : {"/api/apikeys/{id}", "/apikeys/{id}"}) {
-    router.Add({Method::kDelete, path, Auth::kUser, "",
-                [&api_keys](RequestContext& ctx) {
-                  auto revoked = api_keys.Revoke(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
-                  if (!revoked) return Problem(ctx, revoked.error());
-                  return NoContent();
-                },
-                {.summary = "Revoke a key (global admin): it stops authenticating at once; access tokens already "
-                            "issued to it stay valid until they expire. 404 for an unknown, revoked or other "
-                            "tenant's key.",
-                 .tag = "credentials",
-                 .success_status = 204,
-                 .path_params = {{"id", Schema::Uuid()}}}});
-  }
+  router.Add(Aliased({"/apikeys/{id}"},
+                     {Method::kDelete,
+                      "/api/apikeys/{id}",
+                      Auth::kUser,
+                      "",
+                      [&api_keys](RequestContext& ctx) {
+                        auto revoked = api_keys.Revoke(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                        if (!revoked) return Problem(ctx, revoked.error());
+                        return NoContent();
+                      },
+                      {.summary = "Revoke a key (global admin): it stops authenticating at once; access tokens already "
+                                  "issued to it stay valid until they expire. 404 for an unknown, revoked or other "
+                                  "tenant's key.",
+                       .tag = "credentials",
+                       .success_status = 204,
+                       .path_params = {{"id", Schema::Uuid()}}}}));
 
   static const Schema kTokenRequest = Schema::Object({
       Required("grant_type", Schema::String().Enum({"client_credentials"})),

@@ -112,19 +112,20 @@ void AddGroupRoutes(Router& router, const Services& s) {
   const identity::GroupService& groups = s.groups;
   const identity::InvitationService& invitations = s.invitations;
 
-  for (const char* path : {"/api/groups", "/groups"}) {
-    router.Add({Method::kGet, path, Auth::kUser, "",
-                [&groups](RequestContext& ctx) {
-                  auto list = groups.List(ctx.Caller());
-                  if (!list) return Problem(ctx, list.error());
-                  json::array out;
-                  for (const auto& g : *list) out.push_back(GroupJson(g));
-                  return JsonResponse(200, out);
-                },
-                {.summary = "Every group of the tenant with its member count, by name.",
-                 .tag = "groups",
-                 .response = Schema::Array(GroupSchema())}});
-  }
+  router.Add(Aliased({"/groups"}, {Method::kGet,
+                                   "/api/groups",
+                                   Auth::kUser,
+                                   "",
+                                   [&groups](RequestContext& ctx) {
+                                     auto list = groups.List(ctx.Caller());
+                                     if (!list) return Problem(ctx, list.error());
+                                     json::array out;
+                                     for (const auto& g : *list) out.push_back(GroupJson(g));
+                                     return JsonResponse(200, out);
+                                   },
+                                   {.summary = "Every group of the tenant with its member count, by name.",
+                                    .tag = "groups",
+                                    .response = Schema::Array(GroupSchema())}}));
 
   static const Schema kCreateGroupRequest = Schema::Object({
       Required("name", Schema::String()
@@ -133,146 +134,163 @@ void AddGroupRoutes(Router& router, const Services& s) {
                            .Describe("unique in the tenant, ignoring case; surrounding blanks are trimmed")),
       Optional("description", Schema::String().MaxLength(2000)),
   });
-  for (const char* path : {"/api/groups", "/groups"}) {
-    router.Add({Method::kPost, path, Auth::kTenantAdmin, "",
-                [&groups](RequestContext& ctx) {
-                  auto body = ParseBody(ctx.request, kCreateGroupRequest);
-                  if (!body) return Problem(ctx, body.error());
-                  auto group = groups.Create(ctx.Caller(), GetString(*body, "name"), GetOptString(*body, "description"));
-                  if (!group) return Problem(ctx, group.error());
-                  return JsonResponse(201, GroupJson(*group));
-                },
-                {.summary = "Create a group (global admin). 409 group_name_taken when the tenant has a group of "
-                            "that name, ignoring case.",
-                 .tag = "groups",
-                 .request = kCreateGroupRequest,
-                 .response = GroupSchema(),
-                 .success_status = 201,
-                 .errors = {409}}});
-  }
+  router.Add(Aliased({"/groups"},
+                     {Method::kPost,
+                      "/api/groups",
+                      Auth::kTenantAdmin,
+                      "",
+                      [&groups](RequestContext& ctx) {
+                        auto body = ParseBody(ctx.request, kCreateGroupRequest);
+                        if (!body) return Problem(ctx, body.error());
+                        auto group =
+                            groups.Create(ctx.Caller(), GetString(*body, "name"), GetOptString(*body, "description"));
+                        if (!group) return Problem(ctx, group.error());
+                        return JsonResponse(201, GroupJson(*group));
+                      },
+                      {.summary = "Create a group (global admin). 409 group_name_taken when the tenant has a group of "
+                                  "that name, ignoring case.",
+                       .tag = "groups",
+                       .request = kCreateGroupRequest,
+                       .response = GroupSchema(),
+                       .success_status = 201,
+                       .errors = {409}}}));
 
-  for (const char* path : {"/api/groups/{groupId}/members", "/groups/{groupId}/members"}) {
-    router.Add({Method::kGet, path, Auth::kUser, "",
-                [&groups](RequestContext& ctx) {
-                  auto members = groups.Members(ctx.Caller(), CanonicalUuid(ctx.PathParam("groupId")));
-                  if (!members) return Problem(ctx, members.error());
-                  json::array out;
-                  for (const auto& m : *members) out.push_back(MemberJson(m));
-                  return JsonResponse(200, out);
-                },
-                {.summary = "The active tenant members in the group, by display name.",
-                 .tag = "groups",
-                 .response = Schema::Array(MemberSchema()),
-                 .path_params = {{"groupId", Schema::Uuid()}}}});
-  }
+  router.Add(Aliased({"/groups/{groupId}/members"},
+                     {Method::kGet,
+                      "/api/groups/{groupId}/members",
+                      Auth::kUser,
+                      "",
+                      [&groups](RequestContext& ctx) {
+                        auto members = groups.Members(ctx.Caller(), CanonicalUuid(ctx.PathParam("groupId")));
+                        if (!members) return Problem(ctx, members.error());
+                        json::array out;
+                        for (const auto& m : *members) out.push_back(MemberJson(m));
+                        return JsonResponse(200, out);
+                      },
+                      {.summary = "The active tenant members in the group, by display name.",
+                       .tag = "groups",
+                       .response = Schema::Array(MemberSchema()),
+                       .path_params = {{"groupId", Schema::Uuid()}}}}));
 
   static const Schema kAddMemberRequest = Schema::Object({
       Optional("userId", Schema::Uuid().Describe("the user to add; userId or targetUserId is required")),
       Optional("targetUserId", Schema::Uuid().Describe("alias of userId")),
   });
-  for (const char* path : {"/api/groups/{groupId}/members", "/groups/{groupId}/members"}) {
-    router.Add({Method::kPost, path, Auth::kTenantAdmin, "",
-                [&groups](RequestContext& ctx) {
-                  auto body = ParseBody(ctx.request, kAddMemberRequest);
-                  if (!body) return Problem(ctx, body.error());
-                  auto user_id = GetOptString(*body, "userId");
-                  const auto target = GetOptString(*body, "targetUserId");
-                  if (!user_id && !target)
-                    return Problem(ctx, Error::Validation({{"userId", "is required (or its alias targetUserId)"}}));
-                  if (user_id && target && CanonicalUuid(*user_id) != CanonicalUuid(*target))
-                    return Problem(ctx, Error::Validation({{"targetUserId", "must equal userId when both are given"}}));
-                  auto added = groups.AddMember(ctx.Caller(), CanonicalUuid(ctx.PathParam("groupId")),
-                                                CanonicalUuid(user_id ? *user_id : *target));
-                  if (!added) return Problem(ctx, added.error());
-                  return JsonResponse(added->created ? 201 : 200, MembershipJson(*added));
-                },
-                {.summary = "Add an active member of the tenant to the group (global admin). 201 when added; "
-                            "adding a member again is idempotent and answers 200 with the existing membership.",
-                 .tag = "groups",
-                 .request = kAddMemberRequest,
-                 .response = MembershipSchema(),
-                 .success_status = 201,
-                 .other_success = {200},
-                 .path_params = {{"groupId", Schema::Uuid()}}}});
-  }
+  router.Add(
+      Aliased({"/groups/{groupId}/members"},
+              {Method::kPost,
+               "/api/groups/{groupId}/members",
+               Auth::kTenantAdmin,
+               "",
+               [&groups](RequestContext& ctx) {
+                 auto body = ParseBody(ctx.request, kAddMemberRequest);
+                 if (!body) return Problem(ctx, body.error());
+                 auto user_id = GetOptString(*body, "userId");
+                 const auto target = GetOptString(*body, "targetUserId");
+                 if (!user_id && !target)
+                   return Problem(ctx, Error::Validation({{"userId", "is required (or its alias targetUserId)"}}));
+                 if (user_id && target && CanonicalUuid(*user_id) != CanonicalUuid(*target))
+                   return Problem(ctx, Error::Validation({{"targetUserId", "must equal userId when both are given"}}));
+                 auto added = groups.AddMember(ctx.Caller(), CanonicalUuid(ctx.PathParam("groupId")),
+                                               CanonicalUuid(user_id ? *user_id : *target));
+                 if (!added) return Problem(ctx, added.error());
+                 return JsonResponse(added->created ? 201 : 200, MembershipJson(*added));
+               },
+               {.summary = "Add an active member of the tenant to the group (global admin). 201 when added; "
+                           "adding a member again is idempotent and answers 200 with the existing membership.",
+                .tag = "groups",
+                .request = kAddMemberRequest,
+                .response = MembershipSchema(),
+                .success_status = 201,
+                .other_success = {200},
+                .path_params = {{"groupId", Schema::Uuid()}}}}));
 
-  for (const char* path : {"/api/groups/{groupId}/members/{targetUserId}", "/groups/{groupId}/members/{targetUserId}"}) {
-    router.Add({Method::kDelete, path, Auth::kUser, "",
-                [&groups](RequestContext& ctx) {
-                  auto removed = groups.RemoveMember(ctx.Caller(), CanonicalUuid(ctx.PathParam("groupId")),
-                                                     CanonicalUuid(ctx.PathParam("targetUserId")));
-                  if (!removed) return Problem(ctx, removed.error());
-                  return NoContent();
-                },
-                {.summary = "Remove a user from the group (global admin); 404 when they are not in it.",
-                 .tag = "groups",
-                 .success_status = 204,
-                 .path_params = {{"groupId", Schema::Uuid()}, {"targetUserId", Schema::Uuid()}}}});
-  }
+  router.Add(Aliased({"/groups/{groupId}/members/{targetUserId}"},
+                     {Method::kDelete,
+                      "/api/groups/{groupId}/members/{targetUserId}",
+                      Auth::kUser,
+                      "",
+                      [&groups](RequestContext& ctx) {
+                        auto removed = groups.RemoveMember(ctx.Caller(), CanonicalUuid(ctx.PathParam("groupId")),
+                                                           CanonicalUuid(ctx.PathParam("targetUserId")));
+                        if (!removed) return Problem(ctx, removed.error());
+                        return NoContent();
+                      },
+                      {.summary = "Remove a user from the group (global admin); 404 when they are not in it.",
+                       .tag = "groups",
+                       .success_status = 204,
+                       .path_params = {{"groupId", Schema::Uuid()}, {"targetUserId", Schema::Uuid()}}}}));
 
   static const Schema kInviteRequest = Schema::Object({
       Required("email", Schema::String().Format("email").MaxLength(254).Describe("compared ignoring case")),
       Optional("role", TenantRoleSchema().Describe("TenantRole on joining; default Member")),
       Optional("displayName", Schema::String().MinLength(1).MaxLength(200)),
   });
-  for (const char* path : {"/api/users/invite", "/users/invite"}) {
-    router.Add({Method::kPost, path, Auth::kTenantAdmin, "",
-                [&invitations](RequestContext& ctx) {
-                  auto body = ParseBody(ctx.request, kInviteRequest);
-                  if (!body) return Problem(ctx, body.error());
-                  identity::NewInvitation request;
-                  request.email = GetString(*body, "email");
-                  request.role = identity::ParseTenantRole(GetString(*body, "role", "Member"))
-                                     .value_or(identity::TenantRole::kMember);
-                  request.display_name = GetOptString(*body, "displayName");
-                  auto invited = invitations.Invite(ctx.Caller(), request);
-                  if (!invited) return Problem(ctx, invited.error());
-                  return JsonResponse(invited->created ? 201 : 200, InvitationJson(invited->invitation));
-                },
-                {.summary = "Invite a person by email (global admin): the invitation is recorded as Pending and "
-                            "an email with a sign-in link is queued in the same transaction. 201 when created; "
-                            "an email with a Pending invitation answers 200 with that invitation unchanged (no "
-                            "second email); an expired or revoked one is replaced by a new invitation; 409 "
-                            "already_member when an active member has the email.",
-                 .tag = "users",
-                 .request = kInviteRequest,
-                 .response = InvitationSchema(),
-                 .success_status = 201,
-                 .other_success = {200},
-                 .errors = {409}}});
-  }
+  router.Add(Aliased(
+      {"/users/invite"},
+      {Method::kPost,
+       "/api/users/invite",
+       Auth::kTenantAdmin,
+       "",
+       [&invitations](RequestContext& ctx) {
+         auto body = ParseBody(ctx.request, kInviteRequest);
+         if (!body) return Problem(ctx, body.error());
+         identity::NewInvitation request;
+         request.email = GetString(*body, "email");
+         request.role =
+             identity::ParseTenantRole(GetString(*body, "role", "Member")).value_or(identity::TenantRole::kMember);
+         request.display_name = GetOptString(*body, "displayName");
+         auto invited = invitations.Invite(ctx.Caller(), request);
+         if (!invited) return Problem(ctx, invited.error());
+         return JsonResponse(invited->created ? 201 : 200, InvitationJson(invited->invitation));
+       },
+       {.summary = "Invite a person by email (global admin): the invitation is recorded as Pending and "
+                   "an email with a sign-in link is queued in the same transaction. 201 when created; "
+                   "an email with a Pending invitation answers 200 with that invitation unchanged (no "
+                   "second email); an expired or revoked one is replaced by a new invitation; 409 "
+                   "already_member when an active member has the email.",
+        .tag = "users",
+        .request = kInviteRequest,
+        .response = InvitationSchema(),
+        .success_status = 201,
+        .other_success = {200},
+        .errors = {409}}}));
 
-  for (const char* path : {"/api/users/invitations", "/users/invitations"}) {
-    router.Add({Method::kGet, path, Auth::kUser, "",
-                [&invitations](RequestContext& ctx) {
-                  auto list = invitations.List(ctx.Caller(), ctx.request.QueryParam("status"));
-                  if (!list) return Problem(ctx, list.error());
-                  json::array out;
-                  for (const auto& i : *list) out.push_back(InvitationJson(i));
-                  return JsonResponse(200, out);
-                },
-                {.summary = "Invitations of the tenant, newest first (global admin).",
-                 .tag = "users",
-                 .response = Schema::Array(InvitationSchema()),
-                 .query = {{"status", InvitationStatusSchema(), false, "only invitations with this status"}},
-                 .errors = {400}}});
-  }
+  router.Add(Aliased({"/users/invitations"},
+                     {Method::kGet,
+                      "/api/users/invitations",
+                      Auth::kUser,
+                      "",
+                      [&invitations](RequestContext& ctx) {
+                        auto list = invitations.List(ctx.Caller(), ctx.request.QueryParam("status"));
+                        if (!list) return Problem(ctx, list.error());
+                        json::array out;
+                        for (const auto& i : *list) out.push_back(InvitationJson(i));
+                        return JsonResponse(200, out);
+                      },
+                      {.summary = "Invitations of the tenant, newest first (global admin).",
+                       .tag = "users",
+                       .response = Schema::Array(InvitationSchema()),
+                       .query = {{"status", InvitationStatusSchema(), false, "only invitations with this status"}},
+                       .errors = {400}}}));
 
-  for (const char* path : {"/api/users/invitations/{invitationId}", "/users/invitations/{invitationId}"}) {
-    router.Add({Method::kDelete, path, Auth::kTenantAdmin, "",
-                [&invitations](RequestContext& ctx) {
-                  auto revoked = invitations.Revoke(ctx.Caller(), CanonicalUuid(ctx.PathParam("invitationId")));
-                  if (!revoked) return Problem(ctx, revoked.error());
-                  return NoContent();
-                },
-                {.summary = "Revoke a Pending invitation (global admin): it can no longer be accepted. Revoking "
-                            "a revoked invitation again changes nothing (204); an Accepted or Expired one is 409 "
-                            "invitation_not_pending.",
-                 .tag = "users",
-                 .success_status = 204,
-                 .errors = {404, 409},
-                 .path_params = {{"invitationId", Schema::Uuid()}}}});
-  }
+  router.Add(Aliased({"/users/invitations/{invitationId}"},
+                     {Method::kDelete,
+                      "/api/users/invitations/{invitationId}",
+                      Auth::kTenantAdmin,
+                      "",
+                      [&invitations](RequestContext& ctx) {
+                        auto revoked = invitations.Revoke(ctx.Caller(), CanonicalUuid(ctx.PathParam("invitationId")));
+                        if (!revoked) return Problem(ctx, revoked.error());
+                        return NoContent();
+                      },
+                      {.summary = "Revoke a Pending invitation (global admin): it can no longer be accepted. Revoking "
+                                  "a revoked invitation again changes nothing (204); an Accepted or Expired one is 409 "
+                                  "invitation_not_pending.",
+                       .tag = "users",
+                       .success_status = 204,
+                       .errors = {404, 409},
+                       .path_params = {{"invitationId", Schema::Uuid()}}}}));
 }
 
 }  // namespace credence::http

@@ -5,6 +5,7 @@
 #include "http/problem.h"
 #include "http/router.h"
 #include "kb/hub_service.h"
+#include "platform/taxonomy.h"
 
 namespace credence::http {
 namespace json = boost::json;
@@ -70,8 +71,12 @@ void AddHubRoutes(Router& router, const Services& s) {
       Optional("defaultOrgRole", Schema::String().Enum({"Viewer", "Editor"})),
       Optional("defaultExpiryTemplateId", Schema::Uuid()),
   });
-  router.Add({Method::kPost, "/api/hubs", Auth::kUser, "",
-              [&hubs](RequestContext& ctx) {
+  const platform::TaxonomyService& taxonomy = s.taxonomy;
+  router.Add({Method::kPost,
+              "/api/hubs",
+              Auth::kUser,
+              "",
+              [&hubs, &taxonomy](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kCreateHub);
                 if (!body) return Problem(ctx, body.error());
                 kb::NewHub request;
@@ -83,11 +88,15 @@ void AddHubRoutes(Router& router, const Services& s) {
                 request.preview_image = GetOptString(*body, "previewImage");
                 request.default_org_role = GetOptString(*body, "defaultOrgRole");
                 request.default_expiry_template_id = OptUuid(*body, "defaultExpiryTemplateId");
+                // The category and tags must be the tenant's (docs/configuration.md).
+                if (auto refs = taxonomy.CheckReferences(ctx.Caller(), request.category_id, request.tag_ids); !refs)
+                  return Problem(ctx, refs.error());
                 auto hub = hubs.Create(ctx.Caller(), request);
                 if (!hub) return Problem(ctx, hub.error());
                 return JsonResponse(201, HubJson(*hub));
               },
-              {.summary = "Create a hub (global admin). The creator owns it.",
+              {.summary = "Create a hub (global admin). The creator owns it. categoryId and tagIds must name the "
+                          "tenant's categories and tags (400 otherwise).",
                .tag = "hubs",
                .request = kCreateHub,
                .response = HubSchema(),

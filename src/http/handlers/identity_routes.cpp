@@ -135,17 +135,20 @@ void AddIdentityRoutes(Router& router, const Services& s) {
     if (!tenant) return Problem(ctx, tenant.error());
     return JsonResponse(201, TenantJson(*tenant));
   };
-  for (const char* path : {"/api/tenant/create", "/tenant/create"}) {
-    router.Add({Method::kPost, path, Auth::kPublic, "", create_tenant,
-                {.summary = "Provision a workspace. In development mode anyone may, and the four personas are "
-                            "created; otherwise a signed-in person (no tenant needed) becomes its Owner, at most "
-                            "--tenant-creations-per-day a day.",
-                 .tag = "tenants",
-                 .request = kCreateTenantRequest,
-                 .response = TenantSchema(),
-                 .success_status = 201,
-                 .errors = {401, 403, 409, 429}}});
-  }
+  router.Add(Aliased({"/tenant/create"},
+                     {Method::kPost,
+                      "/api/tenant/create",
+                      Auth::kPublic,
+                      "",
+                      create_tenant,
+                      {.summary = "Provision a workspace. In development mode anyone may, and the four personas are "
+                                  "created; otherwise a signed-in person (no tenant needed) becomes its Owner, at most "
+                                  "--tenant-creations-per-day a day.",
+                       .tag = "tenants",
+                       .request = kCreateTenantRequest,
+                       .response = TenantSchema(),
+                       .success_status = 201,
+                       .errors = {401, 403, 409, 429}}}));
 
   router.Add({Method::kGet, "/api/tenant/known-languages", Auth::kPublic, "",
               [](RequestContext&) {
@@ -161,11 +164,14 @@ void AddIdentityRoutes(Router& router, const Services& s) {
                                                          Required("displayName", Schema::String()),
                                                          Required("nativeName", Schema::String())}))}});
 
-  for (const char* path : {"/api/users/me", "/users/me"}) {
-    router.Add({Method::kGet, path, Auth::kUser, "",
-                [](RequestContext& ctx) { return JsonResponse(200, UserJson(TenantService::ProfileOf(ctx.Caller()))); },
-                {.summary = "The signed-in user's profile and tenant role.", .tag = "users", .response = UserSchema()}});
-  }
+  router.Add(Aliased(
+      {"/users/me"},
+      {Method::kGet,
+       "/api/users/me",
+       Auth::kUser,
+       "",
+       [](RequestContext& ctx) { return JsonResponse(200, UserJson(TenantService::ProfileOf(ctx.Caller()))); },
+       {.summary = "The signed-in user's profile and tenant role.", .tag = "users", .response = UserSchema()}}));
 
   const identity::UserService& users = s.users;
   const Schema user_list_item = Schema::Object({
@@ -176,66 +182,76 @@ void AddIdentityRoutes(Router& router, const Services& s) {
       Required("preferredLanguage", Schema::String().Nullable()),
       Required("joinedAt", Schema::Timestamp()),
   });
-  for (const char* path : {"/api/users", "/users"}) {
-    router.Add({Method::kGet, path, Auth::kUser, "",
-                [&users](RequestContext& ctx) {
-                  json::array out;
-                  for (const auto& u : users.List(ctx.Caller())) {
-                    out.push_back(json::object{
-                        {"id", u.id},
-                        {"email", u.email},
-                        {"displayName", u.display_name},
-                        {"tenantRole", identity::TenantRoleName(u.role)},
-                        {"preferredLanguage",
-                         u.preferred_language ? json::value(*u.preferred_language) : json::value(nullptr)},
-                        {"joinedAt", FormatTimestamp(u.joined_at)}});
-                  }
-                  return JsonResponse(200, out);
-                },
-                {.summary = "Active users of the tenant, for pickers.",
-                 .tag = "users",
-                 .response = Schema::Array(user_list_item)}});
-  }
+  router.Add(Aliased(
+      {"/users"},
+      {Method::kGet,
+       "/api/users",
+       Auth::kUser,
+       "",
+       [&users](RequestContext& ctx) {
+         json::array out;
+         for (const auto& u : users.List(ctx.Caller())) {
+           out.push_back(json::object{
+               {"id", u.id},
+               {"email", u.email},
+               {"displayName", u.display_name},
+               {"tenantRole", identity::TenantRoleName(u.role)},
+               {"preferredLanguage", u.preferred_language ? json::value(*u.preferred_language) : json::value(nullptr)},
+               {"joinedAt", FormatTimestamp(u.joined_at)}});
+         }
+         return JsonResponse(200, out);
+       },
+       {.summary = "Active users of the tenant, for pickers.",
+        .tag = "users",
+        .response = Schema::Array(user_list_item)}}));
 
   static const Schema kPreferredLanguageRequest =
       Schema::Object({Required("languageCode", Schema::String().MinLength(2).MaxLength(16))});
-  for (const char* path : {"/api/users/me/preferred-language", "/users/me/preferred-language"}) {
-    router.Add({Method::kPut, path, Auth::kUser, "",
-                [&users](RequestContext& ctx) {
-                  auto body = ParseBody(ctx.request, kPreferredLanguageRequest);
-                  if (!body) return Problem(ctx, body.error());
-                  const std::string code = GetString(*body, "languageCode");
-                  if (auto set = users.SetPreferredLanguage(ctx.Caller(), code); !set) return Problem(ctx, set.error());
-                  return JsonResponse(200, {{"preferredLanguage", code}});
-                },
-                {.summary = "Set the signed-in user's preferred UI language.",
-                 .tag = "users",
-                 .request = kPreferredLanguageRequest,
-                 .response = Schema::Object({Required("preferredLanguage", Schema::String().Nullable())})}});
-    router.Add({Method::kDelete, path, Auth::kUser, "",
-                [&users](RequestContext& ctx) {
-                  if (auto cleared = users.ClearPreferredLanguage(ctx.Caller()); !cleared)
-                    return Problem(ctx, cleared.error());
-                  return NoContent();
-                },
-                {.summary = "Clear the signed-in user's preferred UI language.", .tag = "users",
-                 .success_status = 204}});
-  }
+  router.Add(Aliased({"/users/me/preferred-language"},
+                     {Method::kPut,
+                      "/api/users/me/preferred-language",
+                      Auth::kUser,
+                      "",
+                      [&users](RequestContext& ctx) {
+                        auto body = ParseBody(ctx.request, kPreferredLanguageRequest);
+                        if (!body) return Problem(ctx, body.error());
+                        const std::string code = GetString(*body, "languageCode");
+                        if (auto set = users.SetPreferredLanguage(ctx.Caller(), code); !set)
+                          return Problem(ctx, set.error());
+                        return JsonResponse(200, {{"preferredLanguage", code}});
+                      },
+                      {.summary = "Set the signed-in user's preferred UI language.",
+                       .tag = "users",
+                       .request = kPreferredLanguageRequest,
+                       .response = Schema::Object({Required("preferredLanguage", Schema::String().Nullable())})}}));
+  router.Add(Aliased(
+      {"/users/me/preferred-language"},
+      {Method::kDelete,
+       "/api/users/me/preferred-language",
+       Auth::kUser,
+       "",
+       [&users](RequestContext& ctx) {
+         if (auto cleared = users.ClearPreferredLanguage(ctx.Caller()); !cleared) return Problem(ctx, cleared.error());
+         return NoContent();
+       },
+       {.summary = "Clear the signed-in user's preferred UI language.", .tag = "users", .success_status = 204}}));
 
-  for (const char* path : {"/api/users/{id}", "/users/{id}"}) {
-    router.Add({Method::kDelete, path, Auth::kUser, "",
-                [&users](RequestContext& ctx) {
-                  auto removed = users.RemoveFromTenant(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
-                  if (!removed) return Problem(ctx, removed.error());
-                  return NoContent();
-                },
-                {.summary = "Remove a user from the tenant (global admin). Their content stays, owned by an "
-                            "inactive member until transferred.",
-                 .tag = "users",
-                 .success_status = 204,
-                 .errors = {400, 404},
-                 .path_params = {{"id", Schema::Uuid()}}}});
-  }
+  router.Add(Aliased({"/users/{id}"},
+                     {Method::kDelete,
+                      "/api/users/{id}",
+                      Auth::kUser,
+                      "",
+                      [&users](RequestContext& ctx) {
+                        auto removed = users.RemoveFromTenant(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                        if (!removed) return Problem(ctx, removed.error());
+                        return NoContent();
+                      },
+                      {.summary = "Remove a user from the tenant (global admin). Their content stays, owned by an "
+                                  "inactive member until transferred.",
+                       .tag = "users",
+                       .success_status = 204,
+                       .errors = {400, 404},
+                       .path_params = {{"id", Schema::Uuid()}}}}));
 }
 
 }  // namespace credence::http

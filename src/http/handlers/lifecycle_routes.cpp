@@ -315,28 +315,27 @@ void AddLifecycleRoutes(Router& router, const Services& s) {
                .errors = {404},
                .path_params = {{"id", Schema::Uuid()}}}});
 
-  for (const char* path : {"/api/review-checklists", "/review-checklists"}) {
-    router.Add({Method::kGet,
-                path,
-                Auth::kUser,
-                "",
-                [&checklists](RequestContext& ctx) {
-                  auto hub = ctx.request.QueryParam("hubId");
-                  if (hub && !IsUuid(*hub)) return Problem(ctx, Error::Validation({{"hubId", "must be a UUID"}}));
-                  if (hub) hub = CanonicalUuid(*hub);
-                  auto list = checklists.List(ctx.Caller(), hub);
-                  if (!list) return Problem(ctx, list.error());
-                  json::array out;
-                  for (const auto& c : *list) out.push_back(ChecklistJson(c));
-                  return JsonResponse(200, out);
-                },
-                {.summary = "Review checklists of the tenant, by name; with hubId, that hub's and the "
-                            "tenant-wide ones.",
-                 .tag = "review-checklists",
-                 .response = Schema::Array(ChecklistSchema()),
-                 .query = {{"hubId", Schema::Uuid(), false, "only this hub's and tenant-wide checklists"}},
-                 .errors = {400}}});
-  }
+  router.Add(Aliased({"/review-checklists"},
+                     {Method::kGet,
+                      "/api/review-checklists",
+                      Auth::kUser,
+                      "",
+                      [&checklists](RequestContext& ctx) {
+                        auto hub = ctx.request.QueryParam("hubId");
+                        if (hub && !IsUuid(*hub)) return Problem(ctx, Error::Validation({{"hubId", "must be a UUID"}}));
+                        if (hub) hub = CanonicalUuid(*hub);
+                        auto list = checklists.List(ctx.Caller(), hub);
+                        if (!list) return Problem(ctx, list.error());
+                        json::array out;
+                        for (const auto& c : *list) out.push_back(ChecklistJson(c));
+                        return JsonResponse(200, out);
+                      },
+                      {.summary = "Review checklists of the tenant, by name; with hubId, that hub's and the "
+                                  "tenant-wide ones.",
+                       .tag = "review-checklists",
+                       .response = Schema::Array(ChecklistSchema()),
+                       .query = {{"hubId", Schema::Uuid(), false, "only this hub's and tenant-wide checklists"}},
+                       .errors = {400}}}));
 
   static const Schema kChecklistRequest = Schema::Object({
       Required("name",
@@ -353,61 +352,60 @@ void AddLifecycleRoutes(Router& router, const Services& s) {
                    .MaxItems(static_cast<int64_t>(lifecycle::kMaxChecklistItems))),
   });
 
-  for (const char* path : {"/api/review-checklists", "/review-checklists"}) {
-    router.Add({Method::kPost,
-                path,
-                Auth::kTenantAdmin,
-                "",
-                [&checklists](RequestContext& ctx) {
-                  auto body = ParseBody(ctx.request, kChecklistRequest);
-                  if (!body) return Problem(ctx, body.error());
-                  auto c = checklists.Create(ctx.Caller(), ChecklistInputOf(*body));
-                  if (!c) return Problem(ctx, c.error());
-                  return JsonResponse(201, ChecklistJson(*c));
-                },
-                {.summary = "Create a review checklist (global admin); item ids are assigned by the server.",
-                 .tag = "review-checklists",
-                 .request = kChecklistRequest,
-                 .response = ChecklistSchema(),
-                 .success_status = 201}});
-  }
+  router.Add(Aliased({"/review-checklists"},
+                     {Method::kPost,
+                      "/api/review-checklists",
+                      Auth::kTenantAdmin,
+                      "",
+                      [&checklists](RequestContext& ctx) {
+                        auto body = ParseBody(ctx.request, kChecklistRequest);
+                        if (!body) return Problem(ctx, body.error());
+                        auto c = checklists.Create(ctx.Caller(), ChecklistInputOf(*body));
+                        if (!c) return Problem(ctx, c.error());
+                        return JsonResponse(201, ChecklistJson(*c));
+                      },
+                      {.summary = "Create a review checklist (global admin); item ids are assigned by the server.",
+                       .tag = "review-checklists",
+                       .request = kChecklistRequest,
+                       .response = ChecklistSchema(),
+                       .success_status = 201}}));
 
-  for (const char* path : {"/api/review-checklists/{id}", "/review-checklists/{id}"}) {
-    router.Add({Method::kPut,
-                path,
-                Auth::kTenantAdmin,
-                "",
-                [&checklists](RequestContext& ctx) {
-                  auto body = ParseBody(ctx.request, kChecklistRequest);
-                  if (!body) return Problem(ctx, body.error());
-                  auto c = checklists.Update(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), ChecklistInputOf(*body));
-                  if (!c) return Problem(ctx, c.error());
-                  return JsonResponse(200, ChecklistJson(*c));
-                },
-                {.summary = "Replace a review checklist (global admin). Items sent with the id of one of its "
-                            "items keep that id; items without an id get a new one.",
-                 .tag = "review-checklists",
-                 .request = kChecklistRequest,
-                 .response = ChecklistSchema(),
-                 .errors = {404},
-                 .path_params = {{"id", Schema::Uuid()}}}});
-
-    router.Add({Method::kDelete,
-                path,
-                Auth::kUser,
-                "",
-                [&checklists](RequestContext& ctx) {
-                  auto done = checklists.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
-                  if (!done) return Problem(ctx, done.error());
-                  return NoContent();
-                },
-                {.summary = "Delete a review checklist (global admin). 409 checklist_in_use while an expiry "
-                            "template refers to it.",
-                 .tag = "review-checklists",
-                 .success_status = 204,
-                 .errors = {404, 409},
-                 .path_params = {{"id", Schema::Uuid()}}}});
-  }
+  router.Add(Aliased({"/review-checklists/{id}"},
+                     {Method::kPut,
+                      "/api/review-checklists/{id}",
+                      Auth::kTenantAdmin,
+                      "",
+                      [&checklists](RequestContext& ctx) {
+                        auto body = ParseBody(ctx.request, kChecklistRequest);
+                        if (!body) return Problem(ctx, body.error());
+                        auto c = checklists.Update(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")),
+                                                   ChecklistInputOf(*body));
+                        if (!c) return Problem(ctx, c.error());
+                        return JsonResponse(200, ChecklistJson(*c));
+                      },
+                      {.summary = "Replace a review checklist (global admin). Items sent with the id of one of its "
+                                  "items keep that id; items without an id get a new one.",
+                       .tag = "review-checklists",
+                       .request = kChecklistRequest,
+                       .response = ChecklistSchema(),
+                       .errors = {404},
+                       .path_params = {{"id", Schema::Uuid()}}}}));
+  router.Add(Aliased({"/review-checklists/{id}"},
+                     {Method::kDelete,
+                      "/api/review-checklists/{id}",
+                      Auth::kUser,
+                      "",
+                      [&checklists](RequestContext& ctx) {
+                        auto done = checklists.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                        if (!done) return Problem(ctx, done.error());
+                        return NoContent();
+                      },
+                      {.summary = "Delete a review checklist (global admin). 409 checklist_in_use while an expiry "
+                                  "template refers to it.",
+                       .tag = "review-checklists",
+                       .success_status = 204,
+                       .errors = {404, 409},
+                       .path_params = {{"id", Schema::Uuid()}}}}));
 
   const lifecycle::ExpiryService& expiry = s.expiry;
 

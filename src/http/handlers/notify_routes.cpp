@@ -164,24 +164,27 @@ void AddChannelRoutes(Router& router, const Services& s) {
                    .Describe("fields by type; the others are ignored")),
   });
 
-  for (const std::string base : {"/api/notification-channels", "/notification-channels"}) {
-    router.Add({Method::kGet,
-                base,
-                Auth::kUser,
-                "",
-                [&channels](RequestContext& ctx) {
-                  auto list = channels.List(ctx.Caller());
-                  if (!list) return Problem(ctx, list.error());
-                  json::array out;
-                  for (const auto& c : *list) out.push_back(ChannelJson(c));
-                  return JsonResponse(200, out);
-                },
-                {.summary = "Notification channels of the tenant, by name ignoring case. Callers who are not "
-                            "global admins get each configuration without its credentials.",
-                 .tag = "notification-channels",
-                 .response = Schema::Array(ChannelSchema())}});
+  const std::string base = "/api/notification-channels";
+  const std::string alias = "/notification-channels";
 
-    router.Add({Method::kPost,
+  router.Add(
+      Aliased({alias}, {Method::kGet,
+                        base,
+                        Auth::kUser,
+                        "",
+                        [&channels](RequestContext& ctx) {
+                          auto list = channels.List(ctx.Caller());
+                          if (!list) return Problem(ctx, list.error());
+                          json::array out;
+                          for (const auto& c : *list) out.push_back(ChannelJson(c));
+                          return JsonResponse(200, out);
+                        },
+                        {.summary = "Notification channels of the tenant, by name ignoring case. Callers who are not "
+                                    "global admins get each configuration without its credentials.",
+                         .tag = "notification-channels",
+                         .response = Schema::Array(ChannelSchema())}}));
+  router.Add(Aliased(
+      {alias}, {Method::kPost,
                 base,
                 Auth::kTenantAdmin,
                 "",
@@ -198,116 +201,116 @@ void AddChannelRoutes(Router& router, const Services& s) {
                  .request = kChannelRequest,
                  .response = ChannelSchema(),
                  .success_status = 201,
-                 .errors = {409}}});
-
-    router.Add({Method::kGet,
-                base + "/{id}",
-                Auth::kUser,
-                "",
-                [&channels](RequestContext& ctx) {
-                  auto c = channels.Get(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
-                  if (!c) return Problem(ctx, c.error());
-                  return JsonResponse(200, ChannelJson(*c));
-                },
-                {.summary = "One notification channel; its credentials for global admins only.",
-                 .tag = "notification-channels",
-                 .response = ChannelSchema(),
-                 .errors = {404},
-                 .path_params = {{"id", Schema::Uuid()}}}});
-
-    router.Add({Method::kPut,
-                base + "/{id}",
-                Auth::kTenantAdmin,
-                "",
-                [&channels](RequestContext& ctx) {
-                  auto body = ParseBody(ctx.request, kChannelRequest);
-                  if (!body) return Problem(ctx, body.error());
-                  auto c = channels.Update(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), ChannelInputOf(*body));
-                  if (!c) return Problem(ctx, c.error());
-                  return JsonResponse(200, ChannelJson(*c));
-                },
-                {.summary = "Replace a notification channel (global admin); optional fields left out take their "
-                            "defaults (a webhook secret left out is removed). Queued deliveries go to the new "
-                            "configuration.",
-                 .tag = "notification-channels",
-                 .request = kChannelRequest,
-                 .response = ChannelSchema(),
-                 .errors = {404, 409},
-                 .path_params = {{"id", Schema::Uuid()}}}});
-
-    router.Add({Method::kDelete,
-                base + "/{id}",
-                Auth::kUser,
-                "",
-                [&channels](RequestContext& ctx) {
-                  auto done = channels.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
-                  if (!done) return Problem(ctx, done.error());
-                  return NoContent();
-                },
-                {.summary = "Delete a notification channel and its deliveries, sent or not (global admin).",
-                 .tag = "notification-channels",
-                 .success_status = 204,
-                 .errors = {404},
-                 .path_params = {{"id", Schema::Uuid()}}}});
-
-    router.Add({Method::kPost,
-                base + "/{id}/test",
-                Auth::kUser,
-                "",
-                [&channels](RequestContext& ctx) {
-                  auto id = channels.SendTest(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
-                  if (!id) return Problem(ctx, id.error());
-                  return JsonResponse(202, json::object{{"deliveryId", *id}, {"status", "queued"}});
-                },
-                {.summary = "Queue a test message (event channel.test) to this channel only, also when it is "
-                            "disabled (global admin). Sent by the outbox like any delivery: the answer does not "
-                            "wait for the receiver; see .../deliveries and .../stats for the outcome.",
-                 .tag = "notification-channels",
-                 .response = Schema::Object({
-                     Required("deliveryId", Schema::Uuid()),
-                     Required("status", Schema::String().Enum({"queued"})),
-                 }),
-                 .success_status = 202,
-                 .errors = {404},
-                 .path_params = {{"id", Schema::Uuid()}}}});
-
-    router.Add({Method::kGet,
-                base + "/{id}/stats",
-                Auth::kUser,
-                "",
-                [&channels](RequestContext& ctx) {
-                  auto st = channels.Stats(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
-                  if (!st) return Problem(ctx, st.error());
-                  return JsonResponse(200, json::object{{"successCount", st->success_count},
-                                                        {"failureCount", st->failure_count},
-                                                        {"lastUsedAt", OptTime(st->last_used_at)},
-                                                        {"pendingCount", st->pending_count}});
-                },
-                {.summary = "Delivery statistics of the channel: successful and failed attempts, the last "
-                            "attempt, deliveries still pending.",
-                 .tag = "notification-channels",
-                 .response = StatsSchema(),
-                 .errors = {404},
-                 .path_params = {{"id", Schema::Uuid()}}}});
-
-    router.Add({Method::kGet,
-                base + "/{id}/deliveries",
-                Auth::kUser,
-                "",
-                [&channels](RequestContext& ctx) {
-                  auto list = channels.Deliveries(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
-                  if (!list) return Problem(ctx, list.error());
-                  json::array out;
-                  for (const auto& d : *list) out.push_back(DeliveryJson(d));
-                  return JsonResponse(200, out);
-                },
-                {.summary = "The channel's newest 50 deliveries, newest first (global admin): status, attempts, "
-                            "the last error and the next attempt.",
-                 .tag = "notification-channels",
-                 .response = Schema::Array(DeliverySchema()),
-                 .errors = {404},
-                 .path_params = {{"id", Schema::Uuid()}}}});
-  }
+                 .errors = {409}}}));
+  router.Add(
+      Aliased({alias + "/{id}"}, {Method::kGet,
+                                  base + "/{id}",
+                                  Auth::kUser,
+                                  "",
+                                  [&channels](RequestContext& ctx) {
+                                    auto c = channels.Get(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                                    if (!c) return Problem(ctx, c.error());
+                                    return JsonResponse(200, ChannelJson(*c));
+                                  },
+                                  {.summary = "One notification channel; its credentials for global admins only.",
+                                   .tag = "notification-channels",
+                                   .response = ChannelSchema(),
+                                   .errors = {404},
+                                   .path_params = {{"id", Schema::Uuid()}}}}));
+  router.Add(Aliased({alias + "/{id}"},
+                     {Method::kPut,
+                      base + "/{id}",
+                      Auth::kTenantAdmin,
+                      "",
+                      [&channels](RequestContext& ctx) {
+                        auto body = ParseBody(ctx.request, kChannelRequest);
+                        if (!body) return Problem(ctx, body.error());
+                        auto c =
+                            channels.Update(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), ChannelInputOf(*body));
+                        if (!c) return Problem(ctx, c.error());
+                        return JsonResponse(200, ChannelJson(*c));
+                      },
+                      {.summary = "Replace a notification channel (global admin); optional fields left out take their "
+                                  "defaults (a webhook secret left out is removed). Queued deliveries go to the new "
+                                  "configuration.",
+                       .tag = "notification-channels",
+                       .request = kChannelRequest,
+                       .response = ChannelSchema(),
+                       .errors = {404, 409},
+                       .path_params = {{"id", Schema::Uuid()}}}}));
+  router.Add(Aliased({alias + "/{id}"},
+                     {Method::kDelete,
+                      base + "/{id}",
+                      Auth::kUser,
+                      "",
+                      [&channels](RequestContext& ctx) {
+                        auto done = channels.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                        if (!done) return Problem(ctx, done.error());
+                        return NoContent();
+                      },
+                      {.summary = "Delete a notification channel and its deliveries, sent or not (global admin).",
+                       .tag = "notification-channels",
+                       .success_status = 204,
+                       .errors = {404},
+                       .path_params = {{"id", Schema::Uuid()}}}}));
+  router.Add(Aliased({alias + "/{id}/test"},
+                     {Method::kPost,
+                      base + "/{id}/test",
+                      Auth::kUser,
+                      "",
+                      [&channels](RequestContext& ctx) {
+                        auto id = channels.SendTest(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                        if (!id) return Problem(ctx, id.error());
+                        return JsonResponse(202, json::object{{"deliveryId", *id}, {"status", "queued"}});
+                      },
+                      {.summary = "Queue a test message (event channel.test) to this channel only, also when it is "
+                                  "disabled (global admin). Sent by the outbox like any delivery: the answer does not "
+                                  "wait for the receiver; see .../deliveries and .../stats for the outcome.",
+                       .tag = "notification-channels",
+                       .response = Schema::Object({
+                           Required("deliveryId", Schema::Uuid()),
+                           Required("status", Schema::String().Enum({"queued"})),
+                       }),
+                       .success_status = 202,
+                       .errors = {404},
+                       .path_params = {{"id", Schema::Uuid()}}}}));
+  router.Add(Aliased({alias + "/{id}/stats"},
+                     {Method::kGet,
+                      base + "/{id}/stats",
+                      Auth::kUser,
+                      "",
+                      [&channels](RequestContext& ctx) {
+                        auto st = channels.Stats(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                        if (!st) return Problem(ctx, st.error());
+                        return JsonResponse(200, json::object{{"successCount", st->success_count},
+                                                              {"failureCount", st->failure_count},
+                                                              {"lastUsedAt", OptTime(st->last_used_at)},
+                                                              {"pendingCount", st->pending_count}});
+                      },
+                      {.summary = "Delivery statistics of the channel: successful and failed attempts, the last "
+                                  "attempt, deliveries still pending.",
+                       .tag = "notification-channels",
+                       .response = StatsSchema(),
+                       .errors = {404},
+                       .path_params = {{"id", Schema::Uuid()}}}}));
+  router.Add(Aliased({alias + "/{id}/deliveries"},
+                     {Method::kGet,
+                      base + "/{id}/deliveries",
+                      Auth::kUser,
+                      "",
+                      [&channels](RequestContext& ctx) {
+                        auto list = channels.Deliveries(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                        if (!list) return Problem(ctx, list.error());
+                        json::array out;
+                        for (const auto& d : *list) out.push_back(DeliveryJson(d));
+                        return JsonResponse(200, out);
+                      },
+                      {.summary = "The channel's newest 50 deliveries, newest first (global admin): status, attempts, "
+                                  "the last error and the next attempt.",
+                       .tag = "notification-channels",
+                       .response = Schema::Array(DeliverySchema()),
+                       .errors = {404},
+                       .path_params = {{"id", Schema::Uuid()}}}}));
 }
 
 }  // namespace credence::http

@@ -57,7 +57,12 @@ class ChainHeads;
 }
 namespace credence::platform {
 class AuditLog;
-}
+class LanguageService;
+class TaxonomyService;
+class BlockHeuristicService;
+class StyleRuleService;
+class GlossaryService;
+}  // namespace credence::platform
 namespace credence::connectors {
 class ConnectorService;
 class ConnectorSyncer;
@@ -111,6 +116,12 @@ struct Services {
   const connectors::ConnectorSyncer& connector_syncer;
   // Webhooks (docs/webhooks.md).
   const notify::WebhookService& webhooks;
+  // Tenant configuration (docs/configuration.md).
+  const platform::LanguageService& languages;
+  const platform::TaxonomyService& taxonomy;
+  const platform::BlockHeuristicService& block_heuristics;
+  const platform::StyleRuleService& style_rules;
+  const platform::GlossaryService& glossaries;
 };
 
 struct WebhookDoc;
@@ -168,6 +179,10 @@ void AddScanningRoutes(Router& router, const Services& services);
 void AddWebhookRoutes(Router& router, const Services& services);
 // The event catalog as /openapi.json's `webhooks` section.
 std::vector<WebhookDoc> WebhookEventDocs();
+// Tenant configuration (docs/configuration.md): languages, categories and
+// tags (and the category and tags of hubs and entries), block-type
+// heuristics, style rules, glossaries.
+void AddConfigurationRoutes(Router& router, const Services& services);
 // Development mode: the test clock and running background jobs on demand.
 void AddDevRoutes(Router& router, const Services& services);
 

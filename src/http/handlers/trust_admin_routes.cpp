@@ -142,7 +142,9 @@ Schema DocumentSchema() {
       Required("ownerId", Schema::Uuid().Nullable()),
       Required("lastReviewedAt", Schema::Timestamp().Nullable()),
       Required("lastReviewType", Schema::String().Enum(ReviewTypeNames()).Nullable()),
-      Required("status", Schema::String().Enum({trust::kDocumentPublished, trust::kDocumentDraft})),
+      Required("status", Schema::String()
+                             .Enum({trust::kDocumentPublished, trust::kDocumentDraft, trust::kDocumentRemoved})
+                             .Describe("Removed: gone from its connector's source (source_removed blocks)")),
       Required("version", Schema::Integer().Min(1).Describe("goes up when contentHash or contentUpdatedAt changes")),
       Required("createdAt", Schema::Timestamp()),
       Required("updatedAt", Schema::Timestamp()),

@@ -39,6 +39,17 @@ inline constexpr GlobalQuery kFindTenantById{
     "SELECT id, name, slug, domain, allow_all_users, enabled_languages, enabled_plugins, default_language,"
     " created_at FROM tenants WHERE id = $1"};
 
+// The tenants row is keyed by id, so these are global statements the
+// caller binds to the session's own tenant (ReadTenantLanguages).
+inline constexpr GlobalQuery kReadTenantLanguages{
+    "identity.read_tenant_languages", "SELECT enabled_languages, default_language FROM tenants WHERE id = $1"};
+inline constexpr GlobalQuery kLockTenantLanguages{
+    "identity.lock_tenant_languages", "SELECT enabled_languages, default_language FROM tenants WHERE id = $1",
+    "SELECT enabled_languages, default_language FROM tenants WHERE id = $1 FOR UPDATE"};
+inline constexpr GlobalQuery kWriteTenantLanguages{
+    "identity.write_tenant_languages",
+    "UPDATE tenants SET enabled_languages = $2, default_language = $3 WHERE id = $1"};
+
 inline constexpr GlobalQuery kListTenants{
     "identity.list_tenants", "SELECT id, name, slug FROM tenants ORDER BY created_at, slug"};
 

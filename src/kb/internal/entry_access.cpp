@@ -19,3 +19,14 @@ Result<LoadedEntry> LoadEntry(storage::TenantSession& session, const identity::P
 }
 
 }  // namespace credence::kb::internal
+
+namespace credence::kb {
+
+Status RequireEntryAccess(storage::TenantSession& session, const identity::Principal& caller,
+                          const std::string& entry_id, AccessLevel needed) {
+  auto loaded = internal::LoadEntry(session, caller, entry_id, needed, false);
+  if (!loaded) return std::move(loaded).error();
+  return Ok();
+}
+
+}  // namespace credence::kb

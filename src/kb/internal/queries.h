@@ -63,6 +63,21 @@ inline constexpr TenantQuery kUpdateHub{
     "UPDATE hubs SET name = $3, default_expiry_days = $4, preview_image = $5, default_org_role = $6,"
     " default_expiry_template_id = $7, updated_at = $8 WHERE tenant_id = $1 AND id = $2"};
 
+// Categories and tags used by hubs (platform's taxonomy). Tag ids are
+// UUIDs, so the LIKE pattern '%"<id>"%' has no wildcard inside the id.
+inline constexpr TenantQuery kCountHubsWithCategory{
+    "kb.count_hubs_with_category", "SELECT COUNT(*) FROM hubs WHERE tenant_id = $1 AND category_id = $2"};
+inline constexpr TenantQuery kClearHubCategory{
+    "kb.clear_hub_category",
+    "UPDATE hubs SET category_id = NULL, updated_at = $3 WHERE tenant_id = $1 AND category_id = $2"};
+inline constexpr TenantQuery kHubsWithTag{"kb.hubs_with_tag",
+                                          "SELECT id, tag_ids FROM hubs WHERE tenant_id = $1 AND tag_ids LIKE $2"};
+inline constexpr TenantQuery kSetHubClassification{
+    "kb.set_hub_classification",
+    "UPDATE hubs SET category_id = $3, tag_ids = $4, updated_at = $5 WHERE tenant_id = $1 AND id = $2"};
+inline constexpr TenantQuery kSetHubTags{
+    "kb.set_hub_tags", "UPDATE hubs SET tag_ids = $3, updated_at = $4 WHERE tenant_id = $1 AND id = $2"};
+
 inline constexpr TenantQuery kSetHubOwner{
     "kb.set_hub_owner", "UPDATE hubs SET owner_id = $3, updated_at = $4 WHERE tenant_id = $1 AND id = $2"};
 
