@@ -493,6 +493,68 @@ platform::Glossary GlossaryOf(const json::object& body) {
   return g;
 }
 
+// What the item routes of a configuration resource say of themselves.
+struct ItemRouteDocs {
+  std::string tag;
+  std::string get_summary, replace_summary, delete_summary;
+  Schema request, response;
+};
+
+// The routes every configuration item shares, at `base/{id}` and at the
+// alias: get (any member), replace and delete (global admin).
+template <typename Service, typename FromBody, typename ToJson>
+void AddItemRoutes(Router& router, const std::string& base, const std::string& alias, const Service& service,
+                   const ItemRouteDocs& docs, FromBody from_body, ToJson to_json) {
+  const std::string item = base + "/{id}";
+  const std::string item_alias = alias + "/{id}";
+  router.Add(Aliased({item_alias}, {Method::kGet,
+                                    item,
+                                    Auth::kUser,
+                                    "",
+                                    [&service, to_json](RequestContext& ctx) {
+                                      auto found = service.Get(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                                      if (!found) return Problem(ctx, found.error());
+                                      return JsonResponse(200, to_json(*found));
+                                    },
+                                    {.summary = docs.get_summary,
+                                     .tag = docs.tag,
+                                     .response = docs.response,
+                                     .errors = {404},
+                                     .path_params = {{"id", Schema::Uuid()}}}}));
+  router.Add(Aliased({item_alias}, {Method::kPut,
+                                    item,
+                                    Auth::kTenantAdmin,
+                                    "",
+                                    [&service, request = docs.request, from_body, to_json](RequestContext& ctx) {
+                                      auto body = ParseBody(ctx.request, request);
+                                      if (!body) return Problem(ctx, body.error());
+                                      auto replaced = service.Update(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")),
+                                                                     from_body(*body));
+                                      if (!replaced) return Problem(ctx, replaced.error());
+                                      return JsonResponse(200, to_json(*replaced));
+                                    },
+                                    {.summary = docs.replace_summary,
+                                     .tag = docs.tag,
+                                     .request = docs.request,
+                                     .response = docs.response,
+                                     .errors = {404, 409},
+                                     .path_params = {{"id", Schema::Uuid()}}}}));
+  router.Add(Aliased({item_alias}, {Method::kDelete,
+                                    item,
+                                    Auth::kTenantAdmin,
+                                    "",
+                                    [&service](RequestContext& ctx) {
+                                      auto removed = service.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                                      if (!removed) return Problem(ctx, removed.error());
+                                      return NoContent();
+                                    },
+                                    {.summary = docs.delete_summary,
+                                     .tag = docs.tag,
+                                     .success_status = 204,
+                                     .errors = {404},
+                                     .path_params = {{"id", Schema::Uuid()}}}}));
+}
+
 }  // namespace
 
 void AddConfigurationRoutes(Router& router, const Services& s) {
@@ -806,53 +868,10 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                            Required("heuristicId", Schema::Uuid().Nullable()),
                            Required("translation", Schema::String().Enum({"Translate", "Protect", "Skip"})),
                        }))}}));
-  router.Add(Aliased({bh_alias + "/{id}"}, {Method::kGet,
-                                            bh + "/{id}",
-                                            Auth::kUser,
-                                            "",
-                                            [&heuristics](RequestContext& ctx) {
-                                              auto h = heuristics.Get(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
-                                              if (!h) return Problem(ctx, h.error());
-                                              return JsonResponse(200, HeuristicJson(*h));
-                                            },
-                                            {.summary = "One block-type heuristic.",
-                                             .tag = "block-type-heuristics",
-                                             .response = HeuristicSchema(),
-                                             .errors = {404},
-                                             .path_params = {{"id", Schema::Uuid()}}}}));
-  router.Add(Aliased({bh_alias + "/{id}"}, {Method::kPut,
-                                            bh + "/{id}",
-                                            Auth::kTenantAdmin,
-                                            "",
-                                            [&heuristics](RequestContext& ctx) {
-                                              auto body = ParseBody(ctx.request, HeuristicRequest());
-                                              if (!body) return Problem(ctx, body.error());
-                                              auto h = heuristics.Update(
-                                                  ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), HeuristicOf(*body));
-                                              if (!h) return Problem(ctx, h.error());
-                                              return JsonResponse(200, HeuristicJson(*h));
-                                            },
-                                            {.summary = "Replace a block-type heuristic (global admin).",
-                                             .tag = "block-type-heuristics",
-                                             .request = HeuristicRequest(),
-                                             .response = HeuristicSchema(),
-                                             .errors = {404, 409},
-                                             .path_params = {{"id", Schema::Uuid()}}}}));
-  router.Add(Aliased({bh_alias + "/{id}"}, {Method::kDelete,
-                                            bh + "/{id}",
-                                            Auth::kTenantAdmin,
-                                            "",
-                                            [&heuristics](RequestContext& ctx) {
-                                              auto removed =
-                                                  heuristics.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
-                                              if (!removed) return Problem(ctx, removed.error());
-                                              return NoContent();
-                                            },
-                                            {.summary = "Delete a block-type heuristic (global admin).",
-                                             .tag = "block-type-heuristics",
-                                             .success_status = 204,
-                                             .errors = {404},
-                                             .path_params = {{"id", Schema::Uuid()}}}}));
+  AddItemRoutes(router, bh, bh_alias, heuristics,
+                {"block-type-heuristics", "One block-type heuristic.", "Replace a block-type heuristic (global admin).",
+                 "Delete a block-type heuristic (global admin).", HeuristicRequest(), HeuristicSchema()},
+                HeuristicOf, HeuristicJson);
 
   // ---- style rules ----
   const platform::StyleRuleService& rules = s.style_rules;
@@ -938,53 +957,10 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                 .request = kCheckRequest,
                 .response = Schema::Array(MatchSchema()),
                 .errors = {404}}}));
-  router.Add(Aliased({sr_alias + "/{id}"}, {Method::kGet,
-                                            sr + "/{id}",
-                                            Auth::kUser,
-                                            "",
-                                            [&rules](RequestContext& ctx) {
-                                              auto r = rules.Get(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
-                                              if (!r) return Problem(ctx, r.error());
-                                              return JsonResponse(200, StyleRuleJson(*r));
-                                            },
-                                            {.summary = "One style rule.",
-                                             .tag = "style-rules",
-                                             .response = StyleRuleSchema(),
-                                             .errors = {404},
-                                             .path_params = {{"id", Schema::Uuid()}}}}));
-  router.Add(Aliased({sr_alias + "/{id}"}, {Method::kPut,
-                                            sr + "/{id}",
-                                            Auth::kTenantAdmin,
-                                            "",
-                                            [&rules](RequestContext& ctx) {
-                                              auto body = ParseBody(ctx.request, StyleRuleRequest());
-                                              if (!body) return Problem(ctx, body.error());
-                                              auto r = rules.Update(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")),
-                                                                    StyleRuleOf(*body));
-                                              if (!r) return Problem(ctx, r.error());
-                                              return JsonResponse(200, StyleRuleJson(*r));
-                                            },
-                                            {.summary = "Replace a style rule (global admin).",
-                                             .tag = "style-rules",
-                                             .request = StyleRuleRequest(),
-                                             .response = StyleRuleSchema(),
-                                             .errors = {404, 409},
-                                             .path_params = {{"id", Schema::Uuid()}}}}));
-  router.Add(Aliased({sr_alias + "/{id}"}, {Method::kDelete,
-                                            sr + "/{id}",
-                                            Auth::kTenantAdmin,
-                                            "",
-                                            [&rules](RequestContext& ctx) {
-                                              auto removed =
-                                                  rules.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
-                                              if (!removed) return Problem(ctx, removed.error());
-                                              return NoContent();
-                                            },
-                                            {.summary = "Delete a style rule (global admin).",
-                                             .tag = "style-rules",
-                                             .success_status = 204,
-                                             .errors = {404},
-                                             .path_params = {{"id", Schema::Uuid()}}}}));
+  AddItemRoutes(router, sr, sr_alias, rules,
+                {"style-rules", "One style rule.", "Replace a style rule (global admin).",
+                 "Delete a style rule (global admin).", StyleRuleRequest(), StyleRuleSchema()},
+                StyleRuleOf, StyleRuleJson);
 
   // ---- glossaries ----
   const platform::GlossaryService& glossaries = s.glossaries;
@@ -1020,53 +996,10 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                                    .response = GlossarySchema(true),
                                    .success_status = 201,
                                    .errors = {409}}}));
-  router.Add(Aliased({gl_alias + "/{id}"}, {Method::kGet,
-                                            gl + "/{id}",
-                                            Auth::kUser,
-                                            "",
-                                            [&glossaries](RequestContext& ctx) {
-                                              auto g = glossaries.Get(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
-                                              if (!g) return Problem(ctx, g.error());
-                                              return JsonResponse(200, GlossaryJson(*g, true));
-                                            },
-                                            {.summary = "One glossary with its terms.",
-                                             .tag = "glossaries",
-                                             .response = GlossarySchema(true),
-                                             .errors = {404},
-                                             .path_params = {{"id", Schema::Uuid()}}}}));
-  router.Add(Aliased({gl_alias + "/{id}"}, {Method::kPut,
-                                            gl + "/{id}",
-                                            Auth::kTenantAdmin,
-                                            "",
-                                            [&glossaries](RequestContext& ctx) {
-                                              auto body = ParseBody(ctx.request, GlossaryRequest());
-                                              if (!body) return Problem(ctx, body.error());
-                                              auto g = glossaries.Update(
-                                                  ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), GlossaryOf(*body));
-                                              if (!g) return Problem(ctx, g.error());
-                                              return JsonResponse(200, GlossaryJson(*g, true));
-                                            },
-                                            {.summary = "Replace a glossary and its terms (global admin).",
-                                             .tag = "glossaries",
-                                             .request = GlossaryRequest(),
-                                             .response = GlossarySchema(true),
-                                             .errors = {404, 409},
-                                             .path_params = {{"id", Schema::Uuid()}}}}));
-  router.Add(Aliased({gl_alias + "/{id}"}, {Method::kDelete,
-                                            gl + "/{id}",
-                                            Auth::kTenantAdmin,
-                                            "",
-                                            [&glossaries](RequestContext& ctx) {
-                                              auto removed =
-                                                  glossaries.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
-                                              if (!removed) return Problem(ctx, removed.error());
-                                              return NoContent();
-                                            },
-                                            {.summary = "Delete a glossary (global admin).",
-                                             .tag = "glossaries",
-                                             .success_status = 204,
-                                             .errors = {404},
-                                             .path_params = {{"id", Schema::Uuid()}}}}));
+  AddItemRoutes(router, gl, gl_alias, glossaries,
+                {"glossaries", "One glossary with its terms.", "Replace a glossary and its terms (global admin).",
+                 "Delete a glossary (global admin).", GlossaryRequest(), GlossarySchema(true)},
+                GlossaryOf, [](const platform::Glossary& g) { return GlossaryJson(g, true); });
   const QueryParamDoc mode_param{"mode", Schema::String().Enum({"merge", "replace"}), false,
                                  "merge (default): add, replacing terms of the same source ignoring case; replace: "
                                  "the file becomes the terms"};
