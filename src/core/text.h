@@ -16,6 +16,11 @@ std::string NameKey(std::string_view name);
 // Characters, not bytes, of valid UTF-8.
 size_t Utf8Length(std::string_view s);
 
+// Well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing
+// above U+10FFFF. JSON text the server writes must be, so text taken from
+// a URL is checked with this before it can be echoed.
+bool IsValidUtf8(std::string_view s);
+
 // `s` percent-encoded for a URL query or form component: RFC 3986
 // unreserved characters kept, every other byte %XX (uppercase hex).
 std::string PercentEncode(std::string_view s);

@@ -1,5 +1,7 @@
 #include "http/dispatcher.h"
 
+#include "core/text.h"
+
 #include <chrono>
 #include <exception>
 #include <functional>
@@ -79,8 +81,11 @@ Status CheckAccess(const Route& route, const std::optional<identity::Principal>&
   // A session signed in to several tenants reaches tenant data only once one
   // is selected (decisions.md 10).
   if (!principal->has_tenant())
-    return Error{ErrorKind::kPermissionDenied, "tenant_not_selected",
-                 "Select a tenant first: GET /auth/tenants, then POST /auth/select-tenant.", {}, {}};
+    return Error{ErrorKind::kPermissionDenied,
+                 "tenant_not_selected",
+                 "Select a tenant first: GET /auth/tenants, then POST /auth/select-tenant.",
+                 {},
+                 {}};
   if (route.auth == Auth::kUser) return identity::RequireUser(*principal);
   if (route.auth == Auth::kTenantAdmin) return identity::RequireGlobalAdmin(*principal);
   // An empty scope admits any machine credential of the tenant (e.g. whoami).
@@ -107,6 +112,24 @@ Status ValidatePathParams(const Route& route, const std::vector<std::pair<std::s
   return Error::InvalidArgument("invalid_path_parameter", "A path parameter is malformed.", std::move(errors));
 }
 
+// Text from the URL ends up in answers (an id echoed back, a filter named
+// in an error), and JSON must be UTF-8: a parameter that decodes to bytes
+// that are not is refused here, once, for every route.
+Status ValidateEncoding(const HttpRequest& request,
+                        const std::vector<std::pair<std::string_view, std::string>>& path_params) {
+  std::vector<FieldError> errors;
+  for (const auto& [name, value] : request.QueryParams())
+    if (!IsValidUtf8(name) || !IsValidUtf8(value))
+      errors.push_back({IsValidUtf8(name) ? name : std::string("(query)"), "must be UTF-8 once percent-decoded"});
+  if (!errors.empty())
+    return Error::InvalidArgument("invalid_query_parameter", "A query parameter is not UTF-8.", std::move(errors));
+  for (const auto& [name, value] : path_params)
+    if (!IsValidUtf8(value)) errors.push_back({std::string(name), "must be UTF-8 once percent-decoded"});
+  if (!errors.empty())
+    return Error::InvalidArgument("invalid_path_parameter", "A path parameter is malformed.", std::move(errors));
+  return Ok();
+}
+
 // Seconds a client should wait after a disk-full or I/O failure.
 constexpr std::string_view kStorageFailureRetryAfter = "30";
 
@@ -131,11 +154,13 @@ HttpResponse Guarded(const Route& route, const std::string& request_id, std::str
       // The operator has to act (free space, replace a disk); /readyz says
       // not ready meanwhile. Nothing was committed.
       const bool full = e.kind() == storage::StorageError::Kind::kStorageFull;
-      HttpResponse r = fail(Error{ErrorKind::kUnavailable, full ? "storage_full" : "storage_io_error",
-                                  full ? "The store is out of space; nothing was written. Retry later."
-                                       : "The store failed to read or write; nothing was written. Retry later.",
-                                  {},
-                                  {}}.With("retryAfter", "\"" + std::string(kStorageFailureRetryAfter) + "\""));
+      HttpResponse r = fail(Error{
+          ErrorKind::kUnavailable,
+          full ? "storage_full" : "storage_io_error",
+          full ? "The store is out of space; nothing was written. Retry later."
+               : "The store failed to read or write; nothing was written. Retry later.",
+          {},
+          {}}.With("retryAfter", "\"" + std::string(kStorageFailureRetryAfter) + "\""));
       r.WithHeader("Retry-After", std::string(kStorageFailureRetryAfter));
       return r;
     }
@@ -237,6 +262,8 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
         return ProblemResponse(access.error(), request.path(), ctx.request_id);
       if (Status params = ValidatePathParams(*route, ctx.path_params); !params)
         return ProblemResponse(params.error(), request.path(), ctx.request_id);
+      if (Status encoding = ValidateEncoding(request, ctx.path_params); !encoding)
+        return ProblemResponse(encoding.error(), request.path(), ctx.request_id);
       return route->handler(ctx);
     });
   }

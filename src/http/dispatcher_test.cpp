@@ -97,7 +97,7 @@ class DispatcherTest : public ::testing::Test {
     world_->db = storage::OpenDatabase("sqlite:" + (world_->dir / "test.db").string(), {});
     storage::ApplyMigrations(*world_->db, identity::Migrations());
     world_->tenants = std::make_unique<identity::TenantService>(*world_->db, world_->clock, world_->audit,
-                                                              /*dev_mode=*/true);
+                                                                /*dev_mode=*/true);
 
     auto tenant = world_->tenants->Create({.name = "Acme", .slug = "acme"}, nullptr);
     ASSERT_TRUE(tenant.ok()) << tenant.error().detail;
@@ -107,12 +107,12 @@ class DispatcherTest : public ::testing::Test {
     world_->user_id = login->user.id;
     world_->token = login->token;
 
-    world_->api_keys =
-        std::make_unique<identity::ApiKeyService>(*world_->db, world_->clock, world_->audit,
-                                                  std::string(32, 's'), 3600);
+    world_->api_keys = std::make_unique<identity::ApiKeyService>(*world_->db, world_->clock, world_->audit,
+                                                                 std::string(32, 's'), 3600);
 
     AddRoutes(world_->router);
-    world_->dev_auth = std::make_unique<identity::Authenticator>(*world_->db, /*dev_mode=*/true, world_->api_keys.get());
+    world_->dev_auth =
+        std::make_unique<identity::Authenticator>(*world_->db, /*dev_mode=*/true, world_->api_keys.get());
     world_->prod_auth =
         std::make_unique<identity::Authenticator>(*world_->db, /*dev_mode=*/false, world_->api_keys.get());
     world_->dev = std::make_unique<Dispatcher>(world_->router, *world_->dev_auth, SharedMetrics(), true);
@@ -132,9 +132,8 @@ class DispatcherTest : public ::testing::Test {
     router.Add(MakeRoute(Method::kGet, "/t/public", Auth::kPublic, Who));
     router.Add(MakeRoute(Method::kPost, "/t/public", Auth::kPublic, Who));
     router.Add(MakeRoute(Method::kGet, "/t/dev", Auth::kDevOnly, [](RequestContext&) { return Text("dev"); }));
-    router.Add(MakeRoute(Method::kGet, "/t/user", Auth::kUser, [](RequestContext& ctx) {
-      return Text(ctx.Caller().user_id);
-    }));
+    router.Add(MakeRoute(Method::kGet, "/t/user", Auth::kUser,
+                         [](RequestContext& ctx) { return Text(ctx.Caller().user_id); }));
     router.Add(MakeRoute(Method::kGet, "/t/machine", Auth::kUserOrMachine, Who, {}, "trust:evaluate"));
     router.Add(MakeRoute(Method::kGet, "/t/any-scope", Auth::kUserOrMachine, [](RequestContext& ctx) {
       return Text(ctx.Caller().is_user() ? ctx.Caller().user_id : ctx.Caller().key_id);
@@ -142,9 +141,8 @@ class DispatcherTest : public ::testing::Test {
     router.Add(MakeRoute(Method::kGet, "/t/throws", Auth::kPublic, [](RequestContext&) -> HttpResponse {
       throw std::runtime_error("SELECT secret FROM users WHERE 1");
     }));
-    router.Add(MakeRoute(Method::kGet, "/t/throws-int", Auth::kPublic, [](RequestContext&) -> HttpResponse {
-      throw 42;
-    }));
+    router.Add(
+        MakeRoute(Method::kGet, "/t/throws-int", Auth::kPublic, [](RequestContext&) -> HttpResponse { throw 42; }));
     router.Add(MakeRoute(Method::kGet, "/t/busy", Auth::kPublic, [](RequestContext&) -> HttpResponse {
       throw storage::StorageError(storage::StorageError::Kind::kBusy, "database is locked");
     }));
@@ -160,16 +158,14 @@ class DispatcherTest : public ::testing::Test {
     router.Add(MakeRoute(Method::kPost, "/t/ioerr", Auth::kPublic, [](RequestContext&) -> HttpResponse {
       throw storage::StorageError(storage::StorageError::Kind::kIoError, "disk I/O error");
     }));
-    router.Add(MakeRoute(Method::kGet, "/t/cached", Auth::kPublic, [](RequestContext&) {
-      return Text("c").WithHeader("Cache-Control", "public, max-age=60");
-    }));
+    router.Add(MakeRoute(Method::kGet, "/t/cached", Auth::kPublic,
+                         [](RequestContext&) { return Text("c").WithHeader("Cache-Control", "public, max-age=60"); }));
     router.Add(MakeRoute(Method::kGet, "/t/storage-other", Auth::kPublic, [](RequestContext&) -> HttpResponse {
       throw storage::StorageError(storage::StorageError::Kind::kOther, "no such table: hubs");
     }));
-    router.Add(MakeRoute(
-        Method::kGet, "/t/items/{id}", Auth::kPublic,
-        [](RequestContext& ctx) { return Text(ctx.PathParam("id")); },
-        {.path_params = {{"id", Schema::Uuid()}}}));
+    router.Add(MakeRoute(Method::kGet, "/t/items/{id}", Auth::kPublic,
+                         [](RequestContext& ctx) { return Text(ctx.PathParam("id")); },
+                         {.path_params = {{"id", Schema::Uuid()}}}));
     router.Add(MakeRoute(Method::kGet, "/t/names/{name}", Auth::kPublic,
                          [](RequestContext& ctx) { return Text(ctx.PathParam("name")); }));
     router.Add(MakeRoute(Method::kGet, "/t/request-id", Auth::kPublic,
@@ -590,6 +586,18 @@ TEST_F(DispatcherTest, OtherStorageErrorIsInternalErrorWithoutSql) {
   EXPECT_EQ(r.status, 500);
   EXPECT_EQ(CodeOf(r), "internal_error");
   EXPECT_EQ(r.body.find("no such table"), std::string::npos) << r.body;
+}
+
+TEST_F(DispatcherTest, AQueryParameterThatIsNotUtf8IsRefusedNamingIt) {
+  // Text from the URL may be echoed in a JSON answer, which must be UTF-8.
+  const HttpResponse r = DevGet("/t/items/01a214e2-0383-7357-aff4-a306fcca5556?filter=%FF%FE&ok=yes");
+  EXPECT_EQ(r.status, 400);
+  const json::object body = ProblemOf(r);
+  EXPECT_EQ(body.at("code").as_string(), "invalid_query_parameter");
+  const json::array& errors = body.at("errors").as_array();
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].at("field").as_string(), "filter");
+  EXPECT_EQ(DevGet("/t/items/not-a-uuid%C0%AF").status, 400);
 }
 
 TEST_F(DispatcherTest, MalformedUuidPathParamIsInvalidPathParameterNamingIt) {

@@ -4,14 +4,22 @@ namespace credence::http {
 
 std::string_view MethodName(Method m) {
   switch (m) {
-    case Method::kGet: return "GET";
-    case Method::kHead: return "HEAD";
-    case Method::kPost: return "POST";
-    case Method::kPut: return "PUT";
-    case Method::kPatch: return "PATCH";
-    case Method::kDelete: return "DELETE";
-    case Method::kOptions: return "OPTIONS";
-    case Method::kOther: return "OTHER";
+    case Method::kGet:
+      return "GET";
+    case Method::kHead:
+      return "HEAD";
+    case Method::kPost:
+      return "POST";
+    case Method::kPut:
+      return "PUT";
+    case Method::kPatch:
+      return "PATCH";
+    case Method::kDelete:
+      return "DELETE";
+    case Method::kOptions:
+      return "OPTIONS";
+    case Method::kOther:
+      return "OTHER";
   }
   return "OTHER";
 }
@@ -61,6 +69,24 @@ std::optional<std::string> HttpRequest::QueryParam(std::string_view wanted) cons
   return std::nullopt;
 }
 
+std::vector<std::pair<std::string, std::string>> HttpRequest::QueryParams() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::string_view q = query();
+  while (!q.empty()) {
+    const auto amp = q.find('&');
+    const std::string_view pair = q.substr(0, amp);
+    q = amp == std::string_view::npos ? std::string_view() : q.substr(amp + 1);
+    if (pair.empty()) continue;
+    const auto eq = pair.find('=');
+    const std::string_view raw_name = pair.substr(0, eq);
+    const std::string_view raw_value = eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
+    auto name = PercentDecode(raw_name, true);
+    auto value = PercentDecode(raw_value, true);
+    out.emplace_back(name ? *name : std::string(raw_name), value ? *value : std::string(raw_value));
+  }
+  return out;
+}
+
 namespace {
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -99,8 +125,8 @@ std::optional<std::vector<std::pair<std::string, std::string>>> ParseFormUrlEnco
     if (pair.empty()) continue;
     const auto eq = pair.find('=');
     auto name = PercentDecode(pair.substr(0, eq), true);
-    auto value = eq == std::string_view::npos ? std::optional<std::string>("")
-                                              : PercentDecode(pair.substr(eq + 1), true);
+    auto value =
+        eq == std::string_view::npos ? std::optional<std::string>("") : PercentDecode(pair.substr(eq + 1), true);
     if (!name || !value) return std::nullopt;
     out.emplace_back(std::move(*name), std::move(*value));
   }

@@ -33,6 +33,8 @@ struct HttpRequest {
   std::string_view Header(std::string_view lowercase_name) const;
   // The first decoded value of a query parameter.
   std::optional<std::string> QueryParam(std::string_view name) const;
+  // Every query parameter, percent-decoded (a malformed escape kept raw), in order.
+  std::vector<std::pair<std::string, std::string>> QueryParams() const;
 };
 
 class PendingResponse;

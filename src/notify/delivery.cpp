@@ -301,6 +301,8 @@ SendResult PostJson(const std::string& url, const std::string& body,
   Slist pinned;
   Append(pinned, target->curl_resolve_entry());
   curl_easy_setopt(c.get(), CURLOPT_RESOLVE, pinned.get());
+  // A proxy from the environment would resolve the host itself and undo the pin.
+  curl_easy_setopt(c.get(), CURLOPT_PROXY, "");
   curl_easy_setopt(c.get(), CURLOPT_URL, url.c_str());
   curl_easy_setopt(c.get(), CURLOPT_POST, 1L);
   curl_easy_setopt(c.get(), CURLOPT_POSTFIELDS, body.data());
