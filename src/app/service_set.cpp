@@ -62,6 +62,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       block_heuristics(db, clock, audit),
       style_rules(db, clock, audit),
       glossaries(db, clock, audit),
+      templates(db, clock, audit),
       services_{db,
                 tenants,
                 users,
@@ -102,7 +103,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 taxonomy,
                 block_heuristics,
                 style_rules,
-                glossaries} {
+                glossaries,
+                templates} {
   audit.SetChainHeads(&chain_heads);
   // A key with connector:push names a connector of its tenant.
   api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);

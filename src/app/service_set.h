@@ -22,6 +22,7 @@
 #include "kb/hub_service.h"
 #include "kb/membership_service.h"
 #include "kb/translation_service.h"
+#include "kb/template_service.h"
 #include "lifecycle/dashboard_service.h"
 #include "lifecycle/expiry_service.h"
 #include "lifecycle/expiry_template_service.h"
@@ -131,6 +132,7 @@ class ServiceSet {
   platform::BlockHeuristicService block_heuristics;
   platform::StyleRuleService style_rules;
   platform::GlossaryService glossaries;
+  kb::TemplateService templates;
 
  private:
   http::Metrics metrics_;

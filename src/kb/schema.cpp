@@ -156,8 +156,54 @@ CREATE TABLE entry_search (
 );
 CREATE INDEX entry_search_document ON entry_search USING GIN (document);
 )sql";
+  // Entry templates (docs/templates.md). name_key is the name
+  // ASCII-lowercased, for search; blocks is a JSON array of editor nodes;
+  // rating_count and rating_sum follow kb_template_ratings (one row per
+  // user); kb_template_uses has one row per apply.
+  static constexpr char kTemplates[] = R"sql(
+CREATE TABLE kb_templates (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  name_key TEXT NOT NULL,
+  description TEXT,
+  category TEXT,
+  language TEXT NOT NULL,
+  blocks TEXT NOT NULL,
+  is_official INTEGER NOT NULL DEFAULT 0,
+  owner_id TEXT NOT NULL,
+  usage_count BIGINT NOT NULL DEFAULT 0,
+  rating_count BIGINT NOT NULL DEFAULT 0,
+  rating_sum BIGINT NOT NULL DEFAULT 0,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, id)
+);
+CREATE INDEX kb_templates_name ON kb_templates (tenant_id, name_key);
+CREATE INDEX kb_templates_category ON kb_templates (tenant_id, category);
+CREATE TABLE kb_template_ratings (
+  tenant_id TEXT NOT NULL,
+  template_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  stars INTEGER NOT NULL,
+  rated_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, template_id, user_id),
+  FOREIGN KEY (tenant_id, template_id) REFERENCES kb_templates (tenant_id, id) ON DELETE CASCADE
+);
+CREATE TABLE kb_template_uses (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  template_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  used_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, id),
+  FOREIGN KEY (tenant_id, template_id) REFERENCES kb_templates (tenant_id, id) ON DELETE CASCADE
+);
+CREATE INDEX kb_template_uses_template ON kb_template_uses (tenant_id, template_id, used_at);
+)sql";
   static const std::vector<storage::Migration> kMigrations = {
       {200, "kb: hubs, entries, blocks, translations, memberships, permissions, search", kSqlite, kPostgres},
+      {210, "kb: entry templates, their ratings and uses", kTemplates, ""},
   };
   return kMigrations;
 }

@@ -25,6 +25,7 @@ class TranslationService;
 
 namespace credence::kb {
 class MembershipService;
+class TemplateService;
 }
 namespace credence::lifecycle {
 class ExpiryTemplateService;
@@ -122,6 +123,8 @@ struct Services {
   const platform::BlockHeuristicService& block_heuristics;
   const platform::StyleRuleService& style_rules;
   const platform::GlossaryService& glossaries;
+  // Entry templates (docs/templates.md).
+  const kb::TemplateService& templates;
 };
 
 struct WebhookDoc;
@@ -183,6 +186,8 @@ std::vector<WebhookDoc> WebhookEventDocs();
 // tags (and the category and tags of hubs and entries), block-type
 // heuristics, style rules, glossaries.
 void AddConfigurationRoutes(Router& router, const Services& services);
+// Entry templates (/api/templates..., docs/templates.md).
+void AddTemplateRoutes(Router& router, const Services& services);
 // Development mode: the test clock and running background jobs on demand.
 void AddDevRoutes(Router& router, const Services& services);
 
