@@ -43,7 +43,7 @@ AuditActor ActorOf(const Principal& principal);
 AuditActor SystemActor(std::string label);
 
 // What was acted on: a type (apikey, app, appkey, group, user, invitation,
-// hub, hubmembership, entrypermission, policy, sensitivity, document,
+// hub, hubmembership, entrypermission, template, policy, sensitivity, document,
 // tenant, route) and its id.
 struct AuditTarget {
   std::string type;
