@@ -157,6 +157,12 @@ TEST_F(Templates, BadInputIsA400NamingTheField) {
   ExpectValidation(api().Post("/api/templates", body, editor), "blocks");
   auto malformed = api().Send("POST", "/api/templates", "{not json", editor);
   EXPECT_EQ(malformed.status, 400) << malformed.body;
+  ExpectValidation(api().Get("/api/templates?search=" + std::string(201, 's'), editor), "search");
+  // Machine credentials are not users.
+  auto key = api().Post("/apikeys", {{"name", "machine"}, {"scopes", json::array{"trust:read"}}}, t.token("admin"));
+  ASSERT_EQ(key.status, 201) << key.body;
+  auto machine = api().Send("GET", "/api/templates", "", "", {{"X-Api-Key", Str(key.Json(), "clientSecret")}});
+  EXPECT_EQ(machine.status, 403) << machine.body;
   auto none = api().Get("/api/templates", editor);
   ASSERT_EQ(none.status, 200);
   EXPECT_EQ(none.Header("x-total-count"), "0");
