@@ -296,7 +296,7 @@ Result<EntryTemplate> TemplateService::Rate(const identity::Principal& caller, c
   if (stars < 1 || stars > 5) return Error::Validation({{"stars", "must be an integer from 1 to 5"}});
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY(FindIn(tenant, id, /*with_blocks=*/false));
+  if (tenant.Run(internal::kLockTemplate, {id}).affected() == 0) return TemplateNotFound();
   tenant.Run(internal::kUpsertTemplateRating, {id, caller.user_id, stars, clock_.Now()});
   tenant.Run(internal::kRefreshTemplateRating, {id});
   CR_TRY_ASSIGN(auto t, FindIn(tenant, id, /*with_blocks=*/true));

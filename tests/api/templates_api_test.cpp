@@ -7,6 +7,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <atomic>
 #include <set>
 #include <string>
 #include <vector>
@@ -328,6 +329,30 @@ TEST_F(Templates, RatingsAreOnePerUserAndChangeable) {
   const json::value list = api().Get("/api/templates", viewer).Json();
   const auto& listed = list.as_array().front();
   EXPECT_EQ(listed.at("ratingCount").as_int64(), 3);
+}
+
+TEST_F(Templates, ConcurrentRatingsAndAppliesAllCount) {
+  auto t = CreateTenant(api(), "tpl");
+  const std::string path = "/api/templates/" + Str(Create(t, "editor", Body("Busy")), "id");
+  const std::vector<std::string> personas = {"admin", "editor", "viewer", "guest"};
+  std::atomic<int> next{0};
+  auto answers = Concurrently(4, [&](HttpClient& client) {
+    const int i = next++;
+    return client.Post(path + "/rate", {{"stars", i + 1}}, t.token(personas[static_cast<size_t>(i)]));
+  });
+  for (const auto& r : answers) EXPECT_EQ(r.status, 200) << r.body;
+  auto applies = Concurrently(6, [&](HttpClient& client) {
+    return client.Post(path + "/apply", json::object{}, t.token("viewer"));
+  });
+  std::set<std::string> ids;
+  for (const auto& r : applies) {
+    ASSERT_EQ(r.status, 200) << r.body;
+    for (const auto& id : BlockIds(r.Json().at("blocks"))) EXPECT_TRUE(ids.insert(id).second) << id;
+  }
+  auto got = api().Get(path, t.token("viewer")).Json();
+  EXPECT_EQ(got.at("usageCount").as_int64(), 6);
+  EXPECT_EQ(got.at("ratingCount").as_int64(), 4);
+  EXPECT_DOUBLE_EQ(got.at("averageRating").to_number<double>(), 2.5);  // (1 + 2 + 3 + 4) / 4
 }
 
 TEST_F(Templates, PreviewAssemblesAndApplyGivesFreshIdsAndCounts) {

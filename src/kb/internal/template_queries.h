@@ -65,6 +65,12 @@ inline constexpr TenantQuery kUpsertTemplateRating{
     "INSERT INTO kb_template_ratings (tenant_id, template_id, user_id, stars, rated_at) VALUES ($1, $2, $3, $4, $5)"
     " ON CONFLICT (tenant_id, template_id, user_id) DO UPDATE SET stars = excluded.stars, rated_at = excluded.rated_at"};
 
+// Takes the template's row lock (a no-op update) so that concurrent ratings
+// of one template recompute its average one after the other, each seeing the
+// ratings committed before it (PostgreSQL READ COMMITTED). No row: not found.
+inline constexpr TenantQuery kLockTemplate{
+    "kb.lock_template", "UPDATE kb_templates SET rating_count = rating_count WHERE tenant_id = $1 AND id = $2"};
+
 inline constexpr TenantQuery kRefreshTemplateRating{
     "kb.refresh_template_rating",
     "UPDATE kb_templates SET"
