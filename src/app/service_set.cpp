@@ -26,7 +26,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       invitations(db, clock, audit, options.invitations, notify::InvitationEmailsThroughOutbox()),
       scanning(db, clock, audit, CompiledScanner()),
       hubs(db, clock),
-      entries(db, clock, scanning, webhooks),
+      analytics(db, clock, audit),
+      entries(db, clock, scanning, webhooks, analytics),
       translations(db, clock, scanning, webhooks),
       memberships(db, clock, audit),
       expiry_templates(db, clock),
@@ -102,7 +103,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 taxonomy,
                 block_heuristics,
                 style_rules,
-                glossaries} {
+                glossaries,
+                analytics} {
   audit.SetChainHeads(&chain_heads);
   // A key with connector:push names a connector of its tenant.
   api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);

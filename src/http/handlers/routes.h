@@ -63,6 +63,9 @@ class BlockHeuristicService;
 class StyleRuleService;
 class GlossaryService;
 }  // namespace credence::platform
+namespace credence::analytics {
+class AnalyticsService;
+}
 namespace credence::connectors {
 class ConnectorService;
 class ConnectorSyncer;
@@ -122,6 +125,8 @@ struct Services {
   const platform::BlockHeuristicService& block_heuristics;
   const platform::StyleRuleService& style_rules;
   const platform::GlossaryService& glossaries;
+  // Reading analytics (docs/analytics.md).
+  const analytics::AnalyticsService& analytics;
 };
 
 struct WebhookDoc;
@@ -183,6 +188,8 @@ std::vector<WebhookDoc> WebhookEventDocs();
 // tags (and the category and tags of hubs and entries), block-type
 // heuristics, style rules, glossaries.
 void AddConfigurationRoutes(Router& router, const Services& services);
+// Reading analytics of entries (/api/analytics/..., docs/analytics.md).
+void AddAnalyticsRoutes(Router& router, const Services& services);
 // Development mode: the test clock and running background jobs on demand.
 void AddDevRoutes(Router& router, const Services& services);
 
