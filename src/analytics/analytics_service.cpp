@@ -91,13 +91,14 @@ bool IsEventType(const std::string& type) {
 }
 
 AnalyticsService::AnalyticsService(storage::Database& db, const Clock& clock, const identity::AuditRecorder& audit,
-                                   int64_t flush_interval_ms)
-    : db_(db), clock_(clock), audit_(audit), reads_(db, flush_interval_ms) {}
+                                   bool record_reads, int64_t flush_interval_ms)
+    : db_(db), clock_(clock), audit_(audit), record_reads_(record_reads), reads_(db, flush_interval_ms) {}
 
 AnalyticsService::~AnalyticsService() = default;
 
 void AnalyticsService::EntryRead(const std::string& tenant_id, const std::string& entry_id,
                                  const std::string& user_id, const std::string& language, TimeMs now) const noexcept {
+  if (!record_reads_) return;
   try {
     reads_.Add({tenant_id, entry_id, user_id, language, now});
   } catch (...) {  // copying the strings ran out of memory: the read is not counted

@@ -89,10 +89,11 @@ bool IsEventType(const std::string& type);
 
 class AnalyticsService final : public kb::ActivityObserver {
  public:
-  // `flush_interval_ms`: how often buffered reads are written (at most the
-  // reads a crash loses).
+  // `record_reads` false: reads are not recorded (--record-reads=false, to
+  // measure their cost). `flush_interval_ms`: how often buffered reads are
+  // written (at most the reads a crash loses).
   AnalyticsService(storage::Database& db, const Clock& clock, const identity::AuditRecorder& audit,
-                   int64_t flush_interval_ms = 1000);
+                   bool record_reads = true, int64_t flush_interval_ms = 1000);
   ~AnalyticsService() override;  // writes the buffered reads
 
   // kb::ActivityObserver.
@@ -132,6 +133,7 @@ class AnalyticsService final : public kb::ActivityObserver {
   storage::Database& db_;
   const Clock& clock_;
   const identity::AuditRecorder& audit_;
+  const bool record_reads_;
   mutable ReadBuffer reads_;
 };
 

@@ -99,6 +99,7 @@ int Serve(const Config& config) {
   set_options.connector_sync.batch_size = config.connector_batch_size;
   set_options.connector_sync.batch_pause_ms = config.dev ? config.connector_batch_pause_ms : 0;
   set_options.chain_key = std::make_shared<const integrity::SigningKey>(std::move(*chain_key));
+  set_options.record_reads = config.record_reads;
   ServiceSet set(*db, clock, set_options);
   try {
     set.chain_heads.RegisterKey();

@@ -26,7 +26,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       invitations(db, clock, audit, options.invitations, notify::InvitationEmailsThroughOutbox()),
       scanning(db, clock, audit, CompiledScanner()),
       hubs(db, clock),
-      analytics(db, clock, audit),
+      analytics(db, clock, audit, options.record_reads),
       entries(db, clock, scanning, webhooks, analytics),
       translations(db, clock, scanning, webhooks),
       memberships(db, clock, audit),

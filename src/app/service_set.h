@@ -78,6 +78,8 @@ struct ServiceSetOptions {
   connectors::SyncOptions connector_sync;
   // Where git connectors may read (local repositories, the data dir).
   connectors::RepositoryPolicy repositories;
+  // DocumentRead analytics events (docs/analytics.md).
+  bool record_reads = true;
 };
 
 class ServiceSet {
