@@ -28,7 +28,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       hubs(db, clock),
       analytics(db, clock, audit, options.record_reads),
       entries(db, clock, scanning, webhooks, analytics),
-      translations(db, clock, scanning, webhooks),
+      translations(db, clock, scanning, webhooks, analytics),
       memberships(db, clock, audit),
       expiry_templates(db, clock),
       review_checklists(db, clock),

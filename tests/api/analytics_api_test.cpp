@@ -81,46 +81,57 @@ TEST_F(Analytics, CountsReadsEditsAndTimeSpent) {
   Edit(t, "admin", entry, "How we deploy, v3.");
   Edit(t, "editor", entry, "How we deploy, v4.");
   Edit(t, "editor", entry, "How we deploy, v4.");  // no change: not an edit
+  // A translation, created by the viewer persona (members may edit in "kb"),
+  // is a third editor's change in "es"; then one read of it.
+  auto tr = api().Post("/api/entries/" + id + "/translations/es",
+                       {{"title", "Despliegue"}, {"content", Doc({"Cómo desplegamos."}, BlockIds(Str(entry, "content")))}},
+                       t.token("viewer"));
+  ASSERT_EQ(tr.status / 100, 2) << tr.body;
+  ASSERT_EQ(api().Get("/api/entries/" + id + "?language=es", t.token("admin")).status, 200);
   ASSERT_EQ(TimeSpent(t, "viewer", id, {{"seconds", 30}}).status, 201);
   auto ts = TimeSpent(t, "editor", id, {{"seconds", 60}, {"language", "en"}});
   ASSERT_EQ(ts.status, 201) << ts.body;
   EXPECT_EQ(Str(ts.Json(), "eventType"), "TimeSpent");
   EXPECT_EQ(ts.Json().at("seconds").as_int64(), 60);
   EXPECT_EQ(Str(ts.Json(), "language"), "en");
-  EXPECT_GE(Run().at("readsWritten").as_int64(), 6);
+  EXPECT_GE(Run().at("readsWritten").as_int64(), 7);
 
   auto s = Summary(t, id);
   EXPECT_EQ(Str(s, "entryId"), id);
-  EXPECT_EQ(s.at("totalReads").as_int64(), 6);
-  EXPECT_EQ(s.at("uniqueEditors").as_int64(), 2);
-  EXPECT_EQ(s.at("totalEdits").as_int64(), 3);
+  EXPECT_EQ(s.at("totalReads").as_int64(), 7);
+  EXPECT_EQ(s.at("uniqueEditors").as_int64(), 3);
+  EXPECT_EQ(s.at("totalEdits").as_int64(), 4);
   EXPECT_EQ(s.at("timeSpentReports").as_int64(), 2);
   EXPECT_EQ(s.at("totalTimeSpentSeconds").as_int64(), 90);
   EXPECT_DOUBLE_EQ(s.at("averageTimeSpentSeconds").to_number<double>(), 45.0);
   EXPECT_EQ(Str(s, "lastReadAt"), ServerTime(api()));
 
   auto all = Events(t, id);
-  EXPECT_EQ(all.at("total").as_int64(), 11);
+  EXPECT_EQ(all.at("total").as_int64(), 13);
   EXPECT_EQ(all.at("skip").as_int64(), 0);
   EXPECT_EQ(all.at("take").as_int64(), 50);
-  EXPECT_EQ(all.at("events").as_array().size(), 11u);
+  EXPECT_EQ(all.at("events").as_array().size(), 13u);
   auto reads = Events(t, id, "?eventType=DocumentRead");
-  EXPECT_EQ(reads.at("total").as_int64(), 6);
-  int by_viewer = 0;
+  EXPECT_EQ(reads.at("total").as_int64(), 7);
+  int by_viewer = 0, in_spanish = 0;
   for (const auto& e : reads.at("events").as_array()) {
     EXPECT_EQ(Str(e, "eventType"), "DocumentRead");
-    EXPECT_EQ(Str(e, "language"), "en");
+    if (Str(e, "language") == "es") ++in_spanish;
     if (Str(e, "userId") == t.user_ids.at("viewer")) ++by_viewer;
   }
   EXPECT_EQ(by_viewer, 3);
+  EXPECT_EQ(in_spanish, 1);
   auto edits = Events(t, id, "?eventType=DocumentEdited");
-  EXPECT_EQ(edits.at("total").as_int64(), 3);
-  EXPECT_TRUE(edits.at("events").as_array()[0].at("language").is_null());
+  EXPECT_EQ(edits.at("total").as_int64(), 4);
+  int original_edits = 0;
+  for (const auto& e : edits.at("events").as_array())
+    if (e.at("language").is_null()) ++original_edits;
+  EXPECT_EQ(original_edits, 3);
   EXPECT_EQ(Events(t, id, "?eventType=TimeSpent").at("total").as_int64(), 2);
-  auto page = Events(t, id, "?skip=10&take=5");
+  auto page = Events(t, id, "?skip=12&take=5");
   EXPECT_EQ(page.at("events").as_array().size(), 1u);
   EXPECT_EQ(Events(t, id, "?take=5").at("events").as_array().size(), 5u);
-  EXPECT_EQ(Events(t, id, "?take=200").at("events").as_array().size(), 11u);
+  EXPECT_EQ(Events(t, id, "?take=200").at("events").as_array().size(), 13u);
 
   // Another entry's counts are its own.
   auto other = MakeEntry(api(), t.token("editor"), "kb", "other", {"Other."});
