@@ -37,8 +37,8 @@ constexpr TenantQuery kDailyTotals{
 constexpr TenantQuery kEditorTotals{
     "analytics.editor_totals",
     "SELECT COUNT(*), COALESCE(SUM(edits), 0) FROM analytics_editors WHERE tenant_id = $1 AND entry_id = $2"};
-constexpr TenantQuery kLastRead{
-    "analytics.last_read", "SELECT last_read_at FROM analytics_entries WHERE tenant_id = $1 AND entry_id = $2"};
+constexpr TenantQuery kLastRead{"analytics.last_read",
+                                "SELECT last_read_at FROM analytics_entries WHERE tenant_id = $1 AND entry_id = $2"};
 constexpr TenantQuery kCountEvents{
     "analytics.count_events",
     "SELECT COUNT(*) FROM analytics_events WHERE tenant_id = $1 AND entry_id = $2 AND ($3 = '' OR event_type = $3)"};
@@ -53,8 +53,8 @@ constexpr TenantQuery kInactive{
     "SELECT e.id, e.hub_id, h.hub_key, e.entry_key, e.title, e.owner_id, e.created_at, a.last_read_at"
     " FROM entries e JOIN hubs h ON h.tenant_id = e.tenant_id AND h.id = e.hub_id"
     " LEFT JOIN analytics_entries a ON a.tenant_id = e.tenant_id AND a.entry_id = e.id"
-    " WHERE e.tenant_id = $1 AND e.created_at < $2 AND (a.last_read_at IS NULL OR a.last_read_at < $2) AND "
-    CREDENCE_KB_CAN_VIEW_ENTRY " ORDER BY COALESCE(a.last_read_at, -1), e.created_at, e.id"};
+    " WHERE e.tenant_id = $1 AND e.created_at < $2 AND (a.last_read_at IS NULL OR a.last_read_at < $2) "
+    "AND " CREDENCE_KB_CAN_VIEW_ENTRY " ORDER BY COALESCE(a.last_read_at, -1), e.created_at, e.id"};
 constexpr TenantQuery kGetSettings{
     "analytics.get_settings",
     "SELECT retention_days, updated_by, updated_at FROM analytics_settings WHERE tenant_id = $1"};
@@ -63,8 +63,8 @@ constexpr TenantQuery kSetSettings{
     "INSERT INTO analytics_settings (tenant_id, retention_days, updated_by, updated_at) VALUES ($1, $2, $3, $4)"
     " ON CONFLICT (tenant_id) DO UPDATE SET retention_days = $2, updated_by = $3, updated_at = $4"};
 // $1 now, $2 the default retention in days.
-#define CREDENCE_ANALYTICS_EXPIRED                                                                            \
-  " FROM analytics_events WHERE occurred_at < CAST($1 AS BIGINT) - COALESCE((SELECT s.retention_days"         \
+#define CREDENCE_ANALYTICS_EXPIRED                                                                    \
+  " FROM analytics_events WHERE occurred_at < CAST($1 AS BIGINT) - COALESCE((SELECT s.retention_days" \
   " FROM analytics_settings s WHERE s.tenant_id = analytics_events.tenant_id), CAST($2 AS BIGINT)) * 86400000"
 constexpr GlobalQuery kCountExpired{"analytics.count_expired", "SELECT COUNT(*)" CREDENCE_ANALYTICS_EXPIRED};
 constexpr GlobalQuery kDeleteExpired{"analytics.delete_expired", "DELETE" CREDENCE_ANALYTICS_EXPIRED};
@@ -96,8 +96,8 @@ AnalyticsService::AnalyticsService(storage::Database& db, const Clock& clock, co
 
 AnalyticsService::~AnalyticsService() = default;
 
-void AnalyticsService::EntryRead(const std::string& tenant_id, const std::string& entry_id,
-                                 const std::string& user_id, const std::string& language, TimeMs now) const noexcept {
+void AnalyticsService::EntryRead(const std::string& tenant_id, const std::string& entry_id, const std::string& user_id,
+                                 const std::string& language, TimeMs now) const noexcept {
   if (!record_reads_) return;
   try {
     reads_.Add({tenant_id, entry_id, user_id, language, now});
@@ -105,10 +105,11 @@ void AnalyticsService::EntryRead(const std::string& tenant_id, const std::string
   }
 }
 
-void AnalyticsService::EntryEdited(storage::TenantSession& tx, const std::string& entry_id,
-                                   const std::string& user_id, const std::string& language, TimeMs now) const {
-  tx.Run(kInsertEvent, {NewId(), entry_id, "DocumentEdited", user_id.empty() ? storage::Param(nullptr) : storage::Param(user_id),
-                        language.empty() ? storage::Param(nullptr) : storage::Param(language), nullptr, now});
+void AnalyticsService::EntryEdited(storage::TenantSession& tx, const std::string& entry_id, const std::string& user_id,
+                                   const std::string& language, TimeMs now) const {
+  tx.Run(kInsertEvent,
+         {NewId(), entry_id, "DocumentEdited", user_id.empty() ? storage::Param(nullptr) : storage::Param(user_id),
+          language.empty() ? storage::Param(nullptr) : storage::Param(language), nullptr, now});
   if (!user_id.empty()) tx.Run(kAddEditor, {entry_id, user_id, now});
 }
 
@@ -188,8 +189,8 @@ Result<std::vector<InactiveEntry>> AnalyticsService::Inactive(const identity::Pr
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession s(session, caller.tenant_id);
   std::vector<InactiveEntry> out;
-  for (const auto& r : s.Run(kInactive, {cutoff, caller.user_id, caller.is_global_admin(),
-                                         kb::DefaultOrgRoleApplies(caller)})) {
+  for (const auto& r :
+       s.Run(kInactive, {cutoff, caller.user_id, caller.is_global_admin(), kb::DefaultOrgRoleApplies(caller)})) {
     InactiveEntry e;
     e.id = r.Text(0);
     e.hub_id = r.Text(1);

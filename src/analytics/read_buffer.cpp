@@ -16,8 +16,7 @@ namespace {
 
 using storage::TenantQuery;
 
-constexpr TenantQuery kEntryExists{"analytics.entry_exists",
-                                   "SELECT 1 FROM entries WHERE tenant_id = $1 AND id = $2"};
+constexpr TenantQuery kEntryExists{"analytics.entry_exists", "SELECT 1 FROM entries WHERE tenant_id = $1 AND id = $2"};
 constexpr TenantQuery kInsertRead{
     "analytics.insert_read",
     "INSERT INTO analytics_events (tenant_id, id, entry_id, event_type, user_id, language, seconds, occurred_at)"
@@ -137,7 +136,8 @@ void ReadBuffer::Write(const std::vector<PendingRead>& batch) {
   for (const PendingRead& r : batch) {
     if (gone.count({r.tenant_id, r.entry_id})) continue;
     storage::TenantSession s(session, r.tenant_id);
-    s.Run(kInsertRead, {NewId(), r.entry_id, r.user_id, r.language.empty() ? storage::Param(nullptr) : storage::Param(r.language), r.at});
+    s.Run(kInsertRead, {NewId(), r.entry_id, r.user_id,
+                        r.language.empty() ? storage::Param(nullptr) : storage::Param(r.language), r.at});
   }
   session.Commit();
 }

@@ -62,9 +62,9 @@ class Analytics : public ClockedApiTest {
   }
 
   void Edit(const TestTenant& t, const std::string& persona, const json::value& entry, const std::string& text) {
-    auto r = api().Put("/api/entries/" + Str(entry, "id"),
-                       {{"title", "Deploy"}, {"content", Doc({text}, BlockIds(Str(entry, "content")))}},
-                       t.token(persona));
+    auto r =
+        api().Put("/api/entries/" + Str(entry, "id"),
+                  {{"title", "Deploy"}, {"content", Doc({text}, BlockIds(Str(entry, "content")))}}, t.token(persona));
     ASSERT_EQ(r.status, 200) << r.body;
   }
 };
@@ -83,9 +83,10 @@ TEST_F(Analytics, CountsReadsEditsAndTimeSpent) {
   Edit(t, "editor", entry, "How we deploy, v4.");  // no change: not an edit
   // A translation, created by the viewer persona (members may edit in "kb"),
   // is a third editor's change in "es"; then one read of it.
-  auto tr = api().Post("/api/entries/" + id + "/translations/es",
-                       {{"title", "Despliegue"}, {"content", Doc({"Cómo desplegamos."}, BlockIds(Str(entry, "content")))}},
-                       t.token("viewer"));
+  auto tr =
+      api().Post("/api/entries/" + id + "/translations/es",
+                 {{"title", "Despliegue"}, {"content", Doc({"Cómo desplegamos."}, BlockIds(Str(entry, "content")))}},
+                 t.token("viewer"));
   ASSERT_EQ(tr.status / 100, 2) << tr.body;
   ASSERT_EQ(api().Get("/api/entries/" + id + "?language=es", t.token("admin")).status, 200);
   ASSERT_EQ(TimeSpent(t, "viewer", id, {{"seconds", 30}}).status, 201);
@@ -176,8 +177,8 @@ TEST_F(Analytics, InactiveEntriesFollowTheClock) {
   EXPECT_EQ(ids("?days=90"), std::vector<std::string>{b});
   EXPECT_EQ(ids(""), std::vector<std::string>{b});  // default 90
   EXPECT_EQ(api().Get("/api/analytics/inactive", t.token("viewer")).Json().at("days").as_int64(), 90);
-  EXPECT_EQ(ids("?days=30"), (std::vector<std::string>{b, a}));  // never read first
-  EXPECT_EQ(ids("?days=3650"), std::vector<std::string>{});       // none is that old
+  EXPECT_EQ(ids("?days=30"), (std::vector<std::string>{b, a}));     // never read first
+  EXPECT_EQ(ids("?days=3650"), std::vector<std::string>{});         // none is that old
   EXPECT_EQ(ids("?days=90", "guest"), std::vector<std::string>{});  // sees no entry
   auto full = api().Get("/api/analytics/inactive?days=30", t.token("viewer")).Json();
   ASSERT_EQ(full.at("entries").as_array().size(), 2u) << json::serialize(full);

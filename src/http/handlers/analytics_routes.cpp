@@ -86,10 +86,13 @@ json::object EventJson(const analytics::Event& e) {
 
 Schema SettingsSchema() {
   return Schema::Object({
-      Required("rawEventRetentionDays",
-               Schema::Integer().Min(analytics::kMinRetentionDays).Max(analytics::kMaxRetentionDays).Describe(
-                   "raw events older than this are pruned by the background jobs; the per-day aggregates (and so "
-                   "the summary) stay. Default 365")),
+      Required(
+          "rawEventRetentionDays",
+          Schema::Integer()
+              .Min(analytics::kMinRetentionDays)
+              .Max(analytics::kMaxRetentionDays)
+              .Describe("raw events older than this are pruned by the background jobs; the per-day aggregates (and so "
+                        "the summary) stay. Default 365")),
       Required("updatedBy", Schema::Uuid().Nullable()),
       Required("updatedAt", Schema::Timestamp().Nullable()),
   });
@@ -136,10 +139,9 @@ void AddAnalyticsRoutes(Router& router, const Services& services) {
                 if (!page) return Problem(ctx, page.error());
                 json::array events;
                 for (const auto& e : page->events) events.push_back(EventJson(e));
-                return JsonResponse(200, json::object{{"events", std::move(events)},
-                                                      {"total", page->total},
-                                                      {"skip", *skip},
-                                                      {"take", *take}});
+                return JsonResponse(
+                    200, json::object{
+                             {"events", std::move(events)}, {"total", page->total}, {"skip", *skip}, {"take", *take}});
               },
               {.summary = "An entry's raw activity events (Entry Viewer+), newest first, within the tenant's "
                           "retention.",
@@ -239,8 +241,7 @@ void AddAnalyticsRoutes(Router& router, const Services& services) {
                .errors = {403}}});
 
   static const Schema kSettingsRequest = Schema::Object({Required(
-      "rawEventRetentionDays",
-      Schema::Integer().Min(analytics::kMinRetentionDays).Max(analytics::kMaxRetentionDays))});
+      "rawEventRetentionDays", Schema::Integer().Min(analytics::kMinRetentionDays).Max(analytics::kMaxRetentionDays))});
 
   router.Add({Method::kPut,
               "/api/analytics/settings",
