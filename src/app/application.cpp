@@ -99,6 +99,7 @@ int Serve(const Config& config) {
   set_options.connector_sync.batch_size = config.connector_batch_size;
   set_options.connector_sync.batch_pause_ms = config.dev ? config.connector_batch_pause_ms : 0;
   set_options.chain_key = std::make_shared<const integrity::SigningKey>(std::move(*chain_key));
+  set_options.record_reads = config.record_reads;
   ServiceSet set(*db, clock, set_options);
   try {
     set.chain_heads.RegisterKey();
@@ -122,7 +123,7 @@ int Serve(const Config& config) {
   std::optional<BackgroundJobs> jobs;
   if (jobs_interval_ms > 0)
     jobs.emplace(set.scheduler, set.outbox, set.reports, jobs_interval_ms, &set.chain_heads,
-                 config.chain_head_interval_seconds * 1000, &set.connector_syncer);
+                 config.chain_head_interval_seconds * 1000, &set.connector_syncer, &set.analytics);
 
   identity::Authenticator authenticator(*db, config.dev, &set.api_keys, &set.sessions);
   http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev, &set.audit);
@@ -146,6 +147,7 @@ int Serve(const Config& config) {
       .Int("routes", static_cast<int64_t>(router->routes().size()));
   server.Run();
   jobs.reset();
+  set.analytics.Shutdown();  // the buffered reads, before the store closes
   db.reset();  // close the store cleanly (SQLite checkpoints its WAL)
   LogLine(LogLevel::kInfo, "stopped");  // NOLINT(bugprone-unused-raii): emitted on destruction
   return 0;

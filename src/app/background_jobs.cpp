@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "analytics/analytics_service.h"
 #include "connectors/sync_engine.h"
 #include "core/logging.h"
 #include "integrity/chain_heads.h"
@@ -17,7 +18,8 @@ namespace credence::app {
 BackgroundJobs::BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, const notify::OutboxWorker& outbox,
                                const reports::ReportService& reports, int64_t interval_ms,
                                const integrity::ChainHeads* chain_heads, int64_t chain_head_interval_ms,
-                               const connectors::ConnectorSyncer* connectors)
+                               const connectors::ConnectorSyncer* connectors,
+                               const analytics::AnalyticsService* analytics)
     : scheduler_(scheduler),
       outbox_(outbox),
       reports_(reports),
@@ -25,6 +27,7 @@ BackgroundJobs::BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, cons
       chain_heads_(chain_heads),
       chain_head_interval_ms_(chain_head_interval_ms),
       connectors_(connectors),
+      analytics_(analytics),
       thread_([this] { Loop(); }) {}
 
 BackgroundJobs::~BackgroundJobs() {
@@ -40,6 +43,9 @@ void BackgroundJobs::Loop() {
   // Steady time, not the service clock: a test clock moved by days must not
   // sign on every tick.
   auto last_signed = std::chrono::steady_clock::now();
+  // Pruning scans the raw events: hourly is plenty for a retention in days.
+  constexpr auto kPruneEvery = std::chrono::hours(1);
+  auto last_pruned = std::chrono::steady_clock::now() - kPruneEvery;
   for (;;) {
     {
       std::unique_lock lock(mu_);
@@ -87,6 +93,14 @@ void BackgroundJobs::Loop() {
               .Int("failed", c.failed)
               .Int("leaseHeld", c.lease_held);
       });
+    // Raw analytics events past each tenant's retention (the aggregates stay).
+    if (analytics_ != nullptr && std::chrono::steady_clock::now() - last_pruned >= kPruneEvery) {
+      last_pruned = std::chrono::steady_clock::now();
+      run("analytics pruning", [&] {
+        const auto p = analytics_->Prune();
+        if (p.events_deleted > 0) LogLine(LogLevel::kInfo, "analytics pruning pass").Int("deleted", p.events_deleted);
+      });
+    }
     if (chain_heads_ != nullptr &&
         std::chrono::steady_clock::now() - last_signed >= std::chrono::milliseconds(chain_head_interval_ms_)) {
       last_signed = std::chrono::steady_clock::now();

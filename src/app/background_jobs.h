@@ -1,5 +1,5 @@
 #pragma once
-// Runs the expiry scheduler, the notification outbox, the reports'
+// Runs the expiry scheduler, the analytics' raw-event pruning, the notification outbox, the reports'
 // rollup and the connector syncs (a pass may run long: it syncs the open
 // runs one after another) every interval on one thread, until destroyed; and, on its own
 // longer interval, signs the chain heads that moved (integrity/chain_heads.h). All are idempotent
@@ -25,6 +25,9 @@ class ChainHeads;
 namespace credence::connectors {
 class ConnectorSyncer;
 }
+namespace credence::analytics {
+class AnalyticsService;
+}
 
 namespace credence::app {
 
@@ -33,7 +36,8 @@ class BackgroundJobs {
   BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, const notify::OutboxWorker& outbox,
                  const reports::ReportService& reports, int64_t interval_ms,
                  const integrity::ChainHeads* chain_heads = nullptr, int64_t chain_head_interval_ms = 60'000,
-                 const connectors::ConnectorSyncer* connectors = nullptr);
+                 const connectors::ConnectorSyncer* connectors = nullptr,
+                 const analytics::AnalyticsService* analytics = nullptr);
   ~BackgroundJobs();  // stops after the pass in progress
   BackgroundJobs(const BackgroundJobs&) = delete;
   BackgroundJobs& operator=(const BackgroundJobs&) = delete;
@@ -48,6 +52,7 @@ class BackgroundJobs {
   const integrity::ChainHeads* chain_heads_;
   int64_t chain_head_interval_ms_;
   const connectors::ConnectorSyncer* connectors_;
+  const analytics::AnalyticsService* analytics_;
   std::mutex mu_;
   std::condition_variable wake_;
   bool stopping_ = false;

@@ -1,5 +1,6 @@
 #include "app/migrations.h"
 
+#include "analytics/schema.h"
 #include "connectors/schema.h"
 #include "identity/schema.h"
 #include "integrity/schema.h"
@@ -18,7 +19,7 @@ std::vector<storage::Migration> AllMigrations() {
   for (const auto* module : {&identity::Migrations(), &kb::Migrations(), &lifecycle::Migrations(),
                              &notify::Migrations(), &trust::Migrations(), &reports::Migrations(),
                              &platform::Migrations(), &integrity::Migrations(),
-                             &connectors::Migrations()})
+                             &connectors::Migrations(), &analytics::Migrations()})
     all.insert(all.end(), module->begin(), module->end());
   return all;
 }

@@ -26,8 +26,9 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       invitations(db, clock, audit, options.invitations, notify::InvitationEmailsThroughOutbox()),
       scanning(db, clock, audit, CompiledScanner()),
       hubs(db, clock),
-      entries(db, clock, scanning, webhooks),
-      translations(db, clock, scanning, webhooks),
+      analytics(db, clock, audit, options.record_reads),
+      entries(db, clock, scanning, webhooks, analytics),
+      translations(db, clock, scanning, webhooks, analytics),
       memberships(db, clock, audit),
       expiry_templates(db, clock),
       review_checklists(db, clock),
@@ -104,7 +105,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 block_heuristics,
                 style_rules,
                 glossaries,
-                templates} {
+                templates,
+                analytics} {
   audit.SetChainHeads(&chain_heads);
   // A key with connector:push names a connector of its tenant.
   api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);

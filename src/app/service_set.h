@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "analytics/analytics_service.h"
 #include "connectors/connector_service.h"
 #include "connectors/sync_engine.h"
 #include "core/clock.h"
@@ -78,6 +79,8 @@ struct ServiceSetOptions {
   connectors::SyncOptions connector_sync;
   // Where git connectors may read (local repositories, the data dir).
   connectors::RepositoryPolicy repositories;
+  // DocumentRead analytics events (docs/analytics.md).
+  bool record_reads = true;
 };
 
 class ServiceSet {
@@ -102,6 +105,9 @@ class ServiceSet {
   // Before the knowledge base: entry saves are scanned through it.
   trust::ContentScanning scanning;
   kb::HubService hubs;
+  // Before the entries, which tell it of reads and edits; destroyed after
+  // them, writing the buffered reads.
+  analytics::AnalyticsService analytics;
   kb::EntryService entries;
   kb::TranslationService translations;
   kb::MembershipService memberships;

@@ -51,6 +51,9 @@ constexpr FlagSpec kFlags[] = {
      "how long a connector sync holds its connector without committing a batch (default 120)"},
     {"connector-batch-size", FlagType::kInt, "documents a connector sync commits per batch (default 200)"},
     {"connector-batch-pause-ms", FlagType::kInt, "with --dev: a pause after each connector batch (tests; default 0)"},
+    {"record-reads", FlagType::kBool,
+     "record a DocumentRead analytics event for each entry read by a signed-in user (default true; "
+     "docs/analytics.md)"},
     {"allow-local-repositories", FlagType::kBool,
      "git connectors may read repositories on this server's disk by path or file:// (default: only with --dev)"},
 };
@@ -191,6 +194,10 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
   } else if (name == "connector-batch-size") {
     if (number < 1 || number > 10'000) return FlagError(name, "expected 1 to 10000");
     c.connector_batch_size = number;
+  } else if (name == "record-reads") {
+    auto b = ParseBool(value);
+    if (!b) return FlagError(name, "expected true or false, got '" + value + "'");
+    c.record_reads = *b;
   } else if (name == "allow-local-repositories") {
     auto b = ParseBool(value);
     if (!b) return FlagError(name, "expected true or false, got '" + value + "'");

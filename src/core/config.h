@@ -69,6 +69,8 @@ struct Config {
   // Git connectors may read local repositories (a path, file://): the
   // server's own files. Default: only in development mode.
   std::optional<bool> allow_local_repositories;
+  // Reading analytics: DocumentRead events (off only to measure their cost).
+  bool record_reads = true;
 
   std::string EffectiveDatabaseUrl() const;
   int EffectiveThreads() const;

@@ -117,6 +117,7 @@ std::string TagDescription(const std::string& tag) {
       {"reports", "Compliance reports over the ledger, usage and the registry (docs/reports.md)."},
       {"audit", "The hash-chained audit log: entries, export, verification (docs/audit.md)."},
       {"scanning", "Content scanning findings (docs/scanning.md)."},
+      {"analytics", "Reading analytics of entries: reads, edits, time spent, inactive entries (docs/analytics.md)."},
       {"dev", "Development mode only (--dev): clock, jobs and seeding for tests."},
   };
   for (const auto& [name, description] : kTags)

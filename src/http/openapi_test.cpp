@@ -296,8 +296,11 @@ TEST_F(OpenApiTest, EveryTagIsDeclaredWithADescription) {
     declared.emplace(tag.at("name").as_string());
     EXPECT_FALSE(tag.at("description").as_string().empty());
   }
-  for (const auto& route : router_->routes())
-    if (!route->doc.tag.empty()) EXPECT_TRUE(declared.count(route->doc.tag)) << Describe(*route);
+  for (const auto& route : router_->routes()) {
+    if (!route->doc.tag.empty()) {
+      EXPECT_TRUE(declared.count(route->doc.tag)) << Describe(*route);
+    }
+  }
 }
 
 TEST_F(OpenApiTest, DeclaresServersAndTheJsonSchemaDialect) {
@@ -324,10 +327,11 @@ TEST_F(OpenApiTest, ResponseObjectsAreClosedAndRequestObjectsOpen) {
                                        .at(route->doc.response_content_type)
                                        .at("schema")
                                        .as_object();
-      if (schema.contains("properties"))
+      if (schema.contains("properties")) {
         EXPECT_EQ(schema.at("additionalProperties"), json::value(false)) << Describe(*route);
+      }
     }
-    if (route->doc.request)
+    if (route->doc.request) {
       EXPECT_FALSE(op.at("requestBody")
                        .at("content")
                        .at(route->doc.request_content_type)
@@ -335,6 +339,7 @@ TEST_F(OpenApiTest, ResponseObjectsAreClosedAndRequestObjectsOpen) {
                        .as_object()
                        .contains("additionalProperties"))
           << Describe(*route);
+    }
   }
 }
 

@@ -211,7 +211,10 @@ Result<EntryView> EntryService::Get(const identity::Principal& caller, const std
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession s(session, caller.tenant_id);
   CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kViewer, /*with_content=*/false));
-  return Compose(s, std::move(loaded.entry), language, clock_.Now());
+  const TimeMs now = clock_.Now();
+  EntryView view = Compose(s, std::move(loaded.entry), language, now);
+  if (caller.is_user()) activity_.EntryRead(caller.tenant_id, id, caller.user_id, view.language, now);
+  return view;
 }
 
 Result<EntryView> EntryService::Create(const identity::Principal& caller, const NewEntry& request) const {
@@ -275,6 +278,7 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
                              "/api/entries/{id}/translations/" +
                              language + ".");
     CR_TRY(TranslationService::Replace(s, e, language, update.title, update.content, caller.user_id, now, content_));
+    activity_.EntryEdited(s, id, caller.user_id, language, now);
     events_.Emit(s, "translation.updated", EntryEventData(e, caller, {{"language", language}}));
     EntryView view = Compose(s, std::move(e), language, now);
     session.Commit();
@@ -342,13 +346,14 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
         {id, e.title, e.content, e.preview_image, EntryStatusName(e.status), now, e.content_updated_at});
   if (content_changed || title_changed) Reindex(s, id, e.title, SearchBody(doc.blocks));
   content_.EntryTextSaved(s, id, "", TextPiecesOf(e.title, doc.blocks), now);
+  if (content_changed || title_changed) activity_.EntryEdited(s, id, caller.user_id, "", now);
   events_.Emit(s, "entry.updated", EntryEventData(e, caller, {{"status", EntryStatusName(e.status)}}));
   if (!was_published && e.status == EntryStatus::kPublished)
     events_.Emit(s, "entry.published", EntryEventData(e, caller, {{"status", "Published"}}));
   if (content_changed && !stale_before.second)
-    for (const auto& language : StaleTranslations(s, id).first)
-      if (std::find(stale_before.first.begin(), stale_before.first.end(), language) == stale_before.first.end())
-        events_.Emit(s, "translation.stale", EntryEventData(e, caller, {{"language", language}}));
+    for (const auto& stale_language : StaleTranslations(s, id).first)
+      if (std::find(stale_before.first.begin(), stale_before.first.end(), stale_language) == stale_before.first.end())
+        events_.Emit(s, "translation.stale", EntryEventData(e, caller, {{"language", stale_language}}));
   session.Commit();
   const std::string original = e.original_language;
   return Written(std::move(e), original, now);

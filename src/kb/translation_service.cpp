@@ -127,6 +127,7 @@ Result<FullTranslation> TranslationService::Create(const identity::Principal& ca
   s.Run(internal::kInsertTranslation, {entry_id, language, title, now, caller.user_id});
   CR_TRY(Replace(s, loaded.entry, language, title, content, caller.user_id, now, content_));
   FullTranslation out{*Summary(s, entry_id, language), TranslationContent(s, entry_id, language)};
+  activity_.EntryEdited(s, entry_id, caller.user_id, language, now);
   events_.Emit(s, "translation.updated",
                {{"entryId", entry_id}, {"hubId", loaded.entry.hub_id}, {"language", language},
                 {"actorId", caller.user_id}});

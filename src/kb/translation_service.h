@@ -9,6 +9,7 @@
 #include "core/result.h"
 #include "identity/principal.h"
 #include "identity/events.h"
+#include "kb/activity_observer.h"
 #include "kb/content_observer.h"
 #include "kb/model.h"
 
@@ -26,10 +27,12 @@ struct FullTranslation {
 
 class TranslationService {
  public:
-  // `events` gets translation.updated when a translation is created.
+  // `events` gets translation.updated when a translation is created;
+  // `activity` an edit in that language (in the creation's transaction).
   TranslationService(storage::Database& db, const Clock& clock, const ContentObserver& content = kIgnoreContent,
-                     const identity::EventSink& events = identity::kNoEvents)
-      : db_(db), clock_(clock), content_(content), events_(events) {}
+                     const identity::EventSink& events = identity::kNoEvents,
+                     const ActivityObserver& activity = kIgnoreActivity)
+      : db_(db), clock_(clock), content_(content), events_(events), activity_(activity) {}
 
   Result<std::vector<TranslationSummary>> List(const identity::Principal& caller, const std::string& entry_id) const;
   Result<FullTranslation> Get(const identity::Principal& caller, const std::string& entry_id,
@@ -64,6 +67,7 @@ class TranslationService {
   const Clock& clock_;
   const ContentObserver& content_;
   const identity::EventSink& events_;
+  const ActivityObserver& activity_;
 };
 
 }  // namespace credence::kb

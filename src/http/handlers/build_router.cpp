@@ -31,6 +31,7 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddWebhookRoutes(*router, services);
   AddConfigurationRoutes(*router, services);
   AddTemplateRoutes(*router, services);
+  AddAnalyticsRoutes(*router, services);
   AddDevRoutes(*router, services);
   *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version, WebhookEventDocs()));
   return router;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "analytics/analytics_service.h"
 #include "core/clock.h"
 #include "connectors/sync_engine.h"
 #include "http/handlers/routes.h"
@@ -127,6 +128,18 @@ void AddDevRoutes(Router& router, const Services& s) {
                .response = Schema::Object({Required("padding", Schema::String())}),
                .query = {{"bytes", Schema::Integer().Min(16), false, "size of the answer"}},
                .errors = {404}}});
+
+  router.Add({Method::kPost, "/dev/analytics/run", Auth::kDevOnly, "",
+              [&analytics = s.analytics](RequestContext&) {
+                const int64_t written = analytics.FlushReads();
+                const auto pruned = analytics.Prune();
+                return JsonResponse(200, {{"readsWritten", written}, {"eventsPruned", pruned.events_deleted}});
+              },
+              {.summary = "Development mode: write the buffered read events now, then prune raw analytics events "
+                          "past each tenant's retention (what the background jobs do every second and hourly).",
+               .tag = "dev",
+               .response = Schema::Object({Required("readsWritten", Schema::Integer().Min(0)),
+                                           Required("eventsPruned", Schema::Integer().Min(0))})}});
 
   router.Add({Method::kPost, "/dev/connectors/run", Auth::kDevOnly, "",
               [&syncer = s.connector_syncer](RequestContext&) {

@@ -64,6 +64,9 @@ class BlockHeuristicService;
 class StyleRuleService;
 class GlossaryService;
 }  // namespace credence::platform
+namespace credence::analytics {
+class AnalyticsService;
+}
 namespace credence::connectors {
 class ConnectorService;
 class ConnectorSyncer;
@@ -125,6 +128,8 @@ struct Services {
   const platform::GlossaryService& glossaries;
   // Entry templates (docs/templates.md).
   const kb::TemplateService& templates;
+  // Reading analytics (docs/analytics.md).
+  const analytics::AnalyticsService& analytics;
 };
 
 struct WebhookDoc;
@@ -188,6 +193,8 @@ std::vector<WebhookDoc> WebhookEventDocs();
 void AddConfigurationRoutes(Router& router, const Services& services);
 // Entry templates (/api/templates..., docs/templates.md).
 void AddTemplateRoutes(Router& router, const Services& services);
+// Reading analytics of entries (/api/analytics/..., docs/analytics.md).
+void AddAnalyticsRoutes(Router& router, const Services& services);
 // Development mode: the test clock and running background jobs on demand.
 void AddDevRoutes(Router& router, const Services& services);
 
