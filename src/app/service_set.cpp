@@ -20,13 +20,16 @@ std::shared_ptr<const scanning::Scanner> CompiledScanner() {
 ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options)
     : audit(db, clock),
       webhooks(db, clock, audit, options.delivery.outbound),
+      plugin_registry(options.dev),
+      guards(plugin_registry, clock),
+      plugins(db, clock, audit, plugin_registry),
       tenants(db, clock, audit, options.dev, options.tenant_creations_per_day),
       users(db, clock, audit),
       groups(db, clock, audit),
       invitations(db, clock, audit, options.invitations, notify::InvitationEmailsThroughOutbox()),
       scanning(db, clock, audit, CompiledScanner()),
-      hubs(db, clock),
-      entries(db, clock, scanning, webhooks),
+      hubs(db, clock, guards),
+      entries(db, clock, scanning, webhooks, guards),
       translations(db, clock, scanning, webhooks),
       memberships(db, clock, audit),
       expiry_templates(db, clock),
@@ -102,7 +105,9 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 taxonomy,
                 block_heuristics,
                 style_rules,
-                glossaries} {
+                glossaries,
+                plugins,
+                guards} {
   audit.SetChainHeads(&chain_heads);
   // A key with connector:push names a connector of its tenant.
   api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);

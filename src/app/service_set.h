@@ -33,6 +33,8 @@
 #include "notify/outbox.h"
 #include "notify/webhook_service.h"
 #include "platform/audit_log.h"
+#include "plugins/guard_pipeline.h"
+#include "plugins/plugin_service.h"
 #include "platform/block_heuristics.h"
 #include "platform/glossaries.h"
 #include "platform/languages.h"
@@ -93,6 +95,11 @@ class ServiceSet {
   // What HTTP handlers see.
   const http::Services& services() const { return services_; }
   http::Metrics& metrics() { return metrics_; }
+
+  // Third: kb's guarded actions ask the guards of the tenant's enabled plugins.
+  plugins::Registry plugin_registry;
+  plugins::GuardPipeline guards;
+  plugins::PluginService plugins;
 
   identity::TenantService tenants;
   identity::UserService users;

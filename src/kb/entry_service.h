@@ -10,6 +10,7 @@
 #include "core/result.h"
 #include "identity/principal.h"
 #include "identity/events.h"
+#include "kb/action_guard.h"
 #include "kb/content_observer.h"
 #include "kb/model.h"
 
@@ -47,10 +48,11 @@ class EntryService {
   // `content` is told the text of every save, in the save's transaction.
   // `events` gets entry.published, entry.updated, entry.deleted,
   // translation.updated and translation.stale (docs/webhooks.md), in the
-  // action's transaction.
+  // action's transaction. `guards` are asked before Entry.Publish and
+  // Entry.Delete change anything (a denial: 422 guard_denied, nothing changed).
   EntryService(storage::Database& db, const Clock& clock, const ContentObserver& content = kIgnoreContent,
-               const identity::EventSink& events = identity::kNoEvents)
-      : db_(db), clock_(clock), content_(content), events_(events) {}
+               const identity::EventSink& events = identity::kNoEvents, const ActionGuards& guards = kNoGuards)
+      : db_(db), clock_(clock), content_(content), events_(events), guards_(guards) {}
 
   // Hub Viewer+. Listings carry no content.
   Result<std::vector<Entry>> ListByHub(const identity::Principal& caller, const std::string& hub_key) const;
@@ -91,6 +93,7 @@ class EntryService {
   const Clock& clock_;
   const ContentObserver& content_;
   const identity::EventSink& events_;
+  const ActionGuards& guards_;
 };
 
 }  // namespace credence::kb

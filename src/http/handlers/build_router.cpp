@@ -30,6 +30,7 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddAuditRoutes(*router, services);
   AddWebhookRoutes(*router, services);
   AddConfigurationRoutes(*router, services);
+  AddPluginRoutes(*router, services);
   AddDevRoutes(*router, services);
   *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version, WebhookEventDocs()));
   return router;

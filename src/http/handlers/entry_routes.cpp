@@ -216,10 +216,11 @@ void AddEntryRoutes(Router& router, const Services& s) {
                   return Problem(ctx, deleted.error());
                 return NoContent();
               },
-              {.summary = "Delete an entry (its owner); 400 for a hub's root entry.",
+              {.summary = "Delete an entry (its owner); 400 for a hub's root entry; 422 guard_denied when a plugin "
+                          "action guard (Entry.Delete) denies it (nothing is deleted).",
                .tag = "entries",
                .success_status = 204,
-               .errors = {400, 404},
+               .errors = {400, 404, 422},
                .path_params = EntryIdParam()}});
 
   router.Add({Method::kPost, "/api/entries/{id}/publish", Auth::kUser, "",
@@ -228,7 +229,8 @@ void AddEntryRoutes(Router& router, const Services& s) {
                 if (!view) return Problem(ctx, view.error());
                 return JsonResponse(200, EntryViewJson(*view));
               },
-              {.summary = "Publish an entry (Entry Editor+).",
+              {.summary = "Publish an entry (Entry Editor+). 422 guard_denied (reasonCode, message, metadata, "
+                          "pluginId) when a plugin action guard (Entry.Publish) denies it; the entry is unchanged.",
                .tag = "entries",
                .response = view_schema,
                .errors = {404, 422},

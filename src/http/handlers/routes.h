@@ -63,6 +63,10 @@ class BlockHeuristicService;
 class StyleRuleService;
 class GlossaryService;
 }  // namespace credence::platform
+namespace credence::plugins {
+class PluginService;
+class GuardPipeline;
+}  // namespace credence::plugins
 namespace credence::connectors {
 class ConnectorService;
 class ConnectorSyncer;
@@ -122,6 +126,9 @@ struct Services {
   const platform::BlockHeuristicService& block_heuristics;
   const platform::StyleRuleService& style_rules;
   const platform::GlossaryService& glossaries;
+  // Plugins (docs/plugins.md): installations, settings, the guard pipeline.
+  const plugins::PluginService& plugins;
+  const plugins::GuardPipeline& guards;
 };
 
 struct WebhookDoc;
@@ -183,6 +190,9 @@ std::vector<WebhookDoc> WebhookEventDocs();
 // tags (and the category and tags of hubs and entries), block-type
 // heuristics, style rules, glossaries.
 void AddConfigurationRoutes(Router& router, const Services& services);
+// Plugins (docs/plugins.md): manifests, tenant installations and settings,
+// plugin routes (content rules).
+void AddPluginRoutes(Router& router, const Services& services);
 // Development mode: the test clock and running background jobs on demand.
 void AddDevRoutes(Router& router, const Services& services);
 

@@ -1,0 +1,377 @@
+// Plugins (docs/plugins.md): the manifests of the plugins Credence ships
+// (/api/plugins, /api/tenant/known-plugins, /tenant/plugins/available), a
+// tenant's installations (/api/tenant/plugins...: install, enable, disable,
+// uninstall, settings), the installed and active ones with their guards'
+// health (/plugins), and the plugin routes of content-rules
+// (/api/plugins/rules/tenant/global).
+#include <boost/json/serialize.hpp>
+
+#include "http/handlers/routes.h"
+#include "http/json_io.h"
+#include "http/problem.h"
+#include "http/router.h"
+#include "plugins/guard_pipeline.h"
+#include "plugins/plugin_service.h"
+
+namespace credence::http {
+namespace json = boost::json;
+
+namespace {
+
+using plugins::Installation;
+using plugins::Manifest;
+
+json::object ManifestJson(const Manifest& m) {
+  json::object ui;
+  for (const auto& [slot, component] : m.ui_contributions) ui[slot] = component;
+  json::array guards;
+  for (const auto& g : m.guards)
+    guards.push_back(json::object{{"pluginId", m.id}, {"action", g.action.empty() ? json::value(nullptr) : json::value(g.action)}});
+  json::array routes;
+  for (const auto& r : m.routes) routes.push_back(json::object{{"method", r.method}, {"path", r.path}});
+  return {{"id", m.id},
+          {"name", m.name},
+          {"version", m.version},
+          {"description", m.description},
+          {"category", m.category},
+          {"hasSettings", m.has_settings},
+          {"hasEndpoints", m.has_endpoints},
+          {"uiContributions", std::move(ui)},
+          {"dependencies", ToJsonArray(m.dependencies)},
+          {"settingsSchema", plugins::SettingsJsonSchema(m)},
+          {"guards", std::move(guards)},
+          {"events", ToJsonArray(m.events)},
+          {"routes", std::move(routes)}};
+}
+
+Schema ManifestSchema() {
+  return Schema::Object({
+      Required("id", Schema::String().Describe("kebab-case, unique")),
+      Required("name", Schema::String()),
+      Required("version", Schema::String().Describe("a semantic version")),
+      Required("description", Schema::String()),
+      Required("category", Schema::String()),
+      Required("hasSettings", Schema::Boolean()),
+      Required("hasEndpoints", Schema::Boolean()),
+      Required("uiContributions", Schema::FreeObject().Describe("slot name -> client component name")),
+      Required("dependencies", Schema::Array(Schema::String()).Describe("plugin ids installed first")),
+      Required("settingsSchema", Schema::FreeObject().Describe("the JSON Schema of the plugin's settings object")),
+      Required("guards", Schema::Array(Schema::Object({
+                             Required("pluginId", Schema::String()),
+                             Required("action", Schema::String().Nullable().Describe(
+                                                    "the guarded action, e.g. Entry.Publish; null: every one")),
+                         }))),
+      Required("events", Schema::Array(Schema::String()).Describe("event types it handles")),
+      Required("routes", Schema::Array(Schema::Object({
+                             Required("method", Schema::String()),
+                             Required("path", Schema::String()),
+                         }))),
+  });
+}
+
+json::object InstallationJson(const Installation& i) {
+  return {{"pluginId", i.plugin_id},
+          {"isEnabled", i.is_enabled},
+          {"settingsJson", json::serialize(i.settings)},
+          {"settings", i.settings},
+          {"installedAt", FormatTimestamp(i.installed_at)},
+          {"updatedAt", FormatTimestamp(i.updated_at)}};
+}
+
+std::vector<Property> InstallationFields() {
+  return {
+      Required("pluginId", Schema::String()),
+      Required("isEnabled", Schema::Boolean()),
+      Required("settingsJson", Schema::String().Describe("the settings as a JSON string (the spec's shape)")),
+      Required("settings", Schema::FreeObject().Describe("the same settings as an object")),
+      Required("installedAt", Schema::Timestamp()),
+      Required("updatedAt", Schema::Timestamp()),
+  };
+}
+
+Schema InstallationSchema() { return Schema::Object(InstallationFields()); }
+
+json::object HealthJson(const plugins::GuardHealth& h) {
+  return {{"status", h.failures == 0 ? "ok" : "degraded"},
+          {"guardFailures", h.failures},
+          {"lastError", h.last_error.empty() ? json::value(nullptr) : json::value(h.last_error)},
+          {"lastFailureAt", h.last_failure_at == 0 ? json::value(nullptr) : json::value(FormatTimestamp(h.last_failure_at))}};
+}
+
+Schema ActivePluginSchema() {
+  return Schema::Object({
+      Required("id", Schema::String()),
+      Required("name", Schema::String()),
+      Required("version", Schema::String()),
+      Required("uiContributions", Schema::Array(Schema::Object({
+                                      Required("slot", Schema::String()),
+                                      Required("componentName", Schema::String()),
+                                      Required("pluginId", Schema::String()),
+                                  }))),
+      Required("settings", Schema::FreeObject()),
+      Required("health", Schema::Object({
+                             Required("status", Schema::String().Enum({"ok", "degraded"}).Describe(
+                                                    "degraded once a guard of the plugin threw or overran its time "
+                                                    "(since the server started)")),
+                             Required("guardFailures", Schema::Integer().Min(0)),
+                             Required("lastError", Schema::String().Nullable()),
+                             Required("lastFailureAt", Schema::Timestamp().Nullable()),
+                         })),
+  });
+}
+
+json::array UiContributionsJson(const Manifest& m) {
+  json::array out;
+  for (const auto& [slot, component] : m.ui_contributions)
+    out.push_back(json::object{{"slot", slot}, {"componentName", component}, {"pluginId", m.id}});
+  return out;
+}
+
+Schema UiContributionSchema() {
+  return Schema::Object({
+      Required("slot", Schema::String()),
+      Required("componentName", Schema::String()),
+      Required("pluginId", Schema::String()),
+  });
+}
+
+json::array ManifestsJson(const plugins::Registry& registry) {
+  json::array out;
+  for (const auto& m : registry.All()) out.push_back(ManifestJson(m));
+  return out;
+}
+
+const std::vector<std::pair<std::string, Schema>>& IdParam() {
+  static const std::vector<std::pair<std::string, Schema>> kParam = {
+      {"id", Schema::String().Describe("a plugin id (kebab-case)")}};
+  return kParam;
+}
+
+// The content-rules installation of the caller's tenant when installed and
+// enabled; 404 plugin_not_enabled otherwise (only enabled plugins' routes act).
+Result<Installation> EnabledContentRules(const plugins::PluginService& service, const identity::Principal& caller) {
+  auto i = service.Get(caller, "content-rules");
+  if (!i || !i->is_enabled)
+    return Error{ErrorKind::kNotFound, "plugin_not_enabled",
+                 "The content-rules plugin is not installed and enabled in this tenant.", {}, {}};
+  return i;
+}
+
+Schema ContentRulesSchema() {
+  return Schema::Object({
+      Required("pluginId", Schema::String()),
+      Required("isEnabled", Schema::Boolean()),
+      Required("rulesJson", Schema::String().Describe("the tenant's global rules as a JSON string (docs/plugins.md)")),
+      Required("rules", Schema::FreeObject().Describe("the same rules as an object")),
+      Required("updatedAt", Schema::Timestamp()),
+  });
+}
+
+json::object ContentRulesJson(const Installation& i) {
+  return {{"pluginId", i.plugin_id},
+          {"isEnabled", i.is_enabled},
+          {"rulesJson", json::serialize(i.settings)},
+          {"rules", i.settings},
+          {"updatedAt", FormatTimestamp(i.updated_at)}};
+}
+
+}  // namespace
+
+void AddPluginRoutes(Router& router, const Services& s) {
+  const plugins::PluginService& service = s.plugins;
+  const plugins::GuardPipeline& guards = s.guards;
+  const plugins::Registry& registry = service.registry();
+
+  router.Add({Method::kGet, "/api/tenant/known-plugins", Auth::kPublic, "",
+              [&registry](RequestContext&) { return JsonResponse(200, ManifestsJson(registry)); },
+              {.summary = "The plugin manifests this server offers, for provisioning (enabledPlugins of tenant "
+                          "create).",
+               .tag = "plugins",
+               .response = Schema::Array(ManifestSchema())}});
+  router.Add({Method::kGet, "/api/plugins", Auth::kUser, "",
+              [&registry](RequestContext&) { return JsonResponse(200, ManifestsJson(registry)); },
+              {.summary = "Every plugin available: the manifests with their settings schema, guards, events and "
+                          "routes.",
+               .tag = "plugins",
+               .response = Schema::Array(ManifestSchema())}});
+  router.Add(Aliased({"/tenant/plugins/available"},
+                     {Method::kGet, "/api/tenant/plugins/available", Auth::kUser, "",
+                      [&registry, &service](RequestContext& ctx) {
+                        auto installed = service.List(ctx.Caller());
+                        if (!installed) return Problem(ctx, installed.error());
+                        json::array out;
+                        for (const auto& m : registry.All()) {
+                          auto o = ManifestJson(m);
+                          bool is_installed = false;
+                          for (const auto& i : *installed) is_installed |= i.plugin_id == m.id;
+                          o["installed"] = is_installed;
+                          out.push_back(std::move(o));
+                        }
+                        return JsonResponse(200, out);
+                      },
+                      {.summary = "Plugins available to install, each with whether the tenant installed it.",
+                       .tag = "plugins",
+                       .response = Schema::Array([] {
+                         auto fields = std::vector<Property>{};
+                         return Schema::Object({
+                             Required("id", Schema::String()), Required("name", Schema::String()),
+                             Required("version", Schema::String()), Required("description", Schema::String()),
+                             Required("category", Schema::String()), Required("hasSettings", Schema::Boolean()),
+                             Required("hasEndpoints", Schema::Boolean()),
+                             Required("uiContributions", Schema::FreeObject()),
+                             Required("dependencies", Schema::Array(Schema::String())),
+                             Required("settingsSchema", Schema::FreeObject()),
+                             Required("guards", Schema::Array(Schema::Object({
+                                                    Required("pluginId", Schema::String()),
+                                                    Required("action", Schema::String().Nullable()),
+                                                }))),
+                             Required("events", Schema::Array(Schema::String())),
+                             Required("routes", Schema::Array(Schema::Object({
+                                                    Required("method", Schema::String()),
+                                                    Required("path", Schema::String()),
+                                                }))),
+                             Required("installed", Schema::Boolean()),
+                         });
+                       }())}}));
+  router.Add({Method::kGet, "/api/plugins/{id}/ui-contributions", Auth::kUser, "",
+              [&registry](RequestContext& ctx) {
+                const Manifest* m = registry.Find(ctx.PathParam("id"));
+                if (!m) return Problem(ctx, Error::NotFound("No such plugin."));
+                return JsonResponse(200, UiContributionsJson(*m));
+              },
+              {.summary = "The UI contributions of a plugin: slot, componentName, pluginId.",
+               .tag = "plugins",
+               .response = Schema::Array(UiContributionSchema()),
+               .errors = {404},
+               .path_params = IdParam()}});
+  router.Add({Method::kGet, "/plugins", Auth::kUser, "",
+              [&registry, &service, &guards](RequestContext& ctx) {
+                auto installed = service.List(ctx.Caller());
+                if (!installed) return Problem(ctx, installed.error());
+                json::array out;
+                for (const auto& i : *installed) {
+                  if (!i.is_enabled) continue;
+                  const Manifest* m = registry.Find(i.plugin_id);
+                  out.push_back(json::object{{"id", m->id},
+                                             {"name", m->name},
+                                             {"version", m->version},
+                                             {"uiContributions", UiContributionsJson(*m)},
+                                             {"settings", i.settings},
+                                             {"health", HealthJson(guards.Health(ctx.Caller().tenant_id, m->id))}});
+                }
+                return JsonResponse(200, out);
+              },
+              {.summary = "The plugins installed and active (enabled) in the tenant, with their UI contributions, "
+                          "settings and their guards' health.",
+               .tag = "plugins",
+               .response = Schema::Array(ActivePluginSchema())}});
+  router.Add(Aliased({"/tenant/plugins"},
+                     {Method::kGet, "/api/tenant/plugins", Auth::kUser, "",
+                      [&service](RequestContext& ctx) {
+                        auto installed = service.List(ctx.Caller());
+                        if (!installed) return Problem(ctx, installed.error());
+                        json::array out;
+                        for (const auto& i : *installed) out.push_back(InstallationJson(i));
+                        return JsonResponse(200, out);
+                      },
+                      {.summary = "The tenant's plugin installations (enabled or not), by plugin id.",
+                       .tag = "plugins",
+                       .response = Schema::Array(InstallationSchema())}}));
+  router.Add(Aliased({"/tenant/plugins/{id}/install"},
+                     {Method::kPost, "/api/tenant/plugins/{id}/install", Auth::kTenantAdmin, "",
+                      [&service](RequestContext& ctx) {
+                        auto i = service.Install(ctx.Caller(), ctx.PathParam("id"));
+                        if (!i) return Problem(ctx, i.error());
+                        return JsonResponse(201, InstallationJson(*i));
+                      },
+                      {.summary = "Install a plugin into the tenant (global admin), enabled. 409 "
+                                  "plugin_dependency_missing (missingPlugin names it) until its dependencies are "
+                                  "installed and enabled; 409 plugin_already_installed.",
+                       .tag = "plugins",
+                       .response = InstallationSchema(),
+                       .success_status = 201,
+                       .errors = {403, 404, 409},
+                       .path_params = IdParam()}}));
+  for (const bool enable : {true, false}) {
+    const std::string verb = enable ? "enable" : "disable";
+    router.Add(Aliased({"/tenant/plugins/{id}/" + verb},
+                       {Method::kPost, "/api/tenant/plugins/{id}/" + verb, Auth::kTenantAdmin, "",
+                        [&service, enable](RequestContext& ctx) {
+                          auto i = service.SetEnabled(ctx.Caller(), ctx.PathParam("id"), enable);
+                          if (!i) return Problem(ctx, i.error());
+                          return JsonResponse(200, InstallationJson(*i));
+                        },
+                        {.summary = enable ? "Enable an installed plugin (global admin); 409 "
+                                             "plugin_dependency_missing while a dependency is not enabled."
+                                           : "Disable an installed plugin (global admin): its guards and routes stop "
+                                             "acting for the tenant; 409 plugin_required while an enabled plugin "
+                                             "depends on it.",
+                         .tag = "plugins",
+                         .response = InstallationSchema(),
+                         .errors = {403, 404, 409},
+                         .path_params = IdParam()}}));
+  }
+  router.Add(Aliased({"/tenant/plugins/{id}"},
+                     {Method::kDelete, "/api/tenant/plugins/{id}", Auth::kTenantAdmin, "",
+                      [&service](RequestContext& ctx) {
+                        auto done = service.Uninstall(ctx.Caller(), ctx.PathParam("id"));
+                        if (!done) return Problem(ctx, done.error());
+                        return NoContent();
+                      },
+                      {.summary = "Uninstall a plugin (global admin), dropping its settings; 409 plugin_required "
+                                  "while an installed plugin depends on it.",
+                       .tag = "plugins",
+                       .success_status = 204,
+                       .errors = {403, 404, 409},
+                       .path_params = IdParam()}}));
+  static const Schema kSettingsRequest =
+      Schema::FreeObject().Describe("the settings object, checked against the plugin's settingsSchema");
+  router.Add(Aliased({"/tenant/plugins/{id}/settings"},
+                     {Method::kPut, "/api/tenant/plugins/{id}/settings", Auth::kTenantAdmin, "",
+                      [&service](RequestContext& ctx) {
+                        auto body = ParseBody(ctx.request, kSettingsRequest);
+                        if (!body) return Problem(ctx, body.error());
+                        auto i = service.UpdateSettings(ctx.Caller(), ctx.PathParam("id"), *body);
+                        if (!i) return Problem(ctx, i.error());
+                        return JsonResponse(200, InstallationJson(*i));
+                      },
+                      {.summary = "Replace an installed plugin's settings (global admin). 400 validation_failed "
+                                  "naming each member its settingsSchema refuses; 400 plugin_has_no_settings.",
+                       .tag = "plugins",
+                       .request = kSettingsRequest,
+                       .response = InstallationSchema(),
+                       .errors = {400, 403, 404},
+                       .path_params = IdParam()}}));
+
+  // content-rules' routes: the tenant's global rules are its settings.
+  router.Add({Method::kGet, "/api/plugins/rules/tenant/global", Auth::kUser, "",
+              [&service](RequestContext& ctx) {
+                auto i = EnabledContentRules(service, ctx.Caller());
+                if (!i) return Problem(ctx, i.error());
+                return JsonResponse(200, ContentRulesJson(*i));
+              },
+              {.summary = "content-rules: the tenant's global content rules, checked at publish. 404 "
+                          "plugin_not_enabled unless content-rules is installed and enabled.",
+               .tag = "plugins",
+               .response = ContentRulesSchema(),
+               .errors = {404}}});
+  router.Add({Method::kPut, "/api/plugins/rules/tenant/global", Auth::kTenantAdmin, "",
+              [&service](RequestContext& ctx) {
+                auto i = EnabledContentRules(service, ctx.Caller());
+                if (!i) return Problem(ctx, i.error());
+                auto body = ParseBody(ctx.request, kSettingsRequest);
+                if (!body) return Problem(ctx, body.error());
+                auto updated = service.UpdateSettings(ctx.Caller(), "content-rules", *body);
+                if (!updated) return Problem(ctx, updated.error());
+                return JsonResponse(200, ContentRulesJson(*updated));
+              },
+              {.summary = "content-rules: replace the tenant's global content rules (global admin): "
+                          "requiredHeadings, forbiddenTerms, maxTitleLength, maxTextLength (docs/plugins.md). 400 "
+                          "validation_failed naming each refused member.",
+               .tag = "plugins",
+               .request = kSettingsRequest,
+               .response = ContentRulesSchema(),
+               .errors = {400, 403, 404}}});
+}
+
+}  // namespace credence::http

@@ -1,0 +1,188 @@
+#include "plugins/guard_pipeline.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <stdexcept>
+#include <thread>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include "core/logging.h"
+#include "core/text.h"
+#include "kb/document.h"
+
+namespace credence::plugins {
+namespace json = boost::json;
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+std::string_view StringProperty(const kb::GuardContext& c, std::string_view key) {
+  if (const auto* v = c.properties.if_contains(key); v && v->is_string()) return v->as_string();
+  return {};
+}
+
+std::vector<std::string> Strings(const json::object& settings, std::string_view key) {
+  std::vector<std::string> out;
+  if (const auto* v = settings.if_contains(key); v && v->is_array())
+    for (const auto& s : v->as_array())
+      if (s.is_string()) out.emplace_back(s.as_string());
+  return out;
+}
+
+int64_t Integer(const json::object& settings, std::string_view key) {
+  if (const auto* v = settings.if_contains(key); v && v->is_int64()) return v->as_int64();
+  return 0;
+}
+
+kb::GuardDenial Deny(std::string code, std::string message, json::object metadata) {
+  return {"", std::move(code), std::move(message), std::move(metadata)};
+}
+
+// dev-faults: deny, throw or overrun, as its settings say.
+std::optional<kb::GuardDenial> DevFaultsGuard(const GuardView& view, const kb::GuardContext& context,
+                                              int64_t time_limit_ms) {
+  std::string mode;
+  if (const auto* v = view.settings.if_contains("mode"); v && v->is_string()) mode = v->as_string();
+  if (mode == "deny") return Deny("dev_fault_deny", "dev-faults denies " + context.action + ".", {{"mode", mode}});
+  if (mode == "throw") throw std::runtime_error("dev-faults: a guard that throws");
+  if (mode == "slow") {
+    std::this_thread::sleep_for(std::chrono::milliseconds(time_limit_ms + 50));
+    return Deny("dev_fault_slow", "a verdict after the time limit", {});
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<kb::GuardDenial> ContentRulesGuard(const GuardView& view, const kb::GuardContext& context) {
+  const std::string title(StringProperty(context, "title"));
+  std::vector<std::string> headings;  // lowercased heading texts
+  std::string text = title;
+  boost::system::error_code ec;
+  const json::value doc = json::parse(StringProperty(context, "content"), ec);
+  if (!ec && doc.is_object())
+    if (const auto* nodes = doc.as_object().if_contains("content"); nodes && nodes->is_array())
+      for (const auto& node : nodes->as_array()) {
+        const std::string node_text = kb::NodeText(json::serialize(node));
+        text += "\n" + node_text;
+        if (node.is_object())
+          if (const auto* type = node.as_object().if_contains("type");
+              type && type->is_string() && type->as_string() == "heading")
+            headings.push_back(Lower(Trim(node_text)));
+      }
+
+  if (const int64_t max = Integer(view.settings, "maxTitleLength"); max > 0) {
+    const auto n = static_cast<int64_t>(Utf8Length(title));
+    if (n > max)
+      return Deny("title_too_long", "The title has " + std::to_string(n) + " characters; at most " +
+                                        std::to_string(max) + " are allowed.",
+                  {{"length", n}, {"maxTitleLength", max}});
+  }
+  if (const int64_t max = Integer(view.settings, "maxTextLength"); max > 0) {
+    const auto n = static_cast<int64_t>(Utf8Length(text));
+    if (n > max)
+      return Deny("text_too_long", "The entry has " + std::to_string(n) + " characters; at most " +
+                                       std::to_string(max) + " are allowed.",
+                  {{"length", n}, {"maxTextLength", max}});
+  }
+  const std::string lower = Lower(text);
+  json::array found;
+  for (const auto& term : Strings(view.settings, "forbiddenTerms"))
+    if (lower.find(Lower(term)) != std::string::npos) found.push_back(json::string(term));
+  if (!found.empty())
+    return Deny("forbidden_term", "The entry uses a forbidden term: " + std::string(found.front().as_string()) + ".",
+                {{"terms", found}});
+  json::array missing;
+  for (const auto& h : Strings(view.settings, "requiredHeadings"))
+    if (std::find(headings.begin(), headings.end(), Lower(Trim(h))) == headings.end())
+      missing.push_back(json::string(h));
+  if (!missing.empty())
+    return Deny("required_heading_missing",
+                "The entry lacks a required heading: " + std::string(missing.front().as_string()) + ".",
+                {{"headings", missing}});
+  return std::nullopt;
+}
+
+std::optional<kb::GuardDenial> GuardPipeline::Check(storage::TenantSession& tx,
+                                                    const kb::GuardContext& context) const {
+  const auto installations = ReadInstallations(tx, /*enabled_only=*/true);
+  if (installations.empty()) return std::nullopt;
+  for (const auto& manifest : registry_.All()) {
+    auto inst = std::find_if(installations.begin(), installations.end(),
+                             [&](const Installation& i) { return i.plugin_id == manifest.id; });
+    if (inst == installations.end()) continue;
+    const bool bound = std::any_of(manifest.guards.begin(), manifest.guards.end(), [&](const GuardBinding& g) {
+      return g.action.empty() || g.action == context.action;
+    });
+    if (!bound) continue;
+    const GuardView view{inst->settings};
+    const auto started = std::chrono::steady_clock::now();
+    std::optional<kb::GuardDenial> verdict;
+    try {
+      if (manifest.id == "content-rules") verdict = ContentRulesGuard(view, context);
+      else if (manifest.id == "dev-faults") verdict = DevFaultsGuard(view, context, time_limit_ms_);
+    } catch (const std::exception& e) {
+      RecordFailure(context.tenant_id, manifest.id, "throw", e.what());
+      continue;  // a guard that throws counts as allow
+    }
+    const auto elapsed_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+    if (elapsed_ms > time_limit_ms_) {
+      RecordFailure(context.tenant_id, manifest.id, "timeout",
+                    "no verdict within " + std::to_string(time_limit_ms_) + " ms");
+      continue;  // a verdict after the time limit is not used: allow
+    }
+    {
+      std::lock_guard lock(mu_);
+      ++counts_[{manifest.id, verdict ? "deny" : "allow"}];
+    }
+    if (verdict) {
+      verdict->plugin_id = manifest.id;
+      return verdict;
+    }
+  }
+  return std::nullopt;
+}
+
+void GuardPipeline::RecordFailure(const std::string& tenant_id, const std::string& plugin_id, const std::string& kind,
+                                  const std::string& error) const {
+  LogLine(LogLevel::kWarn, "plugin guard failed; counted as allow")
+      .Str("tenant", tenant_id)
+      .Str("plugin", plugin_id)
+      .Str("kind", kind)
+      .Str("error", error);
+  std::lock_guard lock(mu_);
+  ++counts_[{plugin_id, kind}];
+  auto& h = health_[{tenant_id, plugin_id}];
+  ++h.failures;
+  h.last_error = kind + ": " + error;
+  h.last_failure_at = clock_.Now();
+}
+
+GuardHealth GuardPipeline::Health(const std::string& tenant_id, const std::string& plugin_id) const {
+  std::lock_guard lock(mu_);
+  auto it = health_.find({tenant_id, plugin_id});
+  return it == health_.end() ? GuardHealth{} : it->second;
+}
+
+std::string GuardPipeline::RenderPrometheus() const {
+  std::string out =
+      "# HELP credence_plugin_guard_evaluations_total Plugin guard verdicts by plugin and outcome "
+      "(allow, deny, throw, timeout; throw and timeout count as allow).\n"
+      "# TYPE credence_plugin_guard_evaluations_total counter\n";
+  std::lock_guard lock(mu_);
+  for (const auto& [key, n] : counts_)
+    out += "credence_plugin_guard_evaluations_total{plugin=\"" + key.first + "\",outcome=\"" + key.second + "\"} " +
+           std::to_string(n) + "\n";
+  return out;
+}
+
+}  // namespace credence::plugins

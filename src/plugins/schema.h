@@ -1,0 +1,11 @@
+#pragma once
+#include <vector>
+
+#include "storage/migrations.h"
+
+namespace credence::plugins {
+
+// Migrations 1500-1599: tenant plugin installations (1500).
+const std::vector<storage::Migration>& Migrations();
+
+}  // namespace credence::plugins
