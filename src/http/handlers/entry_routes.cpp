@@ -202,12 +202,14 @@ void AddEntryRoutes(Router& router, const Services& s) {
                 return JsonResponse(200, EntryViewJson(*view));
               },
               {.summary = "Update an entry (Entry Editor+): re-hashes blocks; translations of changed blocks "
-                          "become stale. With ?language= of a translation, updates that translation.",
+                          "become stale. With ?language= of a translation, updates that translation. A save that "
+                          "publishes a draft (status Published) is guarded as Entry.Publish: 422 guard_denied, "
+                          "nothing saved.",
                .tag = "entries",
                .request = kUpdateEntry,
                .response = view_schema,
                .query = {{"language", LanguageSchema(), false, "a translation's language"}},
-               .errors = {404},
+               .errors = {404, 422},
                .path_params = EntryIdParam()}});
 
   router.Add({Method::kDelete, "/api/entries/{id}", Auth::kUser, "",
