@@ -23,6 +23,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       plugin_registry(options.dev),
       guards(plugin_registry, clock),
       plugins(db, clock, audit, plugin_registry),
+      approvals(db, clock, audit),
       tenants(db, clock, audit, options.dev, options.tenant_creations_per_day),
       users(db, clock, audit),
       groups(db, clock, audit),
@@ -107,7 +108,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 style_rules,
                 glossaries,
                 plugins,
-                guards} {
+                guards,
+                approvals} {
   audit.SetChainHeads(&chain_heads);
   // A key with connector:push names a connector of its tenant.
   api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);

@@ -35,6 +35,7 @@
 #include "platform/audit_log.h"
 #include "plugins/guard_pipeline.h"
 #include "plugins/plugin_service.h"
+#include "plugins/approvals.h"
 #include "platform/block_heuristics.h"
 #include "platform/glossaries.h"
 #include "platform/languages.h"
@@ -100,6 +101,7 @@ class ServiceSet {
   plugins::Registry plugin_registry;
   plugins::GuardPipeline guards;
   plugins::PluginService plugins;
+  plugins::ApprovalService approvals;
 
   identity::TenantService tenants;
   identity::UserService users;

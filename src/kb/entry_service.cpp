@@ -295,7 +295,9 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
                                          {"ownerId", e.owner_id},
                                          {"originalLanguage", e.original_language},
                                          {"title", update.title},
-                                         {"content", doc.content}}}))
+                                         {"content", doc.content},
+                                         // the save may change the content: as of now
+                                         {"contentUpdatedAt", now}}}))
       return GuardDeniedError(*denial);
   // Which translations are stale before the save: those that become stale
   // with it are told (translation.stale).
@@ -391,7 +393,8 @@ Result<EntryView> EntryService::Publish(const identity::Principal& caller, const
                                        {"ownerId", loaded.entry.owner_id},
                                        {"originalLanguage", loaded.entry.original_language},
                                        {"title", loaded.entry.title},
-                                       {"content", loaded.entry.content}}}))
+                                       {"content", loaded.entry.content},
+                                       {"contentUpdatedAt", loaded.entry.content_updated_at}}}))
     return GuardDeniedError(*denial);
   const TimeMs now = clock_.Now();
   s.Run(internal::kSetEntryStatus, {id, EntryStatusName(EntryStatus::kPublished), now});

@@ -12,6 +12,8 @@
 #include "core/logging.h"
 #include "core/text.h"
 #include "kb/document.h"
+#include "plugins/approvals.h"
+#include "storage/database.h"
 
 namespace credence::plugins {
 namespace json = boost::json;
@@ -128,7 +130,10 @@ std::optional<kb::GuardDenial> GuardPipeline::Check(storage::TenantSession& tx,
     std::optional<kb::GuardDenial> verdict;
     try {
       if (manifest.id == "content-rules") verdict = ContentRulesGuard(view, context);
+      else if (manifest.id == "approval-workflow") verdict = ApprovalGuard(tx, view.settings, context);
       else if (manifest.id == "dev-faults") verdict = DevFaultsGuard(view, context, time_limit_ms_);
+    } catch (const storage::StorageError&) {
+      throw;  // the store failed, not the guard: the action fails as any write would
     } catch (const std::exception& e) {
       RecordFailure(context.tenant_id, manifest.id, "throw", e.what());
       continue;  // a guard that throws counts as allow

@@ -121,6 +121,28 @@ const std::vector<Manifest>& ShippedPlugins() {
           .events = {},
           .routes = {{"GET", "/api/plugins/rules/tenant/global"}, {"PUT", "/api/plugins/rules/tenant/global"}},
       },
+      Manifest{
+          .id = "approval-workflow",
+          .name = "Approval workflow",
+          .version = "1.0.0",
+          .description = "Publishing an entry needs an approval from an Editor or Admin other than its author: "
+                         "request, approve, reject with a comment.",
+          .category = "workflow",
+          .has_settings = true,
+          .has_endpoints = true,
+          .ui_contributions = {{"entry.toolbar.publish", "ApprovalPublishButton"},
+                               {"entry.approval.dialog", "ApprovalDialog"},
+                               {"tenant.admin.settings", "ApprovalWorkflowSettings"}},
+          .dependencies = {},
+          .settings = {{"exemptHubs", T::kStringArray, "keys of hubs whose entries publish without approval", 0, 200,
+                        100}},
+          .guards = {{"Entry.Publish"}},
+          .events = {},
+          .routes = {{"GET", "/api/plugins/approval-workflow/entries/{entryId}/approvals"},
+                     {"POST", "/api/plugins/approval-workflow/entries/{entryId}/request"},
+                     {"POST", "/api/plugins/approval-workflow/approvals/{id}/approve"},
+                     {"POST", "/api/plugins/approval-workflow/approvals/{id}/reject"}},
+      },
   };
   return kPlugins;
 }

@@ -18,11 +18,32 @@ CREATE TABLE plugin_installations (
 );
 )sql";
 
+// Migration 1501: approval-workflow's approval requests (docs/plugins.md):
+// one row per request for an entry, Pending until an Editor or Admin of the
+// entry other than its owner and the requester approves or rejects it.
+constexpr const char* kApprovals = R"sql(
+CREATE TABLE plugin_approvals (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  requested_by TEXT NOT NULL,
+  requested_at BIGINT NOT NULL,
+  request_comment TEXT NOT NULL,
+  decided_by TEXT NOT NULL,
+  decided_at BIGINT NOT NULL,
+  decision_comment TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, id)
+);
+CREATE INDEX plugin_approvals_entry ON plugin_approvals (tenant_id, entry_id, requested_at);
+)sql";
+
 }  // namespace
 
 const std::vector<storage::Migration>& Migrations() {
   static const std::vector<storage::Migration> kMigrations = {
       {1500, "plugins: tenant plugin installations and their settings", kInstallations, ""},
+      {1501, "plugins: approval-workflow's approval requests", kApprovals, ""},
   };
   return kMigrations;
 }

@@ -5,7 +5,8 @@
 
 namespace credence::plugins {
 
-// Migrations 1500-1599: tenant plugin installations (1500).
+// Migrations 1500-1599: tenant plugin installations (1500),
+// approval-workflow's approvals (1501).
 const std::vector<storage::Migration>& Migrations();
 
 }  // namespace credence::plugins

@@ -278,5 +278,63 @@ TEST_F(Plugins, OneTenantsPluginsNeverActForAnother) {
   ExpectProblem(api().Get("/api/plugins/rules/tenant/global", b.token("viewer")), 404, "plugin_not_enabled");
 }
 
+TEST_F(Plugins, ApprovalWorkflowGuardsPublish) {
+  auto t = CreateTenant(api(), "plg");
+  const std::string id = DraftEntry(t, "docs", {"Body"});
+  const std::string base = "/api/plugins/approval-workflow";
+  ExpectProblem(api().Post(base + "/entries/" + id + "/request", json::object{}, t.token("editor")), 404,
+                "plugin_not_enabled");
+  Install(t, "approval-workflow");
+  auto denied = api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor"));
+  ExpectProblem(denied, 422, "guard_denied");
+  EXPECT_EQ(Str(denied.Json(), "reasonCode"), "approval_required");
+  EXPECT_EQ(Str(denied.Json().at("metadata"), "approvalStatus"), "none");
+
+  auto req = api().Post(base + "/entries/" + id + "/request", json::object{{"comment", "please"}}, t.token("editor"));
+  ASSERT_EQ(req.status, 201) << req.body;
+  const std::string approval = Str(req.Json(), "id");
+  EXPECT_EQ(Str(req.Json(), "status"), "Pending");
+  ExpectProblem(api().Post(base + "/entries/" + id + "/request", json::object{}, t.token("editor")), 409,
+                "approval_pending");
+  ExpectProblem(api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor")), 422,
+                "guard_denied");
+  // The author cannot approve their own entry; a rejection needs a comment.
+  ExpectProblem(api().Post(base + "/approvals/" + approval + "/approve", json::object{}, t.token("editor")), 403,
+                "approver_is_author");
+  ExpectValidation(api().Post(base + "/approvals/" + approval + "/reject", json::object{}, t.token("admin")),
+                   "comment");
+  auto rejected = api().Post(base + "/approvals/" + approval + "/reject", json::object{{"comment", "add owner"}},
+                             t.token("admin"));
+  ASSERT_EQ(rejected.status, 200) << rejected.body;
+  EXPECT_EQ(Str(rejected.Json(), "status"), "Rejected");
+  EXPECT_EQ(Str(rejected.Json(), "decisionComment"), "add owner");
+  denied = api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor"));
+  ExpectProblem(denied, 422, "guard_denied");
+  EXPECT_EQ(Str(denied.Json().at("metadata"), "approvalStatus"), "Rejected");
+  ExpectProblem(api().Post(base + "/approvals/" + approval + "/approve", json::object{}, t.token("admin")), 409,
+                "approval_decided");
+
+  auto again = api().Post(base + "/entries/" + id + "/request", json::object{}, t.token("editor"));
+  ASSERT_EQ(again.status, 201) << again.body;
+  auto approved = api().Post(base + "/approvals/" + Str(again.Json(), "id") + "/approve",
+                             json::object{{"comment", "ok"}}, t.token("admin"));
+  ASSERT_EQ(approved.status, 200) << approved.body;
+  auto list = api().Get(base + "/entries/" + id + "/approvals", t.token("viewer"));
+  ASSERT_EQ(list.status, 200) << list.body;
+  ASSERT_EQ(list.Json().as_array().size(), 2u);
+  EXPECT_EQ(Str(list.Json().as_array()[0], "status"), "Approved");
+  auto published = api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor"));
+  ASSERT_EQ(published.status, 200) << published.body;
+  EXPECT_EQ(Str(LatestAudit(t, "plugin.approval_approved").at("target"), "id"), id);
+}
+
+TEST_F(Plugins, ApprovalWorkflowExemptHubs) {
+  auto t = CreateTenant(api(), "plg");
+  const std::string id = DraftEntry(t, "notes", {"Body"});
+  Install(t, "approval-workflow");
+  Configure(t, "approval-workflow", {{"exemptHubs", json::array{"notes"}}});
+  EXPECT_EQ(api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor")).status, 200);
+}
+
 }  // namespace
 }  // namespace credence::test

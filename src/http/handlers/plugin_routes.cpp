@@ -10,6 +10,8 @@
 #include "http/json_io.h"
 #include "http/problem.h"
 #include "http/router.h"
+#include "core/ids.h"
+#include "plugins/approvals.h"
 #include "plugins/guard_pipeline.h"
 #include "plugins/plugin_service.h"
 
@@ -173,6 +175,97 @@ json::object ContentRulesJson(const Installation& i) {
           {"rulesJson", json::serialize(i.settings)},
           {"rules", i.settings},
           {"updatedAt", FormatTimestamp(i.updated_at)}};
+}
+
+json::object ApprovalJson(const plugins::Approval& a) {
+  const bool decided = !a.decided_by.empty();
+  return {{"id", a.id},
+          {"entryId", a.entry_id},
+          {"status", a.status},
+          {"requestedBy", a.requested_by},
+          {"requestedAt", FormatTimestamp(a.requested_at)},
+          {"requestComment", a.request_comment},
+          {"decidedBy", decided ? json::value(a.decided_by) : json::value(nullptr)},
+          {"decidedAt", decided ? json::value(FormatTimestamp(a.decided_at)) : json::value(nullptr)},
+          {"decisionComment", decided ? json::value(a.decision_comment) : json::value(nullptr)}};
+}
+
+Schema ApprovalSchema() {
+  return Schema::Object({
+      Required("id", Schema::Uuid()),
+      Required("entryId", Schema::Uuid()),
+      Required("status", Schema::String().Enum({"Pending", "Approved", "Rejected"})),
+      Required("requestedBy", Schema::Uuid()),
+      Required("requestedAt", Schema::Timestamp()),
+      Required("requestComment", Schema::String()),
+      Required("decidedBy", Schema::Uuid().Nullable()),
+      Required("decidedAt", Schema::Timestamp().Nullable()),
+      Required("decisionComment", Schema::String().Nullable()),
+  });
+}
+
+const Schema& CommentRequest(bool required) {
+  static const Schema kOptional =
+      Schema::Object({Optional("comment", Schema::String().MaxLength(plugins::kMaxApprovalComment))});
+  static const Schema kRequired = Schema::Object(
+      {Required("comment", Schema::String().MinLength(1).MaxLength(plugins::kMaxApprovalComment))});
+  return required ? kRequired : kOptional;
+}
+
+void AddApprovalRoutes(Router& router, const plugins::ApprovalService& approvals) {
+  const std::string base = "/api/plugins/approval-workflow";
+  const std::vector<std::pair<std::string, Schema>> entry_param = {{"entryId", Schema::Uuid()}};
+  const std::vector<std::pair<std::string, Schema>> id_param = {{"id", Schema::Uuid()}};
+  router.Add({Method::kGet, base + "/entries/{entryId}/approvals", Auth::kUser, "",
+              [&approvals](RequestContext& ctx) {
+                auto list = approvals.List(ctx.Caller(), CanonicalUuid(ctx.PathParam("entryId")));
+                if (!list) return Problem(ctx, list.error());
+                json::array out;
+                for (const auto& a : *list) out.push_back(ApprovalJson(a));
+                return JsonResponse(200, out);
+              },
+              {.summary = "approval-workflow: an entry's approval requests, newest first (Entry Viewer+). 404 "
+                          "plugin_not_enabled unless the plugin is installed and enabled.",
+               .tag = "plugins",
+               .response = Schema::Array(ApprovalSchema()),
+               .errors = {403, 404},
+               .path_params = entry_param}});
+  router.Add({Method::kPost, base + "/entries/{entryId}/request", Auth::kUser, "",
+              [&approvals](RequestContext& ctx) {
+                auto body = ParseBody(ctx.request, CommentRequest(false));
+                if (!body) return Problem(ctx, body.error());
+                auto a = approvals.Request(ctx.Caller(), CanonicalUuid(ctx.PathParam("entryId")),
+                                           GetString(*body, "comment"));
+                if (!a) return Problem(ctx, a.error());
+                return JsonResponse(201, ApprovalJson(*a));
+              },
+              {.summary = "approval-workflow: ask for approval to publish an entry (Entry Editor+). 409 "
+                          "approval_pending while a request is pending.",
+               .tag = "plugins",
+               .request = CommentRequest(false),
+               .response = ApprovalSchema(),
+               .success_status = 201,
+               .errors = {400, 403, 404, 409},
+               .path_params = entry_param}});
+  for (const bool approve : {true, false}) {
+    router.Add({Method::kPost, base + "/approvals/{id}/" + (approve ? "approve" : "reject"), Auth::kUser, "",
+                [&approvals, approve](RequestContext& ctx) {
+                  auto body = ParseBody(ctx.request, CommentRequest(!approve));
+                  if (!body) return Problem(ctx, body.error());
+                  auto a = approvals.Decide(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), approve,
+                                            GetString(*body, "comment"));
+                  if (!a) return Problem(ctx, a.error());
+                  return JsonResponse(200, ApprovalJson(*a));
+                },
+                {.summary = std::string("approval-workflow: ") + (approve ? "approve" : "reject (with a comment)") +
+                            " a pending request (an Editor or Admin of the entry other than its author and the "
+                            "requester: else 403 approver_is_author). 409 approval_decided once decided.",
+                 .tag = "plugins",
+                 .request = CommentRequest(!approve),
+                 .response = ApprovalSchema(),
+                 .errors = {400, 403, 404, 409},
+                 .path_params = id_param}});
+  }
 }
 
 }  // namespace
@@ -342,6 +435,8 @@ void AddPluginRoutes(Router& router, const Services& s) {
                        .response = InstallationSchema(),
                        .errors = {400, 403, 404},
                        .path_params = IdParam()}}));
+
+  AddApprovalRoutes(router, s.approvals);
 
   // content-rules' routes: the tenant's global rules are its settings.
   router.Add({Method::kGet, "/api/plugins/rules/tenant/global", Auth::kUser, "",

@@ -66,6 +66,7 @@ class GlossaryService;
 namespace credence::plugins {
 class PluginService;
 class GuardPipeline;
+class ApprovalService;
 }  // namespace credence::plugins
 namespace credence::connectors {
 class ConnectorService;
@@ -129,6 +130,7 @@ struct Services {
   // Plugins (docs/plugins.md): installations, settings, the guard pipeline.
   const plugins::PluginService& plugins;
   const plugins::GuardPipeline& guards;
+  const plugins::ApprovalService& approvals;
 };
 
 struct WebhookDoc;
