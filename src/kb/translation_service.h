@@ -9,6 +9,7 @@
 #include "core/result.h"
 #include "identity/principal.h"
 #include "identity/events.h"
+#include "kb/action_guard.h"
 #include "kb/content_observer.h"
 #include "kb/model.h"
 
@@ -28,8 +29,9 @@ class TranslationService {
  public:
   // `events` gets translation.updated when a translation is created.
   TranslationService(storage::Database& db, const Clock& clock, const ContentObserver& content = kIgnoreContent,
-                     const identity::EventSink& events = identity::kNoEvents)
-      : db_(db), clock_(clock), content_(content), events_(events) {}
+                     const identity::EventSink& events = identity::kNoEvents,
+                     const ActionGuards& guards = kNoGuards)
+      : db_(db), clock_(clock), content_(content), events_(events), guards_(guards) {}
 
   Result<std::vector<TranslationSummary>> List(const identity::Principal& caller, const std::string& entry_id) const;
   Result<FullTranslation> Get(const identity::Principal& caller, const std::string& entry_id,
@@ -64,6 +66,7 @@ class TranslationService {
   const Clock& clock_;
   const ContentObserver& content_;
   const identity::EventSink& events_;
+  const ActionGuards& guards_;
 };
 
 }  // namespace credence::kb

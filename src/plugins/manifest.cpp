@@ -21,7 +21,8 @@ const std::vector<std::string>& UiSlots() {
 }
 
 const std::vector<std::string>& GuardedActions() {
-  static const std::vector<std::string> kActions = {"Entry.Publish", "Entry.Delete", "Hub.Delete"};
+  static const std::vector<std::string> kActions = {"Entry.Publish", "Entry.Delete", "Entry.Renew",
+                                                    "Translation.MarkUpToDate", "Hub.Delete"};
   return kActions;
 }
 

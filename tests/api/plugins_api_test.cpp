@@ -236,6 +236,33 @@ TEST_F(Plugins, GuardsOnDeleteAndHubDelete) {
   EXPECT_EQ(api().Delete("/api/hubs/docs", t.token("admin")).status, 204);
 }
 
+TEST_F(Plugins, GuardsOnRenewAndMarkUpToDate) {
+  auto t = CreateTenant(api(), "plg");
+  MakeHub(api(), t.token("admin"), "docs", "Editor");
+  auto e = MakeEntry(api(), t.token("editor"), "docs", "e1", {"Body"});
+  const std::string id = Str(e, "id");
+  ASSERT_EQ(api().Post("/api/entries/" + id + "/translations/es",
+                       {{"title", "T"}, {"content", Doc({"x"}, BlockIds(Str(e, "content")))}}, t.token("editor"))
+                .status,
+            201);
+  Install(t, "dev-faults");
+  Configure(t, "dev-faults", {{"mode", "deny"}});
+  const std::string mark = "/api/entries/" + id + "/translations/es/mark-uptodate";
+  const std::string renew = "/api/entries/" + id + "/renew";
+  auto denied = api().Put(mark, json::object{}, t.token("editor"));
+  ExpectProblem(denied, 422, "guard_denied");
+  EXPECT_NE(Str(denied.Json(), "message").find("Translation.MarkUpToDate"), std::string::npos);
+  denied = api().Post(renew, json::object{}, t.token("editor"));
+  ExpectProblem(denied, 422, "guard_denied");
+  EXPECT_NE(Str(denied.Json(), "message").find("Entry.Renew"), std::string::npos);
+  auto bulk = api().Post("/api/notifications/bulk-renew", {{"entryIds", json::array{id}}}, t.token("editor"));
+  ASSERT_EQ(bulk.status, 200) << bulk.body;
+  EXPECT_EQ(Str(bulk.Json().at("results").as_array().at(0).at("error"), "code"), "guard_denied");
+  Configure(t, "dev-faults", {{"mode", "allow"}});
+  EXPECT_EQ(api().Put(mark, json::object{}, t.token("editor")).status, 200);
+  EXPECT_EQ(api().Post(renew, json::object{}, t.token("editor")).status, 200);
+}
+
 TEST_F(Plugins, AGuardThatThrowsOrOverrunsCountsAsAllowAndIsReported) {
   auto t = CreateTenant(api(), "plg");
   const std::string id = DraftEntry(t, "docs", {"Body"});

@@ -373,10 +373,11 @@ void AddEntryRoutes(Router& router, const Services& s) {
                 if (!t) return Problem(ctx, t.error());
                 return JsonResponse(200, TranslationSummaryJson(*t));
               },
-              {.summary = "Declare every block of the translation current with its original (Entry Editor+).",
+              {.summary = "Declare every block of the translation current with its original (Entry Editor+); 422 "
+                          "guard_denied when a plugin action guard (Translation.MarkUpToDate) denies it.",
                .tag = "translations",
                .response = TranslationSummarySchema(),
-               .errors = {404},
+               .errors = {404, 422},
                .path_params = TranslationParams()}});
 
   router.Add({Method::kGet, "/api/entries/{entryId}/translations/{language}/stale-blocks", Auth::kUser, "",
