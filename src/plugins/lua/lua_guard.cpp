@@ -119,6 +119,7 @@ int EvaluateProtected(lua_State* L) {
 
   int results = lua_gettop(L);
   if (results == 0) return BadResult(L, job, "guard returned nothing: return true, or false and a reasonCode");
+  if (lua_checkstack(L, 3) == 0) return BadResult(L, job, "guard returned too many values");
   lua_settop(L, results + 3);  // nil-pad the optional deny values
   switch (lua_type(L, 1)) {
     case LUA_TBOOLEAN:
@@ -176,7 +177,7 @@ Result<std::shared_ptr<const CompiledScript>> Compile(std::string_view source, s
     return SourceError(Truncate(message, kMaxErrorBytes));
   }
   lua_close(L);
-  return std::make_shared<const CompiledScript>(std::string(chunk_name), std::string(source), std::move(job.bytecode));
+  return std::make_shared<const CompiledScript>(CompiledScript::Token{}, std::string(chunk_name), std::string(source), std::move(job.bytecode));
 }
 
 Verdict Evaluate(const CompiledScript& script, std::string_view context_json, const Limits& limits) {

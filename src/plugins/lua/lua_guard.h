@@ -34,10 +34,19 @@ struct Verdict {
   int64_t instructions = 0;          // used (to the hook's granularity plus charged C work)
 };
 
+class CompiledScript;
+Result<std::shared_ptr<const CompiledScript>> Compile(std::string_view source, std::string_view chunk_name);
+
 // A script compiled from source text. Immutable; safe to share between threads.
+// Only Compile makes one (its bytecode is loaded without verification).
 class CompiledScript {
+  struct Token {
+    explicit Token() = default;
+  };
+  friend Result<std::shared_ptr<const CompiledScript>> Compile(std::string_view source, std::string_view chunk_name);
+
  public:
-  CompiledScript(std::string chunk_name, std::string source, std::string bytecode)
+  CompiledScript(Token /*only Compile*/, std::string chunk_name, std::string source, std::string bytecode)
       : chunk_name_(std::move(chunk_name)), source_(std::move(source)), bytecode_(std::move(bytecode)) {}
   const std::string& chunk_name() const { return chunk_name_; }
   const std::string& source() const { return source_; }

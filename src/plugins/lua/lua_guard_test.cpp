@@ -392,12 +392,16 @@ TEST(LuaSandbox, ConcurrentEvaluationsShareOneScript) {
     if ctx.properties.wordCount < 500 then return false, 'too_short', 'n=' .. n, {words = ctx.properties.wordCount} end
     return true
   end)");
+  // Eight threads on a loaded two-core machine: a thread may wait longer than
+  // the default 50 ms wall clock, which is not what this test is about.
+  Limits limits;
+  limits.timeout_ms = 60'000;
   std::atomic<int> denies{0}, others{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 200; ++i) {
-        Verdict v = Evaluate(*script, kContext);
+        Verdict v = Evaluate(*script, kContext, limits);
         if (v.kind == Verdict::Kind::kDeny && v.message == "n=500500" && v.metadata_json == R"({"words":420})") {
           ++denies;
         } else {
