@@ -78,6 +78,20 @@ int main(int argc, char** argv) {
   int64_t instructions = 0;
   double bytecode = Measure(*compiled.value(), internal::LoadMode::kBytecode, calls, &instructions);
   double source = Measure(*compiled.value(), internal::LoadMode::kSource, calls, &instructions);
+  // The smallest memory cap this guard runs under: the state, the libraries,
+  // the script and the context.
+  size_t lo = 1024, hi = 8u << 20;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    credence::plugins::lua::Limits limits;
+    limits.memory_bytes = mid;
+    if (credence::plugins::lua::Evaluate(*compiled.value(), kContext, limits).kind == Verdict::Kind::kAllow) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  std::printf("smallest memory cap for this guard: %zu bytes\n", lo);
   std::printf("calls: %d, instructions per call: ~%lld\n", calls, static_cast<long long>(instructions));
   std::printf("compile (parse + dump): %.1f us\n", compile.count() / 1000);
   std::printf("evaluate, load our bytecode (default): %.1f us/call\n", bytecode);

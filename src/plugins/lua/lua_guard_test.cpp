@@ -368,6 +368,20 @@ TEST(LuaSandbox, OrdinaryPatternsStillWork) {
   EXPECT_EQ(v.kind, Verdict::Kind::kAllow) << Describe(v);
 }
 
+TEST(LuaSandbox, OrdinaryTableWorkIsCheap) {
+  Verdict v = RunGuard(R"(function guard(ctx)
+    local t = {}
+    for i = 1, 20000 do table.insert(t, i) end
+    for i = 1, 10000 do table.remove(t) end
+    table.insert(t, 1, 0)
+    table.remove(t, 1)
+    table.sort(t, function(a, b) return a > b end)
+    return #t == 10000 and t[1] == 10000 and #table.concat(t, ',') > 0
+  end)");
+  EXPECT_EQ(v.kind, Verdict::Kind::kAllow) << Describe(v);
+  EXPECT_LT(v.instructions, 1'000'000);
+}
+
 TEST(LuaSandbox, FinalizersRefused) {
   Verdict v = RunGuard(R"(function guard(ctx)
     setmetatable({}, {__gc = function() while true do end end})

@@ -128,10 +128,30 @@ int SafeMove(lua_State* L) {
   return CallOriginal(L);
 }
 
-// insert, remove, sort and unpack walk #t elements in C.
+// sort and unpack walk #t elements in C.
 int SafeByLength(lua_State* L) {
   int64_t n = LengthOf(L, 1);
   if (n > 0) Charge(L, n);
+  return CallOriginal(L);
+}
+
+// insert and remove shift the elements after the position (appending and
+// popping the last element cost nothing extra).
+int SafeInsert(lua_State* L) {
+  if (lua_gettop(L) >= 3) {
+    int64_t n = LengthOf(L, 1);
+    int64_t pos = luaL_checkinteger(L, 2);
+    if (pos >= 1 && pos <= n) Charge(L, n - pos + 1);
+  }
+  return CallOriginal(L);
+}
+
+int SafeRemove(lua_State* L) {
+  if (!lua_isnoneornil(L, 2)) {
+    int64_t n = LengthOf(L, 1);
+    int64_t pos = luaL_checkinteger(L, 2);
+    if (pos >= 1 && pos < n) Charge(L, n - pos);
+  }
   return CallOriginal(L);
 }
 
@@ -257,8 +277,8 @@ void OpenSandbox(lua_State* L) {
   luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
   Wrap(L, "concat", SafeConcat);
   Wrap(L, "move", SafeMove);
-  Wrap(L, "insert", SafeByLength);
-  Wrap(L, "remove", SafeByLength);
+  Wrap(L, "insert", SafeInsert);
+  Wrap(L, "remove", SafeRemove);
   Wrap(L, "sort", SafeByLength);
   Wrap(L, "unpack", SafeByLength);
   lua_pop(L, 1);
