@@ -29,6 +29,26 @@ std::string Truncate(std::string_view s, size_t max) {
   return std::string(s.substr(0, n));
 }
 
+// Valid UTF-8 for logs and JSON reports: invalid bytes become '?'.
+std::string SanitizeUtf8(std::string_view s) {
+  if (internal::ValidUtf8(s.data(), s.size())) return std::string(s);
+  std::string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    auto c = static_cast<unsigned char>(s[i]);
+    size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (len > 0 && i + len <= s.size() && internal::ValidUtf8(s.data() + i, len)) {
+      out.append(s.substr(i, len));
+      i += len;
+    } else {
+      out += '?';
+      ++i;
+    }
+  }
+  return out;
+}
+
 Error SourceError(std::string message) { return Error::Validation({{"source", std::move(message)}}); }
 
 struct CompileJob {
@@ -151,7 +171,7 @@ Verdict ErrorVerdict(std::string kind, std::string_view message, int64_t instruc
   Verdict v;
   v.kind = Verdict::Kind::kError;
   v.error_kind = std::move(kind);
-  v.error = Truncate(message, kMaxErrorBytes);
+  v.error = Truncate(SanitizeUtf8(message), kMaxErrorBytes);
   v.instructions = instructions;
   return v;
 }
@@ -174,7 +194,7 @@ Result<std::shared_ptr<const CompiledScript>> Compile(std::string_view source, s
   if (status != LUA_OK) {
     std::string message = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "the script could not be compiled";
     lua_close(L);
-    return SourceError(Truncate(message, kMaxErrorBytes));
+    return SourceError(Truncate(SanitizeUtf8(message), kMaxErrorBytes));
   }
   lua_close(L);
   return std::make_shared<const CompiledScript>(CompiledScript::Token{}, std::string(chunk_name), std::string(source), std::move(job.bytecode));

@@ -157,6 +157,21 @@ TEST(LuaGuard, ContextIsReadOnly) {
   EXPECT_EQ(v.kind, Verdict::Kind::kAllow) << Describe(v);
 }
 
+TEST(LuaGuard, ContextViewsInMetadataAreWrittenOut) {
+  Verdict v = RunGuard(R"(function guard(ctx)
+    return false, 'r', nil, {tags = ctx.properties.tags, author = ctx.properties.author}
+  end)");
+  ASSERT_EQ(v.kind, Verdict::Kind::kDeny) << Describe(v);
+  EXPECT_EQ(boost::json::parse(v.metadata_json),
+            boost::json::parse(R"({"tags":["billing","policy"],"author":{"id":"u2","role":"Editor"}})"));
+}
+
+TEST(LuaGuard, ErrorsAreValidUtf8) {
+  Verdict v = RunGuard("function guard(ctx) error('bad \xff\xfe byte') end");
+  ExpectError(v, "runtime");
+  EXPECT_NE(v.error.find("bad ?? byte"), std::string::npos) << v.error;
+}
+
 TEST(LuaGuard, BadContextIsAnError) {
   auto script = MustCompile("function guard(ctx) return true end");
   ExpectError(Evaluate(*script, "[1,2]"), "runtime");
@@ -237,6 +252,7 @@ TEST(LuaSandbox, DangerousGlobalsAreAbsent) {
     assert(io == nil and os == nil and debug == nil and package == nil and require == nil)
     assert(load == nil and loadfile == nil and dofile == nil and loadstring == nil and collectgarbage == nil)
     assert(string.dump == nil and ("x").dump == nil and print == nil)
+    assert(coroutine == nil and warn == nil)
     assert(string.format and table.concat and math.floor and utf8.char and pcall)
     return true
   end)");
@@ -380,6 +396,20 @@ TEST(LuaSandbox, OrdinaryTableWorkIsCheap) {
   end)");
   EXPECT_EQ(v.kind, Verdict::Kind::kAllow) << Describe(v);
   EXPECT_LT(v.instructions, 1'000'000);
+}
+
+TEST(LuaSandbox, AddressesAreNotShown) {
+  Verdict v = RunGuard(R"(function guard(ctx)
+    assert(tostring({}) == 'table' and tostring(guard) == 'function' and tostring(ctx) == 'table')
+    assert(tostring(setmetatable({}, {__name = 'x'})) == 'table')
+    assert(tostring(setmetatable({}, {__tostring = function() return 'custom' end})) == 'custom')
+    assert(string.format('%s|%5s|%d|%%|%s', {}, 'ab', 7, 1.5) == 'table|   ab|7|%|1.5')
+    assert(("%s"):format(string.len) == 'function')
+    assert(tostring(12) == '12' and tostring(nil) == 'nil')
+    return true
+  end)");
+  EXPECT_EQ(v.kind, Verdict::Kind::kAllow) << Describe(v);
+  ExpectError(RunGuard("function guard(ctx) return false, string.format('%p', {}) end"), "runtime");
 }
 
 TEST(LuaSandbox, FinalizersRefused) {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include <boost/json.hpp>
 
@@ -9,6 +10,9 @@
 
 namespace credence::plugins::lua::internal {
 namespace {
+
+// What getmetatable(ctx) answers; also how AppendJson recognizes a view.
+constexpr const char* kProxyMark = "read-only";
 
 int ReadOnlyError(lua_State* L) { return luaL_error(L, "ctx is read-only"); }
 
@@ -47,7 +51,7 @@ void MakeProxy(lua_State* L) {
   lua_pushvalue(L, real);
   lua_pushcclosure(L, ProxyPairs, 1);
   lua_setfield(L, -2, "__pairs");
-  lua_pushliteral(L, "read-only");
+  lua_pushstring(L, kProxyMark);
   lua_setfield(L, -2, "__metatable");
   lua_setmetatable(L, -2);
   lua_replace(L, real);
@@ -145,6 +149,23 @@ struct Writer {
     if (depth >= kMaxMetadataDepth) return Fail("metadata nested too deeply (or cyclic)");
     if (lua_checkstack(L, 4) == 0) return Fail("metadata nested too deeply");
     idx = lua_absindex(L, idx);
+    // A read-only context view (PushReadOnly's proxy) is written as what it shows.
+    if (lua_getmetatable(L, idx) != 0) {
+      lua_pushliteral(L, "__metatable");
+      lua_rawget(L, -2);
+      bool proxy = lua_type(L, -1) == LUA_TSTRING && std::strcmp(lua_tostring(L, -1), kProxyMark) == 0;
+      lua_pop(L, 1);
+      if (proxy) {
+        lua_pushliteral(L, "__index");
+        if (lua_rawget(L, -2) == LUA_TTABLE) {
+          bool ok = Table(-1, depth + 1);
+          lua_pop(L, 2);
+          return ok;
+        }
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 1);
+    }
     // First pass: is it an array 1..n?
     lua_Unsigned n = lua_rawlen(L, idx);
     lua_Unsigned count = 0;

@@ -155,6 +155,49 @@ int SafeRemove(lua_State* L) {
   return CallOriginal(L);
 }
 
+// tostring and string.format("%s") of a table or function show its address
+// ("table: 0x55..."), which tells a tenant where the server's heap is: they
+// show the type name instead. A __tostring metamethod is honoured.
+bool ShowsAddress(lua_State* L, int idx) {
+  int t = lua_type(L, idx);
+  if (t != LUA_TTABLE && t != LUA_TFUNCTION && t != LUA_TUSERDATA && t != LUA_TTHREAD && t != LUA_TLIGHTUSERDATA) {
+    return false;
+  }
+  if (luaL_getmetafield(L, idx, "__tostring") == LUA_TNIL) return true;
+  lua_pop(L, 1);
+  return false;
+}
+
+int SafeTostring(lua_State* L) {
+  luaL_checkany(L, 1);
+  if (ShowsAddress(L, 1)) {
+    lua_pushstring(L, luaL_typename(L, 1));
+    return 1;
+  }
+  return CallOriginal(L);
+}
+
+int SafeFormat(lua_State* L) {
+  size_t n = 0;
+  const char* f = luaL_checklstring(L, 1, &n);
+  int top = lua_gettop(L);
+  int arg = 1;
+  for (size_t i = 0; i < n; ++i) {
+    if (f[i] != '%') continue;
+    if (++i >= n) break;
+    if (f[i] == '%') continue;
+    ++arg;
+    while (i < n && f[i] != '\0' && std::strchr("-+ #0123456789.", f[i]) != nullptr) ++i;
+    if (i >= n) break;
+    if (f[i] == 'p') return luaL_error(L, "string.format: '%%p' is not available");
+    if (f[i] == 's' && arg <= top && ShowsAddress(L, arg)) {
+      lua_pushstring(L, luaL_typename(L, arg));
+      lua_replace(L, arg);
+    }
+  }
+  return CallOriginal(L);
+}
+
 // A __gc finalizer runs with hooks off (and again at lua_close): refused.
 int SafeSetmetatable(lua_State* L) {
   if (lua_type(L, 2) == LUA_TTABLE) {
@@ -263,6 +306,7 @@ void OpenSandbox(lua_State* L) {
   }
   Wrap(L, "setmetatable", SafeSetmetatable);
   Wrap(L, "xpcall", SafeXpcall);
+  Wrap(L, "tostring", SafeTostring);
   lua_pop(L, 1);
 
   luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
@@ -272,6 +316,7 @@ void OpenSandbox(lua_State* L) {
   Wrap(L, "match", SafeMatch);
   Wrap(L, "gmatch", SafeMatch);
   Wrap(L, "gsub", SafeMatch);
+  Wrap(L, "format", SafeFormat);
   lua_pop(L, 1);
 
   luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
