@@ -364,6 +364,7 @@ TEST(LuaSandbox, CFunctionLoopsAreCharged) {
            "string.find(string.rep('a', 5000), string.rep('a*', 20) .. 'b')",
            "string.match(string.rep('a', 60000), '.-.-.-b')",
            "for w in string.gmatch(string.rep('a', 60000), '(a*)a*b') do end",
+           "string.match(string.rep('a', 40), '^' .. string.rep('a?', 40) .. string.rep('a', 40) .. '$')",
        }) {
     SCOPED_TRACE(body);
     ExpectError(RunGuard("function guard(ctx) " + std::string(body) + " return true end"), "budget");

@@ -61,13 +61,14 @@ int SafeRep(lua_State* L) {
 
 // The worst case of Lua's backtracking matcher on a subject of n bytes: each
 // quantifier (* + - and %b) that is not the pattern's last item can multiply
-// the work by n, an unanchored search by n more.
+// the work by n, each '?' by 2, an unanchored search by n more.
 double PatternCost(size_t n, const char* p, size_t m, bool plain) {
   double subject = static_cast<double>(n) + 1;
   double plen = static_cast<double>(m) + 1;
   if (plain) return subject * plen;
   bool anchored = m > 0 && p[0] == '^';
   int quantifiers = 0;
+  int optionals = 0;  // each '?' may try both ways: doubles the work
   for (size_t i = anchored ? 1 : 0; i < m; ++i) {
     char c = p[i];
     // Followed only by capture ends (and an end anchor): nothing after it can
@@ -80,9 +81,11 @@ double PatternCost(size_t n, const char* p, size_t m, bool plain) {
       ++i;
     } else if ((c == '*' || c == '+' || c == '-') && !last) {
       ++quantifiers;
+    } else if (c == '?' && !last) {
+      ++optionals;
     }
   }
-  return std::pow(subject, quantifiers + (anchored ? 0 : 1)) * plen;
+  return std::pow(subject, quantifiers + (anchored ? 0 : 1)) * std::pow(2.0, optionals) * plen;
 }
 
 // Pattern functions run in C, out of the hook's sight: refuse a call whose
