@@ -197,7 +197,8 @@ Result<std::shared_ptr<const CompiledScript>> Compile(std::string_view source, s
     return SourceError(Truncate(SanitizeUtf8(message), kMaxErrorBytes));
   }
   lua_close(L);
-  return std::make_shared<const CompiledScript>(CompiledScript::Token{}, std::string(chunk_name), std::string(source), std::move(job.bytecode));
+  return std::make_shared<const CompiledScript>(CompiledScript::Token{}, std::string(chunk_name), std::string(source),
+                                                std::move(job.bytecode));
 }
 
 Verdict Evaluate(const CompiledScript& script, std::string_view context_json, const Limits& limits) {
@@ -206,8 +207,7 @@ Verdict Evaluate(const CompiledScript& script, std::string_view context_json, co
 
 namespace internal {
 
-Verdict EvaluateWith(const CompiledScript& script, std::string_view context_json, const Limits& limits,
-                     LoadMode mode) {
+Verdict EvaluateWith(const CompiledScript& script, std::string_view context_json, const Limits& limits, LoadMode mode) {
   if (context_json.size() > kMaxContextBytes) return ErrorVerdict("runtime", "the context is larger than 1 MiB", 0);
   boost::json::parse_options options;
   options.max_depth = kMaxContextDepth;
@@ -233,7 +233,8 @@ Verdict EvaluateWith(const CompiledScript& script, std::string_view context_json
                                                      : "time limit exceeded";
     verdict = ErrorVerdict(TrippedName(kind), message, instructions);
   } else if (status != LUA_OK) {
-    std::string_view message = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "the script raised a non-string error";
+    std::string_view message =
+        lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "the script raised a non-string error";
     std::string kind = job.bad_result != nullptr ? "bad_result" : status == LUA_ERRMEM ? "memory" : "runtime";
     verdict = ErrorVerdict(std::move(kind), message, instructions);
   }

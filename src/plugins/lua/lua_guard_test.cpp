@@ -6,8 +6,8 @@
 #include <thread>
 #include <vector>
 
-#include <boost/json.hpp>
 #include <gtest/gtest.h>
+#include <boost/json.hpp>
 #include <lua.hpp>
 
 #include "plugins/lua/internal/engine.h"
@@ -94,11 +94,22 @@ TEST(LuaGuard, MetadataRoundTrip) {
 
 TEST(LuaGuard, BadResults) {
   for (std::string_view body : {
-           "return nil", "return", "return 1", "return 'yes'", "return false", "return false, ''",
-           "return false, 42", "return false, 'r', 42", "return false, 'r', 'm', 'not a table'",
-           "return {reasonCode = 'r'}", "return {allow = 'no'}", "return false, string.rep('x', 200)",
-           "return false, 'r', nil, {f = print or function() end}", "return false, 'r', nil, {x = 0/0}",
-           "return false, 'r', nil, {1, 2}", "return false, 'r', '\\xff\\xfe'",
+           "return nil",
+           "return",
+           "return 1",
+           "return 'yes'",
+           "return false",
+           "return false, ''",
+           "return false, 42",
+           "return false, 'r', 42",
+           "return false, 'r', 'm', 'not a table'",
+           "return {reasonCode = 'r'}",
+           "return {allow = 'no'}",
+           "return false, string.rep('x', 200)",
+           "return false, 'r', nil, {f = print or function() end}",
+           "return false, 'r', nil, {x = 0/0}",
+           "return false, 'r', nil, {1, 2}",
+           "return false, 'r', '\\xff\\xfe'",
            "local t = {} t.self = t return false, 'r', nil, t",
            "return false, 'r', nil, {big = string.rep('x', 20000)}",
        }) {
@@ -260,10 +271,10 @@ TEST(LuaSandbox, DangerousGlobalsAreAbsent) {
 }
 
 TEST(LuaSandbox, CallingThemIsARuntimeError) {
-  for (std::string_view call : {"io.open('/etc/passwd')", "os.execute('touch /tmp/credence-lua-pwned')",
-                                "require('os')", "load('return 1')()", "dofile('/etc/passwd')",
-                                "string.dump(guard)", "debug.getinfo(1)", "loadfile('/etc/passwd')",
-                                "collectgarbage('count')", "getmetatable('').__index.dump(guard)"}) {
+  for (std::string_view call :
+       {"io.open('/etc/passwd')", "os.execute('touch /tmp/credence-lua-pwned')", "require('os')", "load('return 1')()",
+        "dofile('/etc/passwd')", "string.dump(guard)", "debug.getinfo(1)", "loadfile('/etc/passwd')",
+        "collectgarbage('count')", "getmetatable('').__index.dump(guard)"}) {
     SCOPED_TRACE(call);
     ExpectError(RunGuard("function guard(ctx) " + std::string(call) + " return true end"), "runtime");
   }
@@ -315,7 +326,8 @@ TEST(LuaSandbox, HugeStringStopsOnMemory) {
   ExpectError(RunGuard(R"(function guard(ctx)
     local ok = pcall(string.rep, 'x', 1 << 30)
     return true
-  end)"), "memory");
+  end)"),
+              "memory");
 }
 
 TEST(LuaSandbox, EmptyRepeatIsNotACpuBomb) {
@@ -333,7 +345,9 @@ TEST(LuaSandbox, TableBombsStopOnMemory) {
   ExpectError(RunGuard(R"(function guard(ctx)
     local function bomb(d) if d == 0 then return {} end return {bomb(d - 1), bomb(d - 1), x = {}} end
     return bomb(30) ~= nil
-  end)", limits), "memory");
+  end)",
+                       limits),
+              "memory");
   ExpectError(RunGuard("function guard(ctx) local t = {} for i = 1, 1e9 do t[i] = {i} end end", limits), "memory");
   // With the default limits either cap may come first; the call is stopped.
   Verdict v = RunGuard("function guard(ctx) local t = {} for i = 1, 1e9 do t[i] = {i, i, i} end end");
@@ -350,7 +364,8 @@ TEST(LuaSandbox, DeepRecursionIsAnError) {
   Verdict c = RunGuard(R"(function guard(ctx)
     local t = setmetatable({}, {__index = function(t, k) return t[k .. 'x'] end})
     return t.a
-  end)", limits);
+  end)",
+                       limits);
   EXPECT_EQ(c.kind, Verdict::Kind::kError) << Describe(c);
 }
 

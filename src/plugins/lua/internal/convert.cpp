@@ -39,8 +39,8 @@ int ProxyPairs(lua_State* L) {
 // Wraps the table at the top of the stack in a proxy that reads through to it.
 void MakeProxy(lua_State* L) {
   int real = lua_gettop(L);
-  lua_createtable(L, 0, 0);          // proxy
-  lua_createtable(L, 0, 5);          // its metatable
+  lua_createtable(L, 0, 0);  // proxy
+  lua_createtable(L, 0, 5);  // its metatable
   lua_pushvalue(L, real);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, ReadOnlyError);
@@ -61,9 +61,15 @@ void Push(lua_State* L, const boost::json::value& v, int depth) {
   if (depth > kMaxContextDepth) luaL_error(L, "context nested too deeply");
   luaL_checkstack(L, 8, "context nested too deeply");
   switch (v.kind()) {
-    case boost::json::kind::null: lua_pushnil(L); return;
-    case boost::json::kind::bool_: lua_pushboolean(L, v.get_bool() ? 1 : 0); return;
-    case boost::json::kind::int64: lua_pushinteger(L, v.get_int64()); return;
+    case boost::json::kind::null:
+      lua_pushnil(L);
+      return;
+    case boost::json::kind::bool_:
+      lua_pushboolean(L, v.get_bool() ? 1 : 0);
+      return;
+    case boost::json::kind::int64:
+      lua_pushinteger(L, v.get_int64());
+      return;
     case boost::json::kind::uint64:
       if (v.get_uint64() <= static_cast<uint64_t>(INT64_MAX)) {
         lua_pushinteger(L, static_cast<lua_Integer>(v.get_uint64()));
@@ -71,7 +77,9 @@ void Push(lua_State* L, const boost::json::value& v, int depth) {
         lua_pushnumber(L, static_cast<lua_Number>(v.get_uint64()));
       }
       return;
-    case boost::json::kind::double_: lua_pushnumber(L, v.get_double()); return;
+    case boost::json::kind::double_:
+      lua_pushnumber(L, v.get_double());
+      return;
     case boost::json::kind::string: {
       const auto& s = v.get_string();
       lua_pushlstring(L, s.data(), s.size());
@@ -117,9 +125,14 @@ struct Writer {
   bool Value(int idx, int depth) {
     if (out->size() > kMaxMetadataBytes) return Fail("metadata larger than 16 KiB");
     switch (lua_type(L, idx)) {
-      case LUA_TNIL: *out += "null"; return true;
-      case LUA_TBOOLEAN: *out += lua_toboolean(L, idx) != 0 ? "true" : "false"; return true;
-      case LUA_TNUMBER: return Number(idx);
+      case LUA_TNIL:
+        *out += "null";
+        return true;
+      case LUA_TBOOLEAN:
+        *out += lua_toboolean(L, idx) != 0 ? "true" : "false";
+        return true;
+      case LUA_TNUMBER:
+        return Number(idx);
       case LUA_TSTRING: {
         size_t n = 0;
         const char* s = lua_tolstring(L, idx, &n);
@@ -127,8 +140,10 @@ struct Writer {
         AppendJsonString(*out, std::string_view(s, n));
         return true;
       }
-      case LUA_TTABLE: return Table(idx, depth);
-      default: return Fail("metadata holds a value JSON cannot carry (function, userdata or thread)");
+      case LUA_TTABLE:
+        return Table(idx, depth);
+      default:
+        return Fail("metadata holds a value JSON cannot carry (function, userdata or thread)");
     }
   }
 
@@ -255,10 +270,17 @@ bool ValidUtf8(const char* s, size_t n) {
       ++i;
       continue;
     }
-    if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; }
-    else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; }
-    else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; }
-    else return false;
+    if ((c & 0xE0) == 0xC0) {
+      len = 2;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      len = 3;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      len = 4;
+      cp = c & 0x07;
+    } else
+      return false;
     if (i + len > n) return false;
     for (size_t k = 1; k < len; ++k) {
       if ((p[i + k] & 0xC0) != 0x80) return false;

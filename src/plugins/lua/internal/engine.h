@@ -12,7 +12,6 @@ enum class LoadMode {
   kSource,    // re-parse the source text (mode "t")
 };
 
-Verdict EvaluateWith(const CompiledScript& script, std::string_view context_json, const Limits& limits,
-                     LoadMode mode);
+Verdict EvaluateWith(const CompiledScript& script, std::string_view context_json, const Limits& limits, LoadMode mode);
 
 }  // namespace credence::plugins::lua::internal

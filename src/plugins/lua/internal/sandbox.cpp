@@ -9,10 +9,14 @@ namespace {
 
 const char* TripMessage(Tripped t) {
   switch (t) {
-    case Tripped::kBudget: return "instruction budget exceeded";
-    case Tripped::kMemory: return "memory limit exceeded";
-    case Tripped::kTimeout: return "time limit exceeded";
-    case Tripped::kNone: break;
+    case Tripped::kBudget:
+      return "instruction budget exceeded";
+    case Tripped::kMemory:
+      return "memory limit exceeded";
+    case Tripped::kTimeout:
+      return "time limit exceeded";
+    case Tripped::kNone:
+      break;
   }
   return "limit exceeded";
 }
@@ -106,8 +110,14 @@ void CheckPattern(lua_State* L, bool plain_arg_at_4) {
   Charge(L, static_cast<int64_t>(n / 16 + 1));
 }
 
-int SafeFind(lua_State* L) { CheckPattern(L, true); return CallOriginal(L); }
-int SafeMatch(lua_State* L) { CheckPattern(L, false); return CallOriginal(L); }
+int SafeFind(lua_State* L) {
+  CheckPattern(L, true);
+  return CallOriginal(L);
+}
+int SafeMatch(lua_State* L) {
+  CheckPattern(L, false);
+  return CallOriginal(L);
+}
 
 // The length the table functions will use (luaL_len runs __len, which a
 // script may make huge).
@@ -294,10 +304,14 @@ void Trip(lua_State* L, Tripped kind) {
 
 const char* TrippedName(Tripped t) {
   switch (t) {
-    case Tripped::kBudget: return "budget";
-    case Tripped::kMemory: return "memory";
-    case Tripped::kTimeout: return "timeout";
-    case Tripped::kNone: break;
+    case Tripped::kBudget:
+      return "budget";
+    case Tripped::kMemory:
+      return "memory";
+    case Tripped::kTimeout:
+      return "timeout";
+    case Tripped::kNone:
+      break;
   }
   return "";
 }
