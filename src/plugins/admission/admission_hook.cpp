@@ -44,7 +44,7 @@ std::string Printable(std::string_view s, size_t max = 300) {
   return out;
 }
 
-HookVerdict Failed(std::string error, int http_status = 0) {
+HookVerdict Failed(std::string_view error, int http_status = 0) {
   HookVerdict v;
   v.kind = HookVerdict::Kind::kError;
   v.error = Printable(error);
@@ -122,7 +122,7 @@ outbound::Resolver BoundedResolver(const outbound::Resolver& resolve, SteadyCloc
     struct Shared {
       std::mutex mu;
       std::condition_variable cv;
-      bool done = false;                  // guarded by mu
+      bool done = false;                   // guarded by mu
       std::vector<std::string> addresses;  // guarded by mu
     };
     auto shared = std::make_shared<Shared>();
@@ -203,8 +203,7 @@ HookVerdict CallUnguarded(const HookRequest& request, const outbound::Resolver& 
   const int64_t timestamp = now / 1000;
   const std::string signature = notify::StandardWebhookSignature(request.secret, id, timestamp, body);
 
-  const auto remaining =
-      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now()).count();
+  const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now()).count();
   if (remaining <= 0) return Failed(timed_out_text);
 
   notify::InitCurl();
@@ -251,9 +250,10 @@ HookVerdict CallUnguarded(const HookRequest& request, const outbound::Resolver& 
   if (answer.too_large || rc == CURLE_FILESIZE_EXCEEDED)
     return Failed("bad answer: larger than " + std::to_string(kMaxAnswerBytes) + " bytes", status);
   if (rc != CURLE_OK)
-    return Failed("HTTP request failed: " + std::string(error_buffer[0] != '\0' ? error_buffer : curl_easy_strerror(rc)),
-                  status);
-  if (status >= 300 && status < 400) return Failed("HTTP " + std::to_string(status) + " (redirects are not followed)", status);
+    return Failed(
+        "HTTP request failed: " + std::string(error_buffer[0] != '\0' ? error_buffer : curl_easy_strerror(rc)), status);
+  if (status >= 300 && status < 400)
+    return Failed("HTTP " + std::to_string(status) + " (redirects are not followed)", status);
   if (status < 200 || status >= 300) return Failed("HTTP " + std::to_string(status), status);
   return ParseAnswer(answer.body, status);
 }

@@ -23,7 +23,7 @@ namespace credence::plugins::admission {
 // Bounds on a hook's answer; anything beyond them is kError "bad answer".
 inline constexpr size_t kMaxAnswerBytes = size_t{64} * 1024;
 inline constexpr size_t kMaxReasonCodeChars = 100;
-inline constexpr size_t kMaxMessageChars = 1000;  // code points
+inline constexpr size_t kMaxMessageChars = 1000;               // code points
 inline constexpr size_t kMaxMetadataBytes = size_t{8} * 1024;  // serialized
 // timeout_ms is clamped to [1, kMaxTimeoutMs]: a guard runs inside a user's
 // request.
@@ -46,8 +46,8 @@ struct HookVerdict {
   // "url_not_allowed: ...", "host_unresolvable: ...", "bad answer: ...",
   // "bad request: ..." (a malformed secret or context), "HTTP request failed: ...".
   std::string error;
-  int http_status = 0;       // the status answered, 0 when none
-  int64_t duration_ms = 0;   // the whole call
+  int http_status = 0;      // the status answered, 0 when none
+  int64_t duration_ms = 0;  // the whole call
 };
 
 // Calls the hook once. Never throws; thread-safe (one libcurl handle and one

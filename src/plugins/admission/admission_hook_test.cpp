@@ -13,8 +13,10 @@
 #include <boost/json/value.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include "plugins/admission/testing/hook_test_server.h"
@@ -149,8 +151,8 @@ TEST(AdmissionHookTest, ADenialWithoutMessageOrMetadataGetsDefaults) {
 }
 
 TEST(AdmissionHookTest, MalformedAnswersAreErrors) {
-  const std::string big_metadata = R"({"allowed": false, "reasonCode": "x", "metadata": {"a": ")" +
-                                   std::string(9000, 'a') + R"("}})";
+  const std::string big_metadata =
+      R"({"allowed": false, "reasonCode": "x", "metadata": {"a": ")" + std::string(9000, 'a') + R"("}})";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"not json", "bad answer: not JSON"},
       {"", "bad answer: not JSON"},
@@ -211,7 +213,7 @@ TEST(AdmissionHookTest, RedirectsAreNotFollowed) {
 }
 
 TEST(AdmissionHookTest, OversizedAnswersAreErrors) {
-  const std::string huge = R"({"allowed": true, "pad": ")" + std::string(70 * 1024, 'p') + "\"}";
+  const std::string huge = R"({"allowed": true, "pad": ")" + std::string(size_t{70} * 1024, 'p') + "\"}";
   for (const bool without_length : {false, true}) {
     HookTestServer server([&](const HookTestServer::Request&) {
       auto r = JsonAnswer(huge);
@@ -223,7 +225,7 @@ TEST(AdmissionHookTest, OversizedAnswersAreErrors) {
     EXPECT_EQ(v.error, "bad answer: larger than 65536 bytes") << without_length << ": " << v.error;
   }
   // Just under the bound is read whole.
-  const std::string fits = R"({"allowed": true, "pad": ")" + std::string(64 * 1024 - 40, 'p') + "\"}";
+  const std::string fits = R"({"allowed": true, "pad": ")" + std::string((size_t{64} * 1024) - 40, 'p') + "\"}";
   EXPECT_EQ(CallAnswering(fits).kind, Kind::kAllow);
 }
 
@@ -240,9 +242,9 @@ TEST(AdmissionHookTest, ASlowHookTimesOutWithinTheTimeout) {
   EXPECT_EQ(v.kind, Kind::kError);
   EXPECT_EQ(v.error, "timed out after 300 ms");
   EXPECT_GE(elapsed, 290);
-  EXPECT_LE(elapsed, 300 + 150);
+  EXPECT_LE(elapsed, 300 + 200);
   EXPECT_GE(v.duration_ms, 290);
-  EXPECT_LE(v.duration_ms, 300 + 150);
+  EXPECT_LE(v.duration_ms, 300 + 200);
 }
 
 TEST(AdmissionHookTest, SlowResolutionCountsAgainstTheTimeout) {
@@ -253,7 +255,7 @@ TEST(AdmissionHookTest, SlowResolutionCountsAgainstTheTimeout) {
   const auto v = Call(Request("http://hook.example.test:9/", 200), slow);
   EXPECT_EQ(v.kind, Kind::kError);
   EXPECT_EQ(v.error, "timed out after 200 ms (resolving the host)");
-  EXPECT_LE(v.duration_ms, 200 + 100);
+  EXPECT_LE(v.duration_ms, 200 + 150);
 }
 
 TEST(AdmissionHookTest, TheConnectionIsPinnedToTheCheckedAddress) {
@@ -286,9 +288,9 @@ TEST(AdmissionHookTest, ANameWithAnyRefusedAddressIsRefused) {
 }
 
 TEST(AdmissionHookTest, LiteralPrivateAndMetadataAddressesAreRefusedUnderTheStrictPolicy) {
-  for (const std::string url : {"https://10.1.2.3/hook", "https://169.254.169.254/latest/meta-data",
-                                "https://[::ffff:169.254.169.254]/", "https://127.0.0.1:8443/", "https://localhost/",
-                                "https://192.168.0.10/"}) {
+  for (const std::string url :
+       {"https://10.1.2.3/hook", "https://169.254.169.254/latest/meta-data", "https://[::ffff:169.254.169.254]/",
+        "https://127.0.0.1:8443/", "https://localhost/", "https://192.168.0.10/"}) {
     HookRequest r = Request(url, 500);
     r.policy = {};
     const auto v = Call(r);
@@ -323,15 +325,14 @@ TEST(AdmissionHookTest, BadSecretsContextsAndConnectionsAreErrors) {
   EXPECT_EQ(Call(r).error, "bad request: the context is not a JSON object");
   EXPECT_TRUE(server.Requests().empty());
   // Nobody listening: a transport error, reported.
-  const int port = server.port();
-  HookVerdict v;
   {
     HookTestServer closed([](const HookTestServer::Request&) { return JsonAnswer("{}"); });
     r = Request(closed.Url("/"));
   }
-  v = Call(r);
+  const auto v = Call(r);
   EXPECT_EQ(v.kind, Kind::kError);
-  EXPECT_TRUE(v.error.starts_with("HTTP request failed: ")) << v.error << port;
+  EXPECT_TRUE(v.error.starts_with("HTTP request failed: ")) << v.error;
+  EXPECT_EQ(v.http_status, 0);
   r.url.clear();
   EXPECT_TRUE(Call(r).error.starts_with("url_not_allowed: ")) << Call(r).error;
 }
@@ -392,6 +393,7 @@ TEST(AdmissionHookTest, CallsConcurrently) {
     return JsonAnswer(SignatureValid(r) ? R"({"allowed": true})" : R"({"allowed": false, "reasonCode": "bad_sig"})");
   });
   std::vector<std::thread> threads;
+  threads.reserve(4);
   std::atomic<int> allowed{0};
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&] {
@@ -418,9 +420,10 @@ TEST(AdmissionHookTest, LatencyAgainstLoopback) {
   std::sort(us.begin(), us.end());
   double sum = 0;
   for (const double u : us) sum += u;
-  std::printf("admission hook latency over %d calls (loopback, http, new connection each): mean %.0f us, p50 %.0f us, "
-              "p95 %.0f us, p99 %.0f us, max %.0f us\n",
-              kCalls, sum / kCalls, us[kCalls / 2], us[kCalls * 95 / 100], us[kCalls * 99 / 100], us.back());
+  std::printf(
+      "admission hook latency over %d calls (loopback, http, new connection each): mean %.0f us, p50 %.0f us, "
+      "p95 %.0f us, p99 %.0f us, max %.0f us\n",
+      kCalls, sum / kCalls, us[kCalls / 2], us[kCalls * 95 / 100], us[kCalls * 99 / 100], us.back());
   EXPECT_LT(us[kCalls / 2], 50'000.0);
 }
 

@@ -140,7 +140,7 @@ void HookTestServer::Serve(int fd) {
     std::string out = "HTTP/1.1 " + std::to_string(response.status) + " Status\r\nConnection: close\r\n";
     if (!response.content_type.empty()) out += "Content-Type: " + response.content_type + "\r\n";
     if (!response.without_length) out += "Content-Length: " + std::to_string(response.body.size()) + "\r\n";
-    for (const auto& [name, value] : response.headers) out += name + ": " + value + "\r\n";
+    for (const auto& [name, value] : response.headers) out.append(name).append(": ").append(value).append("\r\n");
     out += "\r\n";
     out += response.body;
     if (!stopping_) SendAll(fd, out);

@@ -28,7 +28,7 @@ class HookTestServer {
     std::string content_type = "application/json";
     std::string body;
     std::vector<std::pair<std::string, std::string>> headers;
-    int delay_ms = 0;            // before answering (cut short when the server stops)
+    int delay_ms = 0;             // before answering (cut short when the server stops)
     bool without_length = false;  // no Content-Length: the body ends when the connection closes
   };
   using Handler = std::function<Response(const Request&)>;
@@ -53,9 +53,9 @@ class HookTestServer {
   std::thread acceptor_;
 
   mutable std::mutex mu_;
-  std::condition_variable stop_cv_;  // wakes delayed answers when stopping
-  std::vector<Request> log_;         // guarded by mu_
-  std::vector<int> client_fds_;      // guarded by mu_
+  std::condition_variable stop_cv_;   // wakes delayed answers when stopping
+  std::vector<Request> log_;          // guarded by mu_
+  std::vector<int> client_fds_;       // guarded by mu_
   std::vector<std::thread> workers_;  // guarded by mu_
 };
 
