@@ -21,9 +21,10 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
     : audit(db, clock),
       webhooks(db, clock, audit, options.delivery.outbound),
       plugin_registry(options.dev),
-      guards(plugin_registry, clock),
+      guards(plugin_registry, clock, options.delivery.outbound),
       plugins(db, clock, audit, plugin_registry),
       approvals(db, clock, audit),
+      custom_guards(db, clock, audit, options.delivery.outbound),
       tenants(db, clock, audit, options.dev, options.tenant_creations_per_day),
       users(db, clock, audit),
       groups(db, clock, audit),
@@ -109,7 +110,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 glossaries,
                 plugins,
                 guards,
-                approvals} {
+                approvals,
+                custom_guards} {
   audit.SetChainHeads(&chain_heads);
   // A key with connector:push names a connector of its tenant.
   api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);

@@ -36,6 +36,7 @@
 #include "plugins/guard_pipeline.h"
 #include "plugins/plugin_service.h"
 #include "plugins/approvals.h"
+#include "plugins/custom_guards.h"
 #include "platform/block_heuristics.h"
 #include "platform/glossaries.h"
 #include "platform/languages.h"
@@ -102,6 +103,7 @@ class ServiceSet {
   plugins::GuardPipeline guards;
   plugins::PluginService plugins;
   plugins::ApprovalService approvals;
+  plugins::CustomGuardService custom_guards;
 
   identity::TenantService tenants;
   identity::UserService users;

@@ -12,7 +12,9 @@
 #include "core/logging.h"
 #include "core/text.h"
 #include "kb/document.h"
+#include "plugins/admission/admission_hook.h"
 #include "plugins/approvals.h"
+#include "plugins/custom_guards.h"
 #include "storage/database.h"
 
 namespace credence::plugins {
@@ -117,6 +119,16 @@ std::optional<kb::GuardDenial> GuardPipeline::Check(storage::TenantSession& tx,
                                                     const kb::GuardContext& context) const {
   const auto installations = ReadInstallations(tx, /*enabled_only=*/true);
   if (installations.empty()) return std::nullopt;
+  std::string context_json;  // built once, for scripts and hooks
+  auto context_text = [&]() -> const std::string& {
+    if (context_json.empty())
+      context_json = json::serialize(json::object{{"action", context.action},
+                                                  {"tenantId", context.tenant_id},
+                                                  {"userId", context.user_id},
+                                                  {"entityId", context.entity_id},
+                                                  {"properties", context.properties}});
+    return context_json;
+  };
   for (const auto& manifest : registry_.All()) {
     auto inst = std::find_if(installations.begin(), installations.end(),
                              [&](const Installation& i) { return i.plugin_id == manifest.id; });
@@ -125,6 +137,16 @@ std::optional<kb::GuardDenial> GuardPipeline::Check(storage::TenantSession& tx,
       return g.action.empty() || g.action == context.action;
     });
     if (!bound) continue;
+    // Tenant-supplied guards report their own failures (each script, each hook).
+    if (manifest.id == "script-guards" || manifest.id == "admission-hooks") {
+      auto denial = manifest.id == "script-guards" ? RunScripts(tx, inst->settings, context, context_text())
+                                                   : RunHooks(tx, context, context_text());
+      if (denial) {
+        denial->plugin_id = manifest.id;
+        return denial;
+      }
+      continue;
+    }
     const GuardView view{inst->settings};
     const auto started = std::chrono::steady_clock::now();
     std::optional<kb::GuardDenial> verdict;
@@ -145,13 +167,72 @@ std::optional<kb::GuardDenial> GuardPipeline::Check(storage::TenantSession& tx,
                     "no verdict within " + std::to_string(time_limit_ms_) + " ms");
       continue;  // a verdict after the time limit is not used: allow
     }
-    {
-      std::lock_guard lock(mu_);
-      ++counts_[{manifest.id, verdict ? "deny" : "allow"}];
-    }
+    Count(manifest.id, verdict ? "deny" : "allow");
     if (verdict) {
       verdict->plugin_id = manifest.id;
       return verdict;
+    }
+  }
+  return std::nullopt;
+}
+
+void GuardPipeline::Count(const std::string& plugin_id, const std::string& outcome) const {
+  std::lock_guard lock(mu_);
+  ++counts_[{plugin_id, outcome}];
+}
+
+namespace {
+
+json::object MetadataOf(const std::string& metadata_json) {
+  boost::system::error_code ec;
+  json::value v = json::parse(metadata_json, ec);
+  if (!ec && v.is_object()) return std::move(v.as_object());
+  return {};
+}
+
+}  // namespace
+
+std::optional<kb::GuardDenial> GuardPipeline::RunScripts(storage::TenantSession& tx, const json::object& settings,
+                                                         const kb::GuardContext& context,
+                                                         const std::string& context_json) const {
+  const lua::Limits limits = ScriptLimits(settings);
+  for (const auto& g : EnabledCustomGuards(tx, CustomGuardKind::kScript, context.action)) {
+    auto script = scripts_.Get(context.tenant_id + ":" + g.id, g.version, g.source);
+    if (!script) {  // compiled at upload; only a changed engine could refuse it now
+      RecordFailure(context.tenant_id, "script-guards", "runtime", "script '" + g.name + "': " + script.error().detail);
+      continue;
+    }
+    const lua::Verdict v = lua::Evaluate(**script, context_json, limits);
+    if (v.kind == lua::Verdict::Kind::kError) {
+      // A script that fails or exceeds a limit counts as allow (the spec's rule).
+      RecordFailure(context.tenant_id, "script-guards", v.error_kind, "script '" + g.name + "': " + v.error);
+      continue;
+    }
+    Count("script-guards", v.kind == lua::Verdict::Kind::kDeny ? "deny" : "allow");
+    if (v.kind == lua::Verdict::Kind::kDeny) {
+      auto metadata = MetadataOf(v.metadata_json);
+      metadata["scriptId"] = g.id;
+      return kb::GuardDenial{"", v.reason_code, v.message, std::move(metadata)};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<kb::GuardDenial> GuardPipeline::RunHooks(storage::TenantSession& tx, const kb::GuardContext& context,
+                                                       const std::string& context_json) const {
+  for (const auto& g : EnabledCustomGuards(tx, CustomGuardKind::kHook, context.action)) {
+    const admission::HookVerdict v = admission::Call({g.url, g.secret, context_json, g.timeout_ms, hook_policy_});
+    if (v.kind == admission::HookVerdict::Kind::kError) {
+      // A hook that times out or fails counts as allow.
+      RecordFailure(context.tenant_id, "admission-hooks",
+                    v.error.starts_with("timed out") ? "timeout" : "error", "hook '" + g.name + "': " + v.error);
+      continue;
+    }
+    Count("admission-hooks", v.kind == admission::HookVerdict::Kind::kDeny ? "deny" : "allow");
+    if (v.kind == admission::HookVerdict::Kind::kDeny) {
+      auto metadata = MetadataOf(v.metadata_json);
+      metadata["hookId"] = g.id;
+      return kb::GuardDenial{"", v.reason_code, v.message, std::move(metadata)};
     }
   }
   return std::nullopt;

@@ -15,6 +15,8 @@
 
 #include "core/clock.h"
 #include "kb/action_guard.h"
+#include "outbound/outbound.h"
+#include "plugins/lua/script_cache.h"
 #include "plugins/plugin_service.h"
 
 namespace credence::plugins {
@@ -33,8 +35,10 @@ struct GuardHealth {
 class GuardPipeline final : public kb::ActionGuards {
  public:
   // `time_limit_ms`: a built-in guard's verdict arriving later is not used.
-  GuardPipeline(const Registry& registry, const Clock& clock, int64_t time_limit_ms = 1000)
-      : registry_(registry), clock_(clock), time_limit_ms_(time_limit_ms) {}
+  // `hook_policy`: which addresses admission hooks may reach (decisions.md 11).
+  GuardPipeline(const Registry& registry, const Clock& clock, outbound::Policy hook_policy = {},
+                int64_t time_limit_ms = 1000)
+      : registry_(registry), clock_(clock), hook_policy_(hook_policy), time_limit_ms_(time_limit_ms) {}
 
   std::optional<kb::GuardDenial> Check(storage::TenantSession& tx, const kb::GuardContext& context) const override;
 
@@ -45,14 +49,23 @@ class GuardPipeline final : public kb::ActionGuards {
  private:
   void RecordFailure(const std::string& tenant_id, const std::string& plugin_id, const std::string& kind,
                      const std::string& error) const;
+  std::optional<kb::GuardDenial> RunScripts(storage::TenantSession& tx, const boost::json::object& settings,
+                                            const kb::GuardContext& context, const std::string& context_json) const;
+  std::optional<kb::GuardDenial> RunHooks(storage::TenantSession& tx, const kb::GuardContext& context,
+                                          const std::string& context_json) const;
+  void Count(const std::string& plugin_id, const std::string& outcome) const;
 
   const Registry& registry_;
   const Clock& clock_;
+  const outbound::Policy hook_policy_;
   const int64_t time_limit_ms_;
+  // Compiled tenant scripts by (tenant:id, version); thread-safe itself.
+  mutable lua::ScriptCache scripts_;
   mutable std::mutex mu_;
   // (tenant, plugin) -> health; guarded by mu_.
   mutable std::map<std::pair<std::string, std::string>, GuardHealth> health_;
-  // (plugin, outcome) -> count, outcome allow|deny|throw|timeout; guarded by mu_.
+  // (plugin, outcome) -> count, outcome allow|deny|throw|timeout (built-in
+  // guards), budget|memory|runtime|bad_result (scripts), error (hooks); guarded by mu_.
   mutable std::map<std::pair<std::string, std::string>, int64_t> counts_;
 };
 

@@ -38,12 +38,37 @@ CREATE TABLE plugin_approvals (
 CREATE INDEX plugin_approvals_entry ON plugin_approvals (tenant_id, entry_id, requested_at);
 )sql";
 
+// Migration 1502: tenant-supplied guards (docs/plugins.md): script-guards'
+// Lua scripts (kind 'script': source, version bumped on every change) and
+// admission-hooks' HTTP hooks (kind 'hook': url, whsec_ secret, timeout).
+// action '' guards every guarded action.
+constexpr const char* kCustomGuards = R"sql(
+CREATE TABLE plugin_custom_guards (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  action TEXT NOT NULL,
+  is_enabled INTEGER NOT NULL,
+  source TEXT NOT NULL,
+  version BIGINT NOT NULL,
+  url TEXT NOT NULL,
+  secret TEXT NOT NULL,
+  timeout_ms BIGINT NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, id)
+);
+CREATE INDEX plugin_custom_guards_kind ON plugin_custom_guards (tenant_id, kind, created_at);
+)sql";
+
 }  // namespace
 
 const std::vector<storage::Migration>& Migrations() {
   static const std::vector<storage::Migration> kMigrations = {
       {1500, "plugins: tenant plugin installations and their settings", kInstallations, ""},
       {1501, "plugins: approval-workflow's approval requests", kApprovals, ""},
+      {1502, "plugins: tenant guard scripts and admission hooks", kCustomGuards, ""},
   };
   return kMigrations;
 }

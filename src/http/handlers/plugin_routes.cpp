@@ -4,6 +4,7 @@
 // uninstall, settings), the installed and active ones with their guards'
 // health (/plugins), and the plugin routes of content-rules
 // (/api/plugins/rules/tenant/global).
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include "http/handlers/routes.h"
@@ -12,6 +13,7 @@
 #include "http/router.h"
 #include "core/ids.h"
 #include "plugins/approvals.h"
+#include "plugins/custom_guards.h"
 #include "plugins/guard_pipeline.h"
 #include "plugins/plugin_service.h"
 
@@ -268,6 +270,227 @@ void AddApprovalRoutes(Router& router, const plugins::ApprovalService& approvals
   }
 }
 
+// ---- script-guards and admission-hooks ----
+
+using plugins::CustomGuard;
+using plugins::CustomGuardKind;
+
+json::object CustomGuardJson(const CustomGuard& g, bool with_secret = false) {
+  json::object o{{"id", g.id},
+                 {"name", g.name},
+                 {"action", g.action.empty() ? json::value(nullptr) : json::value(g.action)},
+                 {"isEnabled", g.is_enabled},
+                 {"createdAt", FormatTimestamp(g.created_at)},
+                 {"updatedAt", FormatTimestamp(g.updated_at)}};
+  if (g.kind == CustomGuardKind::kScript) {
+    o["source"] = g.source;
+    o["version"] = g.version;
+  } else {
+    o["url"] = g.url;
+    o["timeoutMs"] = g.timeout_ms;
+    if (with_secret) o["secret"] = g.secret;
+  }
+  return o;
+}
+
+Schema CustomGuardSchema(CustomGuardKind kind, bool with_secret = false) {
+  std::vector<Property> fields = {
+      Required("id", Schema::Uuid()),
+      Required("name", Schema::String()),
+      Required("action", Schema::String().Nullable().Describe("the guarded action; null: every one")),
+      Required("isEnabled", Schema::Boolean()),
+      Required("createdAt", Schema::Timestamp()),
+      Required("updatedAt", Schema::Timestamp()),
+  };
+  if (kind == CustomGuardKind::kScript) {
+    fields.push_back(Required("source", Schema::String().Describe("Lua 5.4 defining guard(ctx)")));
+    fields.push_back(Required("version", Schema::Integer().Min(1).Describe("bumped by every update")));
+  } else {
+    fields.push_back(Required("url", Schema::String()));
+    fields.push_back(Required("timeoutMs", Schema::Integer()));
+    if (with_secret)
+      fields.push_back(Required("secret", Schema::String().Describe(
+                                              "whsec_...: verifies the signature of the hook's requests; shown once")));
+  }
+  return Schema::Object(std::move(fields));
+}
+
+Schema ActionField() {
+  return Schema::String().Nullable().Describe(
+      "Entry.Publish, Entry.Delete, Entry.Renew, Translation.MarkUpToDate or Hub.Delete; absent or null: every one");
+}
+
+const Schema& ScriptRequest() {
+  static const Schema kSchema = Schema::Object({
+      Required("name", Schema::String().MinLength(1).MaxLength(plugins::kMaxCustomGuardName)),
+      Optional("action", ActionField()),
+      Required("source", Schema::String().MinLength(1).MaxLength(static_cast<int64_t>(plugins::lua::kMaxSourceBytes))
+                             .Describe("Lua 5.4 source defining guard(ctx); compiled at upload (400 naming source)")),
+  });
+  return kSchema;
+}
+
+const Schema& HookRequest() {
+  static const Schema kSchema = Schema::Object({
+      Required("name", Schema::String().MinLength(1).MaxLength(plugins::kMaxCustomGuardName)),
+      Optional("action", ActionField()),
+      Required("url", Schema::String().MinLength(1).MaxLength(2000).Describe("https (outbound rules apply)")),
+      Optional("timeoutMs", Schema::Integer().Min(1).Max(plugins::kMaxHookTimeoutMs).Describe("default 1000")),
+  });
+  return kSchema;
+}
+
+const Schema& TestRequest() {
+  static const Schema kSchema = Schema::Object({
+      Required("context", Schema::Object({
+                              Required("action", Schema::String()),
+                              Optional("entityId", Schema::String()),
+                              Optional("properties", Schema::FreeObject()),
+                          })
+                              .Describe("a sample guard context; tenantId and userId are the caller's")),
+  });
+  return kSchema;
+}
+
+Schema TestResultSchema() {
+  return Schema::Object({
+      Required("verdict", Schema::String().Enum({"allow", "deny", "error"}).Describe("error counts as allow")),
+      Required("reasonCode", Schema::String().Nullable()),
+      Required("message", Schema::String().Nullable()),
+      Required("metadata", Schema::FreeObject().Nullable()),
+      Required("errorKind", Schema::String().Nullable().Describe("budget, memory, timeout, runtime or bad_result")),
+      Required("error", Schema::String().Nullable()),
+      Required("instructions", Schema::Integer()),
+      Required("durationMs", Schema::Integer()),
+  });
+}
+
+json::object TestResultJson(const plugins::ScriptTestResult& r) {
+  using K = plugins::lua::Verdict::Kind;
+  const auto& v = r.verdict;
+  const bool deny = v.kind == K::kDeny;
+  const bool error = v.kind == K::kError;
+  json::value metadata = nullptr;
+  if (deny) {
+    boost::system::error_code ec;
+    metadata = json::parse(v.metadata_json, ec);
+    if (ec || !metadata.is_object()) metadata = json::object{};
+  }
+  return {{"verdict", deny ? "deny" : error ? "error" : "allow"},
+          {"reasonCode", deny ? json::value(v.reason_code) : json::value(nullptr)},
+          {"message", deny ? json::value(v.message) : json::value(nullptr)},
+          {"metadata", std::move(metadata)},
+          {"errorKind", error ? json::value(v.error_kind) : json::value(nullptr)},
+          {"error", error ? json::value(v.error) : json::value(nullptr)},
+          {"instructions", v.instructions},
+          {"durationMs", r.duration_ms}};
+}
+
+void AddCustomGuardRoutes(Router& router, const plugins::CustomGuardService& service) {
+  const std::vector<std::pair<std::string, Schema>> id_param = {{"id", Schema::Uuid()}};
+  for (const CustomGuardKind kind : {CustomGuardKind::kScript, CustomGuardKind::kHook}) {
+    const bool script = kind == CustomGuardKind::kScript;
+    const std::string plugin(plugins::CustomGuardPlugin(kind));
+    const std::string base = "/api/plugins/" + plugin + (script ? "/scripts" : "/hooks");
+    const std::string noun = script ? "guard script" : "admission hook";
+    const std::string gate = " (global admin; 404 plugin_not_enabled unless " + plugin + " is installed and enabled)";
+    router.Add({Method::kGet, base, Auth::kTenantAdmin, "",
+                [&service, kind](RequestContext& ctx) {
+                  auto list = service.List(ctx.Caller(), kind);
+                  if (!list) return Problem(ctx, list.error());
+                  json::array out;
+                  for (const auto& g : *list) out.push_back(CustomGuardJson(g));
+                  return JsonResponse(200, out);
+                },
+                {.summary = plugin + ": the tenant's " + noun + "s, oldest first" + gate + ".",
+                 .tag = "plugins",
+                 .response = Schema::Array(CustomGuardSchema(kind)),
+                 .errors = {403, 404}}});
+    router.Add({Method::kPost, base, Auth::kTenantAdmin, "",
+                [&service, kind](RequestContext& ctx) {
+                  const bool is_script = kind == CustomGuardKind::kScript;
+                  auto body = ParseBody(ctx.request, is_script ? ScriptRequest() : HookRequest());
+                  if (!body) return Problem(ctx, body.error());
+                  const std::string action = GetOptString(*body, "action").value_or("");
+                  auto g = is_script ? service.CreateScript(ctx.Caller(), {GetString(*body, "name"), action,
+                                                                           GetString(*body, "source")})
+                                     : service.CreateHook(ctx.Caller(),
+                                                          {GetString(*body, "name"), action, GetString(*body, "url"),
+                                                           GetInt(*body, "timeoutMs", plugins::kDefaultHookTimeoutMs)});
+                  if (!g) return Problem(ctx, g.error());
+                  return JsonResponse(201, CustomGuardJson(*g, /*with_secret=*/true));
+                },
+                {.summary = script ? "script-guards: upload a guard script, compiled at once (a syntax error is 400 "
+                                     "naming source); enabled" + gate + "."
+                                   : "admission-hooks: register an admission hook, enabled; the secret that signs its "
+                                     "requests is in this answer only. The URL is checked against the outbound rules "
+                                     "(400 url_not_allowed)" + gate + ".",
+                 .tag = "plugins",
+                 .request = script ? ScriptRequest() : HookRequest(),
+                 .response = CustomGuardSchema(kind, true),
+                 .success_status = 201,
+                 .errors = {400, 403, 404}}});
+    if (script)
+      router.Add({Method::kPut, base + "/{id}", Auth::kTenantAdmin, "",
+                  [&service](RequestContext& ctx) {
+                    auto body = ParseBody(ctx.request, ScriptRequest());
+                    if (!body) return Problem(ctx, body.error());
+                    auto g = service.UpdateScript(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")),
+                                                  {GetString(*body, "name"),
+                                                   GetOptString(*body, "action").value_or(""),
+                                                   GetString(*body, "source")});
+                    if (!g) return Problem(ctx, g.error());
+                    return JsonResponse(200, CustomGuardJson(*g));
+                  },
+                  {.summary = "script-guards: replace a script (a new version, compiled at once)" + gate + ".",
+                   .tag = "plugins",
+                   .request = ScriptRequest(),
+                   .response = CustomGuardSchema(kind),
+                   .errors = {400, 403, 404},
+                   .path_params = id_param}});
+    router.Add({Method::kDelete, base + "/{id}", Auth::kTenantAdmin, "",
+                [&service, kind](RequestContext& ctx) {
+                  auto done = service.Delete(ctx.Caller(), kind, CanonicalUuid(ctx.PathParam("id")));
+                  if (!done) return Problem(ctx, done.error());
+                  return NoContent();
+                },
+                {.summary = plugin + ": delete a " + noun + gate + ".",
+                 .tag = "plugins",
+                 .success_status = 204,
+                 .errors = {403, 404},
+                 .path_params = id_param}});
+    for (const bool enable : {true, false})
+      router.Add({Method::kPost, base + "/{id}/" + (enable ? "enable" : "disable"), Auth::kTenantAdmin, "",
+                  [&service, kind, enable](RequestContext& ctx) {
+                    auto g = service.SetEnabled(ctx.Caller(), kind, CanonicalUuid(ctx.PathParam("id")), enable);
+                    if (!g) return Problem(ctx, g.error());
+                    return JsonResponse(200, CustomGuardJson(*g));
+                  },
+                  {.summary = plugin + ": " + (enable ? "enable" : "disable") + " a " + noun + gate + ".",
+                   .tag = "plugins",
+                   .response = CustomGuardSchema(kind),
+                   .errors = {403, 404},
+                   .path_params = id_param}});
+    if (script)
+      router.Add({Method::kPost, base + "/{id}/test", Auth::kTenantAdmin, "",
+                  [&service](RequestContext& ctx) {
+                    auto body = ParseBody(ctx.request, TestRequest());
+                    if (!body) return Problem(ctx, body.error());
+                    auto r = service.TestScript(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")),
+                                                body->at("context").as_object());
+                    if (!r) return Problem(ctx, r.error());
+                    return JsonResponse(200, TestResultJson(*r));
+                  },
+                  {.summary = "script-guards: a dry run of a script (enabled or not) on a sample context, with the "
+                              "plugin's limits; nothing is recorded" + gate + ".",
+                   .tag = "plugins",
+                   .request = TestRequest(),
+                   .response = TestResultSchema(),
+                   .errors = {400, 403, 404},
+                   .path_params = id_param}});
+  }
+}
+
 }  // namespace
 
 void AddPluginRoutes(Router& router, const Services& s) {
@@ -437,6 +660,7 @@ void AddPluginRoutes(Router& router, const Services& s) {
                        .path_params = IdParam()}}));
 
   AddApprovalRoutes(router, s.approvals);
+  AddCustomGuardRoutes(router, s.custom_guards);
 
   // content-rules' routes: the tenant's global rules are its settings.
   router.Add({Method::kGet, "/api/plugins/rules/tenant/global", Auth::kUser, "",

@@ -67,6 +67,7 @@ namespace credence::plugins {
 class PluginService;
 class GuardPipeline;
 class ApprovalService;
+class CustomGuardService;
 }  // namespace credence::plugins
 namespace credence::connectors {
 class ConnectorService;
@@ -131,6 +132,7 @@ struct Services {
   const plugins::PluginService& plugins;
   const plugins::GuardPipeline& guards;
   const plugins::ApprovalService& approvals;
+  const plugins::CustomGuardService& custom_guards;
 };
 
 struct WebhookDoc;

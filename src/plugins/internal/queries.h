@@ -51,3 +51,37 @@ inline constexpr TenantQuery kDecideApproval{
     " WHERE tenant_id = $1 AND id = $2 AND status = 'Pending'"};
 
 }  // namespace credence::plugins::internal
+
+namespace credence::plugins::internal {
+
+#define CREDENCE_CUSTOM_GUARD_COLUMNS \
+  "id, kind, name, action, is_enabled, source, version, url, secret, timeout_ms, created_at, updated_at"
+
+inline constexpr TenantQuery kCustomGuardsOfKind{
+    "plugins.custom_list",
+    "SELECT " CREDENCE_CUSTOM_GUARD_COLUMNS " FROM plugin_custom_guards WHERE tenant_id = $1 AND kind = $2"
+    " ORDER BY created_at, id"};
+inline constexpr TenantQuery kEnabledCustomGuards{
+    "plugins.custom_enabled",
+    "SELECT " CREDENCE_CUSTOM_GUARD_COLUMNS " FROM plugin_custom_guards WHERE tenant_id = $1 AND kind = $2"
+    " AND is_enabled = 1 AND (action = '' OR action = $3) ORDER BY created_at, id"};
+inline constexpr TenantQuery kCustomGuardById{
+    "plugins.custom_get", "SELECT " CREDENCE_CUSTOM_GUARD_COLUMNS
+                          " FROM plugin_custom_guards WHERE tenant_id = $1 AND kind = $2 AND id = $3"};
+inline constexpr TenantQuery kInsertCustomGuard{
+    "plugins.custom_insert",
+    "INSERT INTO plugin_custom_guards (tenant_id, " CREDENCE_CUSTOM_GUARD_COLUMNS
+    ") VALUES ($1, $2, $3, $4, $5, 1, $6, 1, $7, $8, $9, $10, $10)"};
+inline constexpr TenantQuery kUpdateScript{
+    "plugins.custom_update_script",
+    "UPDATE plugin_custom_guards SET name = $3, action = $4, source = $5, version = version + 1, updated_at = $6"
+    " WHERE tenant_id = $1 AND kind = 'script' AND id = $2"};
+inline constexpr TenantQuery kSetCustomGuardEnabled{
+    "plugins.custom_set_enabled",
+    "UPDATE plugin_custom_guards SET is_enabled = $4, updated_at = $5 WHERE tenant_id = $1 AND kind = $2 AND id = $3"};
+inline constexpr TenantQuery kDeleteCustomGuard{
+    "plugins.custom_delete", "DELETE FROM plugin_custom_guards WHERE tenant_id = $1 AND kind = $2 AND id = $3"};
+
+#undef CREDENCE_CUSTOM_GUARD_COLUMNS
+
+}  // namespace credence::plugins::internal
