@@ -25,6 +25,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       plugins(db, clock, audit, plugin_registry),
       approvals(db, clock, audit),
       custom_guards(db, clock, audit, options.delivery.outbound),
+      content_rules(db, clock, audit, plugin_registry),
       tenants(db, clock, audit, options.dev, options.tenant_creations_per_day),
       users(db, clock, audit),
       groups(db, clock, audit),
@@ -111,7 +112,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 plugins,
                 guards,
                 approvals,
-                custom_guards} {
+                custom_guards,
+                content_rules} {
   audit.SetChainHeads(&chain_heads);
   // A key with connector:push names a connector of its tenant.
   api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);

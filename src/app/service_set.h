@@ -36,6 +36,7 @@
 #include "plugins/guard_pipeline.h"
 #include "plugins/plugin_service.h"
 #include "plugins/approvals.h"
+#include "plugins/content_rules.h"
 #include "plugins/custom_guards.h"
 #include "platform/block_heuristics.h"
 #include "platform/glossaries.h"
@@ -104,6 +105,7 @@ class ServiceSet {
   plugins::PluginService plugins;
   plugins::ApprovalService approvals;
   plugins::CustomGuardService custom_guards;
+  plugins::ContentRulesService content_rules;
 
   identity::TenantService tenants;
   identity::UserService users;

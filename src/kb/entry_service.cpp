@@ -292,6 +292,7 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
   if (e.status != EntryStatus::kPublished && update.status && *update.status != EntryStatus::kDraft)
     if (auto denial = guards_.Check(s, {"Entry.Publish", caller.tenant_id, caller.user_id, id,
                                         {{"hubKey", loaded.hub.key},
+                                         {"hubId", loaded.hub.id},
                                          {"ownerId", e.owner_id},
                                          {"originalLanguage", e.original_language},
                                          {"title", update.title},
@@ -390,6 +391,7 @@ Result<EntryView> EntryService::Publish(const identity::Principal& caller, const
   CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kEditor));
   if (auto denial = guards_.Check(s, {"Entry.Publish", caller.tenant_id, caller.user_id, id,
                                       {{"hubKey", loaded.hub.key},
+                                       {"hubId", loaded.hub.id},
                                        {"ownerId", loaded.entry.owner_id},
                                        {"originalLanguage", loaded.entry.original_language},
                                        {"title", loaded.entry.title},

@@ -14,6 +14,7 @@
 #include "kb/document.h"
 #include "plugins/admission/admission_hook.h"
 #include "plugins/approvals.h"
+#include "plugins/content_rules.h"
 #include "plugins/custom_guards.h"
 #include "storage/database.h"
 
@@ -151,7 +152,18 @@ std::optional<kb::GuardDenial> GuardPipeline::Check(storage::TenantSession& tx,
     const auto started = std::chrono::steady_clock::now();
     std::optional<kb::GuardDenial> verdict;
     try {
-      if (manifest.id == "content-rules") verdict = ContentRulesGuard(view, context);
+      if (manifest.id == "content-rules") {
+        // The hub's enabled rules tighten the tenant's.
+        const auto* hub_id = context.properties.if_contains("hubId");
+        auto hub_rules = hub_id && hub_id->is_string() ? EnabledHubRules(tx, std::string(hub_id->as_string()))
+                                                       : std::nullopt;
+        if (hub_rules) {
+          const json::object merged = MergeRules(inst->settings, *hub_rules);
+          verdict = ContentRulesGuard(GuardView{merged}, context);
+        } else {
+          verdict = ContentRulesGuard(view, context);
+        }
+      }
       else if (manifest.id == "approval-workflow") verdict = ApprovalGuard(tx, view.settings, context);
       else if (manifest.id == "dev-faults") verdict = DevFaultsGuard(view, context, time_limit_ms_);
     } catch (const storage::StorageError&) {

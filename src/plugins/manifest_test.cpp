@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "plugins/content_rules.h"
 #include "plugins/guard_pipeline.h"
 #include "plugins/manifest.h"
 #include "plugins/plugin_service.h"
@@ -123,6 +124,23 @@ TEST(ContentRulesGuard, AllowsAndDeniesAsDocumented) {
   d = ContentRulesGuard({text}, Publish("Title", kDoc));
   ASSERT_TRUE(d);
   EXPECT_EQ(d->reason_code, "text_too_long");
+}
+
+TEST(ContentRules, HubRulesTightenTheTenants) {
+  const json::object tenant{{"requiredHeadings", json::array{"Summary"}},
+                            {"forbiddenTerms", json::array{"a"}},
+                            {"maxTitleLength", 100},
+                            {"maxTextLength", 0}};
+  const json::object hub{{"requiredHeadings", json::array{"Owner", "Summary"}},
+                         {"forbiddenTerms", json::array{"b"}},
+                         {"maxTitleLength", 200},
+                         {"maxTextLength", 500}};
+  const auto merged = MergeRules(tenant, hub);
+  EXPECT_EQ(merged.at("requiredHeadings"), (json::array{"Summary", "Owner"}));
+  EXPECT_EQ(merged.at("forbiddenTerms"), (json::array{"a", "b"}));
+  EXPECT_EQ(merged.at("maxTitleLength").as_int64(), 100);  // the tenant's is smaller
+  EXPECT_EQ(merged.at("maxTextLength").as_int64(), 500);   // the tenant has none
+  EXPECT_EQ(MergeRules(tenant, {}), tenant);
 }
 
 }  // namespace

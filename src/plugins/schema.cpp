@@ -62,6 +62,21 @@ CREATE TABLE plugin_custom_guards (
 CREATE INDEX plugin_custom_guards_kind ON plugin_custom_guards (tenant_id, kind, created_at);
 )sql";
 
+// Migration 1503: content-rules' hub rules (docs/plugins.md): per hub, an
+// enabled flag and a rules document of the same shape as the tenant's
+// global rules, which it tightens. Keyed by hub id (hub keys can be reused
+// after a delete; rows of a deleted hub are never read again).
+constexpr const char* kHubRules = R"sql(
+CREATE TABLE plugin_hub_rules (
+  tenant_id TEXT NOT NULL,
+  hub_id TEXT NOT NULL,
+  is_enabled INTEGER NOT NULL,
+  rules TEXT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, hub_id)
+);
+)sql";
+
 }  // namespace
 
 const std::vector<storage::Migration>& Migrations() {
@@ -69,6 +84,7 @@ const std::vector<storage::Migration>& Migrations() {
       {1500, "plugins: tenant plugin installations and their settings", kInstallations, ""},
       {1501, "plugins: approval-workflow's approval requests", kApprovals, ""},
       {1502, "plugins: tenant guard scripts and admission hooks", kCustomGuards, ""},
+      {1503, "plugins: content-rules' hub rules", kHubRules, ""},
   };
   return kMigrations;
 }

@@ -7,7 +7,7 @@ namespace credence::plugins {
 
 // Migrations 1500-1599: tenant plugin installations (1500),
 // approval-workflow's approvals (1501),
-// tenant guard scripts and admission hooks (1502).
+// tenant guard scripts and admission hooks (1502), hub rules (1503).
 const std::vector<storage::Migration>& Migrations();
 
 }  // namespace credence::plugins

@@ -204,6 +204,45 @@ TEST_F(Plugins, ContentRulesDenyPublishAndTheEntryStaysUnchanged) {
   EXPECT_EQ(Str(published.Json(), "status"), "Published");
 }
 
+TEST_F(Plugins, HubRulesTightenTheTenantsRules) {
+  auto t = CreateTenant(api(), "plg");
+  const std::string id = DraftEntry(t, "docs", {"Mentions the wiki."});
+  ExpectProblem(api().Get("/api/hubs/docs/rules", t.token("viewer")), 404, "plugin_not_enabled");
+  Install(t, "content-rules");
+  auto empty = api().Get("/api/hubs/docs/rules", t.token("viewer"));
+  ASSERT_EQ(empty.status, 200) << empty.body;
+  EXPECT_FALSE(empty.Json().at("isEnabled").as_bool());
+  EXPECT_EQ(Str(empty.Json(), "rulesJson"), "{}");
+  EXPECT_TRUE(empty.Json().at("updatedAt").is_null());
+  ExpectProblem(api().Get("/api/hubs/nope/rules", t.token("viewer")), 404, "not_found");
+  ExpectProblem(api().Put("/api/hubs/docs/rules", {{"isEnabled", true}, {"rulesJson", "{}"}}, t.token("viewer")), 403,
+                "forbidden");
+  ExpectValidation(api().Put("/api/hubs/docs/rules", {{"isEnabled", true}}, t.token("admin")), "rulesJson");
+  ExpectValidation(api().Put("/api/hubs/docs/rules", {{"isEnabled", true}, {"rulesJson", "[1]"}}, t.token("admin")),
+                   "rulesJson");
+  ExpectValidation(
+      api().Put("/api/hubs/docs/rules", {{"isEnabled", true}, {"rulesJson", R"({"maxTitleLength":"x"})"}},
+                t.token("admin")),
+      "rulesJson.maxTitleLength");
+
+  Configure(t, "content-rules", {{"forbiddenTerms", json::array{"intranet"}}});
+  EXPECT_EQ(api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor")).status, 200);
+  // The hub adds a forbidden term; disabled, it does not count.
+  auto put = api().Put("/api/hubs/docs/rules", {{"isEnabled", false}, {"rulesJson", R"({"forbiddenTerms":["wiki"]})"}},
+                       t.token("admin"));
+  ASSERT_EQ(put.status, 200) << put.body;
+  EXPECT_EQ(api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor")).status, 200);
+  put = api().Put("/api/hubs/docs/rules", {{"isEnabled", true}, {"rulesJson", R"({"forbiddenTerms":["wiki"]})"}},
+                  t.token("admin"));
+  ASSERT_EQ(put.status, 200) << put.body;
+  auto denied = api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor"));
+  ExpectProblem(denied, 422, "guard_denied");
+  EXPECT_EQ(denied.Json().at("metadata").at("terms"), (json::array{"wiki"}));
+  auto got = api().Get("/api/hubs/docs/rules", t.token("viewer"));
+  EXPECT_TRUE(got.Json().at("isEnabled").as_bool());
+  EXPECT_EQ(Str(got.Json(), "rulesJson"), R"({"forbiddenTerms":["wiki"]})");
+}
+
 TEST_F(Plugins, RequiredHeadingsAndLengths) {
   auto t = CreateTenant(api(), "plg");
   const std::string id = DraftEntry(t, "docs", {"Body text"});

@@ -13,6 +13,7 @@
 #include "http/router.h"
 #include "core/ids.h"
 #include "plugins/approvals.h"
+#include "plugins/content_rules.h"
 #include "plugins/custom_guards.h"
 #include "plugins/guard_pipeline.h"
 #include "plugins/plugin_service.h"
@@ -661,6 +662,53 @@ void AddPluginRoutes(Router& router, const Services& s) {
 
   AddApprovalRoutes(router, s.approvals);
   AddCustomGuardRoutes(router, s.custom_guards);
+
+  // content-rules' hub rules.
+  static const Schema kHubRulesRequest = Schema::Object({
+      Required("isEnabled", Schema::Boolean()),
+      Required("rulesJson", Schema::String().MaxLength(100000).Describe(
+                                "a JSON object of the global rules' shape (docs/plugins.md), which tightens them")),
+  });
+  static const Schema kHubRulesResponse = Schema::Object({
+      Required("hubKey", Schema::String()),
+      Required("isEnabled", Schema::Boolean()),
+      Required("rulesJson", Schema::String()),
+      Required("rules", Schema::FreeObject()),
+      Required("updatedAt", Schema::Timestamp().Nullable().Describe("null until set")),
+  });
+  auto hub_rules_json = [](const plugins::HubRules& r) {
+    return json::object{{"hubKey", r.hub_key},
+                        {"isEnabled", r.is_enabled},
+                        {"rulesJson", json::serialize(r.rules)},
+                        {"rules", r.rules},
+                        {"updatedAt", r.updated_at ? json::value(FormatTimestamp(*r.updated_at)) : json::value(nullptr)}};
+  };
+  router.Add({Method::kGet, "/api/hubs/{hubKey}/rules", Auth::kUser, "",
+              [&rules = s.content_rules, hub_rules_json](RequestContext& ctx) {
+                auto r = rules.Get(ctx.Caller(), ctx.PathParam("hubKey"));
+                if (!r) return Problem(ctx, r.error());
+                return JsonResponse(200, hub_rules_json(*r));
+              },
+              {.summary = "content-rules: the hub's rules (hub Viewer+), which tighten the tenant's global rules "
+                          "when enabled. 404 plugin_not_enabled unless content-rules is installed and enabled.",
+               .tag = "plugins",
+               .response = kHubRulesResponse,
+               .errors = {404}}});
+  router.Add({Method::kPut, "/api/hubs/{hubKey}/rules", Auth::kUser, "",
+              [&rules = s.content_rules, hub_rules_json](RequestContext& ctx) {
+                auto body = ParseBody(ctx.request, kHubRulesRequest);
+                if (!body) return Problem(ctx, body.error());
+                auto r = rules.Put(ctx.Caller(), ctx.PathParam("hubKey"), GetBool(*body, "isEnabled"),
+                                   GetString(*body, "rulesJson"));
+                if (!r) return Problem(ctx, r.error());
+                return JsonResponse(200, hub_rules_json(*r));
+              },
+              {.summary = "content-rules: set the hub's rules (hub Admin+): isEnabled and rulesJson, both required; "
+                          "400 naming rulesJson or rulesJson.<member>.",
+               .tag = "plugins",
+               .request = kHubRulesRequest,
+               .response = kHubRulesResponse,
+               .errors = {400, 403, 404}}});
 
   // content-rules' routes: the tenant's global rules are its settings.
   router.Add({Method::kGet, "/api/plugins/rules/tenant/global", Auth::kUser, "",

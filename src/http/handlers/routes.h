@@ -68,6 +68,7 @@ class PluginService;
 class GuardPipeline;
 class ApprovalService;
 class CustomGuardService;
+class ContentRulesService;
 }  // namespace credence::plugins
 namespace credence::connectors {
 class ConnectorService;
@@ -133,6 +134,7 @@ struct Services {
   const plugins::GuardPipeline& guards;
   const plugins::ApprovalService& approvals;
   const plugins::CustomGuardService& custom_guards;
+  const plugins::ContentRulesService& content_rules;
 };
 
 struct WebhookDoc;

@@ -85,3 +85,16 @@ inline constexpr TenantQuery kDeleteCustomGuard{
 #undef CREDENCE_CUSTOM_GUARD_COLUMNS
 
 }  // namespace credence::plugins::internal
+
+namespace credence::plugins::internal {
+
+inline constexpr TenantQuery kHubRules{
+    "plugins.hub_rules_get",
+    "SELECT is_enabled, rules, updated_at FROM plugin_hub_rules WHERE tenant_id = $1 AND hub_id = $2"};
+inline constexpr TenantQuery kUpsertHubRules{
+    "plugins.hub_rules_put",
+    "INSERT INTO plugin_hub_rules (tenant_id, hub_id, is_enabled, rules, updated_at) VALUES ($1, $2, $3, $4, $5)"
+    " ON CONFLICT (tenant_id, hub_id) DO UPDATE SET is_enabled = excluded.is_enabled, rules = excluded.rules,"
+    " updated_at = excluded.updated_at"};
+
+}  // namespace credence::plugins::internal
