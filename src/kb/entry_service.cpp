@@ -367,7 +367,8 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
   return Written(std::move(e), original, now);
 }
 
-Status EntryService::Delete(const identity::Principal& caller, const std::string& id) const {
+Status EntryService::Delete(const identity::Principal& caller, const std::string& id,
+                            const DeleteConfirmation& confirmation) const {
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
   CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kViewer, /*with_content=*/false));
@@ -376,7 +377,10 @@ Status EntryService::Delete(const identity::Principal& caller, const std::string
     return Error::InvalidArgument("entry_is_hub_root",
                                   "The entry is its hub's root entry; set another root entry first.");
   if (auto denial = guards_.Check(s, {"Entry.Delete", caller.tenant_id, caller.user_id, id,
-                                      {{"hubKey", loaded.hub.key}, {"ownerId", loaded.entry.owner_id}}}))
+                                      {{"hubKey", loaded.hub.key},
+                                       {"ownerId", loaded.entry.owner_id},
+                                       {"confirmed", confirmation.confirmed},
+                                       {"reason", confirmation.reason}}}))
     return GuardDeniedError(*denial);
   Unindex(s, id);
   s.Run(internal::kDeleteEntry, {id});

@@ -37,6 +37,13 @@ struct EntryUpdate {
   std::optional<EntryStatus> status;  // status override
 };
 
+// A delete confirmed by the caller (?confirm=true&reason=...), for guards
+// that ask for it (safe-delete).
+struct DeleteConfirmation {
+  bool confirmed = false;
+  std::string reason;
+};
+
 inline constexpr int kSearchDefaultTake = 15;
 inline constexpr int kSearchMaxTake = 100;
 // A query matching more entries than this ranks the newest this many that
@@ -69,7 +76,10 @@ class EntryService {
   Result<EntryView> Update(const identity::Principal& caller, const std::string& id, const std::string& language,
                            const EntryUpdate& update) const;
   // Owner only; 400 entry_is_hub_root for a hub's root entry.
-  Status Delete(const identity::Principal& caller, const std::string& id) const;
+  // `confirmation` reaches the Entry.Delete guards as properties confirmed
+  // and reason.
+  Status Delete(const identity::Principal& caller, const std::string& id,
+                const DeleteConfirmation& confirmation = {}) const;
   // Entry Editor+. Draft (or any status) -> Published.
   Result<EntryView> Publish(const identity::Principal& caller, const std::string& id) const;
   // Entries past their expiry date that the caller may open.

@@ -17,6 +17,7 @@
 #include "plugins/content_rules.h"
 #include "plugins/custom_guards.h"
 #include "storage/database.h"
+#include "trust/entry_usage.h"
 
 namespace credence::plugins {
 namespace json = boost::json;
@@ -63,6 +64,26 @@ std::optional<kb::GuardDenial> DevFaultsGuard(const GuardView& view, const kb::G
     return Deny("dev_fault_slow", "a verdict after the time limit", {});
   }
   return std::nullopt;
+}
+
+// safe-delete: an entry used (per usage records) within `days` needs
+// confirmed=true and a reason.
+std::optional<kb::GuardDenial> SafeDeleteGuard(storage::TenantSession& tx, const json::object& settings,
+                                               const kb::GuardContext& context, TimeMs now) {
+  int64_t days = 30;
+  if (const auto* v = settings.if_contains("days"); v && v->is_int64()) days = v->as_int64();
+  const auto usage = trust::RecentEntryUsage(tx, context.entity_id, now - days * 24 * 60 * 60 * 1000);
+  if (usage.usage_count == 0) return std::nullopt;
+  const auto* confirmed = context.properties.if_contains("confirmed");
+  const auto reason = Trim(StringProperty(context, "reason"));
+  if (confirmed && confirmed->is_bool() && confirmed->as_bool() && !reason.empty()) return std::nullopt;
+  json::array apps;
+  for (const auto& a : usage.app_ids) apps.push_back(json::string(a));
+  return Deny("entry_used_by_ai",
+              "AI applications used this entry in the last " + std::to_string(days) +
+                  " days; confirm the delete with a reason.",
+              {{"usageCount", usage.usage_count}, {"appIds", std::move(apps)}, {"days", days},
+               {"confirmationRequired", true}});
 }
 
 }  // namespace
@@ -164,6 +185,7 @@ std::optional<kb::GuardDenial> GuardPipeline::Check(storage::TenantSession& tx,
           verdict = ContentRulesGuard(view, context);
         }
       }
+      else if (manifest.id == "safe-delete") verdict = SafeDeleteGuard(tx, view.settings, context, clock_.Now());
       else if (manifest.id == "approval-workflow") verdict = ApprovalGuard(tx, view.settings, context);
       else if (manifest.id == "dev-faults") verdict = DevFaultsGuard(view, context, time_limit_ms_);
     } catch (const storage::StorageError&) {

@@ -145,6 +145,23 @@ const std::vector<Manifest>& ShippedPlugins() {
                      {"POST", "/api/plugins/approval-workflow/approvals/{id}/reject"}},
       },
       Manifest{
+          .id = "safe-delete",
+          .name = "Safe delete",
+          .version = "1.0.0",
+          .description = "Deleting an entry that AI applications used recently (per the usage records) needs a "
+                         "confirmation with a reason.",
+          .category = "safety",
+          .has_settings = true,
+          .has_endpoints = false,
+          .ui_contributions = {{"entry.delete.confirm", "SafeDeleteConfirm"},
+                               {"tenant.admin.settings", "SafeDeleteSettings"}},
+          .dependencies = {},
+          .settings = {{"days", T::kInteger, "how far back usage counts, in days (default 30)", 1, 3650}},
+          .guards = {{"Entry.Delete"}},
+          .events = {},
+          .routes = {},
+      },
+      Manifest{
           .id = "script-guards",
           .name = "Guard scripts",
           .version = "1.0.0",

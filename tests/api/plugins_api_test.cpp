@@ -302,6 +302,30 @@ TEST_F(Plugins, GuardsOnRenewAndMarkUpToDate) {
   EXPECT_EQ(api().Post(renew, json::object{}, t.token("editor")).status, 200);
 }
 
+TEST_F(Plugins, SafeDeleteNeedsAConfirmationForEntriesAIUsed) {
+  auto t = CreateTenant(api(), "plg");
+  MakeHub(api(), t.token("admin"), "docs", "Editor");
+  const std::string used = Str(MakeEntry(api(), t.token("editor"), "docs", "used", {"Body"}), "id");
+  const std::string unused = Str(MakeEntry(api(), t.token("editor"), "docs", "unused", {"Body"}), "id");
+  Install(t, "safe-delete");
+  Configure(t, "safe-delete", {{"days", 7}});
+  auto usage = api().Post("/api/trust/usage", {{"sources", json::array{"entry:" + used}}, {"outcome", "answer_sent"}},
+                          t.token("viewer"));
+  ASSERT_EQ(usage.status, 202) << usage.body;
+
+  auto denied = api().Delete("/api/entries/" + used, t.token("editor"));
+  ExpectProblem(denied, 422, "guard_denied");
+  EXPECT_EQ(Str(denied.Json(), "reasonCode"), "entry_used_by_ai");
+  EXPECT_EQ(denied.Json().at("metadata").at("usageCount").as_int64(), 1);
+  EXPECT_EQ(denied.Json().at("metadata").at("days").as_int64(), 7);
+  ExpectProblem(api().Delete("/api/entries/" + used + "?confirm=true", t.token("editor")), 422, "guard_denied");
+  ExpectValidation(api().Delete("/api/entries/" + used + "?confirm=maybe", t.token("editor")), "confirm");
+  EXPECT_EQ(api().Get("/api/entries/" + used, t.token("editor")).status, 200);
+  EXPECT_EQ(api().Delete("/api/entries/" + unused, t.token("editor")).status, 204);
+  EXPECT_EQ(api().Delete("/api/entries/" + used + "?confirm=true&reason=retired", t.token("editor")).status, 204);
+  EXPECT_EQ(api().Get("/api/entries/" + used, t.token("editor")).status, 404);
+}
+
 TEST_F(Plugins, AGuardThatThrowsOrOverrunsCountsAsAllowAndIsReported) {
   auto t = CreateTenant(api(), "plg");
   const std::string id = DraftEntry(t, "docs", {"Body"});

@@ -214,14 +214,26 @@ void AddEntryRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kDelete, "/api/entries/{id}", Auth::kUser, "",
               [&entries](RequestContext& ctx) {
-                if (auto deleted = entries.Delete(ctx.Caller(), EntryIdOf(ctx)); !deleted)
+                kb::DeleteConfirmation confirmation;
+                const auto confirm = ctx.request.QueryParam("confirm");
+                if (confirm && *confirm != "true" && *confirm != "false")
+                  return Problem(ctx, Error::Validation({{"confirm", "must be true or false"}}));
+                confirmation.confirmed = confirm && *confirm == "true";
+                confirmation.reason = ctx.request.QueryParam("reason").value_or("");
+                if (confirmation.reason.size() > 1000)
+                  return Problem(ctx, Error::Validation({{"reason", "must be at most 1000 characters"}}));
+                if (auto deleted = entries.Delete(ctx.Caller(), EntryIdOf(ctx), confirmation); !deleted)
                   return Problem(ctx, deleted.error());
                 return NoContent();
               },
               {.summary = "Delete an entry (its owner); 400 for a hub's root entry; 422 guard_denied when a plugin "
-                          "action guard (Entry.Delete) denies it (nothing is deleted).",
+                          "action guard (Entry.Delete) denies it (nothing is deleted): safe-delete denies "
+                          "entry_used_by_ai unless confirm=true with a reason.",
                .tag = "entries",
                .success_status = 204,
+               .query = {{"confirm", Schema::Boolean(), false,
+                          "the caller confirms the delete (safe-delete: the entry was used by AI applications)"},
+                         {"reason", Schema::String().MaxLength(1000), false, "why, with confirm=true"}},
                .errors = {400, 404, 422},
                .path_params = EntryIdParam()}});
 
