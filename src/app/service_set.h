@@ -38,6 +38,7 @@
 #include "plugins/approvals.h"
 #include "plugins/content_rules.h"
 #include "plugins/custom_guards.h"
+#include "plugins/event_bus.h"
 #include "platform/block_heuristics.h"
 #include "platform/glossaries.h"
 #include "platform/languages.h"
@@ -106,6 +107,8 @@ class ServiceSet {
   plugins::ApprovalService approvals;
   plugins::CustomGuardService custom_guards;
   plugins::ContentRulesService content_rules;
+  // Events reach the webhooks and, after commit, the enabled plugins' handlers.
+  plugins::EventBus events;
 
   identity::TenantService tenants;
   identity::UserService users;

@@ -9,6 +9,7 @@
 #include <boost/json/array.hpp>
 
 #include "core/text.h"
+#include "notify/webhook.h"
 
 namespace credence::plugins {
 namespace json = boost::json;
@@ -138,7 +139,7 @@ const std::vector<Manifest>& ShippedPlugins() {
           .settings = {{"exemptHubs", T::kStringArray, "keys of hubs whose entries publish without approval", 0, 200,
                         100}},
           .guards = {{"Entry.Publish"}},
-          .events = {},
+          .events = {"entry.deleted"},
           .routes = {{"GET", "/api/plugins/approval-workflow/entries/{entryId}/approvals"},
                      {"POST", "/api/plugins/approval-workflow/entries/{entryId}/request"},
                      {"POST", "/api/plugins/approval-workflow/approvals/{id}/approve"},
@@ -237,6 +238,8 @@ std::vector<std::string> ValidateRegistry(const std::vector<Manifest>& registry)
     if (m.has_endpoints != !m.routes.empty()) problems.push_back(who + "hasEndpoints disagrees with its routes");
     for (const auto& r : m.routes)
       if (!r.path.starts_with("/api/plugins/")) problems.push_back(who + "route " + r.path + " is not under /api/plugins/");
+    for (const auto& e : m.events)
+      if (!notify::IsWebhookEventType(e)) problems.push_back(who + "event '" + e + "' is not in the catalog");
     for (const auto& g : m.guards)
       if (!g.action.empty() && std::find(GuardedActions().begin(), GuardedActions().end(), g.action) ==
                                    GuardedActions().end())

@@ -80,7 +80,7 @@ Manifest DevFaults() {
       .dependencies = {},
       .settings = {{"mode", SettingField::Type::kString, "allow, deny, throw or slow", 1, 10}},
       .guards = {{""}},
-      .events = {},
+      .events = {"entry.published"},
       .routes = {},
   };
 }

@@ -354,6 +354,34 @@ TEST_F(Plugins, AGuardThatThrowsOrOverrunsCountsAsAllowAndIsReported) {
             std::string::npos);
 }
 
+TEST_F(Plugins, EventHandlersRunAfterCommitAndTheirFailureNeverUndoesTheAction) {
+  auto t = CreateTenant(api(), "plg");
+  const std::string id = DraftEntry(t, "docs", {"Body"});
+  Install(t, "dev-faults");
+  Configure(t, "dev-faults", {{"mode", "throw"}});
+  // The guard throws (allow), then the entry.published handler throws: the publish stands.
+  auto published = api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor"));
+  ASSERT_EQ(published.status, 200) << published.body;
+  EXPECT_EQ(StatusOf(t, id), "Published");
+  auto metrics = api().Get("/metrics");
+  EXPECT_NE(metrics.body.find(
+                R"(credence_plugin_event_handlers_total{plugin="dev-faults",event="entry.published",outcome="error"})"),
+            std::string::npos);
+
+  // approval-workflow's entry.deleted handler removes the entry's requests.
+  ASSERT_EQ(api().Delete("/api/tenant/plugins/dev-faults", t.token("admin")).status, 204);
+  Install(t, "approval-workflow");
+  const std::string other = Str(MakeEntry(api(), t.token("editor"), "docs", "e2", {"Body"}), "id");
+  ASSERT_EQ(api().Post("/api/plugins/approval-workflow/entries/" + other + "/request", json::object{},
+                       t.token("editor")).status,
+            201);
+  ASSERT_EQ(api().Delete("/api/entries/" + other, t.token("editor")).status, 204);
+  metrics = api().Get("/metrics");
+  EXPECT_NE(metrics.body.find(
+                R"(credence_plugin_event_handlers_total{plugin="approval-workflow",event="entry.deleted",outcome="ok"})"),
+            std::string::npos);
+}
+
 TEST_F(Plugins, OneTenantsPluginsNeverActForAnother) {
   auto a = CreateTenant(api(), "plga");
   auto b = CreateTenant(api(), "plgb");

@@ -69,6 +69,7 @@ class GuardPipeline;
 class ApprovalService;
 class CustomGuardService;
 class ContentRulesService;
+class EventBus;
 }  // namespace credence::plugins
 namespace credence::connectors {
 class ConnectorService;
@@ -135,6 +136,7 @@ struct Services {
   const plugins::ApprovalService& approvals;
   const plugins::CustomGuardService& custom_guards;
   const plugins::ContentRulesService& content_rules;
+  const plugins::EventBus& event_bus;
 };
 
 struct WebhookDoc;

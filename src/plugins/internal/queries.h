@@ -98,3 +98,10 @@ inline constexpr TenantQuery kUpsertHubRules{
     " updated_at = excluded.updated_at"};
 
 }  // namespace credence::plugins::internal
+
+namespace credence::plugins::internal {
+
+inline constexpr TenantQuery kDeleteApprovalsOfEntry{
+    "plugins.approvals_delete_of_entry", "DELETE FROM plugin_approvals WHERE tenant_id = $1 AND entry_id = $2"};
+
+}  // namespace credence::plugins::internal
