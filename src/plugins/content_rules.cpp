@@ -7,6 +7,8 @@
 
 #include "identity/authorization.h"
 #include "kb/access.h"
+#include "kb/translation_service.h"
+#include "trust/entry_usage.h"
 #include "plugins/internal/queries.h"
 #include "plugins/plugin_service.h"
 #include "storage/session.h"
@@ -66,7 +68,42 @@ json::object MergeRules(const json::object& tenant_rules, const json::object& hu
   Union(out, hub_rules, "forbiddenTerms");
   Smaller(out, hub_rules, "maxTitleLength");
   Smaller(out, hub_rules, "maxTextLength");
+  Union(out, hub_rules, "requiredTranslations");
+  if (const auto* v = hub_rules.if_contains("noSecretFindings"); v && v->is_bool() && v->as_bool())
+    out["noSecretFindings"] = true;
   return out;
+}
+
+std::optional<kb::GuardDenial> ContentRulesStoredChecks(storage::TenantSession& tx, const json::object& rules,
+                                                        const std::string& entry_id) {
+  if (const auto* langs = rules.if_contains("requiredTranslations"); langs && langs->is_array()) {
+    json::array missing;
+    for (const auto& l : langs->as_array()) {
+      if (!l.is_string()) continue;
+      const std::string language(l.as_string());
+      auto summary = kb::TranslationService::Summary(tx, entry_id, language);
+      if (!summary || summary->status != kb::TranslationStatus::kUpToDate)
+        missing.push_back(json::object{
+            {"language", language},
+            {"status", summary ? json::value(std::string(kb::TranslationStatusName(summary->status))) : json::value("Missing")}});
+    }
+    if (!missing.empty())
+      return kb::GuardDenial{"", "translation_not_up_to_date",
+                             "A required translation is missing or not UpToDate: " +
+                                 std::string(missing.front().as_object().at("language").as_string()) + ".",
+                             {{"translations", std::move(missing)}}};
+  }
+  if (const auto* v = rules.if_contains("noSecretFindings"); v && v->is_bool() && v->as_bool()) {
+    auto detectors = trust::ActiveSecretDetectors(tx, entry_id);
+    if (!detectors.empty()) {
+      json::array names;
+      for (auto& d : detectors) names.push_back(json::string(d));
+      return kb::GuardDenial{"", "secret_findings",
+                             "The entry has active secret findings; remove the secrets or dismiss the findings.",
+                             {{"detectors", std::move(names)}}};
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<json::object> EnabledHubRules(storage::TenantSession& tx, const std::string& hub_id) {

@@ -13,6 +13,7 @@
 #include "core/result.h"
 #include "identity/audit.h"
 #include "identity/principal.h"
+#include "kb/action_guard.h"
 #include "plugins/plugin_service.h"
 
 namespace credence::storage {
@@ -32,6 +33,12 @@ struct HubRules {
 // The rules in force for a hub: the union of required headings and
 // forbidden terms, the smaller of each non-zero maximum.
 boost::json::object MergeRules(const boost::json::object& tenant_rules, const boost::json::object& hub_rules);
+
+// The rules that need stored facts (after ContentRulesGuard allowed):
+// requiredTranslations (each must exist and be UpToDate) and
+// noSecretFindings. Reads only.
+std::optional<kb::GuardDenial> ContentRulesStoredChecks(storage::TenantSession& tx, const boost::json::object& rules,
+                                                        const std::string& entry_id);
 
 // The enabled rules of hub `hub_id` in `tx`'s tenant, or nullopt.
 std::optional<boost::json::object> EnabledHubRules(storage::TenantSession& tx, const std::string& hub_id);

@@ -178,12 +178,9 @@ std::optional<kb::GuardDenial> GuardPipeline::Check(storage::TenantSession& tx,
         const auto* hub_id = context.properties.if_contains("hubId");
         auto hub_rules = hub_id && hub_id->is_string() ? EnabledHubRules(tx, std::string(hub_id->as_string()))
                                                        : std::nullopt;
-        if (hub_rules) {
-          const json::object merged = MergeRules(inst->settings, *hub_rules);
-          verdict = ContentRulesGuard(GuardView{merged}, context);
-        } else {
-          verdict = ContentRulesGuard(view, context);
-        }
+        const json::object rules = hub_rules ? MergeRules(inst->settings, *hub_rules) : inst->settings;
+        verdict = ContentRulesGuard(GuardView{rules}, context);
+        if (!verdict) verdict = ContentRulesStoredChecks(tx, rules, context.entity_id);
       }
       else if (manifest.id == "safe-delete") verdict = SafeDeleteGuard(tx, view.settings, context, clock_.Now());
       else if (manifest.id == "approval-workflow") verdict = ApprovalGuard(tx, view.settings, context);

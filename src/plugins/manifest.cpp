@@ -99,8 +99,9 @@ const std::vector<Manifest>& ShippedPlugins() {
           .id = "content-rules",
           .name = "Content rules",
           .version = "1.0.0",
-          .description = "Checks an entry against the tenant's content rules before it is published: required "
-                         "headings, forbidden terms, maximum lengths.",
+          .description = "Checks an entry against the tenant's and its hub's content rules before it is "
+                         "published: required headings, forbidden terms, maximum lengths, required up-to-date "
+                         "translations, no secret findings.",
           .category = "quality",
           .has_settings = true,
           .has_endpoints = true,
@@ -118,6 +119,10 @@ const std::vector<Manifest>& ShippedPlugins() {
                    10000},
                   {"maxTextLength", T::kInteger,
                    "most characters of a published entry's text, all blocks together (0: no limit)", 0, 10000000},
+                  {"requiredTranslations", T::kStringArray,
+                   "languages in which a published entry must have a translation that is UpToDate", 0, 50, 16},
+                  {"noSecretFindings", T::kBoolean,
+                   "a published entry may have no active secret finding from content scanning", 0, 1},
               },
           .guards = {{"Entry.Publish"}},
           .events = {},

@@ -22,4 +22,9 @@ struct EntryUsage {
 
 EntryUsage RecentEntryUsage(storage::TenantSession& tx, const std::string& entry_id, TimeMs since);
 
+// The detectors of the entry's active (unresolved, undismissed) secret
+// findings from content scanning, any language; empty when none. For
+// content-rules' noSecretFindings.
+std::vector<std::string> ActiveSecretDetectors(storage::TenantSession& tx, const std::string& entry_id);
+
 }  // namespace credence::trust

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <string>
 
+#include "core/ids.h"
 #include "support/api_fixture.h"
 #include "support/kb_fixture.h"
 
@@ -241,6 +242,38 @@ TEST_F(Plugins, HubRulesTightenTheTenantsRules) {
   auto got = api().Get("/api/hubs/docs/rules", t.token("viewer"));
   EXPECT_TRUE(got.Json().at("isEnabled").as_bool());
   EXPECT_EQ(Str(got.Json(), "rulesJson"), R"({"forbiddenTerms":["wiki"]})");
+}
+
+TEST_F(Plugins, RequiredTranslationsAndSecretFindings) {
+  auto t = CreateTenant(api(), "plg");
+  MakeHub(api(), t.token("admin"), "docs", "Editor");
+  auto e = MakeEntry(api(), t.token("editor"), "docs", "e1", {"Body"});
+  const std::string id = Str(e, "id");
+  Install(t, "content-rules");
+  Configure(t, "content-rules", {{"requiredTranslations", json::array{"es"}}});
+  auto denied = api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor"));
+  ExpectProblem(denied, 422, "guard_denied");
+  EXPECT_EQ(Str(denied.Json(), "reasonCode"), "translation_not_up_to_date");
+  EXPECT_EQ(Str(denied.Json().at("metadata").at("translations").as_array().at(0), "status"), "Missing");
+  ASSERT_EQ(api().Post("/api/entries/" + id + "/translations/es",
+                       {{"title", "T"}, {"content", Doc({"Cuerpo"}, BlockIds(Str(e, "content")))}}, t.token("editor"))
+                .status,
+            201);
+  ASSERT_EQ(api().Put("/api/entries/" + id + "/translations/es/mark-uptodate", json::object{}, t.token("editor")).status,
+            200);
+  EXPECT_EQ(api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor")).status, 200);
+
+  // An entry holding a live-looking GitHub token: its active secret finding blocks publishing.
+  const std::string random = Base62Fixed(Crc32("plg1"), 6) + Base62Fixed(Crc32("plg2"), 6) +
+                             Base62Fixed(Crc32("plg3"), 6) + Base62Fixed(Crc32("plg4"), 6) +
+                             Base62Fixed(Crc32("plg5"), 6);
+  const std::string token = "ghp_" + random + Base62Fixed(Crc32(random), 6);
+  const std::string leaky = Str(MakeEntry(api(), t.token("editor"), "docs", "e2", {"Deploy with token: " + token}), "id");
+  Configure(t, "content-rules", {{"noSecretFindings", true}});
+  denied = api().Post("/api/entries/" + leaky + "/publish", json::object{}, t.token("editor"));
+  ExpectProblem(denied, 422, "guard_denied");
+  EXPECT_EQ(Str(denied.Json(), "reasonCode"), "secret_findings");
+  EXPECT_EQ(api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor")).status, 200);
 }
 
 TEST_F(Plugins, RequiredHeadingsAndLengths) {
