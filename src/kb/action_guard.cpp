@@ -5,8 +5,8 @@
 namespace credence::kb {
 
 Error GuardDeniedError(const GuardDenial& denial) {
-  Error e{ErrorKind::kGuardDenied, "guard_denied",
-          "A plugin action guard denied the action: " + denial.message, {}, {}};
+  Error e{
+      ErrorKind::kGuardDenied, "guard_denied", "A plugin action guard denied the action: " + denial.message, {}, {}};
   return std::move(e)
       .With("reasonCode", boost::json::serialize(boost::json::value(denial.reason_code)))
       .With("message", boost::json::serialize(boost::json::value(denial.message)))

@@ -25,10 +25,10 @@ namespace credence::kb {
 
 // What a guard is told (knowledge-base.md, "Plugin action guards").
 struct GuardContext {
-  std::string action;     // e.g. "Entry.Publish"
+  std::string action;  // e.g. "Entry.Publish"
   std::string tenant_id;
-  std::string user_id;    // empty for a machine caller
-  std::string entity_id;  // the entry's or hub's id
+  std::string user_id;             // empty for a machine caller
+  std::string entity_id;           // the entry's or hub's id
   boost::json::object properties;  // action-specific facts (e.g. hubKey, language, confirmed)
 };
 

@@ -16,13 +16,17 @@ Approval FromRow(const storage::Row& r) {
 }
 
 Error NotEnabled() {
-  return Error{ErrorKind::kNotFound, "plugin_not_enabled",
-               "The approval-workflow plugin is not installed and enabled in this tenant.", {}, {}};
+  return Error{ErrorKind::kNotFound,
+               "plugin_not_enabled",
+               "The approval-workflow plugin is not installed and enabled in this tenant.",
+               {},
+               {}};
 }
 
 Status CheckComment(const std::string& comment, bool required) {
   if (required && Trim(comment).empty()) return Error::Validation({{"comment", "is required to reject"}});
-  if (Utf8Length(comment) > kMaxApprovalComment) return Error::Validation({{"comment", "must be at most 2000 characters"}});
+  if (Utf8Length(comment) > kMaxApprovalComment)
+    return Error::Validation({{"comment", "must be at most 2000 characters"}});
   return Ok();
 }
 
@@ -59,7 +63,8 @@ Result<Approval> ApprovalService::Request(const identity::Principal& caller, con
     return Error::Conflict("approval_pending", "A request for approval of this entry is already pending.");
   Approval a{NewId(), entry_id, "Pending", caller.user_id, clock_.Now(), comment, "", 0, ""};
   tx.Run(internal::kInsertApproval, {a.id, entry_id, a.requested_by, a.requested_at, comment});
-  audit_.Record(tx, identity::AuditOf(caller, "plugin.approval_requested", {"entry", entry_id}, {{"approvalId", a.id}}));
+  audit_.Record(tx,
+                identity::AuditOf(caller, "plugin.approval_requested", {"entry", entry_id}, {{"approvalId", a.id}}));
   session.Commit();
   return a;
 }
@@ -76,11 +81,12 @@ Result<Approval> ApprovalService::Decide(const identity::Principal& caller, cons
   Approval a = FromRow(rows.front());
   CR_TRY_ASSIGN(auto entry, kb::EntryWithAccess(tx, caller, a.entry_id, kb::AccessLevel::kEditor));
   if (caller.user_id == entry.first.owner_id || caller.user_id == a.requested_by)
-    return Error{ErrorKind::kPermissionDenied, "approver_is_author",
+    return Error{ErrorKind::kPermissionDenied,
+                 "approver_is_author",
                  "An approval must come from an Editor or Admin other than the entry's author and the requester.",
-                 {}, {}};
-  if (a.status != "Pending")
-    return Error::Conflict("approval_decided", "This request was already " + a.status + ".");
+                 {},
+                 {}};
+  if (a.status != "Pending") return Error::Conflict("approval_decided", "This request was already " + a.status + ".");
   a.status = approve ? "Approved" : "Rejected";
   a.decided_by = caller.user_id;
   a.decided_at = clock_.Now();
@@ -108,7 +114,8 @@ std::optional<kb::GuardDenial> ApprovalGuard(storage::TenantSession& tx, const j
     if (latest.status == "Approved" && latest.decided_at >= content_updated_at) return std::nullopt;
     state = latest.status == "Approved" ? "Outdated" : latest.status;
   }
-  return kb::GuardDenial{"", "approval_required",
+  return kb::GuardDenial{"",
+                         "approval_required",
                          state == "Outdated" ? "The entry changed after its approval; request a new one."
                                              : "Publishing needs an approval from an Editor or Admin other than the "
                                                "author.",

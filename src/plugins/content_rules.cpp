@@ -8,10 +8,10 @@
 #include "identity/authorization.h"
 #include "kb/access.h"
 #include "kb/translation_service.h"
-#include "trust/entry_usage.h"
 #include "plugins/internal/queries.h"
 #include "plugins/plugin_service.h"
 #include "storage/session.h"
+#include "trust/entry_usage.h"
 
 namespace credence::plugins {
 namespace json = boost::json;
@@ -20,8 +20,11 @@ namespace {
 Status RequireEnabled(storage::TenantSession& tx) {
   for (const auto& i : ReadInstallations(tx, true))
     if (i.plugin_id == "content-rules") return Ok();
-  return Error{ErrorKind::kNotFound, "plugin_not_enabled",
-               "The content-rules plugin is not installed and enabled in this tenant.", {}, {}};
+  return Error{ErrorKind::kNotFound,
+               "plugin_not_enabled",
+               "The content-rules plugin is not installed and enabled in this tenant.",
+               {},
+               {}};
 }
 
 json::object ParseObject(std::string_view text) {
@@ -83,12 +86,14 @@ std::optional<kb::GuardDenial> ContentRulesStoredChecks(storage::TenantSession& 
       const std::string language(l.as_string());
       auto summary = kb::TranslationService::Summary(tx, entry_id, language);
       if (!summary || summary->status != kb::TranslationStatus::kUpToDate)
-        missing.push_back(json::object{
-            {"language", language},
-            {"status", summary ? json::value(std::string(kb::TranslationStatusName(summary->status))) : json::value("Missing")}});
+        missing.push_back(
+            json::object{{"language", language},
+                         {"status", summary ? json::value(std::string(kb::TranslationStatusName(summary->status)))
+                                            : json::value("Missing")}});
     }
     if (!missing.empty())
-      return kb::GuardDenial{"", "translation_not_up_to_date",
+      return kb::GuardDenial{"",
+                             "translation_not_up_to_date",
                              "A required translation is missing or not UpToDate: " +
                                  std::string(missing.front().as_object().at("language").as_string()) + ".",
                              {{"translations", std::move(missing)}}};
@@ -98,7 +103,8 @@ std::optional<kb::GuardDenial> ContentRulesStoredChecks(storage::TenantSession& 
     if (!detectors.empty()) {
       json::array names;
       for (auto& d : detectors) names.push_back(json::string(d));
-      return kb::GuardDenial{"", "secret_findings",
+      return kb::GuardDenial{"",
+                             "secret_findings",
                              "The entry has active secret findings; remove the secrets or dismiss the findings.",
                              {{"detectors", std::move(names)}}};
     }

@@ -39,7 +39,8 @@ CustomGuard FromRow(const storage::Row& r) {
 Status RequireEnabled(storage::TenantSession& tx, CustomGuardKind kind) {
   for (const auto& i : ReadInstallations(tx, true))
     if (i.plugin_id == CustomGuardPlugin(kind)) return Ok();
-  return Error{ErrorKind::kNotFound, "plugin_not_enabled",
+  return Error{ErrorKind::kNotFound,
+               "plugin_not_enabled",
                "The " + std::string(CustomGuardPlugin(kind)) + " plugin is not installed and enabled in this tenant.",
                {},
                {}};
@@ -53,10 +54,10 @@ Status CheckCommon(const std::string& name, const std::string& action) {
   std::vector<FieldError> errors;
   if (Trim(name).empty()) errors.push_back({"name", "must not be blank"});
   if (Utf8Length(name) > kMaxCustomGuardName) errors.push_back({"name", "must be at most 100 characters"});
-  if (!action.empty() &&
-      std::find(GuardedActions().begin(), GuardedActions().end(), action) == GuardedActions().end())
-    errors.push_back({"action", "must be a guarded action (Entry.Publish, Entry.Delete, Entry.Renew, "
-                                "Translation.MarkUpToDate, Hub.Delete) or absent"});
+  if (!action.empty() && std::find(GuardedActions().begin(), GuardedActions().end(), action) == GuardedActions().end())
+    errors.push_back({"action",
+                      "must be a guarded action (Entry.Publish, Entry.Delete, Entry.Renew, "
+                      "Translation.MarkUpToDate, Hub.Delete) or absent"});
   if (!errors.empty()) return Error::Validation(std::move(errors));
   return Ok();
 }
@@ -72,7 +73,9 @@ int64_t SettingOr(const json::object& settings, std::string_view key, int64_t fa
 
 }  // namespace
 
-std::string_view CustomGuardKindName(CustomGuardKind kind) { return kind == CustomGuardKind::kScript ? "script" : "hook"; }
+std::string_view CustomGuardKindName(CustomGuardKind kind) {
+  return kind == CustomGuardKind::kScript ? "script" : "hook";
+}
 std::string_view CustomGuardPlugin(CustomGuardKind kind) {
   return kind == CustomGuardKind::kScript ? "script-guards" : "admission-hooks";
 }
@@ -80,7 +83,8 @@ std::string_view CustomGuardPlugin(CustomGuardKind kind) {
 lua::Limits ScriptLimits(const json::object& settings) {
   lua::Limits limits;
   limits.instruction_budget = SettingOr(settings, "instructionBudget", limits.instruction_budget);
-  limits.memory_bytes = static_cast<size_t>(SettingOr(settings, "memoryBytes", static_cast<int64_t>(limits.memory_bytes)));
+  limits.memory_bytes =
+      static_cast<size_t>(SettingOr(settings, "memoryBytes", static_cast<int64_t>(limits.memory_bytes)));
   limits.timeout_ms = SettingOr(settings, "timeoutMs", limits.timeout_ms);
   return limits;
 }
@@ -100,7 +104,8 @@ Result<std::vector<CustomGuard>> CustomGuardService::List(const identity::Princi
   storage::TenantSession tx(session, caller.tenant_id);
   CR_TRY(RequireEnabled(tx, kind));
   std::vector<CustomGuard> out;
-  for (const auto& row : tx.Run(internal::kCustomGuardsOfKind, {CustomGuardKindName(kind)})) out.push_back(FromRow(row));
+  for (const auto& row : tx.Run(internal::kCustomGuardsOfKind, {CustomGuardKindName(kind)}))
+    out.push_back(FromRow(row));
   return out;
 }
 
@@ -138,8 +143,8 @@ Result<CustomGuard> CustomGuardService::UpdateScript(const identity::Principal& 
   if (tx.Run(internal::kUpdateScript, {id, Trim(input.name), input.action, input.source, now}).affected() == 0)
     return NotFound(CustomGuardKind::kScript);
   auto g = FromRow(tx.Run(internal::kCustomGuardById, {"script", id}).front());
-  audit_.Record(tx, identity::AuditOf(caller, "plugin.guard_script_updated", {"guard_script", id},
-                                      {{"version", g.version}}));
+  audit_.Record(
+      tx, identity::AuditOf(caller, "plugin.guard_script_updated", {"guard_script", id}, {{"version", g.version}}));
   session.Commit();
   return g;
 }
@@ -162,8 +167,8 @@ Result<CustomGuard> CustomGuardService::CreateHook(const identity::Principal& ca
   g.secret = notify::NewWebhookSecret();
   g.timeout_ms = input.timeout_ms;
   g.created_at = g.updated_at = clock_.Now();
-  tx.Run(internal::kInsertCustomGuard, {g.id, "hook", g.name, g.action, "", g.url, g.secret, g.timeout_ms,
-                                         g.created_at});
+  tx.Run(internal::kInsertCustomGuard,
+         {g.id, "hook", g.name, g.action, "", g.url, g.secret, g.timeout_ms, g.created_at});
   audit_.Record(tx, identity::AuditOf(caller, "plugin.admission_hook_created", {"admission_hook", g.id},
                                       {{"name", g.name}, {"action", g.action}, {"url", g.url}}));
   session.Commit();

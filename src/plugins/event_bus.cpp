@@ -64,13 +64,16 @@ void EventBus::Dispatch(const std::string& tenant_id, const std::string& type, c
     storage::TenantSession tx(session, tenant_id);
     enabled = ReadInstallations(tx, true);
   } catch (const std::exception& e) {
-    LogLine(LogLevel::kWarn, "plugin event dispatch failed").Str("tenant", tenant_id).Str("event", type).Str(
-        "error", e.what());
+    LogLine(LogLevel::kWarn, "plugin event dispatch failed")
+        .Str("tenant", tenant_id)
+        .Str("event", type)
+        .Str("error", e.what());
     return;
   }
   for (const auto& m : registry_.All()) {
     if (std::find(m.events.begin(), m.events.end(), type) == m.events.end()) continue;
-    auto inst = std::find_if(enabled.begin(), enabled.end(), [&](const Installation& i) { return i.plugin_id == m.id; });
+    auto inst =
+        std::find_if(enabled.begin(), enabled.end(), [&](const Installation& i) { return i.plugin_id == m.id; });
     if (inst == enabled.end()) continue;
     std::string outcome = "ok";
     try {

@@ -11,9 +11,9 @@
 // outbox (none of the shipped handlers has one). Thread-safe.
 #include <functional>
 #include <map>
-#include <tuple>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "identity/events.h"

@@ -79,11 +79,11 @@ std::optional<kb::GuardDenial> SafeDeleteGuard(storage::TenantSession& tx, const
   if (confirmed && confirmed->is_bool() && confirmed->as_bool() && !reason.empty()) return std::nullopt;
   json::array apps;
   for (const auto& a : usage.app_ids) apps.push_back(json::string(a));
-  return Deny("entry_used_by_ai",
-              "AI applications used this entry in the last " + std::to_string(days) +
-                  " days; confirm the delete with a reason.",
-              {{"usageCount", usage.usage_count}, {"appIds", std::move(apps)}, {"days", days},
-               {"confirmationRequired", true}});
+  return Deny(
+      "entry_used_by_ai",
+      "AI applications used this entry in the last " + std::to_string(days) +
+          " days; confirm the delete with a reason.",
+      {{"usageCount", usage.usage_count}, {"appIds", std::move(apps)}, {"days", days}, {"confirmationRequired", true}});
 }
 
 }  // namespace
@@ -108,16 +108,18 @@ std::optional<kb::GuardDenial> ContentRulesGuard(const GuardView& view, const kb
   if (const int64_t max = Integer(view.settings, "maxTitleLength"); max > 0) {
     const auto n = static_cast<int64_t>(Utf8Length(title));
     if (n > max)
-      return Deny("title_too_long", "The title has " + std::to_string(n) + " characters; at most " +
-                                        std::to_string(max) + " are allowed.",
-                  {{"length", n}, {"maxTitleLength", max}});
+      return Deny(
+          "title_too_long",
+          "The title has " + std::to_string(n) + " characters; at most " + std::to_string(max) + " are allowed.",
+          {{"length", n}, {"maxTitleLength", max}});
   }
   if (const int64_t max = Integer(view.settings, "maxTextLength"); max > 0) {
     const auto n = static_cast<int64_t>(Utf8Length(text));
     if (n > max)
-      return Deny("text_too_long", "The entry has " + std::to_string(n) + " characters; at most " +
-                                       std::to_string(max) + " are allowed.",
-                  {{"length", n}, {"maxTextLength", max}});
+      return Deny(
+          "text_too_long",
+          "The entry has " + std::to_string(n) + " characters; at most " + std::to_string(max) + " are allowed.",
+          {{"length", n}, {"maxTextLength", max}});
   }
   const std::string lower = Lower(text);
   json::array found;
@@ -137,8 +139,7 @@ std::optional<kb::GuardDenial> ContentRulesGuard(const GuardView& view, const kb
   return std::nullopt;
 }
 
-std::optional<kb::GuardDenial> GuardPipeline::Check(storage::TenantSession& tx,
-                                                    const kb::GuardContext& context) const {
+std::optional<kb::GuardDenial> GuardPipeline::Check(storage::TenantSession& tx, const kb::GuardContext& context) const {
   const auto installations = ReadInstallations(tx, /*enabled_only=*/true);
   if (installations.empty()) return std::nullopt;
   std::string context_json;  // built once, for scripts and hooks
@@ -176,15 +177,17 @@ std::optional<kb::GuardDenial> GuardPipeline::Check(storage::TenantSession& tx,
       if (manifest.id == "content-rules") {
         // The hub's enabled rules tighten the tenant's.
         const auto* hub_id = context.properties.if_contains("hubId");
-        auto hub_rules = hub_id && hub_id->is_string() ? EnabledHubRules(tx, std::string(hub_id->as_string()))
-                                                       : std::nullopt;
+        auto hub_rules =
+            hub_id && hub_id->is_string() ? EnabledHubRules(tx, std::string(hub_id->as_string())) : std::nullopt;
         const json::object rules = hub_rules ? MergeRules(inst->settings, *hub_rules) : inst->settings;
         verdict = ContentRulesGuard(GuardView{rules}, context);
         if (!verdict) verdict = ContentRulesStoredChecks(tx, rules, context.entity_id);
-      }
-      else if (manifest.id == "safe-delete") verdict = SafeDeleteGuard(tx, view.settings, context, clock_.Now());
-      else if (manifest.id == "approval-workflow") verdict = ApprovalGuard(tx, view.settings, context);
-      else if (manifest.id == "dev-faults") verdict = DevFaultsGuard(view, context, time_limit_ms_);
+      } else if (manifest.id == "safe-delete")
+        verdict = SafeDeleteGuard(tx, view.settings, context, clock_.Now());
+      else if (manifest.id == "approval-workflow")
+        verdict = ApprovalGuard(tx, view.settings, context);
+      else if (manifest.id == "dev-faults")
+        verdict = DevFaultsGuard(view, context, time_limit_ms_);
     } catch (const storage::StorageError&) {
       throw;  // the store failed, not the guard: the action fails as any write would
     } catch (const std::exception& e) {
@@ -255,8 +258,8 @@ std::optional<kb::GuardDenial> GuardPipeline::RunHooks(storage::TenantSession& t
     const admission::HookVerdict v = admission::Call({g.url, g.secret, context_json, g.timeout_ms, hook_policy_});
     if (v.kind == admission::HookVerdict::Kind::kError) {
       // A hook that times out or fails counts as allow.
-      RecordFailure(context.tenant_id, "admission-hooks",
-                    v.error.starts_with("timed out") ? "timeout" : "error", "hook '" + g.name + "': " + v.error);
+      RecordFailure(context.tenant_id, "admission-hooks", v.error.starts_with("timed out") ? "timeout" : "error",
+                    "hook '" + g.name + "': " + v.error);
       continue;
     }
     Count("admission-hooks", v.kind == admission::HookVerdict::Kind::kDeny ? "deny" : "allow");

@@ -55,9 +55,8 @@ bool IsDotSeparated(std::string_view s, bool prerelease) {
     const size_t dot = s.find('.', start);
     const std::string_view part = s.substr(start, dot == std::string_view::npos ? s.size() - start : dot - start);
     if (part.empty()) return false;
-    const bool alnum = std::all_of(part.begin(), part.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-';
-    });
+    const bool alnum = std::all_of(part.begin(), part.end(),
+                                   [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-'; });
     if (!alnum) return false;
     const bool numeric = std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (prerelease && numeric && !IsNumericIdentifier(part)) return false;
@@ -178,8 +177,7 @@ const std::vector<Manifest>& ShippedPlugins() {
           .has_endpoints = true,
           .ui_contributions = {{"tenant.admin.settings", "GuardScriptsSettings"}},
           .dependencies = {},
-          .settings = {{"instructionBudget", T::kInteger, "VM instructions per call (default 1000000)", 1000,
-                        10000000},
+          .settings = {{"instructionBudget", T::kInteger, "VM instructions per call (default 1000000)", 1000, 10000000},
                        {"memoryBytes", T::kInteger, "memory per call in bytes (default 8388608)", 65536, 67108864},
                        {"timeoutMs", T::kInteger, "wall-clock time per call in ms (default 50)", 1, 1000}},
           .guards = {{""}},
@@ -242,12 +240,13 @@ std::vector<std::string> ValidateRegistry(const std::vector<Manifest>& registry)
     if (m.has_settings != !m.settings.empty()) problems.push_back(who + "hasSettings disagrees with its settings");
     if (m.has_endpoints != !m.routes.empty()) problems.push_back(who + "hasEndpoints disagrees with its routes");
     for (const auto& r : m.routes)
-      if (!r.path.starts_with("/api/plugins/")) problems.push_back(who + "route " + r.path + " is not under /api/plugins/");
+      if (!r.path.starts_with("/api/plugins/"))
+        problems.push_back(who + "route " + r.path + " is not under /api/plugins/");
     for (const auto& e : m.events)
       if (!notify::IsWebhookEventType(e)) problems.push_back(who + "event '" + e + "' is not in the catalog");
     for (const auto& g : m.guards)
-      if (!g.action.empty() && std::find(GuardedActions().begin(), GuardedActions().end(), g.action) ==
-                                   GuardedActions().end())
+      if (!g.action.empty() &&
+          std::find(GuardedActions().begin(), GuardedActions().end(), g.action) == GuardedActions().end())
         problems.push_back(who + "guard on unknown action '" + g.action + "'");
     if (m.has_settings) {
       bool settings_page = false;
@@ -294,7 +293,9 @@ json::object SettingsJsonSchema(const Manifest& manifest) {
         p["minimum"] = f.min;
         p["maximum"] = f.max;
         break;
-      case SettingField::Type::kBoolean: p["type"] = "boolean"; break;
+      case SettingField::Type::kBoolean:
+        p["type"] = "boolean";
+        break;
       case SettingField::Type::kStringArray:
         p["type"] = "array";
         p["items"] = json::object{{"type", "string"}, {"minLength", 1}, {"maxLength", f.max_item_length}};
@@ -320,13 +321,15 @@ Status ValidateSettings(const Manifest& manifest, const json::object& settings) 
     const SettingField& f = *it;
     switch (f.type) {
       case SettingField::Type::kString:
-        if (!value.is_string()) errors.push_back({field, "must be a string"});
+        if (!value.is_string())
+          errors.push_back({field, "must be a string"});
         else if (auto n = static_cast<int64_t>(Utf8Length(value.as_string())); n < f.min || n > f.max)
-          errors.push_back({field, "must have " + std::to_string(f.min) + " to " + std::to_string(f.max) +
-                                       " characters"});
+          errors.push_back(
+              {field, "must have " + std::to_string(f.min) + " to " + std::to_string(f.max) + " characters"});
         break;
       case SettingField::Type::kInteger:
-        if (!value.is_int64() && !value.is_uint64()) errors.push_back({field, "must be an integer"});
+        if (!value.is_int64() && !value.is_uint64())
+          errors.push_back({field, "must be an integer"});
         else if (value.is_uint64() || value.as_int64() < f.min || value.as_int64() > f.max)
           errors.push_back({field, "must be between " + std::to_string(f.min) + " and " + std::to_string(f.max)});
         break;
@@ -344,9 +347,9 @@ Status ValidateSettings(const Manifest& manifest, const json::object& settings) 
         for (size_t i = 0; i < a.size(); ++i) {
           if (!a[i].is_string() || a[i].as_string().empty() ||
               static_cast<int64_t>(Utf8Length(a[i].as_string())) > f.max_item_length)
-            errors.push_back({field + "[" + std::to_string(i) + "]",
-                              "must be a non-empty string of at most " + std::to_string(f.max_item_length) +
-                                  " characters"});
+            errors.push_back(
+                {field + "[" + std::to_string(i) + "]",
+                 "must be a non-empty string of at most " + std::to_string(f.max_item_length) + " characters"});
         }
         break;
       }

@@ -26,8 +26,8 @@ struct SettingField {
   std::string name;
   Type type = Type::kString;
   std::string description;
-  int64_t min = 0;        // integers: smallest value; strings and arrays: fewest characters / items
-  int64_t max = 1000000;  // integers: largest value; strings: most characters; arrays: most items
+  int64_t min = 0;                // integers: smallest value; strings and arrays: fewest characters / items
+  int64_t max = 1000000;          // integers: largest value; strings: most characters; arrays: most items
   int64_t max_item_length = 200;  // string arrays: most characters per item
 };
 

@@ -57,8 +57,8 @@ std::optional<std::string> MissingDependency(storage::TenantSession& tx, const M
 }
 
 // An installed plugin (enabled when `enabled_only`) that depends on `plugin_id`.
-std::optional<std::string> Dependent(storage::TenantSession& tx, const Registry& registry,
-                                     const std::string& plugin_id, bool enabled_only) {
+std::optional<std::string> Dependent(storage::TenantSession& tx, const Registry& registry, const std::string& plugin_id,
+                                     bool enabled_only) {
   for (const auto& i : ReadInstallations(tx, enabled_only)) {
     const Manifest* m = registry.Find(i.plugin_id);
     if (m && std::find(m->dependencies.begin(), m->dependencies.end(), plugin_id) != m->dependencies.end())

@@ -49,9 +49,10 @@ class PluginGuards : public ApiTest {
   // A draft entry titled `title` in a new hub; its id.
   std::string Draft(const TestTenant& t, const std::string& hub, const std::string& title) {
     MakeHub(api(), t.token("admin"), hub, "Editor");
-    auto r = api().Post("/api/entries", {{"hubKey", hub}, {"key", "e"}, {"originalLanguage", "en"},
-                                          {"title", title}, {"content", Doc({"Body"})}},
-                        t.token("editor"));
+    auto r = api().Post(
+        "/api/entries",
+        {{"hubKey", hub}, {"key", "e"}, {"originalLanguage", "en"}, {"title", title}, {"content", Doc({"Body"})}},
+        t.token("editor"));
     EXPECT_EQ(r.status, 201) << r.body;
     return Str(r.Json(), "id");
   }
@@ -74,12 +75,12 @@ TEST_F(PluginGuards, ScriptsAreManagedThroughThePlugin) {
   ExpectProblem(api().Get(kScripts, t.token("admin")), 404, "plugin_not_enabled");
   Install(t, "script-guards");
   ExpectProblem(api().Get(kScripts, t.token("editor")), 403, "forbidden");
-  auto bad = api().Post(kScripts, {{"name", "broken"}, {"source", "function guard(ctx) return true"}},
-                        t.token("admin"));
+  auto bad =
+      api().Post(kScripts, {{"name", "broken"}, {"source", "function guard(ctx) return true"}}, t.token("admin"));
   ExpectValidation(bad, "source");
-  ExpectValidation(api().Post(kScripts, {{"name", "x"}, {"source", "return 1"}, {"action", "Entry.Explode"}},
-                              t.token("admin")),
-                   "action");
+  ExpectValidation(
+      api().Post(kScripts, {{"name", "x"}, {"source", "return 1"}, {"action", "Entry.Explode"}}, t.token("admin")),
+      "action");
   const std::string id = Upload(t, "no drafts", kDenyDrafts, "Entry.Publish");
   auto list = api().Get(kScripts, t.token("admin"));
   ASSERT_EQ(list.status, 200) << list.body;
@@ -98,9 +99,9 @@ TEST_F(PluginGuards, ScriptsAreManagedThroughThePlugin) {
                    t.token("admin"));
   EXPECT_EQ(Str(dry.Json(), "verdict"), "allow");
 
-  auto updated = api().Put(std::string(kScripts) + "/" + id,
-                           {{"name", "no drafts"}, {"source", "function guard(ctx) return true end"}},
-                           t.token("admin"));
+  auto updated =
+      api().Put(std::string(kScripts) + "/" + id,
+                {{"name", "no drafts"}, {"source", "function guard(ctx) return true end"}}, t.token("admin"));
   ASSERT_EQ(updated.status, 200) << updated.body;
   EXPECT_EQ(updated.Json().at("version").as_int64(), 2);
   EXPECT_TRUE(updated.Json().at("action").is_null());
@@ -175,7 +176,9 @@ TEST_F(PluginGuards, AdmissionHooksAllowDenyAndFailOpen) {
   HookTestServer hook([&mode](const HookTestServer::Request&) {
     HookTestServer::Response r;
     switch (mode.load()) {
-      case 0: r.body = R"({"allowed":true})"; break;
+      case 0:
+        r.body = R"({"allowed":true})";
+        break;
       case 1:
         r.body = R"({"allowed":false,"reasonCode":"hook_says_no","message":"No.","metadata":{"why":"test"}})";
         break;
@@ -183,7 +186,9 @@ TEST_F(PluginGuards, AdmissionHooksAllowDenyAndFailOpen) {
         r.delay_ms = 1500;
         r.body = R"({"allowed":false,"reasonCode":"too_late"})";
         break;
-      default: r.status = 500; break;
+      default:
+        r.status = 500;
+        break;
     }
     return r;
   });
@@ -193,8 +198,7 @@ TEST_F(PluginGuards, AdmissionHooksAllowDenyAndFailOpen) {
   Install(t, "admission-hooks");
   ExpectProblem(api().Post(kHooks, {{"name", "h"}, {"url", "https://169.254.169.254/latest"}}, t.token("admin")), 400,
                 "url_not_allowed");
-  auto created = api().Post(kHooks, {{"name", "h"}, {"url", hook.Url("/guard")}, {"timeoutMs", 500}},
-                            t.token("admin"));
+  auto created = api().Post(kHooks, {{"name", "h"}, {"url", hook.Url("/guard")}, {"timeoutMs", 500}}, t.token("admin"));
   ASSERT_EQ(created.status, 201) << created.body;
   EXPECT_EQ(Str(created.Json(), "secret").rfind("whsec_", 0), 0u);
   auto list = api().Get(kHooks, t.token("admin"));

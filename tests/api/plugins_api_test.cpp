@@ -89,8 +89,7 @@ TEST_F(Plugins, InstallEnableDisableUninstallAudited) {
   auto t = CreateTenant(api(), "plg");
   ExpectProblem(api().Post("/api/tenant/plugins/content-rules/install", json::object{}, t.token("editor")), 403,
                 "forbidden");
-  ExpectProblem(api().Post("/api/tenant/plugins/no-such/install", json::object{}, t.token("admin")), 404,
-                "not_found");
+  ExpectProblem(api().Post("/api/tenant/plugins/no-such/install", json::object{}, t.token("admin")), 404, "not_found");
   auto r = api().Post("/tenant/plugins/content-rules/install", json::object{}, t.token("admin"));
   ASSERT_EQ(r.status, 201) << r.body;
   EXPECT_TRUE(r.Json().at("isEnabled").as_bool());
@@ -138,8 +137,8 @@ TEST_F(Plugins, SettingsAreValidatedAgainstTheSchema) {
                 "validation_failed");
   ExpectProblem(api().Put("/api/tenant/plugins/content-rules/settings", json::object{}, t.token("editor")), 403,
                 "forbidden");
-  auto ok = api().Put("/api/tenant/plugins/content-rules/settings", json::object{{"maxTitleLength", 80}},
-                      t.token("admin"));
+  auto ok =
+      api().Put("/api/tenant/plugins/content-rules/settings", json::object{{"maxTitleLength", 80}}, t.token("admin"));
   ASSERT_EQ(ok.status, 200) << ok.body;
   EXPECT_EQ(ok.Json().at("settings").at("maxTitleLength").as_int64(), 80);
   EXPECT_EQ(LatestAudit(t, "plugin.settings_updated").at("details").at("fields"), (json::array{"maxTitleLength"}));
@@ -149,8 +148,7 @@ TEST_F(Plugins, SettingsAreValidatedAgainstTheSchema) {
   ASSERT_EQ(rules.status, 200) << rules.body;
   EXPECT_EQ(Str(rules.Json(), "rulesJson"), R"({"maxTitleLength":80})");
   ExpectProblem(api().Put("/api/plugins/rules/tenant/global", json::object{}, t.token("editor")), 403, "forbidden");
-  ExpectValidation(api().Put("/api/plugins/rules/tenant/global", json::object{{"maxTextLength", -5}},
-                             t.token("admin")),
+  ExpectValidation(api().Put("/api/plugins/rules/tenant/global", json::object{{"maxTextLength", -5}}, t.token("admin")),
                    "maxTextLength");
   auto put = api().Put("/api/plugins/rules/tenant/global", json::object{{"forbiddenTerms", json::array{"foo"}}},
                        t.token("admin"));
@@ -221,10 +219,9 @@ TEST_F(Plugins, HubRulesTightenTheTenantsRules) {
   ExpectValidation(api().Put("/api/hubs/docs/rules", {{"isEnabled", true}}, t.token("admin")), "rulesJson");
   ExpectValidation(api().Put("/api/hubs/docs/rules", {{"isEnabled", true}, {"rulesJson", "[1]"}}, t.token("admin")),
                    "rulesJson");
-  ExpectValidation(
-      api().Put("/api/hubs/docs/rules", {{"isEnabled", true}, {"rulesJson", R"({"maxTitleLength":"x"})"}},
-                t.token("admin")),
-      "rulesJson.maxTitleLength");
+  ExpectValidation(api().Put("/api/hubs/docs/rules", {{"isEnabled", true}, {"rulesJson", R"({"maxTitleLength":"x"})"}},
+                             t.token("admin")),
+                   "rulesJson.maxTitleLength");
 
   Configure(t, "content-rules", {{"forbiddenTerms", json::array{"intranet"}}});
   EXPECT_EQ(api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor")).status, 200);
@@ -255,12 +252,14 @@ TEST_F(Plugins, RequiredTranslationsAndSecretFindings) {
   ExpectProblem(denied, 422, "guard_denied");
   EXPECT_EQ(Str(denied.Json(), "reasonCode"), "translation_not_up_to_date");
   EXPECT_EQ(Str(denied.Json().at("metadata").at("translations").as_array().at(0), "status"), "Missing");
-  ASSERT_EQ(api().Post("/api/entries/" + id + "/translations/es",
-                       {{"title", "T"}, {"content", Doc({"Cuerpo"}, BlockIds(Str(e, "content")))}}, t.token("editor"))
+  ASSERT_EQ(api()
+                .Post("/api/entries/" + id + "/translations/es",
+                      {{"title", "T"}, {"content", Doc({"Cuerpo"}, BlockIds(Str(e, "content")))}}, t.token("editor"))
                 .status,
             201);
-  ASSERT_EQ(api().Put("/api/entries/" + id + "/translations/es/mark-uptodate", json::object{}, t.token("editor")).status,
-            200);
+  ASSERT_EQ(
+      api().Put("/api/entries/" + id + "/translations/es/mark-uptodate", json::object{}, t.token("editor")).status,
+      200);
   EXPECT_EQ(api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor")).status, 200);
 
   // An entry holding a live-looking GitHub token: its active secret finding blocks publishing.
@@ -268,7 +267,8 @@ TEST_F(Plugins, RequiredTranslationsAndSecretFindings) {
                              Base62Fixed(Crc32("plg3"), 6) + Base62Fixed(Crc32("plg4"), 6) +
                              Base62Fixed(Crc32("plg5"), 6);
   const std::string token = "ghp_" + random + Base62Fixed(Crc32(random), 6);
-  const std::string leaky = Str(MakeEntry(api(), t.token("editor"), "docs", "e2", {"Deploy with token: " + token}), "id");
+  const std::string leaky =
+      Str(MakeEntry(api(), t.token("editor"), "docs", "e2", {"Deploy with token: " + token}), "id");
   Configure(t, "content-rules", {{"noSecretFindings", true}});
   denied = api().Post("/api/entries/" + leaky + "/publish", json::object{}, t.token("editor"));
   ExpectProblem(denied, 422, "guard_denied");
@@ -313,8 +313,9 @@ TEST_F(Plugins, GuardsOnRenewAndMarkUpToDate) {
   MakeHub(api(), t.token("admin"), "docs", "Editor");
   auto e = MakeEntry(api(), t.token("editor"), "docs", "e1", {"Body"});
   const std::string id = Str(e, "id");
-  ASSERT_EQ(api().Post("/api/entries/" + id + "/translations/es",
-                       {{"title", "T"}, {"content", Doc({"x"}, BlockIds(Str(e, "content")))}}, t.token("editor"))
+  ASSERT_EQ(api()
+                .Post("/api/entries/" + id + "/translations/es",
+                      {{"title", "T"}, {"content", Doc({"x"}, BlockIds(Str(e, "content")))}}, t.token("editor"))
                 .status,
             201);
   Install(t, "dev-faults");
@@ -405,14 +406,16 @@ TEST_F(Plugins, EventHandlersRunAfterCommitAndTheirFailureNeverUndoesTheAction) 
   ASSERT_EQ(api().Delete("/api/tenant/plugins/dev-faults", t.token("admin")).status, 204);
   Install(t, "approval-workflow");
   const std::string other = Str(MakeEntry(api(), t.token("editor"), "docs", "e2", {"Body"}), "id");
-  ASSERT_EQ(api().Post("/api/plugins/approval-workflow/entries/" + other + "/request", json::object{},
-                       t.token("editor")).status,
+  ASSERT_EQ(api()
+                .Post("/api/plugins/approval-workflow/entries/" + other + "/request", json::object{}, t.token("editor"))
+                .status,
             201);
   ASSERT_EQ(api().Delete("/api/entries/" + other, t.token("editor")).status, 204);
   metrics = api().Get("/metrics");
-  EXPECT_NE(metrics.body.find(
-                R"(credence_plugin_event_handlers_total{plugin="approval-workflow",event="entry.deleted",outcome="ok"})"),
-            std::string::npos);
+  EXPECT_NE(
+      metrics.body.find(
+          R"(credence_plugin_event_handlers_total{plugin="approval-workflow",event="entry.deleted",outcome="ok"})"),
+      std::string::npos);
 }
 
 TEST_F(Plugins, OneTenantsPluginsNeverActForAnother) {
@@ -447,15 +450,14 @@ TEST_F(Plugins, ApprovalWorkflowGuardsPublish) {
   EXPECT_EQ(Str(req.Json(), "status"), "Pending");
   ExpectProblem(api().Post(base + "/entries/" + id + "/request", json::object{}, t.token("editor")), 409,
                 "approval_pending");
-  ExpectProblem(api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor")), 422,
-                "guard_denied");
+  ExpectProblem(api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor")), 422, "guard_denied");
   // The author cannot approve their own entry; a rejection needs a comment.
   ExpectProblem(api().Post(base + "/approvals/" + approval + "/approve", json::object{}, t.token("editor")), 403,
                 "approver_is_author");
   ExpectValidation(api().Post(base + "/approvals/" + approval + "/reject", json::object{}, t.token("admin")),
                    "comment");
-  auto rejected = api().Post(base + "/approvals/" + approval + "/reject", json::object{{"comment", "add owner"}},
-                             t.token("admin"));
+  auto rejected =
+      api().Post(base + "/approvals/" + approval + "/reject", json::object{{"comment", "add owner"}}, t.token("admin"));
   ASSERT_EQ(rejected.status, 200) << rejected.body;
   EXPECT_EQ(Str(rejected.Json(), "status"), "Rejected");
   EXPECT_EQ(Str(rejected.Json(), "decisionComment"), "add owner");

@@ -1,4 +1,3 @@
-#include "plugins/plugin_service.h"
 #include "core/ids.h"
 #include "http/handlers/identity_json.h"
 #include "http/handlers/routes.h"
@@ -8,6 +7,7 @@
 #include "identity/session_service.h"
 #include "identity/tenant_service.h"
 #include "identity/user_service.h"
+#include "plugins/plugin_service.h"
 
 namespace credence::http {
 namespace json = boost::json;

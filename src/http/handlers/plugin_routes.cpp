@@ -7,11 +7,11 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "core/ids.h"
 #include "http/handlers/routes.h"
 #include "http/json_io.h"
 #include "http/problem.h"
 #include "http/router.h"
-#include "core/ids.h"
 #include "plugins/approvals.h"
 #include "plugins/content_rules.h"
 #include "plugins/custom_guards.h"
@@ -31,7 +31,8 @@ json::object ManifestJson(const Manifest& m) {
   for (const auto& [slot, component] : m.ui_contributions) ui[slot] = component;
   json::array guards;
   for (const auto& g : m.guards)
-    guards.push_back(json::object{{"pluginId", m.id}, {"action", g.action.empty() ? json::value(nullptr) : json::value(g.action)}});
+    guards.push_back(
+        json::object{{"pluginId", m.id}, {"action", g.action.empty() ? json::value(nullptr) : json::value(g.action)}});
   json::array routes;
   for (const auto& r : m.routes) routes.push_back(json::object{{"method", r.method}, {"path", r.path}});
   return {{"id", m.id},
@@ -100,7 +101,8 @@ json::object HealthJson(const plugins::GuardHealth& h) {
   return {{"status", h.failures == 0 ? "ok" : "degraded"},
           {"guardFailures", h.failures},
           {"lastError", h.last_error.empty() ? json::value(nullptr) : json::value(h.last_error)},
-          {"lastFailureAt", h.last_failure_at == 0 ? json::value(nullptr) : json::value(FormatTimestamp(h.last_failure_at))}};
+          {"lastFailureAt",
+           h.last_failure_at == 0 ? json::value(nullptr) : json::value(FormatTimestamp(h.last_failure_at))}};
 }
 
 Schema ActivePluginSchema() {
@@ -114,14 +116,16 @@ Schema ActivePluginSchema() {
                                       Required("pluginId", Schema::String()),
                                   }))),
       Required("settings", Schema::FreeObject()),
-      Required("health", Schema::Object({
-                             Required("status", Schema::String().Enum({"ok", "degraded"}).Describe(
-                                                    "degraded once a guard of the plugin threw or overran its time "
+      Required("health",
+               Schema::Object({
+                   Required("status", Schema::String()
+                                          .Enum({"ok", "degraded"})
+                                          .Describe("degraded once a guard of the plugin threw or overran its time "
                                                     "(since the server started)")),
-                             Required("guardFailures", Schema::Integer().Min(0)),
-                             Required("lastError", Schema::String().Nullable()),
-                             Required("lastFailureAt", Schema::Timestamp().Nullable()),
-                         })),
+                   Required("guardFailures", Schema::Integer().Min(0)),
+                   Required("lastError", Schema::String().Nullable()),
+                   Required("lastFailureAt", Schema::Timestamp().Nullable()),
+               })),
   });
 }
 
@@ -157,8 +161,11 @@ const std::vector<std::pair<std::string, Schema>>& IdParam() {
 Result<Installation> EnabledContentRules(const plugins::PluginService& service, const identity::Principal& caller) {
   auto i = service.Get(caller, "content-rules");
   if (!i || !i->is_enabled)
-    return Error{ErrorKind::kNotFound, "plugin_not_enabled",
-                 "The content-rules plugin is not installed and enabled in this tenant.", {}, {}};
+    return Error{ErrorKind::kNotFound,
+                 "plugin_not_enabled",
+                 "The content-rules plugin is not installed and enabled in this tenant.",
+                 {},
+                 {}};
   return i;
 }
 
@@ -210,8 +217,8 @@ Schema ApprovalSchema() {
 const Schema& CommentRequest(bool required) {
   static const Schema kOptional =
       Schema::Object({Optional("comment", Schema::String().MaxLength(plugins::kMaxApprovalComment))});
-  static const Schema kRequired = Schema::Object(
-      {Required("comment", Schema::String().MinLength(1).MaxLength(plugins::kMaxApprovalComment))});
+  static const Schema kRequired =
+      Schema::Object({Required("comment", Schema::String().MinLength(1).MaxLength(plugins::kMaxApprovalComment))});
   return required ? kRequired : kOptional;
 }
 
@@ -219,7 +226,10 @@ void AddApprovalRoutes(Router& router, const plugins::ApprovalService& approvals
   const std::string base = "/api/plugins/approval-workflow";
   const std::vector<std::pair<std::string, Schema>> entry_param = {{"entryId", Schema::Uuid()}};
   const std::vector<std::pair<std::string, Schema>> id_param = {{"id", Schema::Uuid()}};
-  router.Add({Method::kGet, base + "/entries/{entryId}/approvals", Auth::kUser, "",
+  router.Add({Method::kGet,
+              base + "/entries/{entryId}/approvals",
+              Auth::kUser,
+              "",
               [&approvals](RequestContext& ctx) {
                 auto list = approvals.List(ctx.Caller(), CanonicalUuid(ctx.PathParam("entryId")));
                 if (!list) return Problem(ctx, list.error());
@@ -233,7 +243,10 @@ void AddApprovalRoutes(Router& router, const plugins::ApprovalService& approvals
                .response = Schema::Array(ApprovalSchema()),
                .errors = {403, 404},
                .path_params = entry_param}});
-  router.Add({Method::kPost, base + "/entries/{entryId}/request", Auth::kUser, "",
+  router.Add({Method::kPost,
+              base + "/entries/{entryId}/request",
+              Auth::kUser,
+              "",
               [&approvals](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, CommentRequest(false));
                 if (!body) return Problem(ctx, body.error());
@@ -251,7 +264,10 @@ void AddApprovalRoutes(Router& router, const plugins::ApprovalService& approvals
                .errors = {400, 403, 404, 409},
                .path_params = entry_param}});
   for (const bool approve : {true, false}) {
-    router.Add({Method::kPost, base + "/approvals/{id}/" + (approve ? "approve" : "reject"), Auth::kUser, "",
+    router.Add({Method::kPost,
+                base + "/approvals/{id}/" + (approve ? "approve" : "reject"),
+                Auth::kUser,
+                "",
                 [&approvals, approve](RequestContext& ctx) {
                   auto body = ParseBody(ctx.request, CommentRequest(!approve));
                   if (!body) return Problem(ctx, body.error());
@@ -310,8 +326,8 @@ Schema CustomGuardSchema(CustomGuardKind kind, bool with_secret = false) {
     fields.push_back(Required("url", Schema::String()));
     fields.push_back(Required("timeoutMs", Schema::Integer()));
     if (with_secret)
-      fields.push_back(Required("secret", Schema::String().Describe(
-                                              "whsec_...: verifies the signature of the hook's requests; shown once")));
+      fields.push_back(Required(
+          "secret", Schema::String().Describe("whsec_...: verifies the signature of the hook's requests; shown once")));
   }
   return Schema::Object(std::move(fields));
 }
@@ -325,7 +341,9 @@ const Schema& ScriptRequest() {
   static const Schema kSchema = Schema::Object({
       Required("name", Schema::String().MinLength(1).MaxLength(plugins::kMaxCustomGuardName)),
       Optional("action", ActionField()),
-      Required("source", Schema::String().MinLength(1).MaxLength(static_cast<int64_t>(plugins::lua::kMaxSourceBytes))
+      Required("source", Schema::String()
+                             .MinLength(1)
+                             .MaxLength(static_cast<int64_t>(plugins::lua::kMaxSourceBytes))
                              .Describe("Lua 5.4 source defining guard(ctx); compiled at upload (400 naming source)")),
   });
   return kSchema;
@@ -344,10 +362,10 @@ const Schema& HookRequest() {
 const Schema& TestRequest() {
   static const Schema kSchema = Schema::Object({
       Required("context", Schema::Object({
-                              Required("action", Schema::String()),
-                              Optional("entityId", Schema::String()),
-                              Optional("properties", Schema::FreeObject()),
-                          })
+                                             Required("action", Schema::String()),
+                                             Optional("entityId", Schema::String()),
+                                             Optional("properties", Schema::FreeObject()),
+                                         })
                               .Describe("a sample guard context; tenantId and userId are the caller's")),
   });
   return kSchema;
@@ -377,7 +395,9 @@ json::object TestResultJson(const plugins::ScriptTestResult& r) {
     metadata = json::parse(v.metadata_json, ec);
     if (ec || !metadata.is_object()) metadata = json::object{};
   }
-  return {{"verdict", deny ? "deny" : error ? "error" : "allow"},
+  return {{"verdict", deny    ? "deny"
+                      : error ? "error"
+                              : "allow"},
           {"reasonCode", deny ? json::value(v.reason_code) : json::value(nullptr)},
           {"message", deny ? json::value(v.message) : json::value(nullptr)},
           {"metadata", std::move(metadata)},
@@ -395,7 +415,10 @@ void AddCustomGuardRoutes(Router& router, const plugins::CustomGuardService& ser
     const std::string base = "/api/plugins/" + plugin + (script ? "/scripts" : "/hooks");
     const std::string noun = script ? "guard script" : "admission hook";
     const std::string gate = " (global admin; 404 plugin_not_enabled unless " + plugin + " is installed and enabled)";
-    router.Add({Method::kGet, base, Auth::kTenantAdmin, "",
+    router.Add({Method::kGet,
+                base,
+                Auth::kTenantAdmin,
+                "",
                 [&service, kind](RequestContext& ctx) {
                   auto list = service.List(ctx.Caller(), kind);
                   if (!list) return Problem(ctx, list.error());
@@ -407,14 +430,17 @@ void AddCustomGuardRoutes(Router& router, const plugins::CustomGuardService& ser
                  .tag = "plugins",
                  .response = Schema::Array(CustomGuardSchema(kind)),
                  .errors = {403, 404}}});
-    router.Add({Method::kPost, base, Auth::kTenantAdmin, "",
+    router.Add({Method::kPost,
+                base,
+                Auth::kTenantAdmin,
+                "",
                 [&service, kind](RequestContext& ctx) {
                   const bool is_script = kind == CustomGuardKind::kScript;
                   auto body = ParseBody(ctx.request, is_script ? ScriptRequest() : HookRequest());
                   if (!body) return Problem(ctx, body.error());
                   const std::string action = GetOptString(*body, "action").value_or("");
-                  auto g = is_script ? service.CreateScript(ctx.Caller(), {GetString(*body, "name"), action,
-                                                                           GetString(*body, "source")})
+                  auto g = is_script ? service.CreateScript(
+                                           ctx.Caller(), {GetString(*body, "name"), action, GetString(*body, "source")})
                                      : service.CreateHook(ctx.Caller(),
                                                           {GetString(*body, "name"), action, GetString(*body, "url"),
                                                            GetInt(*body, "timeoutMs", plugins::kDefaultHookTimeoutMs)});
@@ -422,23 +448,27 @@ void AddCustomGuardRoutes(Router& router, const plugins::CustomGuardService& ser
                   return JsonResponse(201, CustomGuardJson(*g, /*with_secret=*/true));
                 },
                 {.summary = script ? "script-guards: upload a guard script, compiled at once (a syntax error is 400 "
-                                     "naming source); enabled" + gate + "."
+                                     "naming source); enabled" +
+                                         gate + "."
                                    : "admission-hooks: register an admission hook, enabled; the secret that signs its "
                                      "requests is in this answer only. The URL is checked against the outbound rules "
-                                     "(400 url_not_allowed)" + gate + ".",
+                                     "(400 url_not_allowed)" +
+                                         gate + ".",
                  .tag = "plugins",
                  .request = script ? ScriptRequest() : HookRequest(),
                  .response = CustomGuardSchema(kind, true),
                  .success_status = 201,
                  .errors = {400, 403, 404}}});
     if (script)
-      router.Add({Method::kPut, base + "/{id}", Auth::kTenantAdmin, "",
+      router.Add({Method::kPut,
+                  base + "/{id}",
+                  Auth::kTenantAdmin,
+                  "",
                   [&service](RequestContext& ctx) {
                     auto body = ParseBody(ctx.request, ScriptRequest());
                     if (!body) return Problem(ctx, body.error());
                     auto g = service.UpdateScript(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")),
-                                                  {GetString(*body, "name"),
-                                                   GetOptString(*body, "action").value_or(""),
+                                                  {GetString(*body, "name"), GetOptString(*body, "action").value_or(""),
                                                    GetString(*body, "source")});
                     if (!g) return Problem(ctx, g.error());
                     return JsonResponse(200, CustomGuardJson(*g));
@@ -449,7 +479,10 @@ void AddCustomGuardRoutes(Router& router, const plugins::CustomGuardService& ser
                    .response = CustomGuardSchema(kind),
                    .errors = {400, 403, 404},
                    .path_params = id_param}});
-    router.Add({Method::kDelete, base + "/{id}", Auth::kTenantAdmin, "",
+    router.Add({Method::kDelete,
+                base + "/{id}",
+                Auth::kTenantAdmin,
+                "",
                 [&service, kind](RequestContext& ctx) {
                   auto done = service.Delete(ctx.Caller(), kind, CanonicalUuid(ctx.PathParam("id")));
                   if (!done) return Problem(ctx, done.error());
@@ -461,7 +494,10 @@ void AddCustomGuardRoutes(Router& router, const plugins::CustomGuardService& ser
                  .errors = {403, 404},
                  .path_params = id_param}});
     for (const bool enable : {true, false})
-      router.Add({Method::kPost, base + "/{id}/" + (enable ? "enable" : "disable"), Auth::kTenantAdmin, "",
+      router.Add({Method::kPost,
+                  base + "/{id}/" + (enable ? "enable" : "disable"),
+                  Auth::kTenantAdmin,
+                  "",
                   [&service, kind, enable](RequestContext& ctx) {
                     auto g = service.SetEnabled(ctx.Caller(), kind, CanonicalUuid(ctx.PathParam("id")), enable);
                     if (!g) return Problem(ctx, g.error());
@@ -473,7 +509,10 @@ void AddCustomGuardRoutes(Router& router, const plugins::CustomGuardService& ser
                    .errors = {403, 404},
                    .path_params = id_param}});
     if (script)
-      router.Add({Method::kPost, base + "/{id}/test", Auth::kTenantAdmin, "",
+      router.Add({Method::kPost,
+                  base + "/{id}/test",
+                  Auth::kTenantAdmin,
+                  "",
                   [&service](RequestContext& ctx) {
                     auto body = ParseBody(ctx.request, TestRequest());
                     if (!body) return Problem(ctx, body.error());
@@ -483,7 +522,8 @@ void AddCustomGuardRoutes(Router& router, const plugins::CustomGuardService& ser
                     return JsonResponse(200, TestResultJson(*r));
                   },
                   {.summary = "script-guards: a dry run of a script (enabled or not) on a sample context, with the "
-                              "plugin's limits; nothing is recorded" + gate + ".",
+                              "plugin's limits; nothing is recorded" +
+                              gate + ".",
                    .tag = "plugins",
                    .request = TestRequest(),
                    .response = TestResultSchema(),
@@ -499,20 +539,29 @@ void AddPluginRoutes(Router& router, const Services& s) {
   const plugins::GuardPipeline& guards = s.guards;
   const plugins::Registry& registry = service.registry();
 
-  router.Add({Method::kGet, "/api/tenant/known-plugins", Auth::kPublic, "",
+  router.Add({Method::kGet,
+              "/api/tenant/known-plugins",
+              Auth::kPublic,
+              "",
               [&registry](RequestContext&) { return JsonResponse(200, ManifestsJson(registry)); },
               {.summary = "The plugin manifests this server offers, for provisioning (enabledPlugins of tenant "
                           "create).",
                .tag = "plugins",
                .response = Schema::Array(ManifestSchema())}});
-  router.Add({Method::kGet, "/api/plugins", Auth::kUser, "",
+  router.Add({Method::kGet,
+              "/api/plugins",
+              Auth::kUser,
+              "",
               [&registry](RequestContext&) { return JsonResponse(200, ManifestsJson(registry)); },
               {.summary = "Every plugin available: the manifests with their settings schema, guards, events and "
                           "routes.",
                .tag = "plugins",
                .response = Schema::Array(ManifestSchema())}});
   router.Add(Aliased({"/tenant/plugins/available"},
-                     {Method::kGet, "/api/tenant/plugins/available", Auth::kUser, "",
+                     {Method::kGet,
+                      "/api/tenant/plugins/available",
+                      Auth::kUser,
+                      "",
                       [&registry, &service](RequestContext& ctx) {
                         auto installed = service.List(ctx.Caller());
                         if (!installed) return Problem(ctx, installed.error());
@@ -531,9 +580,12 @@ void AddPluginRoutes(Router& router, const Services& s) {
                        .response = Schema::Array([] {
                          auto fields = std::vector<Property>{};
                          return Schema::Object({
-                             Required("id", Schema::String()), Required("name", Schema::String()),
-                             Required("version", Schema::String()), Required("description", Schema::String()),
-                             Required("category", Schema::String()), Required("hasSettings", Schema::Boolean()),
+                             Required("id", Schema::String()),
+                             Required("name", Schema::String()),
+                             Required("version", Schema::String()),
+                             Required("description", Schema::String()),
+                             Required("category", Schema::String()),
+                             Required("hasSettings", Schema::Boolean()),
                              Required("hasEndpoints", Schema::Boolean()),
                              Required("uiContributions", Schema::FreeObject()),
                              Required("dependencies", Schema::Array(Schema::String())),
@@ -550,7 +602,10 @@ void AddPluginRoutes(Router& router, const Services& s) {
                              Required("installed", Schema::Boolean()),
                          });
                        }())}}));
-  router.Add({Method::kGet, "/api/plugins/{id}/ui-contributions", Auth::kUser, "",
+  router.Add({Method::kGet,
+              "/api/plugins/{id}/ui-contributions",
+              Auth::kUser,
+              "",
               [&registry](RequestContext& ctx) {
                 const Manifest* m = registry.Find(ctx.PathParam("id"));
                 if (!m) return Problem(ctx, Error::NotFound("No such plugin."));
@@ -561,7 +616,10 @@ void AddPluginRoutes(Router& router, const Services& s) {
                .response = Schema::Array(UiContributionSchema()),
                .errors = {404},
                .path_params = IdParam()}});
-  router.Add({Method::kGet, "/plugins", Auth::kUser, "",
+  router.Add({Method::kGet,
+              "/plugins",
+              Auth::kUser,
+              "",
               [&registry, &service, &guards](RequestContext& ctx) {
                 auto installed = service.List(ctx.Caller());
                 if (!installed) return Problem(ctx, installed.error());
@@ -582,20 +640,26 @@ void AddPluginRoutes(Router& router, const Services& s) {
                           "settings and their guards' health.",
                .tag = "plugins",
                .response = Schema::Array(ActivePluginSchema())}});
-  router.Add(Aliased({"/tenant/plugins"},
-                     {Method::kGet, "/api/tenant/plugins", Auth::kUser, "",
-                      [&service](RequestContext& ctx) {
-                        auto installed = service.List(ctx.Caller());
-                        if (!installed) return Problem(ctx, installed.error());
-                        json::array out;
-                        for (const auto& i : *installed) out.push_back(InstallationJson(i));
-                        return JsonResponse(200, out);
-                      },
-                      {.summary = "The tenant's plugin installations (enabled or not), by plugin id.",
-                       .tag = "plugins",
-                       .response = Schema::Array(InstallationSchema())}}));
+  router.Add(
+      Aliased({"/tenant/plugins"}, {Method::kGet,
+                                    "/api/tenant/plugins",
+                                    Auth::kUser,
+                                    "",
+                                    [&service](RequestContext& ctx) {
+                                      auto installed = service.List(ctx.Caller());
+                                      if (!installed) return Problem(ctx, installed.error());
+                                      json::array out;
+                                      for (const auto& i : *installed) out.push_back(InstallationJson(i));
+                                      return JsonResponse(200, out);
+                                    },
+                                    {.summary = "The tenant's plugin installations (enabled or not), by plugin id.",
+                                     .tag = "plugins",
+                                     .response = Schema::Array(InstallationSchema())}}));
   router.Add(Aliased({"/tenant/plugins/{id}/install"},
-                     {Method::kPost, "/api/tenant/plugins/{id}/install", Auth::kTenantAdmin, "",
+                     {Method::kPost,
+                      "/api/tenant/plugins/{id}/install",
+                      Auth::kTenantAdmin,
+                      "",
                       [&service](RequestContext& ctx) {
                         auto i = service.Install(ctx.Caller(), ctx.PathParam("id"));
                         if (!i) return Problem(ctx, i.error());
@@ -612,7 +676,10 @@ void AddPluginRoutes(Router& router, const Services& s) {
   for (const bool enable : {true, false}) {
     const std::string verb = enable ? "enable" : "disable";
     router.Add(Aliased({"/tenant/plugins/{id}/" + verb},
-                       {Method::kPost, "/api/tenant/plugins/{id}/" + verb, Auth::kTenantAdmin, "",
+                       {Method::kPost,
+                        "/api/tenant/plugins/{id}/" + verb,
+                        Auth::kTenantAdmin,
+                        "",
                         [&service, enable](RequestContext& ctx) {
                           auto i = service.SetEnabled(ctx.Caller(), ctx.PathParam("id"), enable);
                           if (!i) return Problem(ctx, i.error());
@@ -629,7 +696,10 @@ void AddPluginRoutes(Router& router, const Services& s) {
                          .path_params = IdParam()}}));
   }
   router.Add(Aliased({"/tenant/plugins/{id}"},
-                     {Method::kDelete, "/api/tenant/plugins/{id}", Auth::kTenantAdmin, "",
+                     {Method::kDelete,
+                      "/api/tenant/plugins/{id}",
+                      Auth::kTenantAdmin,
+                      "",
                       [&service](RequestContext& ctx) {
                         auto done = service.Uninstall(ctx.Caller(), ctx.PathParam("id"));
                         if (!done) return Problem(ctx, done.error());
@@ -644,7 +714,10 @@ void AddPluginRoutes(Router& router, const Services& s) {
   static const Schema kSettingsRequest =
       Schema::FreeObject().Describe("the settings object, checked against the plugin's settingsSchema");
   router.Add(Aliased({"/tenant/plugins/{id}/settings"},
-                     {Method::kPut, "/api/tenant/plugins/{id}/settings", Auth::kTenantAdmin, "",
+                     {Method::kPut,
+                      "/api/tenant/plugins/{id}/settings",
+                      Auth::kTenantAdmin,
+                      "",
                       [&service](RequestContext& ctx) {
                         auto body = ParseBody(ctx.request, kSettingsRequest);
                         if (!body) return Problem(ctx, body.error());
@@ -677,13 +750,17 @@ void AddPluginRoutes(Router& router, const Services& s) {
       Required("updatedAt", Schema::Timestamp().Nullable().Describe("null until set")),
   });
   auto hub_rules_json = [](const plugins::HubRules& r) {
-    return json::object{{"hubKey", r.hub_key},
-                        {"isEnabled", r.is_enabled},
-                        {"rulesJson", json::serialize(r.rules)},
-                        {"rules", r.rules},
-                        {"updatedAt", r.updated_at ? json::value(FormatTimestamp(*r.updated_at)) : json::value(nullptr)}};
+    return json::object{
+        {"hubKey", r.hub_key},
+        {"isEnabled", r.is_enabled},
+        {"rulesJson", json::serialize(r.rules)},
+        {"rules", r.rules},
+        {"updatedAt", r.updated_at ? json::value(FormatTimestamp(*r.updated_at)) : json::value(nullptr)}};
   };
-  router.Add({Method::kGet, "/api/hubs/{hubKey}/rules", Auth::kUser, "",
+  router.Add({Method::kGet,
+              "/api/hubs/{hubKey}/rules",
+              Auth::kUser,
+              "",
               [&rules = s.content_rules, hub_rules_json](RequestContext& ctx) {
                 auto r = rules.Get(ctx.Caller(), ctx.PathParam("hubKey"));
                 if (!r) return Problem(ctx, r.error());
@@ -694,7 +771,10 @@ void AddPluginRoutes(Router& router, const Services& s) {
                .tag = "plugins",
                .response = kHubRulesResponse,
                .errors = {404}}});
-  router.Add({Method::kPut, "/api/hubs/{hubKey}/rules", Auth::kUser, "",
+  router.Add({Method::kPut,
+              "/api/hubs/{hubKey}/rules",
+              Auth::kUser,
+              "",
               [&rules = s.content_rules, hub_rules_json](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kHubRulesRequest);
                 if (!body) return Problem(ctx, body.error());
@@ -711,7 +791,10 @@ void AddPluginRoutes(Router& router, const Services& s) {
                .errors = {400, 403, 404}}});
 
   // content-rules' routes: the tenant's global rules are its settings.
-  router.Add({Method::kGet, "/api/plugins/rules/tenant/global", Auth::kUser, "",
+  router.Add({Method::kGet,
+              "/api/plugins/rules/tenant/global",
+              Auth::kUser,
+              "",
               [&service](RequestContext& ctx) {
                 auto i = EnabledContentRules(service, ctx.Caller());
                 if (!i) return Problem(ctx, i.error());
@@ -722,7 +805,10 @@ void AddPluginRoutes(Router& router, const Services& s) {
                .tag = "plugins",
                .response = ContentRulesSchema(),
                .errors = {404}}});
-  router.Add({Method::kPut, "/api/plugins/rules/tenant/global", Auth::kTenantAdmin, "",
+  router.Add({Method::kPut,
+              "/api/plugins/rules/tenant/global",
+              Auth::kTenantAdmin,
+              "",
               [&service](RequestContext& ctx) {
                 auto i = EnabledContentRules(service, ctx.Caller());
                 if (!i) return Problem(ctx, i.error());

@@ -7,14 +7,17 @@ namespace credence::plugins::internal {
 using storage::TenantQuery;
 
 inline constexpr TenantQuery kListInstallations{
-    "plugins.list", "SELECT plugin_id, is_enabled, settings, installed_at, updated_at FROM plugin_installations"
-                    " WHERE tenant_id = $1 ORDER BY plugin_id"};
+    "plugins.list",
+    "SELECT plugin_id, is_enabled, settings, installed_at, updated_at FROM plugin_installations"
+    " WHERE tenant_id = $1 ORDER BY plugin_id"};
 inline constexpr TenantQuery kGetInstallation{
-    "plugins.get", "SELECT plugin_id, is_enabled, settings, installed_at, updated_at FROM plugin_installations"
-                   " WHERE tenant_id = $1 AND plugin_id = $2"};
+    "plugins.get",
+    "SELECT plugin_id, is_enabled, settings, installed_at, updated_at FROM plugin_installations"
+    " WHERE tenant_id = $1 AND plugin_id = $2"};
 inline constexpr TenantQuery kEnabledInstallations{
-    "plugins.enabled", "SELECT plugin_id, is_enabled, settings, installed_at, updated_at FROM plugin_installations"
-                       " WHERE tenant_id = $1 AND is_enabled = 1"};
+    "plugins.enabled",
+    "SELECT plugin_id, is_enabled, settings, installed_at, updated_at FROM plugin_installations"
+    " WHERE tenant_id = $1 AND is_enabled = 1"};
 inline constexpr TenantQuery kInsertInstallation{
     "plugins.insert",
     "INSERT INTO plugin_installations (tenant_id, plugin_id, is_enabled, settings, installed_at, updated_at)"
@@ -57,21 +60,20 @@ namespace credence::plugins::internal {
 #define CREDENCE_CUSTOM_GUARD_COLUMNS \
   "id, kind, name, action, is_enabled, source, version, url, secret, timeout_ms, created_at, updated_at"
 
-inline constexpr TenantQuery kCustomGuardsOfKind{
-    "plugins.custom_list",
-    "SELECT " CREDENCE_CUSTOM_GUARD_COLUMNS " FROM plugin_custom_guards WHERE tenant_id = $1 AND kind = $2"
-    " ORDER BY created_at, id"};
+inline constexpr TenantQuery kCustomGuardsOfKind{"plugins.custom_list",
+                                                 "SELECT " CREDENCE_CUSTOM_GUARD_COLUMNS
+                                                 " FROM plugin_custom_guards WHERE tenant_id = $1 AND kind = $2"
+                                                 " ORDER BY created_at, id"};
 inline constexpr TenantQuery kEnabledCustomGuards{
-    "plugins.custom_enabled",
-    "SELECT " CREDENCE_CUSTOM_GUARD_COLUMNS " FROM plugin_custom_guards WHERE tenant_id = $1 AND kind = $2"
-    " AND is_enabled = 1 AND (action = '' OR action = $3) ORDER BY created_at, id"};
+    "plugins.custom_enabled", "SELECT " CREDENCE_CUSTOM_GUARD_COLUMNS
+                              " FROM plugin_custom_guards WHERE tenant_id = $1 AND kind = $2"
+                              " AND is_enabled = 1 AND (action = '' OR action = $3) ORDER BY created_at, id"};
 inline constexpr TenantQuery kCustomGuardById{
     "plugins.custom_get", "SELECT " CREDENCE_CUSTOM_GUARD_COLUMNS
                           " FROM plugin_custom_guards WHERE tenant_id = $1 AND kind = $2 AND id = $3"};
 inline constexpr TenantQuery kInsertCustomGuard{
-    "plugins.custom_insert",
-    "INSERT INTO plugin_custom_guards (tenant_id, " CREDENCE_CUSTOM_GUARD_COLUMNS
-    ") VALUES ($1, $2, $3, $4, $5, 1, $6, 1, $7, $8, $9, $10, $10)"};
+    "plugins.custom_insert", "INSERT INTO plugin_custom_guards (tenant_id, " CREDENCE_CUSTOM_GUARD_COLUMNS
+                             ") VALUES ($1, $2, $3, $4, $5, 1, $6, 1, $7, $8, $9, $10, $10)"};
 inline constexpr TenantQuery kUpdateScript{
     "plugins.custom_update_script",
     "UPDATE plugin_custom_guards SET name = $3, action = $4, source = $5, version = version + 1, updated_at = $6"
