@@ -7,7 +7,9 @@
 
 #include "identity/authorization.h"
 #include "kb/access.h"
+#include "kb/document.h"
 #include "kb/translation_service.h"
+#include "platform/style_rules.h"
 #include "plugins/internal/queries.h"
 #include "plugins/plugin_service.h"
 #include "storage/session.h"
@@ -72,13 +74,14 @@ json::object MergeRules(const json::object& tenant_rules, const json::object& hu
   Smaller(out, hub_rules, "maxTitleLength");
   Smaller(out, hub_rules, "maxTextLength");
   Union(out, hub_rules, "requiredTranslations");
-  if (const auto* v = hub_rules.if_contains("noSecretFindings"); v && v->is_bool() && v->as_bool())
-    out["noSecretFindings"] = true;
+  for (const char* flag : {"noSecretFindings", "enforceStyleRules"})
+    if (const auto* v = hub_rules.if_contains(flag); v && v->is_bool() && v->as_bool()) out[flag] = true;
   return out;
 }
 
 std::optional<kb::GuardDenial> ContentRulesStoredChecks(storage::TenantSession& tx, const json::object& rules,
-                                                        const std::string& entry_id) {
+                                                        const kb::GuardContext& context) {
+  const std::string& entry_id = context.entity_id;
   if (const auto* langs = rules.if_contains("requiredTranslations"); langs && langs->is_array()) {
     json::array missing;
     for (const auto& l : langs->as_array()) {
@@ -107,6 +110,48 @@ std::optional<kb::GuardDenial> ContentRulesStoredChecks(storage::TenantSession& 
                              "secret_findings",
                              "The entry has active secret findings; remove the secrets or dismiss the findings.",
                              {{"detectors", std::move(names)}}};
+    }
+  }
+  if (const auto* v = rules.if_contains("enforceStyleRules"); v && v->is_bool() && v->as_bool()) {
+    std::string language;
+    if (const auto* l = context.properties.if_contains("originalLanguage"); l && l->is_string())
+      language = std::string(l->as_string());
+    auto style = platform::StyleRulesIn(tx, language);
+    style.erase(std::remove_if(style.begin(), style.end(),
+                               [](const platform::StyleRule& r) { return r.severity != platform::Severity::kError; }),
+                style.end());
+    if (!style.empty()) {
+      std::vector<platform::TextSegment> segments;
+      if (const auto* t = context.properties.if_contains("title"); t && t->is_string())
+        segments.push_back({std::nullopt, std::string(t->as_string())});
+      boost::system::error_code ec;
+      const auto* content = context.properties.if_contains("content");
+      const json::value doc = content && content->is_string() ? json::parse(content->as_string(), ec) : json::value();
+      if (!ec && doc.is_object())
+        if (const auto* nodes = doc.as_object().if_contains("content"); nodes && nodes->is_array())
+          for (const auto& node : nodes->as_array()) {
+            std::optional<std::string> block_id;
+            if (node.is_object())
+              if (const auto* attrs = node.as_object().if_contains("attrs"); attrs && attrs->is_object())
+                if (const auto* id = attrs->as_object().if_contains("blockId"); id && id->is_string())
+                  block_id = std::string(id->as_string());
+            segments.push_back({block_id, kb::NodeText(json::serialize(node))});
+          }
+      const auto matches = platform::CheckStyle(style, segments);
+      if (!matches.empty()) {
+        json::array out;
+        for (size_t i = 0; i < matches.size() && i < 20; ++i) {
+          const auto& m = matches[i];
+          out.push_back(json::object{{"ruleName", m.rule_name},
+                                     {"matchedText", m.matched_text},
+                                     {"blockId", m.block_id ? json::value(*m.block_id) : json::value(nullptr)},
+                                     {"suggestion", m.suggestion ? json::value(*m.suggestion) : json::value(nullptr)}});
+        }
+        return kb::GuardDenial{"",
+                               "style_rule_violation",
+                               "The entry breaks a style rule: " + matches.front().message,
+                               {{"matches", std::move(out)}, {"matchCount", static_cast<int64_t>(matches.size())}}};
+      }
     }
   }
   return std::nullopt;

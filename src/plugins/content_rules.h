@@ -37,8 +37,10 @@ boost::json::object MergeRules(const boost::json::object& tenant_rules, const bo
 // The rules that need stored facts (after ContentRulesGuard allowed):
 // requiredTranslations (each must exist and be UpToDate) and
 // noSecretFindings. Reads only.
+// enforceStyleRules (the tenant's style rules of severity Error in the
+// entry's original language, on its title and blocks).
 std::optional<kb::GuardDenial> ContentRulesStoredChecks(storage::TenantSession& tx, const boost::json::object& rules,
-                                                        const std::string& entry_id);
+                                                        const kb::GuardContext& context);
 
 // The enabled rules of hub `hub_id` in `tx`'s tenant, or nullopt.
 std::optional<boost::json::object> EnabledHubRules(storage::TenantSession& tx, const std::string& hub_id);

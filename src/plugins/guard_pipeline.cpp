@@ -181,7 +181,7 @@ std::optional<kb::GuardDenial> GuardPipeline::Check(storage::TenantSession& tx, 
             hub_id && hub_id->is_string() ? EnabledHubRules(tx, std::string(hub_id->as_string())) : std::nullopt;
         const json::object rules = hub_rules ? MergeRules(inst->settings, *hub_rules) : inst->settings;
         verdict = ContentRulesGuard(GuardView{rules}, context);
-        if (!verdict) verdict = ContentRulesStoredChecks(tx, rules, context.entity_id);
+        if (!verdict) verdict = ContentRulesStoredChecks(tx, rules, context);
       } else if (manifest.id == "safe-delete")
         verdict = SafeDeleteGuard(tx, view.settings, context, clock_.Now());
       else if (manifest.id == "approval-workflow")

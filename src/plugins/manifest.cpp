@@ -122,6 +122,10 @@ const std::vector<Manifest>& ShippedPlugins() {
                    "languages in which a published entry must have a translation that is UpToDate", 0, 50, 16},
                   {"noSecretFindings", T::kBoolean,
                    "a published entry may have no active secret finding from content scanning", 0, 1},
+                  {"enforceStyleRules", T::kBoolean,
+                   "the tenant's style rules of severity Error (avoided terms, the alternatives of preferred terms) "
+                   "in the entry's original language block publishing",
+                   0, 1},
               },
           .guards = {{"Entry.Publish"}},
           .events = {},

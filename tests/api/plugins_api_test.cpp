@@ -276,6 +276,42 @@ TEST_F(Plugins, RequiredTranslationsAndSecretFindings) {
   EXPECT_EQ(api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor")).status, 200);
 }
 
+TEST_F(Plugins, StyleRulesOfSeverityErrorBlockPublishing) {
+  auto t = CreateTenant(api(), "plg");
+  const std::string id = DraftEntry(t, "docs", {"Please log in and utilize the portal."});
+  ASSERT_EQ(api()
+                .Post("/admin/style-rules",
+                      {{"name", "Sign in"},
+                       {"language", "en"},
+                       {"type", "Prefer"},
+                       {"term", "sign in"},
+                       {"alternatives", json::array{"log in"}},
+                       {"severity", "Error"}},
+                      t.token("admin"))
+                .status,
+            201);
+  ASSERT_EQ(api()
+                .Post("/admin/style-rules",
+                      {{"name", "No utilize"},
+                       {"language", "en"},
+                       {"type", "Avoid"},
+                       {"term", "utilize"},
+                       {"severity", "Warning"}},
+                      t.token("admin"))
+                .status,
+            201);
+  Install(t, "content-rules");
+  EXPECT_EQ(api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor")).status, 200);
+  Configure(t, "content-rules", {{"enforceStyleRules", true}});
+  auto denied = api().Post("/api/entries/" + id + "/publish", json::object{}, t.token("editor"));
+  ExpectProblem(denied, 422, "guard_denied");
+  EXPECT_EQ(Str(denied.Json(), "reasonCode"), "style_rule_violation");
+  const json::value metadata = denied.Json().at("metadata");
+  EXPECT_EQ(metadata.at("matchCount").as_int64(), 1);  // the Warning rule does not block
+  EXPECT_EQ(Str(metadata.at("matches").as_array().at(0), "ruleName"), "Sign in");
+  EXPECT_EQ(Str(metadata.at("matches").as_array().at(0), "matchedText"), "log in");
+}
+
 TEST_F(Plugins, RequiredHeadingsAndLengths) {
   auto t = CreateTenant(api(), "plg");
   const std::string id = DraftEntry(t, "docs", {"Body text"});
