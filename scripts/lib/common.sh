@@ -7,7 +7,7 @@ readonly CREDENCE_PACKAGES=(
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
   libsqlite3-dev libpq-dev libssl-dev libcurl4-openssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libhyperscan-dev libgit2-dev
+  libhyperscan-dev libgit2-dev liblua5.4-dev
   libphonenumber8 libprotobuf-dev libabsl-dev
   postgresql-15 wrk curl python3 python3-aiosmtpd
 )

@@ -77,7 +77,7 @@ TEST_P(ReadBufferTest, ReadsAreWrittenWhenFlushedAndAtShutdown) {
   std::string kept, gone;
   {
     AnalyticsService analytics(*db_, clock_, *audit_, true, kHour);
-    kb::EntryService entries(*db_, clock_, kb::kIgnoreContent, identity::kNoEvents, analytics);
+    kb::EntryService entries(*db_, clock_, kb::kIgnoreContent, identity::kNoEvents, kb::kNoGuards, analytics);
     kept = MakeEntry(entries, "kept");
     gone = MakeEntry(entries, "gone");
     ASSERT_TRUE(entries.Get(owner_, kept, "").ok());
@@ -101,7 +101,7 @@ TEST_P(ReadBufferTest, ReadsAreWrittenWhenFlushedAndAtShutdown) {
 
 TEST_P(ReadBufferTest, WithRecordingOffNoReadIsCounted) {
   AnalyticsService off(*db_, clock_, *audit_, /*record_reads=*/false, kHour);
-  kb::EntryService entries(*db_, clock_, kb::kIgnoreContent, identity::kNoEvents, off);
+  kb::EntryService entries(*db_, clock_, kb::kIgnoreContent, identity::kNoEvents, kb::kNoGuards, off);
   const std::string id = MakeEntry(entries, "e");
   ASSERT_TRUE(entries.Get(owner_, id, "").ok());
   EXPECT_EQ(off.FlushReads(), 0);
@@ -110,7 +110,7 @@ TEST_P(ReadBufferTest, WithRecordingOffNoReadIsCounted) {
 
 TEST_P(ReadBufferTest, AnEditIsRecordedOnlyWithItsTransaction) {
   AnalyticsService analytics(*db_, clock_, *audit_, true, kHour);
-  kb::EntryService entries(*db_, clock_, kb::kIgnoreContent, identity::kNoEvents, analytics);
+  kb::EntryService entries(*db_, clock_, kb::kIgnoreContent, identity::kNoEvents, kb::kNoGuards, analytics);
   const std::string id = MakeEntry(entries, "e");
   {
     storage::Session session(*db_, storage::TxMode::kWrite);

@@ -8,6 +8,7 @@
 #include "lifecycle/schema.h"
 #include "notify/schema.h"
 #include "platform/schema.h"
+#include "plugins/schema.h"
 #include "reports/schema.h"
 #include "trust/schema.h"
 
@@ -19,7 +20,7 @@ std::vector<storage::Migration> AllMigrations() {
   for (const auto* module : {&identity::Migrations(), &kb::Migrations(), &lifecycle::Migrations(),
                              &notify::Migrations(), &trust::Migrations(), &reports::Migrations(),
                              &platform::Migrations(), &integrity::Migrations(),
-                             &connectors::Migrations(), &analytics::Migrations()})
+                             &connectors::Migrations(), &plugins::Migrations(), &analytics::Migrations()})
     all.insert(all.end(), module->begin(), module->end());
   return all;
 }

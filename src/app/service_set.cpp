@@ -20,33 +20,40 @@ std::shared_ptr<const scanning::Scanner> CompiledScanner() {
 ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options)
     : audit(db, clock),
       webhooks(db, clock, audit, options.delivery.outbound),
+      plugin_registry(options.dev),
+      guards(plugin_registry, clock, options.delivery.outbound),
+      plugins(db, clock, audit, plugin_registry),
+      approvals(db, clock, audit),
+      custom_guards(db, clock, audit, options.delivery.outbound),
+      content_rules(db, clock, audit, plugin_registry),
+      events(db, plugin_registry, webhooks),
       tenants(db, clock, audit, options.dev, options.tenant_creations_per_day),
       users(db, clock, audit),
       groups(db, clock, audit),
       invitations(db, clock, audit, options.invitations, notify::InvitationEmailsThroughOutbox()),
       scanning(db, clock, audit, CompiledScanner()),
-      hubs(db, clock),
+      hubs(db, clock, guards),
       analytics(db, clock, audit, options.record_reads),
-      entries(db, clock, scanning, webhooks, analytics),
-      translations(db, clock, scanning, webhooks, analytics),
+      entries(db, clock, scanning, events, guards, analytics),
+      translations(db, clock, scanning, events, guards, analytics),
       memberships(db, clock, audit),
       expiry_templates(db, clock),
       review_checklists(db, clock),
       expiry(db, clock),
-      reviews(db, clock, webhooks),
+      reviews(db, clock, events, guards),
       notifications(db, clock),
       dashboards(db, clock),
       channels(db, clock, options.delivery.outbound),
-      scheduler(db, clock, options.node_id, webhooks),
+      scheduler(db, clock, options.node_id, events),
       outbox(db, clock, options.delivery, &audit),
       api_keys(db, clock, audit,
                options.signing_key.empty() ? identity::LoadOrCreateSigningKey(db, clock) : options.signing_key,
-               options.token_ttl_seconds, webhooks),
+               options.token_ttl_seconds, events),
       chain_heads(db, clock,
                   options.chain_key ? options.chain_key
                                     : std::make_shared<const integrity::SigningKey>(integrity::SigningKey::Generate()),
                   {trust::LedgerChain(), platform::AuditChain()}),
-      trust(db, clock, &chain_heads, webhooks),
+      trust(db, clock, &chain_heads, events),
       trust_admin(db, clock, audit),
       apps(db, clock, audit, api_keys, options.app_key_max_days),
       reports(db, clock),
@@ -106,12 +113,18 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 style_rules,
                 glossaries,
                 templates,
-                analytics} {
+                analytics,
+                plugins,
+                guards,
+                approvals,
+                custom_guards,
+                content_rules,
+                events} {
   audit.SetChainHeads(&chain_heads);
   // A key with connector:push names a connector of its tenant.
   api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);
-  trust::SetScanningEventSink(&webhooks);
-  connector_syncer.SetEvents(&webhooks);
+  trust::SetScanningEventSink(&events);
+  connector_syncer.SetEvents(&events);
   // Sign-in accepts the person's invitations and joins the tenants whose
   // domain admits them, inside its own transaction.
   sign_in.SetJoinTenantsHook([this](storage::Session& tx, const std::string& user_id, const std::string& email,

@@ -35,6 +35,12 @@
 #include "notify/outbox.h"
 #include "notify/webhook_service.h"
 #include "platform/audit_log.h"
+#include "plugins/guard_pipeline.h"
+#include "plugins/plugin_service.h"
+#include "plugins/approvals.h"
+#include "plugins/content_rules.h"
+#include "plugins/custom_guards.h"
+#include "plugins/event_bus.h"
 #include "platform/block_heuristics.h"
 #include "platform/glossaries.h"
 #include "platform/languages.h"
@@ -97,6 +103,16 @@ class ServiceSet {
   // What HTTP handlers see.
   const http::Services& services() const { return services_; }
   http::Metrics& metrics() { return metrics_; }
+
+  // Third: kb's guarded actions ask the guards of the tenant's enabled plugins.
+  plugins::Registry plugin_registry;
+  plugins::GuardPipeline guards;
+  plugins::PluginService plugins;
+  plugins::ApprovalService approvals;
+  plugins::CustomGuardService custom_guards;
+  plugins::ContentRulesService content_rules;
+  // Events reach the webhooks and, after commit, the enabled plugins' handlers.
+  plugins::EventBus events;
 
   identity::TenantService tenants;
   identity::UserService users;

@@ -45,6 +45,12 @@ json::value ProblemSchema() {
                                           .Describe("renewal_blocked: the codes of what blocks the renewal")),
                  Optional("usageCount", Schema::Integer().Min(0).Describe(
                                             "in_use: how many hubs and entries use the category or tag")),
+                 Optional("reasonCode", Schema::String().Describe("guard_denied: the denying guard's reason code")),
+                 Optional("message", Schema::String().Describe("guard_denied: the denying guard's message")),
+                 Optional("metadata", Schema::FreeObject().Describe("guard_denied: the denying guard's metadata")),
+                 Optional("pluginId", Schema::String().Describe("guard_denied: the plugin whose guard denied")),
+                 Optional("missingPlugin",
+                          Schema::String().Describe("plugin_dependency_missing: the dependency to install first")),
              })
       .Describe("An RFC 9457 problem (application/problem+json).")
       .ToJsonSchema(Schema::Use::kResponse);
@@ -118,6 +124,7 @@ std::string TagDescription(const std::string& tag) {
       {"audit", "The hash-chained audit log: entries, export, verification (docs/audit.md)."},
       {"scanning", "Content scanning findings (docs/scanning.md)."},
       {"analytics", "Reading analytics of entries: reads, edits, time spent, inactive entries (docs/analytics.md)."},
+      {"plugins", "Plugins: manifests, tenant installations and settings, action guards (docs/plugins.md)."},
       {"dev", "Development mode only (--dev): clock, jobs and seeding for tests."},
   };
   for (const auto& [name, description] : kTags)

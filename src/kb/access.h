@@ -33,6 +33,11 @@ AccessLevel EntryLevel(storage::TenantSession& session, const identity::Principa
 // when the caller can view it but needs more.
 Status RequireEntryAccess(storage::TenantSession& session, const identity::Principal& caller,
                           const std::string& entry_id, AccessLevel needed);
+// The same, answering the entry (without content) and the caller's level
+// on it: for plugins that act on entries (approval-workflow).
+Result<std::pair<Entry, AccessLevel>> EntryWithAccess(storage::TenantSession& session,
+                                                      const identity::Principal& caller, const std::string& entry_id,
+                                                      AccessLevel needed);
 
 // Hubs name their category and tags in their own row (category_id,
 // tag_ids). For platform's usage counts and detaching deletes: the number

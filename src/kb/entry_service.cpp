@@ -291,6 +291,19 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
     parsed = std::move(doc).value();
   }
   const ParsedDocument& doc = *parsed;
+  // A save that publishes (a status override from Draft) is Entry.Publish:
+  // guarded with the text it would publish.
+  if (e.status != EntryStatus::kPublished && update.status && *update.status != EntryStatus::kDraft)
+    if (auto denial = guards_.Check(s, {"Entry.Publish", caller.tenant_id, caller.user_id, id,
+                                        {{"hubKey", loaded.hub.key},
+                                         {"hubId", loaded.hub.id},
+                                         {"ownerId", e.owner_id},
+                                         {"originalLanguage", e.original_language},
+                                         {"title", update.title},
+                                         {"content", doc.content},
+                                         // the save may change the content: as of now
+                                         {"contentUpdatedAt", now}}}))
+      return GuardDeniedError(*denial);
   // Which translations are stale before the save: those that become stale
   // with it are told (translation.stale).
   const auto stale_before = StaleTranslations(s, id);
@@ -359,7 +372,8 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
   return Written(std::move(e), original, now);
 }
 
-Status EntryService::Delete(const identity::Principal& caller, const std::string& id) const {
+Status EntryService::Delete(const identity::Principal& caller, const std::string& id,
+                            const DeleteConfirmation& confirmation) const {
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
   CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kViewer, /*with_content=*/false));
@@ -367,6 +381,12 @@ Status EntryService::Delete(const identity::Principal& caller, const std::string
   if (loaded.hub.root_entry_id == id)
     return Error::InvalidArgument("entry_is_hub_root",
                                   "The entry is its hub's root entry; set another root entry first.");
+  if (auto denial = guards_.Check(s, {"Entry.Delete", caller.tenant_id, caller.user_id, id,
+                                      {{"hubKey", loaded.hub.key},
+                                       {"ownerId", loaded.entry.owner_id},
+                                       {"confirmed", confirmation.confirmed},
+                                       {"reason", confirmation.reason}}}))
+    return GuardDeniedError(*denial);
   Unindex(s, id);
   s.Run(internal::kDeleteEntry, {id});
   events_.Emit(s, "entry.deleted", EntryEventData(loaded.entry, caller));
@@ -378,6 +398,15 @@ Result<EntryView> EntryService::Publish(const identity::Principal& caller, const
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
   CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kEditor));
+  if (auto denial = guards_.Check(s, {"Entry.Publish", caller.tenant_id, caller.user_id, id,
+                                      {{"hubKey", loaded.hub.key},
+                                       {"hubId", loaded.hub.id},
+                                       {"ownerId", loaded.entry.owner_id},
+                                       {"originalLanguage", loaded.entry.original_language},
+                                       {"title", loaded.entry.title},
+                                       {"content", loaded.entry.content},
+                                       {"contentUpdatedAt", loaded.entry.content_updated_at}}}))
+    return GuardDeniedError(*denial);
   const TimeMs now = clock_.Now();
   s.Run(internal::kSetEntryStatus, {id, EntryStatusName(EntryStatus::kPublished), now});
   loaded.entry.status = EntryStatus::kPublished;

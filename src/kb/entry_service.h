@@ -11,6 +11,7 @@
 #include "identity/principal.h"
 #include "identity/events.h"
 #include "kb/activity_observer.h"
+#include "kb/action_guard.h"
 #include "kb/content_observer.h"
 #include "kb/model.h"
 
@@ -37,6 +38,13 @@ struct EntryUpdate {
   std::optional<EntryStatus> status;  // status override
 };
 
+// A delete confirmed by the caller (?confirm=true&reason=...), for guards
+// that ask for it (safe-delete).
+struct DeleteConfirmation {
+  bool confirmed = false;
+  std::string reason;
+};
+
 inline constexpr int kSearchDefaultTake = 15;
 inline constexpr int kSearchMaxTake = 100;
 // A query matching more entries than this ranks the newest this many that
@@ -48,12 +56,14 @@ class EntryService {
   // `content` is told the text of every save, in the save's transaction.
   // `events` gets entry.published, entry.updated, entry.deleted,
   // translation.updated and translation.stale (docs/webhooks.md), in the
-  // action's transaction. `activity` is told of every read by a signed-in
-  // user (after it) and of every content change (in its transaction).
+  // action's transaction. `guards` are asked before Entry.Publish and
+  // Entry.Delete change anything (a denial: 422 guard_denied, nothing changed).
+  // `activity` is told of every read by a signed-in user (after it) and of
+  // every content change (in its transaction).
   EntryService(storage::Database& db, const Clock& clock, const ContentObserver& content = kIgnoreContent,
-               const identity::EventSink& events = identity::kNoEvents,
+               const identity::EventSink& events = identity::kNoEvents, const ActionGuards& guards = kNoGuards,
                const ActivityObserver& activity = kIgnoreActivity)
-      : db_(db), clock_(clock), content_(content), events_(events), activity_(activity) {}
+      : db_(db), clock_(clock), content_(content), events_(events), guards_(guards), activity_(activity) {}
 
   // Hub Viewer+. Listings carry no content.
   Result<std::vector<Entry>> ListByHub(const identity::Principal& caller, const std::string& hub_key) const;
@@ -70,7 +80,10 @@ class EntryService {
   Result<EntryView> Update(const identity::Principal& caller, const std::string& id, const std::string& language,
                            const EntryUpdate& update) const;
   // Owner only; 400 entry_is_hub_root for a hub's root entry.
-  Status Delete(const identity::Principal& caller, const std::string& id) const;
+  // `confirmation` reaches the Entry.Delete guards as properties confirmed
+  // and reason.
+  Status Delete(const identity::Principal& caller, const std::string& id,
+                const DeleteConfirmation& confirmation = {}) const;
   // Entry Editor+. Draft (or any status) -> Published.
   Result<EntryView> Publish(const identity::Principal& caller, const std::string& id) const;
   // Entries past their expiry date that the caller may open.
@@ -94,6 +107,7 @@ class EntryService {
   const Clock& clock_;
   const ContentObserver& content_;
   const identity::EventSink& events_;
+  const ActionGuards& guards_;
   const ActivityObserver& activity_;
 };
 

@@ -111,6 +111,8 @@ Status HubService::Delete(const identity::Principal& caller, const std::string& 
   CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kViewer, "hub"));
   if (!caller.is_global_admin() && hub->owner_id != caller.user_id)
     return Error::PermissionDenied("Only the hub's owner or a global admin can delete a hub.");
+  if (auto denial = guards_.Check(s, {"Hub.Delete", caller.tenant_id, caller.user_id, hub->id, {{"hubKey", hub->key}}}))
+    return GuardDeniedError(*denial);
   // Foreign keys cascade to entries, blocks, translations, memberships and
   // permissions; the SQLite search index is a virtual table and goes by hand.
   s.Run(internal::kSearchDeleteHub, {hub->id});

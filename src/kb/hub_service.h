@@ -8,6 +8,7 @@
 #include "core/result.h"
 #include "identity/principal.h"
 #include "kb/access.h"
+#include "kb/action_guard.h"
 #include "kb/model.h"
 
 namespace credence::storage {
@@ -42,7 +43,9 @@ struct HubPermissions {
 
 class HubService {
  public:
-  HubService(storage::Database& db, const Clock& clock) : db_(db), clock_(clock) {}
+  // `guards` are asked before Hub.Delete changes anything.
+  HubService(storage::Database& db, const Clock& clock, const ActionGuards& guards = kNoGuards)
+      : db_(db), clock_(clock), guards_(guards) {}
 
   std::vector<Hub> List(const identity::Principal& caller) const;
   Result<Hub> Get(const identity::Principal& caller, const std::string& key) const;
@@ -61,6 +64,7 @@ class HubService {
  private:
   storage::Database& db_;
   const Clock& clock_;
+  const ActionGuards& guards_;
 };
 
 }  // namespace credence::kb

@@ -150,8 +150,11 @@ Result<TranslationSummary> TranslationService::MarkUpToDate(const identity::Prin
                                                             const std::string& language) const {
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
-  CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kEditor, false));
+  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, entry_id, AccessLevel::kEditor, false));
   if (!Summary(s, entry_id, language)) return TranslationNotFound(language);
+  if (auto denial = guards_.Check(s, {"Translation.MarkUpToDate", caller.tenant_id, caller.user_id, entry_id,
+                                      {{"hubKey", loaded.hub.key}, {"language", language}}}))
+    return GuardDeniedError(*denial);
   s.Run(internal::kMarkTranslationUpToDate, {entry_id, language});
   auto summary = *Summary(s, entry_id, language);
   session.Commit();

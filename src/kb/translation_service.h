@@ -10,6 +10,7 @@
 #include "identity/principal.h"
 #include "identity/events.h"
 #include "kb/activity_observer.h"
+#include "kb/action_guard.h"
 #include "kb/content_observer.h"
 #include "kb/model.h"
 
@@ -31,8 +32,8 @@ class TranslationService {
   // `activity` an edit in that language (in the creation's transaction).
   TranslationService(storage::Database& db, const Clock& clock, const ContentObserver& content = kIgnoreContent,
                      const identity::EventSink& events = identity::kNoEvents,
-                     const ActivityObserver& activity = kIgnoreActivity)
-      : db_(db), clock_(clock), content_(content), events_(events), activity_(activity) {}
+                     const ActionGuards& guards = kNoGuards, const ActivityObserver& activity = kIgnoreActivity)
+      : db_(db), clock_(clock), content_(content), events_(events), guards_(guards), activity_(activity) {}
 
   Result<std::vector<TranslationSummary>> List(const identity::Principal& caller, const std::string& entry_id) const;
   Result<FullTranslation> Get(const identity::Principal& caller, const std::string& entry_id,
@@ -67,6 +68,7 @@ class TranslationService {
   const Clock& clock_;
   const ContentObserver& content_;
   const identity::EventSink& events_;
+  const ActionGuards& guards_;
   const ActivityObserver& activity_;
 };
 

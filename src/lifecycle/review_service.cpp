@@ -74,12 +74,17 @@ ExpiryStatus StatusNow(storage::TenantSession& tenant, const kb::internal::Loade
 // A renewal of an entry the caller may edit, inside the caller's write
 // transaction; the caller commits.
 Result<Renewal> RenewIn(storage::TenantSession& tenant, const identity::Principal& caller, const std::string& entry_id,
-                        const RenewInput& input, const char* source, TimeMs now, const identity::EventSink& events) {
+                        const RenewInput& input, const char* source, TimeMs now, const identity::EventSink& events,
+                        const kb::ActionGuards& guards) {
   CR_TRY_ASSIGN(const internal::EntryExpiry expiry,
                 internal::LoadEntryExpiry(tenant, caller, entry_id, AccessLevel::kEditor));
   const auto& [loaded, resolved, state] = expiry;
   const auto blockers = StateBlockers(tenant, loaded.entry.id, state, resolved);
   if (!blockers.empty()) return Blocked(blockers);
+  if (auto denial = guards.Check(tenant, {"Entry.Renew", caller.tenant_id, caller.user_id, loaded.entry.id,
+                                          {{"hubKey", loaded.hub.key}, {"ownerId", loaded.entry.owner_id},
+                                           {"source", source}}}))
+    return kb::GuardDeniedError(*denial);
 
   const int64_t days = input.custom_expiry_days.value_or(ConfiguredDays(resolved, loaded.hub));
   const TimeMs new_expiry = now + days * kMsPerDay;
@@ -328,7 +333,7 @@ Result<Renewal> ReviewService::Renew(const identity::Principal& caller, const st
   CR_TRY(ValidateRenewInput(input));
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  CR_TRY_ASSIGN(auto renewal, RenewIn(tenant, caller, entry_id, input, kRenewalManual, clock_.Now(), events_));
+  CR_TRY_ASSIGN(auto renewal, RenewIn(tenant, caller, entry_id, input, kRenewalManual, clock_.Now(), events_, guards_));
   session.Commit();
   return renewal;
 }
@@ -361,7 +366,7 @@ Result<std::vector<BulkRenewItem>> ReviewService::BulkRenew(const identity::Prin
   for (const auto& id : ids) {
     storage::Session session(db_, storage::TxMode::kWrite);
     storage::TenantSession tenant(session, caller.tenant_id);
-    auto renewal = RenewIn(tenant, caller, id, input, kRenewalBulk, clock_.Now(), events_);
+    auto renewal = RenewIn(tenant, caller, id, input, kRenewalBulk, clock_.Now(), events_, guards_);
     if (renewal) session.Commit();
     out.push_back({id, std::move(renewal)});
   }

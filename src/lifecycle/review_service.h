@@ -12,6 +12,7 @@
 #include "identity/events.h"
 #include "core/result.h"
 #include "identity/principal.h"
+#include "kb/action_guard.h"
 #include "lifecycle/status.h"
 
 namespace credence::storage {
@@ -91,8 +92,10 @@ struct BulkRenewItem {
 class ReviewService {
  public:
   // `events` gets review.submitted and entry.renewed (docs/webhooks.md).
-  ReviewService(storage::Database& db, const Clock& clock, const identity::EventSink& events = identity::kNoEvents)
-      : db_(db), clock_(clock), events_(events) {}
+  // `guards` are asked before Entry.Renew (Renew, BulkRenew) changes anything.
+  ReviewService(storage::Database& db, const Clock& clock, const identity::EventSink& events = identity::kNoEvents,
+                const kb::ActionGuards& guards = kb::kNoGuards)
+      : db_(db), clock_(clock), events_(events), guards_(guards) {}
 
   // Entry Editor+. Records the review; renews the expiry (by the template's
   // expiryDays) when the template requires a review and this one satisfies
@@ -131,6 +134,7 @@ class ReviewService {
   storage::Database& db_;
   const Clock& clock_;
   const identity::EventSink& events_;
+  const kb::ActionGuards& guards_;
 };
 
 }  // namespace credence::lifecycle

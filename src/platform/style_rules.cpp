@@ -176,6 +176,13 @@ std::vector<StyleMatch> CheckStyle(const std::vector<StyleRule>& rules, const st
   return out;
 }
 
+std::vector<StyleRule> StyleRulesIn(storage::TenantSession& tx, const std::string& language) {
+  std::vector<StyleRule> out;
+  for (const auto& item : internal::ListItems(tx, kKind))
+    if (item.language == language) out.push_back(FromItem(item));
+  return out;
+}
+
 Result<std::vector<StyleRule>> StyleRuleService::List(const identity::Principal& caller,
                                                       const std::optional<std::string>& language) const {
   CR_TRY(identity::RequireUser(caller));

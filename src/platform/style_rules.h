@@ -71,6 +71,10 @@ inline constexpr size_t kMaxStyleMatches = 1000;
 // segments, by segment, then offset, then rule name; at most 1000.
 std::vector<StyleMatch> CheckStyle(const std::vector<StyleRule>& rules, const std::vector<TextSegment>& segments);
 
+// The enabled and disabled rules of `language` (a canonical code) in `tx`'s
+// tenant, for checks inside another transaction (plugins' content-rules).
+std::vector<StyleRule> StyleRulesIn(storage::TenantSession& tx, const std::string& language);
+
 class StyleRuleService {
  public:
   StyleRuleService(storage::Database& db, const Clock& clock, const identity::AuditRecorder& audit)

@@ -104,6 +104,17 @@ void Session::Commit() {
     throw;
   }
   in_transaction_ = false;
+  auto callbacks = std::move(after_commit_);
+  after_commit_.clear();
+  for (auto& fn : callbacks) fn();
+}
+
+void Session::AfterCommit(std::function<void()> fn) {
+  if (!in_transaction_) {
+    fn();
+    return;
+  }
+  after_commit_.push_back(std::move(fn));
 }
 
 Rows TenantSession::Run(const TenantQuery& q, std::initializer_list<Param> params) {

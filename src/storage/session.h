@@ -3,8 +3,10 @@
 // inside a transaction that rolls back unless committed. TenantSession adds
 // the tenant: it only runs TenantQuery statements and binds the tenant id as
 // $1 itself, so tenant scoping cannot be forgotten.
+#include <functional>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "storage/database.h"
 #include "storage/query.h"
@@ -22,6 +24,11 @@ class Session {
 
   Rows Run(const GlobalQuery& q, std::initializer_list<Param> params = {});
   void Commit();
+  // Runs `fn` once the transaction has committed (at once outside a
+  // transaction); dropped when it rolls back. For work that must only
+  // follow a committed action (plugins' event handlers); `fn` must not
+  // throw.
+  void AfterCommit(std::function<void()> fn);
   Dialect dialect() const { return dialect_; }
   Connection& connection() { return *lease_; }
   // Runs one statement; a storage error is noted on the database
@@ -33,6 +40,7 @@ class Session {
   ConnectionLease lease_;
   Dialect dialect_;
   bool in_transaction_ = false;
+  std::vector<std::function<void()>> after_commit_;
 };
 
 class TenantSession {

@@ -202,24 +202,39 @@ void AddEntryRoutes(Router& router, const Services& s) {
                 return JsonResponse(200, EntryViewJson(*view));
               },
               {.summary = "Update an entry (Entry Editor+): re-hashes blocks; translations of changed blocks "
-                          "become stale. With ?language= of a translation, updates that translation.",
+                          "become stale. With ?language= of a translation, updates that translation. A save that "
+                          "publishes a draft (status Published) is guarded as Entry.Publish: 422 guard_denied, "
+                          "nothing saved.",
                .tag = "entries",
                .request = kUpdateEntry,
                .response = view_schema,
                .query = {{"language", LanguageSchema(), false, "a translation's language"}},
-               .errors = {404},
+               .errors = {404, 422},
                .path_params = EntryIdParam()}});
 
   router.Add({Method::kDelete, "/api/entries/{id}", Auth::kUser, "",
               [&entries](RequestContext& ctx) {
-                if (auto deleted = entries.Delete(ctx.Caller(), EntryIdOf(ctx)); !deleted)
+                kb::DeleteConfirmation confirmation;
+                const auto confirm = ctx.request.QueryParam("confirm");
+                if (confirm && *confirm != "true" && *confirm != "false")
+                  return Problem(ctx, Error::Validation({{"confirm", "must be true or false"}}));
+                confirmation.confirmed = confirm && *confirm == "true";
+                confirmation.reason = ctx.request.QueryParam("reason").value_or("");
+                if (confirmation.reason.size() > 1000)
+                  return Problem(ctx, Error::Validation({{"reason", "must be at most 1000 characters"}}));
+                if (auto deleted = entries.Delete(ctx.Caller(), EntryIdOf(ctx), confirmation); !deleted)
                   return Problem(ctx, deleted.error());
                 return NoContent();
               },
-              {.summary = "Delete an entry (its owner); 400 for a hub's root entry.",
+              {.summary = "Delete an entry (its owner); 400 for a hub's root entry; 422 guard_denied when a plugin "
+                          "action guard (Entry.Delete) denies it (nothing is deleted): safe-delete denies "
+                          "entry_used_by_ai unless confirm=true with a reason.",
                .tag = "entries",
                .success_status = 204,
-               .errors = {400, 404},
+               .query = {{"confirm", Schema::Boolean(), false,
+                          "the caller confirms the delete (safe-delete: the entry was used by AI applications)"},
+                         {"reason", Schema::String().MaxLength(1000), false, "why, with confirm=true"}},
+               .errors = {400, 404, 422},
                .path_params = EntryIdParam()}});
 
   router.Add({Method::kPost, "/api/entries/{id}/publish", Auth::kUser, "",
@@ -228,7 +243,8 @@ void AddEntryRoutes(Router& router, const Services& s) {
                 if (!view) return Problem(ctx, view.error());
                 return JsonResponse(200, EntryViewJson(*view));
               },
-              {.summary = "Publish an entry (Entry Editor+).",
+              {.summary = "Publish an entry (Entry Editor+). 422 guard_denied (reasonCode, message, metadata, "
+                          "pluginId) when a plugin action guard (Entry.Publish) denies it; the entry is unchanged.",
                .tag = "entries",
                .response = view_schema,
                .errors = {404, 422},
@@ -369,10 +385,11 @@ void AddEntryRoutes(Router& router, const Services& s) {
                 if (!t) return Problem(ctx, t.error());
                 return JsonResponse(200, TranslationSummaryJson(*t));
               },
-              {.summary = "Declare every block of the translation current with its original (Entry Editor+).",
+              {.summary = "Declare every block of the translation current with its original (Entry Editor+); 422 "
+                          "guard_denied when a plugin action guard (Translation.MarkUpToDate) denies it.",
                .tag = "translations",
                .response = TranslationSummarySchema(),
-               .errors = {404},
+               .errors = {404, 422},
                .path_params = TranslationParams()}});
 
   router.Add({Method::kGet, "/api/entries/{entryId}/translations/{language}/stale-blocks", Auth::kUser, "",

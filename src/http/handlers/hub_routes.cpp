@@ -136,10 +136,11 @@ void AddHubRoutes(Router& router, const Services& s) {
                   return Problem(ctx, deleted.error());
                 return NoContent();
               },
-              {.summary = "Delete a hub with all its entries (the owner or a global admin).",
+              {.summary = "Delete a hub with all its entries (the owner or a global admin); 422 guard_denied when a "
+                          "plugin action guard (Hub.Delete) denies it (nothing is deleted).",
                .tag = "hubs",
                .success_status = 204,
-               .errors = {404}}});
+               .errors = {404, 422}}});
 
   static const Schema kTransfer = Schema::Object({Required("newOwnerId", Schema::Uuid())});
   router.Add({Method::kPost, "/api/hubs/{key}/transfer-ownership", Auth::kUser, "",

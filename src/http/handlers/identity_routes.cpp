@@ -7,6 +7,7 @@
 #include "identity/session_service.h"
 #include "identity/tenant_service.h"
 #include "identity/user_service.h"
+#include "plugins/plugin_service.h"
 
 namespace credence::http {
 namespace json = boost::json;
@@ -119,7 +120,7 @@ void AddIdentityRoutes(Router& router, const Services& s) {
       Optional("enabledPlugins", Schema::Array(Schema::String().Check(IsKebabId, "must be a kebab-case plugin id"))
                                      .MaxItems(100)),
   });
-  auto create_tenant = [&tenants](RequestContext& ctx) {
+  auto create_tenant = [&tenants, &plugins = s.plugins](RequestContext& ctx) {
     auto body = ParseBody(ctx.request, kCreateTenantRequest);
     if (!body) return Problem(ctx, body.error());
     // Who may (outside development mode: a signed-in person, as its Owner,
@@ -131,8 +132,13 @@ void AddIdentityRoutes(Router& router, const Services& s) {
     request.allow_all_users = GetBool(*body, "allowAllUsers");
     request.enabled_languages = GetStringArray(*body, "enabledLanguages");
     request.enabled_plugins = GetStringArray(*body, "enabledPlugins");
+    if (auto known = plugins::PluginService::CheckKnown(plugins.registry(), request.enabled_plugins); !known)
+      return Problem(ctx, known.error());
     auto tenant = tenants.Create(request, ctx.principal ? &*ctx.principal : nullptr, ctx.meta);
     if (!tenant) return Problem(ctx, tenant.error());
+    // enabledPlugins are installed (dependencies first) once the tenant exists.
+    if (auto installed = plugins.InstallAtProvisioning(tenant->id, request.enabled_plugins); !installed)
+      return Problem(ctx, installed.error());
     return JsonResponse(201, TenantJson(*tenant));
   };
   router.Add(Aliased({"/tenant/create"},

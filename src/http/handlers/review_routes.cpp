@@ -106,10 +106,14 @@ Schema BulkResultSchema() {
                    Optional("expiryDate", Schema::Timestamp().Describe("the new expiry date, when renewed")),
                    Required("error",
                             Schema::Object({
-                                Required("status", Schema::Integer().Describe("403, 404 or 409")),
+                                Required("status", Schema::Integer().Describe("403, 404, 409 or 422")),
                                 Required("code", Schema::String()),
                                 Required("detail", Schema::String()),
                                 Optional("blockers", BlockersSchema().Describe("with renewal_blocked")),
+                                Optional("reasonCode", Schema::String().Describe("with guard_denied")),
+                                Optional("message", Schema::String().Describe("with guard_denied")),
+                                Optional("metadata", Schema::FreeObject().Describe("with guard_denied")),
+                                Optional("pluginId", Schema::String().Describe("with guard_denied")),
                             })
                                 .Nullable()
                                 .Describe("null when renewed")),
@@ -234,7 +238,7 @@ void AddReviewRoutes(Router& router, const Services& s) {
                .tag = "reviews",
                .request = kRenewRequest,
                .response = RenewalSchema(),
-               .errors = {403, 404, 409},
+               .errors = {403, 404, 409, 422},
                .path_params = EntryIdParam()}});
 
   router.Add({Method::kPut,
@@ -251,7 +255,7 @@ void AddReviewRoutes(Router& router, const Services& s) {
                           "POST apply (409 renewal_blocked).",
                .tag = "reviews",
                .response = RenewalSchema(),
-               .errors = {403, 404, 409},
+               .errors = {403, 404, 409, 422},
                .path_params = EntryIdParam()}});
 
   static const Schema kPauseRequest = Schema::Object({

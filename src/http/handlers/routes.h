@@ -67,6 +67,14 @@ class GlossaryService;
 namespace credence::analytics {
 class AnalyticsService;
 }
+namespace credence::plugins {
+class PluginService;
+class GuardPipeline;
+class ApprovalService;
+class CustomGuardService;
+class ContentRulesService;
+class EventBus;
+}  // namespace credence::plugins
 namespace credence::connectors {
 class ConnectorService;
 class ConnectorSyncer;
@@ -130,6 +138,13 @@ struct Services {
   const kb::TemplateService& templates;
   // Reading analytics (docs/analytics.md).
   const analytics::AnalyticsService& analytics;
+  // Plugins (docs/plugins.md): installations, settings, the guard pipeline.
+  const plugins::PluginService& plugins;
+  const plugins::GuardPipeline& guards;
+  const plugins::ApprovalService& approvals;
+  const plugins::CustomGuardService& custom_guards;
+  const plugins::ContentRulesService& content_rules;
+  const plugins::EventBus& event_bus;
 };
 
 struct WebhookDoc;
@@ -195,6 +210,9 @@ void AddConfigurationRoutes(Router& router, const Services& services);
 void AddTemplateRoutes(Router& router, const Services& services);
 // Reading analytics of entries (/api/analytics/..., docs/analytics.md).
 void AddAnalyticsRoutes(Router& router, const Services& services);
+// Plugins (docs/plugins.md): manifests, tenant installations and settings,
+// plugin routes (content rules).
+void AddPluginRoutes(Router& router, const Services& services);
 // Development mode: the test clock and running background jobs on demand.
 void AddDevRoutes(Router& router, const Services& services);
 

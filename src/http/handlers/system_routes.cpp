@@ -1,6 +1,8 @@
 #include "http/handlers/routes.h"
 #include "http/json_io.h"
 #include "http/metrics.h"
+#include "plugins/event_bus.h"
+#include "plugins/guard_pipeline.h"
 #include "http/router.h"
 #include "storage/database.h"
 
@@ -40,13 +42,13 @@ void AddSystemRoutes(Router& router, const Services& s, const OpenApiHolder& ope
                .foreign_error_schema = status_schema}});
 
   router.Add({Method::kGet, "/metrics", Auth::kPublic, "",
-              [&metrics = s.metrics](RequestContext&) {
+              [&metrics = s.metrics, &guards = s.guards, &bus = s.event_bus](RequestContext&) {
                 HttpResponse r;
                 r.content_type = "text/plain; version=0.0.4; charset=utf-8";
-                r.body = metrics.RenderPrometheus();
+                r.body = metrics.RenderPrometheus() + guards.RenderPrometheus() + bus.RenderPrometheus();
                 return r;
               },
-              {.summary = "Prometheus metrics: requests by route and status, latency histogram.",
+              {.summary = "Prometheus metrics: requests by route and status, latency histogram, plugin guard verdicts.",
                .tag = "system",
                .response = Schema::String(),
                .response_content_type = "text/plain"}});

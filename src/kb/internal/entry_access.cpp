@@ -29,4 +29,12 @@ Status RequireEntryAccess(storage::TenantSession& session, const identity::Princ
   return Ok();
 }
 
+Result<std::pair<Entry, AccessLevel>> EntryWithAccess(storage::TenantSession& session,
+                                                      const identity::Principal& caller, const std::string& entry_id,
+                                                      AccessLevel needed) {
+  auto loaded = internal::LoadEntry(session, caller, entry_id, needed, false);
+  if (!loaded) return std::move(loaded).error();
+  return std::make_pair(std::move(loaded->entry), loaded->level);
+}
+
 }  // namespace credence::kb
