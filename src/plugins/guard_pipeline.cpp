@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -16,6 +17,7 @@
 #include "plugins/approvals.h"
 #include "plugins/content_rules.h"
 #include "plugins/custom_guards.h"
+#include "reports/entry_activity.h"
 #include "storage/database.h"
 #include "trust/entry_usage.h"
 
@@ -66,24 +68,33 @@ std::optional<kb::GuardDenial> DevFaultsGuard(const GuardView& view, const kb::G
   return std::nullopt;
 }
 
-// safe-delete: an entry used (per usage records) within `days` needs
-// confirmed=true and a reason.
+// safe-delete: an entry AI applications used within `days` (usage records
+// naming it, or evaluations of it by a registered app in the ledger's
+// rollup) needs confirmed=true and a reason.
 std::optional<kb::GuardDenial> SafeDeleteGuard(storage::TenantSession& tx, const json::object& settings,
                                                const kb::GuardContext& context, TimeMs now) {
   int64_t days = 30;
   if (const auto* v = settings.if_contains("days"); v && v->is_int64()) days = v->as_int64();
-  const auto usage = trust::RecentEntryUsage(tx, context.entity_id, now - days * 24 * 60 * 60 * 1000);
-  if (usage.usage_count == 0) return std::nullopt;
+  const TimeMs since = now - days * 24 * 60 * 60 * 1000;
+  const auto usage = trust::RecentEntryUsage(tx, context.entity_id, since);
+  const auto evaluated = reports::AppEvaluationsOf(tx, context.entity_id, since);
+  if (usage.usage_count == 0 && evaluated.evaluations == 0) return std::nullopt;
   const auto* confirmed = context.properties.if_contains("confirmed");
   const auto reason = Trim(StringProperty(context, "reason"));
   if (confirmed && confirmed->is_bool() && confirmed->as_bool() && !reason.empty()) return std::nullopt;
+  std::set<std::string> app_ids(usage.app_ids.begin(), usage.app_ids.end());
+  app_ids.insert(evaluated.app_ids.begin(), evaluated.app_ids.end());
   json::array apps;
-  for (const auto& a : usage.app_ids) apps.push_back(json::string(a));
+  for (const auto& a : app_ids) apps.push_back(json::string(a));
   return Deny(
       "entry_used_by_ai",
       "AI applications used this entry in the last " + std::to_string(days) +
           " days; confirm the delete with a reason.",
-      {{"usageCount", usage.usage_count}, {"appIds", std::move(apps)}, {"days", days}, {"confirmationRequired", true}});
+      {{"usageCount", usage.usage_count},
+       {"appEvaluations", evaluated.evaluations},
+       {"appIds", std::move(apps)},
+       {"days", days},
+       {"confirmationRequired", true}});
 }
 
 }  // namespace

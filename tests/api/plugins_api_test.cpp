@@ -10,8 +10,10 @@
 #include <chrono>
 #include <string>
 
+#include "core/clock.h"
 #include "core/ids.h"
 #include "support/api_fixture.h"
+#include "support/clock_fixture.h"
 #include "support/kb_fixture.h"
 
 namespace credence::test {
@@ -394,6 +396,27 @@ TEST_F(Plugins, SafeDeleteNeedsAConfirmationForEntriesAIUsed) {
   EXPECT_EQ(api().Delete("/api/entries/" + unused, t.token("editor")).status, 204);
   EXPECT_EQ(api().Delete("/api/entries/" + used + "?confirm=true&reason=retired", t.token("editor")).status, 204);
   EXPECT_EQ(api().Get("/api/entries/" + used, t.token("editor")).status, 404);
+
+  // An entry a registered AI application evaluated (the ledger, through its
+  // rollup) counts as used too, without any usage record.
+  const std::string evaluated = Str(MakeEntry(api(), t.token("editor"), "docs", "evaluated", {"Body"}), "id");
+  auto app = api().Post("/trust-admin/apps", {{"name", "Support bot"}, {"channel", "internal"}, {"risk", "high"}},
+                        t.token("admin"));
+  ASSERT_EQ(app.status, 201) << app.body;
+  const std::string app_id = Str(app.Json(), "id");
+  const auto expires = FormatTimestamp(*ParseTimestamp(ServerTime(api())) + 30 * kMsPerDay);
+  auto key = api().Post("/trust-admin/apps/" + app_id + "/keys", {{"name", "prod"}, {"expiresAt", expires}},
+                        t.token("admin"));
+  ASSERT_EQ(key.status, 201) << key.body;
+  auto evaluation = api().Post("/api/trust/evaluate", {{"sources", json::array{"entry:" + evaluated}}},
+                               Str(key.Json(), "clientSecret"));
+  ASSERT_EQ(evaluation.status, 200) << evaluation.body;
+  ASSERT_EQ(api().Post("/dev/jobs/run", json::object{}).status, 200);  // the reports' rollup folds the ledger
+  auto by_app = api().Delete("/api/entries/" + evaluated, t.token("editor"));
+  ExpectProblem(by_app, 422, "guard_denied");
+  EXPECT_EQ(by_app.Json().at("metadata").at("usageCount").as_int64(), 0);
+  EXPECT_EQ(by_app.Json().at("metadata").at("appEvaluations").as_int64(), 1);
+  EXPECT_EQ(json::serialize(by_app.Json().at("metadata").at("appIds")), "[\"" + app_id + "\"]");
 }
 
 TEST_F(Plugins, AGuardThatThrowsOrOverrunsCountsAsAllowAndIsReported) {
