@@ -64,6 +64,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       style_rules(db, clock, audit),
       glossaries(db, clock, audit),
       templates(db, clock, audit),
+      translators(options.machine_translation),
+      machine_translation(translations, block_heuristics, glossaries, translators),
       services_{db,
                 tenants,
                 users,
@@ -106,7 +108,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 style_rules,
                 glossaries,
                 templates,
-                analytics} {
+                analytics,
+                machine_translation} {
   audit.SetChainHeads(&chain_heads);
   // A key with connector:push names a connector of its tenant.
   api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);

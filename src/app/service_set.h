@@ -37,6 +37,8 @@
 #include "platform/audit_log.h"
 #include "platform/block_heuristics.h"
 #include "platform/glossaries.h"
+#include "translation/document_translation.h"
+#include "translation/translator.h"
 #include "platform/languages.h"
 #include "platform/style_rules.h"
 #include "platform/taxonomy.h"
@@ -81,6 +83,8 @@ struct ServiceSetOptions {
   connectors::RepositoryPolicy repositories;
   // DocumentRead analytics events (docs/analytics.md).
   bool record_reads = true;
+  // Machine-translation providers (docs/machine-translation.md).
+  translation::ProviderConfig machine_translation;
 };
 
 class ServiceSet {
@@ -139,6 +143,8 @@ class ServiceSet {
   platform::StyleRuleService style_rules;
   platform::GlossaryService glossaries;
   kb::TemplateService templates;
+  translation::TranslatorSet translators;
+  translation::MachineTranslationService machine_translation;
 
  private:
   http::Metrics metrics_;

@@ -27,6 +27,9 @@ namespace credence::kb {
 class MembershipService;
 class TemplateService;
 }
+namespace credence::translation {
+class MachineTranslationService;
+}  // namespace credence::translation
 namespace credence::lifecycle {
 class ExpiryTemplateService;
 class ReviewChecklistService;
@@ -130,6 +133,8 @@ struct Services {
   const kb::TemplateService& templates;
   // Reading analytics (docs/analytics.md).
   const analytics::AnalyticsService& analytics;
+  // Machine translation (docs/machine-translation.md).
+  const translation::MachineTranslationService& machine_translation;
 };
 
 struct WebhookDoc;
