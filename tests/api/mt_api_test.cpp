@@ -4,6 +4,7 @@
 // which records every request), and one pointed at a real Apertium APY.
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <memory>
 
 #include "support/api_fixture.h"
@@ -255,6 +256,32 @@ TEST_F(MachineTranslation, DeepLBatchesWithItsKeyAndUsesASyncedGlossary) {
   // An editor may not push glossaries.
   EXPECT_EQ(c().Post("/admin/glossaries/" + Str(g.Json(), "id") + "/sync", json::object{}, t_.token("editor")).status,
             403);
+}
+
+// The trust plane warns about unreviewed machine translation on
+// customer-facing (and unknown) channels, until a person confirms it.
+TEST_F(MachineTranslation, TrustWarnsOnUnreviewedMachineTranslationForCustomerFacingChannels) {
+  ASSERT_EQ(c().Post("/api/entries/" + id_ + "/publish", json::object{}, admin()).status, 200);
+  auto review = c().Post("/api/entries/" + id_ + "/review", {{"reviewType", "FullReview"}, {"timeSpentSeconds", 60}},
+                         admin());
+  ASSERT_EQ(review.status, 200) << review.body;
+  ASSERT_EQ(Auto("es").status, 201);
+  auto codes = [&](const std::string& channel) {
+    auto r = c().Post("/api/trust/evaluate",
+                      {{"sources", json::array{"entry:" + id_}}, {"context", {{"channel", channel}, {"language", "es"}}}},
+                      t_.token("viewer"));
+    EXPECT_EQ(r.status, 200) << r.body;
+    const json::value result = r.Json();
+    std::vector<std::string> out;
+    for (const auto& reason : result.at("results").at(0).at("reasons").as_array()) out.push_back(Str(reason, "code"));
+    return out;
+  };
+  EXPECT_EQ(codes("internal"), std::vector<std::string>{});
+  auto outside = codes("pigeon");  // unknown: treated as customer-facing
+  EXPECT_NE(std::find(outside.begin(), outside.end(), "machine_translation_unreviewed"), outside.end());
+  ASSERT_EQ(c().Put("/api/entries/" + id_ + "/translations/es/mark-uptodate", json::object{}, admin()).status, 200);
+  outside = codes("pigeon");
+  EXPECT_EQ(std::find(outside.begin(), outside.end(), "machine_translation_unreviewed"), outside.end());
 }
 
 TEST_F(MachineTranslation, BadRequestsAndProviderTimeouts) {
