@@ -92,18 +92,28 @@ Status TranslationService::Replace(storage::TenantSession& s, const Entry& entry
     current_hash.emplace(row.Text(0), row.Text(2));
   }
   CR_TRY_ASSIGN(ParsedDocument parsed, ParseTranslation(content, "content", live_positions));
-  // Existing translated blocks: node and the hash they were translated from.
-  std::unordered_map<std::string, std::pair<std::string, std::string>> previous;
+  // Existing translated blocks: node, the hash they were translated from,
+  // and whether a machine wrote them.
+  struct Previous {
+    std::string node;
+    std::string source_hash;
+    bool machine = false;
+  };
+  std::unordered_map<std::string, Previous> previous;
   for (const auto& row : s.Run(internal::kTranslationBlocks, {entry.id, language}))
-    previous.emplace(row.Text(0), std::make_pair(row.Text(1), row.Text(2)));
+    previous.emplace(row.Text(0), Previous{row.Text(1), row.Text(2), row.Bool(3)});
 
   s.Run(internal::kUpdateTranslation, {entry.id, language, title, now, user_id});
   s.Run(internal::kDeleteTranslationBlocks, {entry.id, language});
   for (const Block& b : parsed.blocks) {
     std::string source_hash = current_hash.at(b.block_id);
-    if (auto it = previous.find(b.block_id); it != previous.end() && BlockHash(it->second.first) == b.hash)
-      source_hash = it->second.second;  // untouched: still translated from what it was
-    s.Run(internal::kInsertTranslationBlock, {entry.id, language, b.block_id, b.node_json, source_hash});
+    bool machine = false;  // a block the person changed is theirs
+    if (auto it = previous.find(b.block_id); it != previous.end() && BlockHash(it->second.node) == b.hash) {
+      source_hash = it->second.source_hash;  // untouched: still translated from what it was
+      machine = it->second.machine;          // and still unreviewed when a machine wrote it
+    }
+    s.Run(machine ? internal::kInsertMachineTranslationBlock : internal::kInsertTranslationBlock,
+          {entry.id, language, b.block_id, b.node_json, source_hash});
   }
   observer.EntryTextSaved(s, entry.id, language, TextPiecesOf(title, parsed.blocks), now);
   return Ok();

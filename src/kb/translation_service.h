@@ -79,7 +79,8 @@ class TranslationService {
   // Replaces a translation's title and blocks within the caller's write
   // transaction (the entry is loaded and its access checked by the caller).
   // A block whose text changed is taken as re-translated from the current
-  // original; an unchanged block keeps the hash it was translated from.
+  // original (by a person: its machine-translated mark goes); an unchanged
+  // block keeps the hash it was translated from and its mark.
   // `observer` is told the translation's new text.
   static Status Replace(storage::TenantSession& session, const Entry& entry, const std::string& language,
                         const std::string& title, const std::string& content, const std::string& user_id, TimeMs now,

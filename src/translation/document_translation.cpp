@@ -51,9 +51,8 @@ bool CopiedVerbatim(const std::string& node_type, const std::optional<platform::
   return node_type == "codeBlock";
 }
 
-Result<std::string> TranslateNode(const Translator& translator, const std::string& node_json,
-                                  const std::string& source, const std::string& target,
-                                  const GlossaryInput* glossary) {
+Result<std::string> TranslateNode(const Translator& translator, const std::string& node_json, const std::string& source,
+                                  const std::string& target, const GlossaryInput* glossary) {
   boost::system::error_code ec;
   json::value node = json::parse(node_json, ec);
   if (ec) return Error::Internal("a stored block is not JSON");
@@ -102,10 +101,9 @@ GlossaryInput MachineTranslationService::GlossaryFor(const identity::Principal& 
   return input;
 }
 
-Result<kb::FullTranslation> MachineTranslationService::TranslateEntry(const identity::Principal& caller,
-                                                                      const std::string& entry_id,
-                                                                      const std::string& language,
-                                                                      const std::optional<std::string>& provider) const {
+Result<kb::FullTranslation> MachineTranslationService::TranslateEntry(
+    const identity::Principal& caller, const std::string& entry_id, const std::string& language,
+    const std::optional<std::string>& provider) const {
   const Translator* translator = provider ? translators_.Find(*provider) : translators_.Default();
   if (translators_.Empty())
     return Error::InvalidArgument("auto_translation_unavailable",

@@ -21,9 +21,8 @@ namespace credence::translation {
 // carrying a "code" mark; everything else (types, attrs, marks, order) is
 // kept byte for byte in meaning. `glossary` terms are protected by
 // placeholders unless the translator applies glossaries itself.
-Result<std::string> TranslateNode(const Translator& translator, const std::string& node_json,
-                                  const std::string& source, const std::string& target,
-                                  const GlossaryInput* glossary);
+Result<std::string> TranslateNode(const Translator& translator, const std::string& node_json, const std::string& source,
+                                  const std::string& target, const GlossaryInput* glossary);
 
 // Whether a block is copied rather than translated: a heuristic classified
 // it Protect or Skip, or it is a codeBlock.
@@ -63,8 +62,8 @@ class MachineTranslationService {
                                       const std::optional<std::string>& provider) const;
 
  private:
-  GlossaryInput GlossaryFor(const identity::Principal& caller, const Translator& translator,
-                            const std::string& source, const std::string& target) const;
+  GlossaryInput GlossaryFor(const identity::Principal& caller, const Translator& translator, const std::string& source,
+                            const std::string& target) const;
 
   const kb::TranslationService& translations_;
   const platform::BlockHeuristicService& heuristics_;

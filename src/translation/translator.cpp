@@ -1,7 +1,7 @@
 #include "translation/translator.h"
 
-#include <boost/json.hpp>
 #include <curl/curl.h>
+#include <boost/json.hpp>
 
 #include <cctype>
 #include <map>
@@ -79,8 +79,8 @@ Result<HttpResponse> Post(std::string_view provider, const std::string& url, con
   curl_easy_setopt(c.get(), CURLOPT_WRITEDATA, &response.body);
   const CURLcode rc = curl_easy_perform(c.get());
   if (rc == CURLE_OPERATION_TIMEDOUT)
-    return Upstream("mt_timeout", std::string(provider) + " did not answer within " + std::to_string(timeout_ms) +
-                                      " ms.");
+    return Upstream("mt_timeout",
+                    std::string(provider) + " did not answer within " + std::to_string(timeout_ms) + " ms.");
   if (rc != CURLE_OK)
     return Upstream("mt_unavailable", std::string(provider) + " could not be reached: " +
                                           (error_buffer[0] ? error_buffer : curl_easy_strerror(rc)));
@@ -94,8 +94,8 @@ std::optional<Error> StatusError(std::string_view provider, const HttpResponse& 
   if (r.status == 401 || r.status == 403)
     return Upstream("mt_auth_failed", p + " refused the API key (HTTP " + std::to_string(r.status) + ").");
   if (r.status == 456 || r.status == 429)
-    return Upstream("mt_quota_exceeded", p + " reports its quota or rate limit exceeded (HTTP " +
-                                             std::to_string(r.status) + ").");
+    return Upstream("mt_quota_exceeded",
+                    p + " reports its quota or rate limit exceeded (HTTP " + std::to_string(r.status) + ").");
   if (r.status >= 500) return Upstream("mt_unavailable", p + " failed (HTTP " + std::to_string(r.status) + ").");
   return std::nullopt;
 }
@@ -197,7 +197,7 @@ std::string DeepLCode(std::string_view bcp47, bool target) {
   std::string up;
   for (char c : bcp47) up.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
   if (!target) return up.substr(0, up.find('-'));  // source languages have no variants
-  if (up == "EN") return "EN-US";                   // DeepL wants a variant for English and Portuguese
+  if (up == "EN") return "EN-US";                  // DeepL wants a variant for English and Portuguese
   if (up == "PT") return "PT-PT";
   return up;
 }
@@ -210,15 +210,13 @@ class DeepL : public Translator {
   bool SupportsGlossaries() const override { return true; }
 
   Result<std::vector<std::string>> Translate(const std::vector<std::string>& texts, const std::string& source,
-                                             const std::string& target,
-                                             const GlossaryInput* glossary) const override {
+                                             const std::string& target, const GlossaryInput* glossary) const override {
     if (texts.empty()) return std::vector<std::string>{};
     json::object body{{"text", json::value_from(texts)},
                       {"source_lang", DeepLCode(source, false)},
                       {"target_lang", DeepLCode(target, true)}};
     if (glossary && glossary->provider_glossary_id) body["glossary_id"] = *glossary->provider_glossary_id;
-    CR_TRY_ASSIGN(HttpResponse r, Post("DeepL", url_ + "/v2/translate", json::serialize(body), Headers(),
-                                       timeout_ms_));
+    CR_TRY_ASSIGN(HttpResponse r, Post("DeepL", url_ + "/v2/translate", json::serialize(body), Headers(), timeout_ms_));
     if (auto e = StatusError("DeepL", r)) return *e;
     if (r.status == 400) return Error::InvalidArgument("mt_unsupported_pair", "DeepL refused: " + r.body);
     if (r.status != 200) return BadResponse("DeepL", "HTTP " + std::to_string(r.status));
@@ -252,8 +250,8 @@ class DeepL : public Translator {
                       {"target_lang", DeepLCode(target, false)},
                       {"entries", tsv},
                       {"entries_format", "tsv"}};
-    CR_TRY_ASSIGN(HttpResponse r, Post("DeepL", url_ + "/v2/glossaries", json::serialize(body), Headers(),
-                                       timeout_ms_));
+    CR_TRY_ASSIGN(HttpResponse r,
+                  Post("DeepL", url_ + "/v2/glossaries", json::serialize(body), Headers(), timeout_ms_));
     if (auto e = StatusError("DeepL", r)) return *e;
     if (r.status == 400) return Error::InvalidArgument("mt_glossary_refused", "DeepL refused the glossary: " + r.body);
     if (r.status != 200 && r.status != 201) return BadResponse("DeepL", "HTTP " + std::to_string(r.status));
@@ -295,8 +293,7 @@ std::unique_ptr<Translator> MakeDeepL(std::string base_url, std::string auth_key
 TranslatorSet::TranslatorSet(const ProviderConfig& config) : default_name_(config.default_provider) {
   if (!config.apertium_url.empty()) translators_.push_back(MakeApertium(config.apertium_url, config.timeout_ms));
   if (!config.libretranslate_url.empty())
-    translators_.push_back(
-        MakeLibreTranslate(config.libretranslate_url, config.libretranslate_key, config.timeout_ms));
+    translators_.push_back(MakeLibreTranslate(config.libretranslate_url, config.libretranslate_key, config.timeout_ms));
   if (!config.deepl_url.empty())
     translators_.push_back(MakeDeepL(config.deepl_url, config.deepl_key, config.timeout_ms));
 }
@@ -314,8 +311,8 @@ const Translator* TranslatorSet::Default() const {
 
 std::string ApertiumCode(std::string_view bcp47) {
   static const std::map<std::string, std::string, std::less<>> kCodes = {
-      {"en", "eng"}, {"es", "spa"}, {"ca", "cat"}, {"fr", "fra"}, {"pt", "por"}, {"it", "ita"},
-      {"de", "deu"}, {"nl", "nld"}, {"eu", "eus"}, {"gl", "glg"}, {"oc", "oci"}, {"ro", "ron"},
+      {"en", "eng"}, {"es", "spa"}, {"ca", "cat"}, {"fr", "fra"}, {"pt", "por"},      {"it", "ita"},
+      {"de", "deu"}, {"nl", "nld"}, {"eu", "eus"}, {"gl", "glg"}, {"oc", "oci"},      {"ro", "ron"},
       {"nb", "nob"}, {"nn", "nno"}, {"da", "dan"}, {"sv", "swe"}, {"en-US", "eng_US"}};
   auto it = kCodes.find(bcp47);
   if (it != kCodes.end()) return it->second;

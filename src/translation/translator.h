@@ -38,8 +38,8 @@ class Translator {
   virtual std::string_view Name() const = 0;
   // One translated text per input text, in order. Texts are plain text
   // (no markup); an empty text comes back empty.
-  virtual Result<std::vector<std::string>> Translate(const std::vector<std::string>& texts,
-                                                     const std::string& source, const std::string& target,
+  virtual Result<std::vector<std::string>> Translate(const std::vector<std::string>& texts, const std::string& source,
+                                                     const std::string& target,
                                                      const GlossaryInput* glossary) const = 0;
   // True when the provider applies glossaries itself (after SyncGlossary);
   // otherwise callers protect terms (ProtectTerms below).

@@ -22,19 +22,18 @@ std::string RichDoc() {
       json::object{{"type", "heading"},
                    {"attrs", {{"level", 2}}},
                    {"content", json::array{json::object{{"type", "text"}, {"text", "Open the panel"}}}}},
-      json::object{{"type", "paragraph"},
-                   {"content",
-                    json::array{json::object{{"type", "text"}, {"text", "Press "}},
-                                json::object{{"type", "text"},
-                                             {"text", "Save"},
-                                             {"marks", json::array{json::object{{"type", "bold"}}}}},
-                                json::object{{"type", "text"}, {"text", " and read "}},
-                                json::object{{"type", "text"},
-                                             {"text", "the guide"},
-                                             {"marks", json::array{json::object{
-                                                           {"type", "link"},
-                                                           {"attrs", {{"href", "https://example.com/g"}}}}}}},
-                                json::object{{"type", "text"}, {"text", "."}}}}},
+      json::object{
+          {"type", "paragraph"},
+          {"content",
+           json::array{
+               json::object{{"type", "text"}, {"text", "Press "}},
+               json::object{{"type", "text"}, {"text", "Save"}, {"marks", json::array{json::object{{"type", "bold"}}}}},
+               json::object{{"type", "text"}, {"text", " and read "}},
+               json::object{{"type", "text"},
+                            {"text", "the guide"},
+                            {"marks", json::array{json::object{{"type", "link"},
+                                                               {"attrs", {{"href", "https://example.com/g"}}}}}}},
+               json::object{{"type", "text"}, {"text", "."}}}}},
       json::object{{"type", "codeBlock"},
                    {"attrs", {{"language", "bash"}}},
                    {"content", json::array{json::object{{"type", "text"}, {"text", "make install"}}}}},
@@ -60,9 +59,9 @@ class MachineTranslation : public ApiTest {
   static void SetUpTestSuite() {
     standin_ = std::make_unique<MtStandIn>();
     ServerOptions options = SharedServerOptions();
-    options.extra_args = {"--mt-libretranslate-url", standin_->url(), "--mt-libretranslate-key", "good-key",
-                          "--mt-deepl-url",          standin_->url(), "--mt-deepl-key",          "deepl-key",
-                          "--mt-default-provider",   "libretranslate", "--mt-timeout-ms",        "1000"};
+    options.extra_args = {"--mt-libretranslate-url", standin_->url(),  "--mt-libretranslate-key", "good-key",
+                          "--mt-deepl-url",          standin_->url(),  "--mt-deepl-key",          "deepl-key",
+                          "--mt-default-provider",   "libretranslate", "--mt-timeout-ms",         "1000"};
     server_ = std::make_unique<ServerProcess>(options);
   }
   static void TearDownTestSuite() {
@@ -76,8 +75,11 @@ class MachineTranslation : public ApiTest {
     t_ = CreateTenant(*client_, "mt");
     MakeHub(*client_, admin(), "docs");
     auto e = client_->Post("/api/entries",
-                           {{"hubKey", "docs"}, {"key", "rich"}, {"originalLanguage", "en"},
-                            {"title", "Panel guide"}, {"content", RichDoc()}},
+                           {{"hubKey", "docs"},
+                            {"key", "rich"},
+                            {"originalLanguage", "en"},
+                            {"title", "Panel guide"},
+                            {"content", RichDoc()}},
                            admin());
     ASSERT_EQ(e.status, 201) << e.body;
     id_ = Str(e.Json(), "id");
@@ -158,9 +160,9 @@ TEST_F(MachineTranslation, OnlyMissingOrStaleBlocksAreSentAndAPersonsEditClearsT
   // Edit the heading of the original: only it is sent.
   json::value doc = json::parse(original_);
   doc.at("content").at(0).at("content").at(0).as_object()["text"] = "Close the panel";
-  ASSERT_EQ(c().Put("/api/entries/" + id_, {{"title", "Panel guide"}, {"content", json::serialize(doc)}}, admin())
-                .status,
-            200);
+  ASSERT_EQ(
+      c().Put("/api/entries/" + id_, {{"title", "Panel guide"}, {"content", json::serialize(doc)}}, admin()).status,
+      200);
   auto status = c().Get("/api/entries/" + id_ + "/translations/es/status", admin()).Json();
   EXPECT_EQ(status.at("staleBlockCount").as_int64(), 1);
   auto r = Auto("es");
@@ -175,15 +177,19 @@ TEST_F(MachineTranslation, OnlyMissingOrStaleBlocksAreSentAndAPersonsEditClearsT
   auto marked = c().Put("/api/entries/" + id_ + "/translations/es/mark-uptodate", json::object{}, admin());
   ASSERT_EQ(marked.status, 200) << marked.body;
   EXPECT_EQ(marked.Json().at("machineTranslatedBlockCount").as_int64(), 0);
-  // In another language, a person's edit of the translation clears it too.
+  // In another language, a person's edit of a block clears that block's
+  // mark; the blocks they left as they were stay marked.
   auto de = Auto("de");
   ASSERT_EQ(de.status, 201);
   EXPECT_EQ(de.Json().at("machineTranslatedBlockCount").as_int64(), 4);
+  json::value de_doc = json::parse(Str(de.Json(), "content"));
+  de_doc.at("content").at(0).at("content").at(0).as_object()["text"] = "Das Feld schliessen";
   auto edited = c().Put("/api/entries/" + id_ + "?language=de",
-                        {{"title", "Anleitung"}, {"content", Str(de.Json(), "content")}}, admin());
+                        {{"title", "Anleitung"}, {"content", json::serialize(de_doc)}}, admin());
   ASSERT_EQ(edited.status, 200) << edited.body;
   auto de_status = c().Get("/api/entries/" + id_ + "/translations/de/status", admin()).Json();
-  EXPECT_EQ(de_status.at("machineTranslatedBlockCount").as_int64(), 0);
+  EXPECT_EQ(de_status.at("machineTranslatedBlockCount").as_int64(), 3);
+  EXPECT_EQ(de_status.at("staleBlockCount").as_int64(), 0);
   // The reader's view counts them as well.
   auto view = c().Get("/api/entries/" + id_ + "?language=es", admin());
   ASSERT_EQ(view.status, 200);
@@ -215,9 +221,9 @@ TEST_F(MachineTranslation, ProtectedBlocksAreCopiedAndGlossaryTermsKeptByPlaceho
   ASSERT_EQ(requests.size(), 3u);  // heading, paragraph, title
   EXPECT_EQ(AskedTexts(requests[0]), std::vector<std::string>{"Open the ZXQ1"});
   // LibreTranslate stores no glossaries.
-  ExpectProblem(c().Post("/admin/glossaries/" + Str(g.Json(), "id") + "/sync?provider=libretranslate", json::object{},
-                         admin()),
-                409, "glossary_sync_unsupported");
+  ExpectProblem(
+      c().Post("/admin/glossaries/" + Str(g.Json(), "id") + "/sync?provider=libretranslate", json::object{}, admin()),
+      409, "glossary_sync_unsupported");
 }
 
 TEST_F(MachineTranslation, DeepLBatchesWithItsKeyAndUsesASyncedGlossary) {
@@ -262,14 +268,15 @@ TEST_F(MachineTranslation, DeepLBatchesWithItsKeyAndUsesASyncedGlossary) {
 // customer-facing (and unknown) channels, until a person confirms it.
 TEST_F(MachineTranslation, TrustWarnsOnUnreviewedMachineTranslationForCustomerFacingChannels) {
   ASSERT_EQ(c().Post("/api/entries/" + id_ + "/publish", json::object{}, admin()).status, 200);
-  auto review = c().Post("/api/entries/" + id_ + "/review", {{"reviewType", "FullReview"}, {"timeSpentSeconds", 60}},
-                         admin());
+  auto review =
+      c().Post("/api/entries/" + id_ + "/review", {{"reviewType", "FullReview"}, {"timeSpentSeconds", 60}}, admin());
   ASSERT_EQ(review.status, 200) << review.body;
   ASSERT_EQ(Auto("es").status, 201);
   auto codes = [&](const std::string& channel) {
-    auto r = c().Post("/api/trust/evaluate",
-                      {{"sources", json::array{"entry:" + id_}}, {"context", {{"channel", channel}, {"language", "es"}}}},
-                      t_.token("viewer"));
+    auto r =
+        c().Post("/api/trust/evaluate",
+                 {{"sources", json::array{"entry:" + id_}}, {"context", {{"channel", channel}, {"language", "es"}}}},
+                 t_.token("viewer"));
     EXPECT_EQ(r.status, 200) << r.body;
     const json::value result = r.Json();
     std::vector<std::string> out;
@@ -294,9 +301,9 @@ TEST_F(MachineTranslation, BadRequestsAndProviderTimeouts) {
   // A text the stand-in answers after 3 s against a 1 s timeout.
   json::value doc = json::parse(original_);
   doc.at("content").at(0).at("content").at(0).as_object()["text"] = "SLOW heading";
-  ASSERT_EQ(c().Put("/api/entries/" + id_, {{"title", "Panel guide"}, {"content", json::serialize(doc)}}, admin())
-                .status,
-            200);
+  ASSERT_EQ(
+      c().Put("/api/entries/" + id_, {{"title", "Panel guide"}, {"content", json::serialize(doc)}}, admin()).status,
+      200);
   ExpectProblem(Auto("es"), 502, "mt_timeout");
   ExpectProblem(Auto("es", "deepl"), 502, "mt_timeout");
   // Nothing was saved.
@@ -309,10 +316,8 @@ class MtServers : public ApiTest {};
 // Keys the providers refuse, and quotas: clear 502s.
 TEST_F(MtServers, AuthFailuresAndQuotasAreClearErrors) {
   MtStandIn standin;
-  for (const auto& [key, lt_code, deepl_code] :
-       std::vector<std::tuple<std::string, std::string, std::string>>{{"bad", "mt_auth_failed", "mt_auth_failed"},
-                                                                      {"quota", "mt_quota_exceeded",
-                                                                       "mt_quota_exceeded"}}) {
+  for (const auto& [key, lt_code, deepl_code] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"bad", "mt_auth_failed", "mt_auth_failed"}, {"quota", "mt_quota_exceeded", "mt_quota_exceeded"}}) {
     ServerOptions options = SharedServerOptions();
     options.extra_args = {"--mt-libretranslate-url", standin.url(), "--mt-libretranslate-key", key,
                           "--mt-deepl-url",          standin.url(), "--mt-deepl-key",          key};
@@ -344,7 +349,10 @@ TEST_F(MtServers, ApertiumTranslatesEnglishToSpanishKeepingStructure) {
   auto t = CreateTenant(client, "mt-apy");
   MakeHub(client, t.token("admin"), "docs");
   auto e = client.Post("/api/entries",
-                       {{"hubKey", "docs"}, {"key", "rich"}, {"originalLanguage", "en"}, {"title", "Hello world"},
+                       {{"hubKey", "docs"},
+                        {"key", "rich"},
+                        {"originalLanguage", "en"},
+                        {"title", "Hello world"},
                         {"content", RichDoc()}},
                        t.token("admin"));
   ASSERT_EQ(e.status, 201) << e.body;
