@@ -65,7 +65,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       glossaries(db, clock, audit),
       templates(db, clock, audit),
       translators(options.machine_translation),
-      machine_translation(translations, block_heuristics, glossaries, translators),
+      machine_translation(translations, block_heuristics, glossaries, languages, translators),
       services_{db,
                 tenants,
                 users,

@@ -104,7 +104,16 @@ GlossaryInput MachineTranslationService::GlossaryFor(const identity::Principal& 
 Result<kb::FullTranslation> MachineTranslationService::TranslateEntry(
     const identity::Principal& caller, const std::string& entry_id, const std::string& language,
     const std::optional<std::string>& provider) const {
-  const Translator* translator = provider ? translators_.Find(*provider) : translators_.Default();
+  const Translator* translator = nullptr;
+  if (provider) {
+    translator = translators_.Find(*provider);
+  } else {
+    // The tenant's choice for the language, when this server has it.
+    if (auto langs = languages_.List(caller); langs)
+      for (const auto& l : *langs)
+        if (l.code == language && l.provider) translator = translators_.Find(*l.provider);
+    if (!translator) translator = translators_.Default();
+  }
   if (translators_.Empty())
     return Error::InvalidArgument("auto_translation_unavailable",
                                   "Automatic translation is not available: no translation provider is configured. "

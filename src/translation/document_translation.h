@@ -12,6 +12,7 @@
 #include "kb/translation_service.h"
 #include "platform/block_heuristics.h"
 #include "platform/glossaries.h"
+#include "platform/languages.h"
 #include "translation/translator.h"
 
 namespace credence::translation {
@@ -33,12 +34,18 @@ class MachineTranslationService {
   // All references outlive the service.
   MachineTranslationService(const kb::TranslationService& translations,
                             const platform::BlockHeuristicService& heuristics,
-                            const platform::GlossaryService& glossaries, const TranslatorSet& translators)
-      : translations_(translations), heuristics_(heuristics), glossaries_(glossaries), translators_(translators) {}
+                            const platform::GlossaryService& glossaries, const platform::LanguageService& languages,
+                            const TranslatorSet& translators)
+      : translations_(translations),
+        heuristics_(heuristics),
+        glossaries_(glossaries),
+        languages_(languages),
+        translators_(translators) {}
 
   // Entry Editor+. Translates the blocks of the entry's translation into
   // `language` that are missing or stale with `provider` (default: the
-  // configured default) and saves them marked machine-translated; creates
+  // provider the tenant's language configuration names, when this server
+  // has it configured; else the server's default) and saves them marked machine-translated; creates
   // the translation (its title translated) when there is none. 400
   // auto_translation_unavailable when no provider is configured, 400
   // unknown_provider; the provider's errors as they come (translator.h).
@@ -68,6 +75,7 @@ class MachineTranslationService {
   const kb::TranslationService& translations_;
   const platform::BlockHeuristicService& heuristics_;
   const platform::GlossaryService& glossaries_;
+  const platform::LanguageService& languages_;
   const TranslatorSet& translators_;
 };
 

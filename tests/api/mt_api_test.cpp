@@ -291,6 +291,21 @@ TEST_F(MachineTranslation, TrustWarnsOnUnreviewedMachineTranslationForCustomerFa
   EXPECT_EQ(std::find(outside.begin(), outside.end(), "machine_translation_unreviewed"), outside.end());
 }
 
+// Without `provider`, the provider the tenant's language configuration names
+// (when configured on the server) wins over the server's default.
+TEST_F(MachineTranslation, TheLanguagesConfiguredProviderIsTheDefault) {
+  auto lang =
+      c().Post("/admin/languages", {{"code", "fr"}, {"displayName", "Francais"}, {"provider", "deepl"}}, admin());
+  ASSERT_TRUE(lang.status == 201 || lang.status == 409) << lang.body;
+  if (lang.status == 409) ASSERT_EQ(c().Put("/admin/languages/fr", {{"provider", "deepl"}}, admin()).status, 200);
+  ASSERT_EQ(Auto("fr").status, 201);
+  auto requests = NewRequests();
+  ASSERT_FALSE(requests.empty());
+  for (const auto& q : requests) EXPECT_EQ(q.path, "/v2/translate");
+  ASSERT_EQ(Auto("it").status, 201);  // no provider configured for it: the server's default
+  for (const auto& q : NewRequests()) EXPECT_EQ(q.path, "/translate");
+}
+
 TEST_F(MachineTranslation, BadRequestsAndProviderTimeouts) {
   const std::string base = "/api/entries/" + id_ + "/translations/";
   ExpectProblem(Auto("es", "nope"), 400, "unknown_provider");
