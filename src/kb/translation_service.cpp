@@ -235,19 +235,24 @@ Result<FullTranslation> TranslationService::SaveMachineTranslation(const identit
   storage::TenantSession s(session, caller.tenant_id);
   CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, entry_id, AccessLevel::kEditor, false));
   const TimeMs now = clock_.Now();
-  if (!Summary(s, entry_id, language))
-    s.Run(internal::kInsertTranslation, {entry_id, language, title, now, caller.user_id});
+  const bool existed = Summary(s, entry_id, language).has_value();
+  if (!existed) s.Run(internal::kInsertTranslation, {entry_id, language, title, now, caller.user_id});
   std::unordered_map<std::string, std::string> live_hash;
   for (const auto& row : s.Run(internal::kBlocksOfEntry, {entry_id}))
     if (!row.Bool(4)) live_hash.emplace(row.Text(0), row.Text(2));
+  size_t written = 0;
   for (const MachineBlock& b : blocks) {
     auto it = live_hash.find(b.block_id);
     if (it == live_hash.end() || it->second != b.source_hash) continue;  // the original moved on meanwhile
     s.Run(internal::kDeleteTranslationBlock, {entry_id, language, b.block_id});
     s.Run(internal::kInsertMachineTranslationBlock, {entry_id, language, b.block_id, b.node_json, b.source_hash});
+    ++written;
   }
   auto summary = *Summary(s, entry_id, language);
   std::string content = TranslationContent(s, entry_id, language);
+  if (existed && written == 0) return FullTranslation{summary, std::move(content)};  // nothing was missing or stale
+  s.Run(internal::kUpdateTranslation, {entry_id, language, summary.title, now, caller.user_id});
+  summary = *Summary(s, entry_id, language);
   // Search and scanning see the translation's new text.
   std::vector<Block> all;
   for (const auto& row : s.Run(internal::kTranslationBlocks, {entry_id, language})) {
