@@ -45,7 +45,8 @@ constexpr FlagSpec kFlags[] = {
     {"tenant-creations-per-day", FlagType::kInt,
      "tenants one signed-in user may create per day outside --dev (default 3; 0: none)"},
     {"chain-signing-key", FlagType::kString,
-     "PEM file of the Ed25519 key that signs chain heads (default <data-dir>/chain-signing-key.pem; created if absent)"},
+     "PEM file of the Ed25519 key that signs chain heads (default <data-dir>/chain-signing-key.pem; created if "
+     "absent)"},
     {"chain-head-interval-seconds", FlagType::kInt, "how often moved chain heads are signed (default 60)"},
     {"connector-lease-seconds", FlagType::kInt,
      "how long a connector sync holds its connector without committing a batch (default 120)"},
@@ -55,7 +56,8 @@ constexpr FlagSpec kFlags[] = {
      "record a DocumentRead analytics event for each entry read by a signed-in user (default true; "
      "docs/analytics.md)"},
     {"mt-apertium-url", FlagType::kString,
-     "machine translation: base URL of an Apertium APY server, e.g. http://127.0.0.1:2737 (docs/machine-translation.md)"},
+     "machine translation: base URL of an Apertium APY server, e.g. http://127.0.0.1:2737 "
+     "(docs/machine-translation.md)"},
     {"mt-libretranslate-url", FlagType::kString, "machine translation: base URL of a LibreTranslate server"},
     {"mt-libretranslate-key", FlagType::kString, "machine translation: LibreTranslate API key (api_key)"},
     {"mt-deepl-url", FlagType::kString,
@@ -217,8 +219,9 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
     while (!url.empty() && url.back() == '/') url.pop_back();
     if (!url.empty() && url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
       return FlagError(name, "expected an http:// or https:// URL, got '" + value + "'");
-    (name == "mt-apertium-url" ? c.mt_apertium_url : name == "mt-deepl-url" ? c.mt_deepl_url
-                                                                             : c.mt_libretranslate_url) = url;
+    (name == "mt-apertium-url" ? c.mt_apertium_url
+     : name == "mt-deepl-url"  ? c.mt_deepl_url
+                               : c.mt_libretranslate_url) = url;
   } else if (name == "mt-libretranslate-key") {
     c.mt_libretranslate_key = value;
   } else if (name == "mt-deepl-key") {

@@ -195,8 +195,8 @@ Status TranslationService::Delete(const identity::Principal& caller, const std::
 }
 
 Result<TranslationService::MachineWork> TranslationService::PendingMachineWork(const identity::Principal& caller,
-                                                                             const std::string& entry_id,
-                                                                             const std::string& language) const {
+                                                                               const std::string& entry_id,
+                                                                               const std::string& language) const {
   if (!identity::IsKnownLanguage(language))
     return Error::Validation({{"language", "unknown language '" + language + "' (see /api/tenant/known-languages)"}});
   storage::Session session(db_, storage::TxMode::kRead);
@@ -264,9 +264,9 @@ Result<FullTranslation> TranslationService::SaveMachineTranslation(const identit
   content_.EntryTextSaved(s, entry_id, language, TextPiecesOf(summary.title, all), now);
   activity_.EntryEdited(s, entry_id, caller.user_id, language, now);
   FullTranslation out{summary, std::move(content)};
-  events_.Emit(s, "translation.updated",
-               {{"entryId", entry_id}, {"hubId", loaded.entry.hub_id}, {"language", language},
-                {"actorId", caller.user_id}});
+  events_.Emit(
+      s, "translation.updated",
+      {{"entryId", entry_id}, {"hubId", loaded.entry.hub_id}, {"language", language}, {"actorId", caller.user_id}});
   session.Commit();
   return out;
 }

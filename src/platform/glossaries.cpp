@@ -490,9 +490,9 @@ Status GlossaryService::Sync(const identity::Principal& caller, const std::strin
 }
 
 namespace {
-constexpr storage::TenantQuery kProviderGlossaryId{
-    "platform.provider_glossary_id",
-    "SELECT provider_glossary_id FROM glossary_provider_ids WHERE tenant_id = $1 AND glossary_id = $2 AND provider = $3"};
+constexpr storage::TenantQuery kProviderGlossaryId{"platform.provider_glossary_id",
+                                                   "SELECT provider_glossary_id FROM glossary_provider_ids WHERE "
+                                                   "tenant_id = $1 AND glossary_id = $2 AND provider = $3"};
 constexpr storage::TenantQuery kDeleteProviderGlossaryId{
     "platform.delete_provider_glossary_id",
     "DELETE FROM glossary_provider_ids WHERE tenant_id = $1 AND glossary_id = $2 AND provider = $3"};
@@ -502,8 +502,7 @@ constexpr storage::TenantQuery kInsertProviderGlossaryId{
     " VALUES ($1, $2, $3, $4, $5)"};
 }  // namespace
 
-std::optional<std::string> GlossaryService::ProviderGlossaryId(const identity::Principal& caller,
-                                                               const std::string& id,
+std::optional<std::string> GlossaryService::ProviderGlossaryId(const identity::Principal& caller, const std::string& id,
                                                                std::string_view provider) const {
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);

@@ -43,8 +43,8 @@ using storage::TenantQuery;
   "e.id),"                                                                                                     \
   " (SELECT COUNT(*) FROM translation_blocks tb JOIN entry_blocks b ON b.tenant_id = tb.tenant_id"             \
   " AND b.entry_id = tb.entry_id AND b.block_id = tb.block_id WHERE tb.tenant_id = e.tenant_id"                \
-  " AND tb.entry_id = e.id AND tb.language = $3 AND b.is_deleted = 0 AND tb.machine_translated = 1)"           \
-  CREDENCE_KB_ENTRY_FROM                                                                                       \
+  " AND tb.entry_id = e.id AND tb.language = $3 AND b.is_deleted = 0 AND tb.machine_translated = "             \
+  "1)" CREDENCE_KB_ENTRY_FROM                                                                                  \
   " LEFT JOIN source_sensitivity ss ON ss.tenant_id = e.tenant_id AND ss.source_kind = 'entry'"                \
   " AND ss.source_id = e.id WHERE e.tenant_id = $1 AND e.id IN "
 

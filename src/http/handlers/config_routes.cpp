@@ -13,10 +13,10 @@
 #include "kb/entry_service.h"
 #include "platform/block_heuristics.h"
 #include "platform/glossaries.h"
-#include "translation/document_translation.h"
 #include "platform/languages.h"
 #include "platform/style_rules.h"
 #include "platform/taxonomy.h"
+#include "translation/document_translation.h"
 
 namespace credence::http {
 namespace json = boost::json;
@@ -1127,8 +1127,7 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                       "",
                       [&machine](RequestContext& ctx) {
                         std::optional<std::string> provider = ctx.request.QueryParam("provider");
-                        auto synced =
-                            machine.SyncGlossary(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), provider);
+                        auto synced = machine.SyncGlossary(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), provider);
                         if (!synced) return Problem(ctx, synced.error());
                         return JsonResponse(200, json::object{{"provider", synced->provider},
                                                               {"providerGlossaryId", synced->provider_glossary_id}});
@@ -1139,9 +1138,9 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                                   "for apertium and libretranslate (they apply glossary terms by placeholders, "
                                   "docs/machine-translation.md), 502 when the provider fails.",
                        .tag = "glossaries",
-                       .response = Schema::Object({Required("provider", Schema::String()),
-                                                   Required("providerGlossaryId",
-                                                            Schema::String().Describe("the provider's glossary id"))}),
+                       .response = Schema::Object(
+                           {Required("provider", Schema::String()),
+                            Required("providerGlossaryId", Schema::String().Describe("the provider's glossary id"))}),
                        .query = {{"provider", Schema::String().MaxLength(64), false,
                                   "default: a configured provider that stores glossaries, else the default one"}},
                        .errors = {404, 409, 502},
