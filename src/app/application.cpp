@@ -100,6 +100,13 @@ int Serve(const Config& config) {
   set_options.connector_sync.batch_pause_ms = config.dev ? config.connector_batch_pause_ms : 0;
   set_options.chain_key = std::make_shared<const integrity::SigningKey>(std::move(*chain_key));
   set_options.record_reads = config.record_reads;
+  set_options.machine_translation = {.apertium_url = config.mt_apertium_url,
+                                     .libretranslate_url = config.mt_libretranslate_url,
+                                     .libretranslate_key = config.mt_libretranslate_key,
+                                     .deepl_url = config.mt_deepl_url,
+                                     .deepl_key = config.mt_deepl_key,
+                                     .default_provider = config.mt_default_provider,
+                                     .timeout_ms = static_cast<long>(config.mt_timeout_ms)};
   ServiceSet set(*db, clock, set_options);
   try {
     set.chain_heads.RegisterKey();

@@ -71,6 +71,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       style_rules(db, clock, audit),
       glossaries(db, clock, audit),
       templates(db, clock, audit),
+      translators(options.machine_translation),
+      machine_translation(translations, block_heuristics, glossaries, languages, translators),
       services_{db,
                 tenants,
                 users,
@@ -119,7 +121,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 approvals,
                 custom_guards,
                 content_rules,
-                events} {
+                events,
+                machine_translation} {
   audit.SetChainHeads(&chain_heads);
   // A key with connector:push names a connector of its tenant.
   api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);

@@ -22,8 +22,8 @@
 #include "kb/entry_service.h"
 #include "kb/hub_service.h"
 #include "kb/membership_service.h"
-#include "kb/translation_service.h"
 #include "kb/template_service.h"
+#include "kb/translation_service.h"
 #include "lifecycle/dashboard_service.h"
 #include "lifecycle/expiry_service.h"
 #include "lifecycle/expiry_template_service.h"
@@ -47,6 +47,8 @@
 #include "platform/style_rules.h"
 #include "platform/taxonomy.h"
 #include "reports/report_service.h"
+#include "translation/document_translation.h"
+#include "translation/translator.h"
 #include "trust/admin_service.h"
 #include "trust/app_registry.h"
 #include "trust/content_scanning.h"
@@ -87,6 +89,8 @@ struct ServiceSetOptions {
   connectors::RepositoryPolicy repositories;
   // DocumentRead analytics events (docs/analytics.md).
   bool record_reads = true;
+  // Machine-translation providers (docs/machine-translation.md).
+  translation::ProviderConfig machine_translation;
 };
 
 class ServiceSet {
@@ -155,6 +159,8 @@ class ServiceSet {
   platform::StyleRuleService style_rules;
   platform::GlossaryService glossaries;
   kb::TemplateService templates;
+  translation::TranslatorSet translators;
+  translation::MachineTranslationService machine_translation;
 
  private:
   http::Metrics metrics_;

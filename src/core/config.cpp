@@ -45,7 +45,8 @@ constexpr FlagSpec kFlags[] = {
     {"tenant-creations-per-day", FlagType::kInt,
      "tenants one signed-in user may create per day outside --dev (default 3; 0: none)"},
     {"chain-signing-key", FlagType::kString,
-     "PEM file of the Ed25519 key that signs chain heads (default <data-dir>/chain-signing-key.pem; created if absent)"},
+     "PEM file of the Ed25519 key that signs chain heads (default <data-dir>/chain-signing-key.pem; created if "
+     "absent)"},
     {"chain-head-interval-seconds", FlagType::kInt, "how often moved chain heads are signed (default 60)"},
     {"connector-lease-seconds", FlagType::kInt,
      "how long a connector sync holds its connector without committing a batch (default 120)"},
@@ -54,6 +55,17 @@ constexpr FlagSpec kFlags[] = {
     {"record-reads", FlagType::kBool,
      "record a DocumentRead analytics event for each entry read by a signed-in user (default true; "
      "docs/analytics.md)"},
+    {"mt-apertium-url", FlagType::kString,
+     "machine translation: base URL of an Apertium APY server, e.g. http://127.0.0.1:2737 "
+     "(docs/machine-translation.md)"},
+    {"mt-libretranslate-url", FlagType::kString, "machine translation: base URL of a LibreTranslate server"},
+    {"mt-libretranslate-key", FlagType::kString, "machine translation: LibreTranslate API key (api_key)"},
+    {"mt-deepl-url", FlagType::kString,
+     "machine translation: DeepL API base URL (https://api.deepl.com or https://api-free.deepl.com)"},
+    {"mt-deepl-key", FlagType::kString, "machine translation: DeepL authentication key"},
+    {"mt-default-provider", FlagType::kString,
+     "machine translation: apertium, libretranslate or deepl (default apertium; else the first configured)"},
+    {"mt-timeout-ms", FlagType::kInt, "machine translation: time allowed for one provider request (default 15000)"},
     {"allow-local-repositories", FlagType::kBool,
      "git connectors may read repositories on this server's disk by path or file:// (default: only with --dev)"},
 };
@@ -202,6 +214,25 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
     auto b = ParseBool(value);
     if (!b) return FlagError(name, "expected true or false, got '" + value + "'");
     c.allow_local_repositories = *b;
+  } else if (name == "mt-apertium-url" || name == "mt-libretranslate-url" || name == "mt-deepl-url") {
+    std::string url = value;
+    while (!url.empty() && url.back() == '/') url.pop_back();
+    if (!url.empty() && url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
+      return FlagError(name, "expected an http:// or https:// URL, got '" + value + "'");
+    (name == "mt-apertium-url" ? c.mt_apertium_url
+     : name == "mt-deepl-url"  ? c.mt_deepl_url
+                               : c.mt_libretranslate_url) = url;
+  } else if (name == "mt-libretranslate-key") {
+    c.mt_libretranslate_key = value;
+  } else if (name == "mt-deepl-key") {
+    c.mt_deepl_key = value;
+  } else if (name == "mt-default-provider") {
+    if (value != "apertium" && value != "libretranslate" && value != "deepl")
+      return FlagError(name, "expected apertium, libretranslate or deepl");
+    c.mt_default_provider = value;
+  } else if (name == "mt-timeout-ms") {
+    if (number < 100 || number > 600'000) return FlagError(name, "expected 100 to 600000");
+    c.mt_timeout_ms = number;
   } else if (name == "connector-batch-pause-ms") {
     if (number > 60'000) return FlagError(name, "at most 60000");
     c.connector_batch_pause_ms = number;

@@ -71,6 +71,15 @@ struct Config {
   std::optional<bool> allow_local_repositories;
   // Reading analytics: DocumentRead events (off only to measure their cost).
   bool record_reads = true;
+  // Machine translation (docs/machine-translation.md): provider base URLs
+  // (empty: not configured), keys, the default provider, the timeout.
+  std::string mt_apertium_url;
+  std::string mt_libretranslate_url;
+  std::string mt_libretranslate_key;
+  std::string mt_deepl_url;
+  std::string mt_deepl_key;
+  std::string mt_default_provider = "apertium";
+  int64_t mt_timeout_ms = 15'000;
 
   std::string EffectiveDatabaseUrl() const;
   int EffectiveThreads() const;

@@ -104,6 +104,7 @@ EntryView Compose(storage::TenantSession& s, Entry entry, const std::string& lan
       const auto t = translated_rows[it->second];
       ++summary.total_block_count;
       if (t.TextView(2) != block.TextView(2)) ++summary.stale_block_count;
+      if (t.Bool(3)) ++summary.machine_block_count;
       nodes.push_back(t.TextView(1));
     } else {
       ++summary.missing_block_count;

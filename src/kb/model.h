@@ -63,6 +63,7 @@ struct TranslationSummary {
   int stale_block_count = 0;
   int total_block_count = 0;    // translated blocks aligned with live original blocks
   int missing_block_count = 0;  // live original blocks without a translated block
+  int machine_block_count = 0;  // live translated blocks machine-translated and not yet reviewed by a person
   TimeMs updated_at = 0;
 };
 

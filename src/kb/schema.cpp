@@ -204,6 +204,10 @@ CREATE INDEX kb_template_uses_template ON kb_template_uses (tenant_id, template_
   static const std::vector<storage::Migration> kMigrations = {
       {200, "kb: hubs, entries, blocks, translations, memberships, permissions, search", kSqlite, kPostgres},
       {210, "kb: entry templates, their ratings and uses", kTemplates, ""},
+      // A machine-translated block stays marked until a person edits or
+      // confirms it (docs/machine-translation.md).
+      {220, "kb: machine-translated translation blocks",
+       "ALTER TABLE translation_blocks ADD COLUMN machine_translated INTEGER NOT NULL DEFAULT 0;", ""},
   };
   return kMigrations;
 }

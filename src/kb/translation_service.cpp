@@ -30,6 +30,7 @@ TranslationSummary SummaryFromRow(const storage::Row& r) {
   s.stale_block_count = static_cast<int>(r.Int(3));
   s.total_block_count = static_cast<int>(r.Int(4));
   s.missing_block_count = static_cast<int>(r.Int(5) - r.Int(4));
+  s.machine_block_count = static_cast<int>(r.Int(6));
   s.status = StatusOf(s);
   return s;
 }
@@ -91,18 +92,28 @@ Status TranslationService::Replace(storage::TenantSession& s, const Entry& entry
     current_hash.emplace(row.Text(0), row.Text(2));
   }
   CR_TRY_ASSIGN(ParsedDocument parsed, ParseTranslation(content, "content", live_positions));
-  // Existing translated blocks: node and the hash they were translated from.
-  std::unordered_map<std::string, std::pair<std::string, std::string>> previous;
+  // Existing translated blocks: node, the hash they were translated from,
+  // and whether a machine wrote them.
+  struct Previous {
+    std::string node;
+    std::string source_hash;
+    bool machine = false;
+  };
+  std::unordered_map<std::string, Previous> previous;
   for (const auto& row : s.Run(internal::kTranslationBlocks, {entry.id, language}))
-    previous.emplace(row.Text(0), std::make_pair(row.Text(1), row.Text(2)));
+    previous.emplace(row.Text(0), Previous{row.Text(1), row.Text(2), row.Bool(3)});
 
   s.Run(internal::kUpdateTranslation, {entry.id, language, title, now, user_id});
   s.Run(internal::kDeleteTranslationBlocks, {entry.id, language});
   for (const Block& b : parsed.blocks) {
     std::string source_hash = current_hash.at(b.block_id);
-    if (auto it = previous.find(b.block_id); it != previous.end() && BlockHash(it->second.first) == b.hash)
-      source_hash = it->second.second;  // untouched: still translated from what it was
-    s.Run(internal::kInsertTranslationBlock, {entry.id, language, b.block_id, b.node_json, source_hash});
+    bool machine = false;  // a block the person changed is theirs
+    if (auto it = previous.find(b.block_id); it != previous.end() && BlockHash(it->second.node) == b.hash) {
+      source_hash = it->second.source_hash;  // untouched: still translated from what it was
+      machine = it->second.machine;          // and still unreviewed when a machine wrote it
+    }
+    s.Run(machine ? internal::kInsertMachineTranslationBlock : internal::kInsertTranslationBlock,
+          {entry.id, language, b.block_id, b.node_json, source_hash});
   }
   observer.EntryTextSaved(s, entry.id, language, TextPiecesOf(title, parsed.blocks), now);
   return Ok();
@@ -156,6 +167,7 @@ Result<TranslationSummary> TranslationService::MarkUpToDate(const identity::Prin
                                       {{"hubKey", loaded.hub.key}, {"language", language}}}))
     return GuardDeniedError(*denial);
   s.Run(internal::kMarkTranslationUpToDate, {entry_id, language});
+  s.Run(internal::kConfirmMachineTranslation, {entry_id, language});  // a person confirmed it
   auto summary = *Summary(s, entry_id, language);
   session.Commit();
   return summary;
@@ -183,6 +195,83 @@ Status TranslationService::Delete(const identity::Principal& caller, const std::
   content_.EntryTextSaved(s, entry_id, language, {}, clock_.Now());  // the language's text is gone
   session.Commit();
   return Ok();
+}
+
+Result<TranslationService::MachineWork> TranslationService::PendingMachineWork(const identity::Principal& caller,
+                                                                               const std::string& entry_id,
+                                                                               const std::string& language) const {
+  if (!identity::IsKnownLanguage(language))
+    return Error::Validation({{"language", "unknown language '" + language + "' (see /api/tenant/known-languages)"}});
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession s(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, entry_id, AccessLevel::kEditor, true));
+  if (language == loaded.entry.original_language)
+    return Error::Validation({{"language", "is the entry's original language"}});
+  MachineWork work;
+  work.original_language = loaded.entry.original_language;
+  work.original_title = loaded.entry.title;
+  work.original_content = loaded.entry.content;
+  work.exists = Summary(s, entry_id, language).has_value();
+  std::unordered_map<std::string, std::string> translated_from;  // block id -> source hash
+  for (const auto& row : s.Run(internal::kTranslationBlocks, {entry_id, language}))
+    translated_from.emplace(row.Text(0), row.Text(2));
+  for (const auto& row : s.Run(internal::kBlocksOfEntry, {entry_id})) {
+    if (row.Bool(4)) continue;
+    auto it = translated_from.find(row.Text(0));
+    if (it != translated_from.end() && it->second == row.Text(2)) continue;  // up to date
+    Block b;
+    b.block_id = row.Text(0);
+    b.position = static_cast<int>(row.Int(1));
+    b.hash = row.Text(2);
+    b.node_json = row.Text(3);
+    work.blocks.push_back(std::move(b));
+  }
+  return work;
+}
+
+Result<FullTranslation> TranslationService::SaveMachineTranslation(const identity::Principal& caller,
+                                                                   const std::string& entry_id,
+                                                                   const std::string& language,
+                                                                   const std::string& title,
+                                                                   const std::vector<MachineBlock>& blocks) const {
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession s(session, caller.tenant_id);
+  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, entry_id, AccessLevel::kEditor, false));
+  const TimeMs now = clock_.Now();
+  const bool existed = Summary(s, entry_id, language).has_value();
+  if (!existed) s.Run(internal::kInsertTranslation, {entry_id, language, title, now, caller.user_id});
+  std::unordered_map<std::string, std::string> live_hash;
+  for (const auto& row : s.Run(internal::kBlocksOfEntry, {entry_id}))
+    if (!row.Bool(4)) live_hash.emplace(row.Text(0), row.Text(2));
+  size_t written = 0;
+  for (const MachineBlock& b : blocks) {
+    auto it = live_hash.find(b.block_id);
+    if (it == live_hash.end() || it->second != b.source_hash) continue;  // the original moved on meanwhile
+    s.Run(internal::kDeleteTranslationBlock, {entry_id, language, b.block_id});
+    s.Run(internal::kInsertMachineTranslationBlock, {entry_id, language, b.block_id, b.node_json, b.source_hash});
+    ++written;
+  }
+  auto summary = *Summary(s, entry_id, language);
+  std::string content = TranslationContent(s, entry_id, language);
+  if (existed && written == 0) return FullTranslation{summary, std::move(content)};  // nothing was missing or stale
+  s.Run(internal::kUpdateTranslation, {entry_id, language, summary.title, now, caller.user_id});
+  summary = *Summary(s, entry_id, language);
+  // Search and scanning see the translation's new text.
+  std::vector<Block> all;
+  for (const auto& row : s.Run(internal::kTranslationBlocks, {entry_id, language})) {
+    Block b;
+    b.block_id = row.Text(0);
+    b.text = NodeText(row.Text(1));
+    all.push_back(std::move(b));
+  }
+  content_.EntryTextSaved(s, entry_id, language, TextPiecesOf(summary.title, all), now);
+  activity_.EntryEdited(s, entry_id, caller.user_id, language, now);
+  FullTranslation out{summary, std::move(content)};
+  events_.Emit(
+      s, "translation.updated",
+      {{"entryId", entry_id}, {"hubId", loaded.entry.hub_id}, {"language", language}, {"actorId", caller.user_id}});
+  session.Commit();
+  return out;
 }
 
 }  // namespace credence::kb

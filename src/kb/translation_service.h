@@ -12,6 +12,7 @@
 #include "kb/activity_observer.h"
 #include "kb/action_guard.h"
 #include "kb/content_observer.h"
+#include "kb/document.h"
 #include "kb/model.h"
 
 namespace credence::storage {
@@ -51,10 +52,36 @@ class TranslationService {
                                               const std::string& language) const;
   Status Delete(const identity::Principal& caller, const std::string& entry_id, const std::string& language) const;
 
+  // Machine translation (docs/machine-translation.md) in two steps, so no
+  // write transaction is held while a provider answers.
+  struct MachineWork {
+    std::string original_language;
+    std::string original_title;
+    std::string original_content;  // the whole original, for block-type heuristics
+    bool exists = false;           // a translation in the language exists already
+    std::vector<Block> blocks;     // live original blocks whose translation is missing or stale
+  };
+  // Entry Editor+; 400 as Create for the language.
+  Result<MachineWork> PendingMachineWork(const identity::Principal& caller, const std::string& entry_id,
+                                         const std::string& language) const;
+  struct MachineBlock {
+    std::string block_id;
+    std::string source_hash;  // the original block's hash it was translated from
+    std::string node_json;    // the translated node, with attrs.blockId
+  };
+  // Entry Editor+. Creates the translation (titled `title`) when there is
+  // none; writes each block as machine-translated from its source hash,
+  // except a block whose original changed (or was removed) meanwhile, which
+  // is left as it was. Other blocks are untouched.
+  Result<FullTranslation> SaveMachineTranslation(const identity::Principal& caller, const std::string& entry_id,
+                                                 const std::string& language, const std::string& title,
+                                                 const std::vector<MachineBlock>& blocks) const;
+
   // Replaces a translation's title and blocks within the caller's write
   // transaction (the entry is loaded and its access checked by the caller).
   // A block whose text changed is taken as re-translated from the current
-  // original; an unchanged block keeps the hash it was translated from.
+  // original (by a person: its machine-translated mark goes); an unchanged
+  // block keeps the hash it was translated from and its mark.
   // `observer` is told the translation's new text.
   static Status Replace(storage::TenantSession& session, const Entry& entry, const std::string& language,
                         const std::string& title, const std::string& content, const std::string& user_id, TimeMs now,

@@ -489,4 +489,39 @@ Status GlossaryService::Sync(const identity::Principal& caller, const std::strin
                          "once machine translation is available.");
 }
 
+namespace {
+constexpr storage::TenantQuery kProviderGlossaryId{"platform.provider_glossary_id",
+                                                   "SELECT provider_glossary_id FROM glossary_provider_ids WHERE "
+                                                   "tenant_id = $1 AND glossary_id = $2 AND provider = $3"};
+constexpr storage::TenantQuery kDeleteProviderGlossaryId{
+    "platform.delete_provider_glossary_id",
+    "DELETE FROM glossary_provider_ids WHERE tenant_id = $1 AND glossary_id = $2 AND provider = $3"};
+constexpr storage::TenantQuery kInsertProviderGlossaryId{
+    "platform.insert_provider_glossary_id",
+    "INSERT INTO glossary_provider_ids (tenant_id, glossary_id, provider, provider_glossary_id, synced_at)"
+    " VALUES ($1, $2, $3, $4, $5)"};
+}  // namespace
+
+std::optional<std::string> GlossaryService::ProviderGlossaryId(const identity::Principal& caller, const std::string& id,
+                                                               std::string_view provider) const {
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  auto rows = tenant.Run(kProviderGlossaryId, {id, std::string(provider)});
+  if (rows.empty()) return std::nullopt;
+  return rows.front().Text(0);
+}
+
+Status GlossaryService::RecordProviderGlossary(const identity::Principal& caller, const std::string& id,
+                                               std::string_view provider,
+                                               const std::string& provider_glossary_id) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  if (!internal::GetItem(tenant, kKind, id)) return NotFound();
+  tenant.Run(kDeleteProviderGlossaryId, {id, std::string(provider)});
+  tenant.Run(kInsertProviderGlossaryId, {id, std::string(provider), provider_glossary_id, clock_.Now()});
+  session.Commit();
+  return Ok();
+}
+
 }  // namespace credence::platform

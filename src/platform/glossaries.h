@@ -2,8 +2,8 @@
 // Glossaries (docs/configuration.md, "Glossaries"): a named list of terms
 // for a language pair (source term, target term, case sensitivity, notes),
 // exchanged as CSV or TBX (ISO 30042, TBX-Basic). Pushing a glossary to a
-// machine-translation provider arrives with machine translation; until
-// then Sync answers 409 no_translation_provider.
+// machine-translation provider is translation::MachineTranslationService's;
+// with no provider configured Sync answers 409 no_translation_provider.
 #include <optional>
 #include <string>
 #include <vector>
@@ -88,6 +88,15 @@ class GlossaryService {
   // Global admins only. 409 no_translation_provider (404 first for an
   // unknown glossary).
   Status Sync(const identity::Principal& caller, const std::string& id) const;
+
+  // Pushed glossaries (docs/machine-translation.md): the id `provider` gave
+  // glossary `id` at its last sync, or nullopt.
+  std::optional<std::string> ProviderGlossaryId(const identity::Principal& caller, const std::string& id,
+                                                std::string_view provider) const;
+  // Global admins only; 404 for an unknown glossary. Records the provider's
+  // id after a push (replacing an earlier one).
+  Status RecordProviderGlossary(const identity::Principal& caller, const std::string& id, std::string_view provider,
+                                const std::string& provider_glossary_id) const;
 
  private:
   storage::Database& db_;

@@ -86,6 +86,13 @@ const std::vector<storage::Migration>& Migrations() {
   static const std::vector<storage::Migration> kMigrations = {
       {700, "platform: the hash-chained audit log and its chain heads", kAuditLog, ""},
       {701, "platform: tenant configuration items and their links to hubs and entries", kConfiguration, ""},
+      // The id a machine-translation provider gave a pushed glossary
+      // (docs/machine-translation.md); a deleted glossary's row stays (ids are never reused).
+      {702, "platform: glossaries pushed to translation providers",
+       "CREATE TABLE glossary_provider_ids (tenant_id TEXT NOT NULL, glossary_id TEXT NOT NULL,"
+       " provider TEXT NOT NULL, provider_glossary_id TEXT NOT NULL, synced_at BIGINT NOT NULL,"
+       " PRIMARY KEY (tenant_id, glossary_id, provider));",
+       ""},
   };
   return kMigrations;
 }

@@ -29,6 +29,7 @@ std::string_view ActionFor(std::string_view code) {
       {"action_needs_stronger_review", "request_review"},
       {"translation_missing", "translate"},
       {"stale_translation", "update_translation"},
+      {"machine_translation_unreviewed", "update_translation"},
       {"no_owner", "assign_owner"},
       {"owner_inactive", "assign_owner"},
   };

@@ -63,6 +63,9 @@ struct SourceState {
   std::optional<std::string> language;
   bool translation_missing = false;
   int64_t stale_translation_blocks = 0;
+  // Blocks of that translation machine-translated and not yet reviewed by a
+  // person (docs/machine-translation.md).
+  int64_t machine_translation_blocks = 0;
   Sensitivity sensitivity = Sensitivity::kInternal;
   bool has_secrets = false;
   bool has_personal_data = false;

@@ -76,6 +76,16 @@ std::optional<Reason> StaleTranslation(const Rule& r, const RuleInput& in) {
               {{"language", *s.language}, {"staleBlocks", s.stale_translation_blocks}});
 }
 
+std::optional<Reason> MachineTranslationUnreviewed(const Rule& r, const RuleInput& in) {
+  const auto& s = in.source;
+  if (!s.language || s.translation_missing || s.machine_translation_blocks == 0 || !in.context.customer_facing)
+    return std::nullopt;
+  return Make(r, "The '" + *s.language + "' translation has machine-translated blocks no person has reviewed.",
+              {{"language", *s.language},
+               {"machineTranslatedBlocks", s.machine_translation_blocks},
+               {"channel", in.context.channel}});
+}
+
 // Ownership.
 
 std::optional<Reason> NoOwner(const Rule& r, const RuleInput& in) {
@@ -224,6 +234,10 @@ constexpr std::array kCatalog = {
     Rule{"translation_missing", D::kFreshness, S::kWarn, "context.language has no translation", TranslationMissing},
     Rule{"stale_translation", D::kFreshness, S::kWarn, "the context.language translation has stale blocks",
          StaleTranslation},
+    Rule{"machine_translation_unreviewed", D::kFreshness, S::kWarn,
+         "customer-facing (or unknown) channel and the context.language translation has machine-translated blocks "
+         "no person has edited or confirmed",
+         MachineTranslationUnreviewed},
     Rule{"no_owner", D::kOwnership, S::kWarn, "the source has no owner", NoOwner},
     Rule{"owner_inactive", D::kOwnership, S::kWarn, "the owner is not an active member of the tenant", OwnerInactive},
     Rule{"not_ai_retrievable", D::kPolicy, S::kBlock, "policy aiRetrievable is false", NotAiRetrievable},

@@ -137,6 +137,13 @@ TEST(TrustRules, EachRuleFiresAloneOnItsTrigger) {
          s.stale_translation_blocks = 2;
        },
        Decision::kWarn},
+      {"machine_translation_unreviewed",
+       [](SourceState& s, Policy&, Context& c) {
+         s.language = "es";
+         s.machine_translation_blocks = 3;
+         c = CustomerFacing();
+       },
+       Decision::kWarn},
       {"no_owner", [](SourceState& s, Policy&, Context&) { s.owner_id.reset(); }, Decision::kWarn},
       {"owner_inactive", [](SourceState& s, Policy&, Context&) { s.owner_active = false; }, Decision::kWarn},
       {"not_ai_retrievable", [](SourceState&, Policy& p, Context&) { p.ai_retrievable = false; }, Decision::kBlock},

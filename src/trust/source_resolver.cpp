@@ -40,7 +40,11 @@ using storage::TenantQuery;
   " AND b.entry_id = tb.entry_id AND b.block_id = tb.block_id WHERE tb.tenant_id = e.tenant_id"                \
   " AND tb.entry_id = e.id AND tb.language = $3 AND b.is_deleted = 0 AND b.hash <> tb.source_hash) END,"       \
   " (SELECT MIN(l.url) FROM entry_source_links l WHERE l.tenant_id = e.tenant_id AND l.entry_id = "            \
-  "e.id)" CREDENCE_KB_ENTRY_FROM                                                                               \
+  "e.id),"                                                                                                     \
+  " (SELECT COUNT(*) FROM translation_blocks tb JOIN entry_blocks b ON b.tenant_id = tb.tenant_id"             \
+  " AND b.entry_id = tb.entry_id AND b.block_id = tb.block_id WHERE tb.tenant_id = e.tenant_id"                \
+  " AND tb.entry_id = e.id AND tb.language = $3 AND b.is_deleted = 0 AND tb.machine_translated = "             \
+  "1)" CREDENCE_KB_ENTRY_FROM                                                                                  \
   " LEFT JOIN source_sensitivity ss ON ss.tenant_id = e.tenant_id AND ss.source_kind = 'entry'"                \
   " AND ss.source_id = e.id WHERE e.tenant_id = $1 AND e.id IN "
 
@@ -129,6 +133,7 @@ SourceState EntryState(const storage::Row& r, TimeMs now, std::string& hub_id) {
   if (stale == -2) s.translation_missing = true;
   if (stale >= 0) s.stale_translation_blocks = stale;
   s.external_url = r.OptText(18);
+  s.machine_translation_blocks = r.Int(19);
   return s;
 }
 
@@ -229,7 +234,8 @@ Resolution ResolveSources(storage::TenantSession& tenant, std::span<const std::s
       std::string hub;
       SourceState s = EntryState(r, now, hub);
       if (!language.empty()) s.language = language;
-      if (s.language && s.stale_translation_blocks == 0 && !s.translation_missing && r.Int(17) == -1)
+      if (s.language && s.stale_translation_blocks == 0 && !s.translation_missing && r.Int(17) == -1 &&
+          s.machine_translation_blocks == 0)
         s.language.reset();         // the original's language: nothing to check
       std::string id = s.entry_id;  // (the right side of = is evaluated first)
       entries[std::move(id)] = {std::move(s), std::move(hub)};

@@ -163,6 +163,32 @@ HttpSink::HttpSink(int fail_first) {
   port_ = std::stoi(ready.substr(ready.find(' ') + 1));
 }
 
+MtStandIn::MtStandIn() {
+  const std::string ready = Start("mt_standin.py", {directory()});
+  port_ = std::stoi(ready.substr(ready.find(' ') + 1));
+}
+
+std::vector<ReceivedPost> MtStandIn::Requests() const {
+  std::vector<ReceivedPost> out;
+  for (const auto& r : Records()) {
+    ReceivedPost p;
+    p.path = std::string(r.at("path").as_string());
+    for (const auto& [name, value] : r.at("headers").as_object())
+      p.headers[std::string(name)] = std::string(value.as_string());
+    p.body = std::string(r.at("body").as_string());
+    p.status = static_cast<int>(r.at("status").as_int64());
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+ApertiumServer::ApertiumServer() {
+  const std::string ready = Start("apertium_apy.py", {directory()});
+  const std::string rest = ready.substr(ready.find(' ') + 1);
+  port_ = std::stoi(rest);
+  if (port_ == 0) missing_ = rest.substr(rest.find(' ') + 1);
+}
+
 WebSite::WebSite() {
   const std::string ready = Start("web_site.py", {directory()});
   port_ = std::stoi(ready.substr(ready.find(' ') + 1));

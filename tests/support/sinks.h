@@ -78,6 +78,32 @@ class HttpSink : public SinkProcess {
 };
 
 // A web site for the web connector (web_site.py): the files written with
+// The machine-translation stand-in (mt_standin.py): LibreTranslate's and
+// DeepL API v2's documented endpoints; every request recorded.
+class MtStandIn : public SinkProcess {
+ public:
+  MtStandIn();
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  std::vector<ReceivedPost> Requests() const;
+
+ private:
+  int port_ = 0;
+};
+
+// A real Apertium APY server (apertium_apy.py); port() is 0 and
+// missing() says why when apertium-apy or the eng-spa pair is not installed.
+class ApertiumServer : public SinkProcess {
+ public:
+  ApertiumServer();
+  int port() const { return port_; }
+  const std::string& missing() const { return missing_; }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+ private:
+  int port_ = 0;
+  std::string missing_;
+};
+
 // Put under the site's root, as text/html with ETags; a file whose content
 // starts with "FAIL" is answered 500, a missing one 404.
 class WebSite : public SinkProcess {

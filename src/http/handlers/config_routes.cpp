@@ -16,6 +16,7 @@
 #include "platform/languages.h"
 #include "platform/style_rules.h"
 #include "platform/taxonomy.h"
+#include "translation/document_translation.h"
 
 namespace credence::http {
 namespace json = boost::json;
@@ -964,6 +965,7 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
 
   // ---- glossaries ----
   const platform::GlossaryService& glossaries = s.glossaries;
+  const translation::MachineTranslationService& machine = s.machine_translation;
   const std::string gl = "/admin/glossaries";
   const std::string gl_alias = "/api/admin/glossaries";
   router.Add(Aliased({gl_alias}, {Method::kGet,
@@ -1123,16 +1125,25 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                       gl + "/{id}/sync",
                       Auth::kTenantAdmin,
                       "",
-                      [&glossaries](RequestContext& ctx) {
-                        auto synced = glossaries.Sync(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
+                      [&machine](RequestContext& ctx) {
+                        std::optional<std::string> provider = ctx.request.QueryParam("provider");
+                        auto synced = machine.SyncGlossary(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), provider);
                         if (!synced) return Problem(ctx, synced.error());
-                        return NoContent();
+                        return JsonResponse(200, json::object{{"provider", synced->provider},
+                                                              {"providerGlossaryId", synced->provider_glossary_id}});
                       },
-                      {.summary = "Push the glossary to the tenant's machine-translation provider (global admin). "
-                                  "Until machine translation arrives: 409 no_translation_provider.",
+                      {.summary = "Push the glossary to a machine-translation provider that stores glossaries "
+                                  "(DeepL; global admin); later translations in its language pair use it. 409 "
+                                  "no_translation_provider when none is configured, 409 glossary_sync_unsupported "
+                                  "for apertium and libretranslate (they apply glossary terms by placeholders, "
+                                  "docs/machine-translation.md), 502 when the provider fails.",
                        .tag = "glossaries",
-                       .success_status = 204,
-                       .errors = {404, 409},
+                       .response = Schema::Object(
+                           {Required("provider", Schema::String()),
+                            Required("providerGlossaryId", Schema::String().Describe("the provider's glossary id"))}),
+                       .query = {{"provider", Schema::String().MaxLength(64), false,
+                                  "default: a configured provider that stores glossaries, else the default one"}},
+                       .errors = {404, 409, 502},
                        .path_params = {{"id", Schema::Uuid()}}}}));
 }
 

@@ -6,6 +6,7 @@
 #include "http/router.h"
 #include "kb/entry_service.h"
 #include "kb/translation_service.h"
+#include "translation/document_translation.h"
 
 namespace credence::http {
 namespace json = boost::json;
@@ -318,6 +319,7 @@ void AddEntryRoutes(Router& router, const Services& s) {
                                                   Required("staleBlockCount", Schema::Integer()),
                                                   Required("totalBlockCount", Schema::Integer()),
                                                   Required("missingBlockCount", Schema::Integer()),
+                                                  Required("machineTranslatedBlockCount", Schema::Integer()),
                                                   Required("updatedAt", Schema::Timestamp())});
   auto full_json = [](const kb::FullTranslation& t) {
     json::object o = TranslationSummaryJson(t.summary);
@@ -338,33 +340,48 @@ void AddEntryRoutes(Router& router, const Services& s) {
                .path_params = TranslationParams()}});
 
   static const Schema kCreateTranslation = Schema::Object({
-      Required("title", Schema::String().MinLength(1).MaxLength(300)),
-      Required("content", Schema::String().Describe("editor document whose blocks carry the original's blockIds")),
-      Optional("useAutoTranslation", Schema::Boolean()),
-      Optional("provider", Schema::String().MaxLength(64)),
+      Optional("title", Schema::String().MinLength(1).MaxLength(300).Describe("required unless useAutoTranslation")),
+      Optional("content", Schema::String().Describe("editor document whose blocks carry the original's blockIds; "
+                                                    "required unless useAutoTranslation")),
+      Optional("useAutoTranslation",
+               Schema::Boolean().Describe("machine-translate the missing and stale blocks now, synchronously "
+                                          "(docs/machine-translation.md); title and content are then ignored. "
+                                          "Also on an existing translation.")),
+      Optional("provider", Schema::String().MaxLength(64).Describe(
+                               "apertium, libretranslate or deepl; default: the server's default provider")),
   });
+  const translation::MachineTranslationService& machine = s.machine_translation;
   router.Add({Method::kPost, "/api/entries/{entryId}/translations/{language}", Auth::kUser, "",
-              [&translations, full_json](RequestContext& ctx) {
+              [&translations, &machine, full_json](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kCreateTranslation);
                 if (!body) return Problem(ctx, body.error());
-                if (GetBool(*body, "useAutoTranslation"))
-                  return Problem(ctx, Error::InvalidArgument(
-                                          "auto_translation_unavailable",
-                                          "Automatic translation is not available: no translation provider is "
-                                          "configured. Send the translated title and content.",
-                                          {{"useAutoTranslation", "no translation provider is configured"}}));
+                if (GetBool(*body, "useAutoTranslation")) {
+                  std::optional<std::string> provider;
+                  if (body->contains("provider")) provider = GetString(*body, "provider");
+                  auto t = machine.TranslateEntry(ctx.Caller(), EntryIdOf(ctx, "entryId"), ctx.PathParam("language"),
+                                                  provider);
+                  if (!t) return Problem(ctx, t.error());
+                  return JsonResponse(201, full_json(*t));
+                }
+                std::vector<FieldError> missing;
+                for (const char* field : {"title", "content"})
+                  if (!body->contains(field)) missing.push_back({field, "is required unless useAutoTranslation"});
+                if (!missing.empty()) return Problem(ctx, Error::Validation(std::move(missing)));
                 auto t = translations.Create(ctx.Caller(), EntryIdOf(ctx, "entryId"), ctx.PathParam("language"),
                                              GetString(*body, "title"), GetString(*body, "content"));
                 if (!t) return Problem(ctx, t.error());
                 return JsonResponse(201, full_json(*t));
               },
               {.summary = "Create a translation (Entry Editor+); every block carries the blockId of the original "
-                          "block it translates.",
+                          "block it translates. With useAutoTranslation, machine-translates the missing and stale "
+                          "blocks synchronously (marked machine-translated until a person edits or confirms them); "
+                          "502 when the provider fails (mt_auth_failed, mt_quota_exceeded, mt_timeout, "
+                          "mt_unavailable, mt_bad_response).",
                .tag = "translations",
                .request = kCreateTranslation,
                .response = full_translation,
                .success_status = 201,
-               .errors = {404, 409},
+               .errors = {404, 409, 502},
                .path_params = TranslationParams()}});
 
   router.Add({Method::kGet, "/api/entries/{entryId}/translations/{language}/status", Auth::kUser, "",

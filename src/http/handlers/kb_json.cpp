@@ -55,6 +55,7 @@ json::object TranslationSummaryJson(const kb::TranslationSummary& s) {
           {"staleBlockCount", s.stale_block_count},
           {"totalBlockCount", s.total_block_count},
           {"missingBlockCount", s.missing_block_count},
+          {"machineTranslatedBlockCount", s.machine_block_count},
           {"updatedAt", FormatTimestamp(s.updated_at)}};
 }
 
@@ -92,6 +93,8 @@ Schema TranslationSummarySchema() {
       Required("staleBlockCount", Schema::Integer()),
       Required("totalBlockCount", Schema::Integer()),
       Required("missingBlockCount", Schema::Integer()),
+      Required("machineTranslatedBlockCount",
+               Schema::Integer().Describe("machine-translated blocks no person has edited or confirmed yet")),
       Required("updatedAt", Schema::Timestamp()),
   });
 }

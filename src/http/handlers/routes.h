@@ -27,6 +27,9 @@ namespace credence::kb {
 class MembershipService;
 class TemplateService;
 }
+namespace credence::translation {
+class MachineTranslationService;
+}  // namespace credence::translation
 namespace credence::lifecycle {
 class ExpiryTemplateService;
 class ReviewChecklistService;
@@ -145,6 +148,8 @@ struct Services {
   const plugins::CustomGuardService& custom_guards;
   const plugins::ContentRulesService& content_rules;
   const plugins::EventBus& event_bus;
+  // Machine translation (docs/machine-translation.md).
+  const translation::MachineTranslationService& machine_translation;
 };
 
 struct WebhookDoc;

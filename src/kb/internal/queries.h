@@ -222,7 +222,11 @@ inline constexpr TenantQuery kTranslationSummaries{
     "   WHERE tb.tenant_id = t.tenant_id AND tb.entry_id = t.entry_id AND tb.language = t.language"
     "   AND eb.is_deleted = 0),"
     " (SELECT COUNT(*) FROM entry_blocks eb WHERE eb.tenant_id = t.tenant_id AND eb.entry_id = t.entry_id"
-    "   AND eb.is_deleted = 0)"
+    "   AND eb.is_deleted = 0),"
+    " (SELECT COUNT(*) FROM translation_blocks tb JOIN entry_blocks eb ON eb.tenant_id = tb.tenant_id"
+    "   AND eb.entry_id = tb.entry_id AND eb.block_id = tb.block_id"
+    "   WHERE tb.tenant_id = t.tenant_id AND tb.entry_id = t.entry_id AND tb.language = t.language"
+    "   AND eb.is_deleted = 0 AND tb.machine_translated = 1)"
     " FROM translations t WHERE t.tenant_id = $1 AND t.entry_id = $2 AND ($3 = '' OR t.language = $3)"
     " ORDER BY t.language"};
 
@@ -232,8 +236,22 @@ inline constexpr TenantQuery kTranslationRow{
 
 inline constexpr TenantQuery kTranslationBlocks{
     "kb.translation_blocks",
-    "SELECT block_id, node, source_hash FROM translation_blocks"
+    "SELECT block_id, node, source_hash, machine_translated FROM translation_blocks"
     " WHERE tenant_id = $1 AND entry_id = $2 AND language = $3"};
+
+inline constexpr TenantQuery kDeleteTranslationBlock{
+    "kb.delete_translation_block",
+    "DELETE FROM translation_blocks WHERE tenant_id = $1 AND entry_id = $2 AND language = $3 AND block_id = $4"};
+
+inline constexpr TenantQuery kInsertMachineTranslationBlock{
+    "kb.insert_machine_translation_block",
+    "INSERT INTO translation_blocks (tenant_id, entry_id, language, block_id, node, source_hash, machine_translated)"
+    " VALUES ($1, $2, $3, $4, $5, $6, 1)"};
+
+inline constexpr TenantQuery kConfirmMachineTranslation{
+    "kb.confirm_machine_translation",
+    "UPDATE translation_blocks SET machine_translated = 0"
+    " WHERE tenant_id = $1 AND entry_id = $2 AND language = $3 AND machine_translated = 1"};
 
 inline constexpr TenantQuery kInsertTranslation{
     "kb.insert_translation",
