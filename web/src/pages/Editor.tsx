@@ -1,6 +1,6 @@
 // The editor: TipTap (headings, lists, code, links) with block ids; saves a
 // new entry with POST /api/entries.
-import { useEditor, EditorContent } from "@tiptap/react";
+import { useEditor, EditorContent, type JSONContent } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import { useState } from "react";
 import { call, Problem } from "../api/client";
@@ -16,6 +16,15 @@ function slugify(title: string): string {
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 100);
+}
+
+// The editor keeps an empty paragraph at the end to type into (StarterKit's
+// trailing node); it is not content.
+function withoutTrailingEmptyParagraphs(doc: JSONContent): JSONContent {
+  const content = [...(doc.content ?? [])];
+  while (content.length > 1 && content[content.length - 1].type === "paragraph" && !content[content.length - 1].content?.length)
+    content.pop();
+  return { ...doc, content };
 }
 
 export function EditorPage({ hubKey }: { hubKey: string }) {
@@ -44,7 +53,7 @@ export function EditorPage({ hubKey }: { hubKey: string }) {
           key: key || slugify(title),
           title,
           originalLanguage: language,
-          content: JSON.stringify(editor.getJSON()),
+          content: JSON.stringify(withoutTrailingEmptyParagraphs(editor.getJSON())),
         },
       });
       navigate(`/hubs/${encodeURIComponent(hubKey)}`);
@@ -63,7 +72,8 @@ export function EditorPage({ hubKey }: { hubKey: string }) {
   }
 
   const tool = (label: string, run: () => void, active: boolean) => (
-    <button type="button" className={active ? "tool active" : "tool"} onClick={run}>
+    // mousedown would move the focus (and the selection) out of the editor
+    <button type="button" className={active ? "tool active" : "tool"} onMouseDown={(e) => e.preventDefault()} onClick={run}>
       {label}
     </button>
   );
