@@ -78,7 +78,7 @@ try {
   });
   const problems = [];
   const page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(15000);
+  page.setDefaultTimeout(30000); // ctest runs it beside the API suites
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
   page.on("console", (m) => {
     if (m.type() === "error" && !/401|404/.test(m.text())) problems.push(`console error: ${m.text()}`);
