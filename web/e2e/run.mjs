@@ -147,6 +147,20 @@ try {
   const alert = await page.locator('[role="alert"]').innerText();
   if (!/\(4\d\d\)/.test(alert) || alert.trim().length < 10) throw new Error(`unexpected error box: ${alert}`);
 
+  step("with Spanish as the preferred language the UI speaks Spanish");
+  const status = await page.evaluate(async () => {
+    const r = await fetch("/api/users/me/preferred-language", {
+      method: "PUT",
+      headers: { Authorization: `Bearer ${sessionStorage.getItem("credence.token")}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ languageCode: "es" }),
+    });
+    return r.status;
+  });
+  if (status !== 200 && status !== 204) throw new Error(`PUT preferred-language answered ${status}`);
+  await page.goto(`${base}/hubs`);
+  await page.getByRole("heading", { name: "Espacios" }).waitFor();
+  await page.getByRole("button", { name: "Cerrar sesión" }).waitFor();
+
   if (problems.length) throw new Error(problems.join("\n"));
   console.log("PASSED: web client end to end");
 } catch (e) {
