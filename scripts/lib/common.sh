@@ -11,6 +11,7 @@ readonly CREDENCE_PACKAGES=(
   libphonenumber8 libprotobuf-dev libabsl-dev
   postgresql-15 wrk curl python3 python3-aiosmtpd
   apertium-apy apertium-eng-spa
+  chromium
 )
 
 credence_install_packages() {
@@ -114,6 +115,40 @@ credence_install_test_openapi_linter() {
   fi
   echo "installing the OpenAPI linter (npm ci in tests/openapi)" >&2
   (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+}
+
+# The web client's packages (web/: React, TipTap, Vite, TypeScript,
+# openapi-typescript, playwright-core; pinned by its package-lock.json).
+# Same rules as above.
+credence_install_web_packages() {
+  local dir="$CREDENCE_ROOT/web"
+  if [[ -f "$dir/node_modules/.package-lock.json" && ! "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]]; then
+    return 0
+  fi
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    echo "Node.js (20.19 or later) and npm are needed to build the web client (web/)" >&2
+    return 1
+  fi
+  echo "installing the web client's packages (npm ci in web/)" >&2
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+}
+
+# Builds the web client into web/dist when a source is newer than the last
+# build (docs/web-client.md). With `check`: first regenerates the API types
+# from the built binary's /openapi.json (npm run api-types), so that a server
+# change that breaks the client fails `tsc --noEmit`, and always rebuilds.
+credence_build_web_client() {
+  local dir="$CREDENCE_ROOT/web"
+  credence_install_web_packages || return 1
+  if [[ ${1:-} == check ]]; then
+    (cd "$dir" && CREDENCE_BINARY="$CREDENCE_ROOT/build/release/src/app/credence" npm run --silent api-types >&2)
+  elif [[ -f "$dir/dist/index.html" ]] &&
+    [[ -z $(find "$dir/src" "$dir/index.html" "$dir/package-lock.json" "$dir/vite.config.ts" "$dir/tsconfig.json" \
+      -newer "$dir/dist/index.html" -print -quit) ]]; then
+    return 0
+  fi
+  echo "building the web client (tsc --noEmit, vite build in web/)" >&2
+  (cd "$dir" && npm run --silent build >&2)
 }
 
 # credence_build BUILD_DIR [TARGET...]

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "http/metrics.h"
 #include "http/router.h"
 #include "http/server/server.h"
+#include "http/static_site.h"
 #include "identity/access_token.h"
 #include "identity/authenticator.h"
 #include "integrity/signing_key.h"
@@ -134,6 +136,18 @@ int Serve(const Config& config) {
 
   identity::Authenticator authenticator(*db, config.dev, &set.api_keys, &set.sessions);
   http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev, &set.audit);
+  std::optional<http::StaticSite> site;
+  if (!config.web_dir.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(config.web_dir, ec) ||
+        !std::filesystem::is_regular_file(std::filesystem::path(config.web_dir) / "index.html", ec)) {
+      LogLine(LogLevel::kError, "--web-dir is not a directory with an index.html (build the client: web/)")
+          .Str("webDir", config.web_dir);
+      return 1;
+    }
+    site.emplace(config.web_dir, http::ApiPrefixes(*router));
+    dispatcher.ServeStaticSite(&*site);
+  }
   http::ServerOptions options{config.listen_host,    config.listen_port,     threads,
                               config.max_body_bytes, config.max_header_bytes, config.read_timeout_ms,
                               config.idle_timeout_ms, config.shutdown_timeout_ms};

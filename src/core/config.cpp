@@ -38,6 +38,8 @@ constexpr FlagSpec kFlags[] = {
     {"app-key-max-days", FlagType::kInt, "longest lifetime of an app-bound key, in days (default 365)"},
     {"sqlite-wal-restart-mb", FlagType::kInt,
      "SQLite: restart the write-ahead log once this many MB of it are in use (default 4096)"},
+    {"web-dir", FlagType::kString,
+     "serve the built web client from this directory at / (docs/web-client.md; default: none)"},
     {"oidc-config", FlagType::kString, "JSON file of OpenID Connect providers for sign-in (docs/sign-in.md)"},
     {"public-url", FlagType::kString, "externally visible base URL (default http://<listen address>)"},
     {"session-idle-minutes", FlagType::kInt, "a session unused this long ends (default 720)"},
@@ -177,6 +179,8 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
   } else if (name == "sqlite-wal-restart-mb") {
     if (number < 1 || number > 1'048'576) return FlagError(name, "expected 1 to 1048576 MB");
     c.sqlite_wal_restart_mb = number;
+  } else if (name == "web-dir") {
+    c.web_dir = value;
   } else if (name == "oidc-config") {
     c.oidc_config = value;
   } else if (name == "public-url") {

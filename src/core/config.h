@@ -48,6 +48,8 @@ struct Config {
   // externally visible base URL (redirect URIs and links in emails; empty:
   // http://<listen address>), and the sessions' idle and absolute lifetimes.
   std::string oidc_config;
+  // The built web client (web/dist); empty: no static files are served.
+  std::string web_dir;
   std::string public_url;
   int64_t session_idle_minutes = 720;
   int64_t session_max_hours = 168;

@@ -16,6 +16,7 @@
 #include "http/metrics.h"
 #include "http/problem.h"
 #include "http/router.h"
+#include "http/static_site.h"
 #include "identity/audit.h"
 #include "identity/authenticator.h"
 #include "identity/authorization.h"
@@ -223,6 +224,12 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
   Router::Match match = router_.Find(request.method, request.path());
   switch (match.outcome) {
     case Router::Match::Outcome::kNotFound:
+      if (site_ != nullptr) {
+        if (auto page = site_->Serve(request)) {
+          response = std::move(*page);
+          break;
+        }
+      }
       fail(Error{
           ErrorKind::kNotFound, "route_not_found", "No route matches " + std::string(request.path()) + ".", {}, {}});
       break;

@@ -20,6 +20,7 @@ namespace credence::http {
 
 class Metrics;
 class Router;
+class StaticSite;
 struct Route;
 
 class Dispatcher {
@@ -33,6 +34,10 @@ class Dispatcher {
   // A handler may answer later (HttpResponse::pending): then the answer
   // returned is pending too, and its Finish() maps errors and logs.
   HttpResponse Dispatch(const HttpRequest& request) const;
+
+  // `site`, when set, answers GET and HEAD requests for non-API paths no
+  // route matches (the web client, --web-dir); it must outlive this.
+  void ServeStaticSite(const StaticSite* site) { site_ = site; }
 
   // For requests the server refuses before they are complete (body too
   // large, malformed, timed out): the same problem shape, log line and metric.
@@ -52,6 +57,7 @@ class Dispatcher {
   Metrics& metrics_;
   const bool dev_mode_;
   const identity::AuditRecorder* audit_;
+  const StaticSite* site_ = nullptr;
 };
 
 }  // namespace credence::http

@@ -105,5 +105,16 @@ TEST_F(OpenApiCheck, UnmatchedRequestsMustBeTheRoutersProblems) {
   EXPECT_NE(Check("GET", "/nowhere", 200, "application/json", "{}").find("no documented operation"), std::string::npos);
 }
 
+// The web client (--web-dir, docs/web-client.md) is served outside the API:
+// its pages and assets are not API answers, but nothing under a documented
+// path's first segment, and no JSON, escapes the check.
+TEST_F(OpenApiCheck, WebClientFilesOutsideTheApiAreNotApiAnswers) {
+  EXPECT_EQ(Check("GET", "/hubs/x", 200, "text/html; charset=utf-8", "<!doctype html>"), "");
+  EXPECT_EQ(Check("HEAD", "/assets/app-1.js", 200, "text/javascript", ""), "");
+  EXPECT_NE(Check("GET", "/items/a/b", 200, "text/html", "<!doctype html>"), "");
+  EXPECT_NE(Check("POST", "/hubs", 200, "text/html", "<!doctype html>"), "");
+  EXPECT_NE(Check("GET", "/hubs", 200, "application/manifest+json", "{}"), "");
+}
+
 }  // namespace
 }  // namespace credence::test

@@ -301,6 +301,17 @@ std::string OpenApiDocument::Check(std::string_view method_in, std::string_view 
   const json::value* schema = nullptr;
   std::string operation;
   bool json_body = false;
+  const bool json_type = content_type == "application/json" ||
+                         (content_type.size() > 5 && content_type.compare(content_type.size() - 5, 5, "+json") == 0);
+  if (node == nullptr && !json_type) {
+    // The web client's files and pages (--web-dir, docs/web-client.md:
+    // HTML, scripts, styles, images; never JSON) are served only outside the
+    // API: a path whose first segment no documented path has. Inside the
+    // API, and for any JSON answer, everything is checked.
+    const std::vector<std::string_view> segments = Segments(path);
+    const bool api_path = !segments.empty() && impl_->root.literals.count(std::string(segments.front())) > 0;
+    if (!api_path && (method == "get" || method == "head")) return "";
+  }
   if (node == nullptr) {
     // No operation: the router's own answers, 404 route_not_found or 405.
     const int expected = fallback == nullptr ? 404 : 405;

@@ -1,0 +1,106 @@
+// The UI's strings in English and Spanish, chosen by the user's preferred
+// language (GET /api/users/me), else the browser's.
+import { createContext, useContext } from "react";
+
+const en = {
+  appName: "Credence",
+  signIn: "Sign in",
+  signInTitle: "Sign in to Credence",
+  devPersonas: "Development personas",
+  tenant: "Tenant",
+  providers: "Sign in with",
+  signOut: "Sign out",
+  hubs: "Hubs",
+  noHubs: "No hubs yet.",
+  entries: "Entries",
+  noEntries: "No entries in this hub yet.",
+  newEntry: "New entry",
+  title: "Title",
+  key: "Key",
+  language: "Language",
+  original: "Original",
+  save: "Save",
+  saving: "Saving…",
+  loading: "Loading…",
+  error: "Something went wrong",
+  stale: "Out of date: the original changed since this was translated",
+  staleCount: "{n} of {total} blocks out of date",
+  upToDate: "Up to date",
+  back: "Back",
+  contentRemoved: "[Content removed]",
+  heading1: "Heading 1",
+  heading2: "Heading 2",
+  bulletList: "Bullet list",
+  orderedList: "Numbered list",
+  codeBlock: "Code",
+  link: "Link",
+  linkPrompt: "Link address",
+  status: {
+    Draft: "Draft",
+    Published: "Published",
+    ExpiringSoon: "Expiring soon",
+    Warning: "Warning",
+    Expired: "Expired",
+    UpToDate: "Up to date",
+    Stale: "Stale",
+  } as Record<string, string>,
+};
+
+type Strings = typeof en;
+
+const es: Strings = {
+  appName: "Credence",
+  signIn: "Iniciar sesión",
+  signInTitle: "Inicia sesión en Credence",
+  devPersonas: "Personas de desarrollo",
+  tenant: "Organización",
+  providers: "Iniciar sesión con",
+  signOut: "Cerrar sesión",
+  hubs: "Espacios",
+  noHubs: "Todavía no hay espacios.",
+  entries: "Entradas",
+  noEntries: "Este espacio aún no tiene entradas.",
+  newEntry: "Nueva entrada",
+  title: "Título",
+  key: "Clave",
+  language: "Idioma",
+  original: "Original",
+  save: "Guardar",
+  saving: "Guardando…",
+  loading: "Cargando…",
+  error: "Algo salió mal",
+  stale: "Desactualizado: el original cambió después de traducirse",
+  staleCount: "{n} de {total} bloques desactualizados",
+  upToDate: "Al día",
+  back: "Volver",
+  contentRemoved: "[Contenido eliminado]",
+  heading1: "Título 1",
+  heading2: "Título 2",
+  bulletList: "Lista",
+  orderedList: "Lista numerada",
+  codeBlock: "Código",
+  link: "Enlace",
+  linkPrompt: "Dirección del enlace",
+  status: {
+    Draft: "Borrador",
+    Published: "Publicada",
+    ExpiringSoon: "Caduca pronto",
+    Warning: "Aviso",
+    Expired: "Caducada",
+    UpToDate: "Al día",
+    Stale: "Desactualizada",
+  },
+};
+
+export type UiLanguage = "en" | "es";
+export const strings: Record<UiLanguage, Strings> = { en, es };
+
+export function pickLanguage(preferred: string | null | undefined): UiLanguage {
+  const tag = (preferred ?? navigator.language ?? "en").toLowerCase();
+  return tag.startsWith("es") ? "es" : "en";
+}
+
+export const I18n = createContext<Strings>(en);
+export const useT = () => useContext(I18n);
+export const format = (s: string, values: Record<string, string | number>) =>
+  s.replace(/\{(\w+)\}/g, (_, k: string) => String(values[k] ?? ""));
