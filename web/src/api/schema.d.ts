@@ -1210,8 +1210,8 @@ export interface paths {
         get: operations["getApiEntriesEntryIdTranslationsLanguage"];
         put?: never;
         /**
-         * Create a translation (Entry Editor+); every block carries the blockId of the original block it translates.
-         * @description Create a translation (Entry Editor+); every block carries the blockId of the original block it translates.
+         * Create a translation (Entry Editor+); every block carries the blockId of the original block it translates. With useAutoTranslation, machine-translates the missing and stale blocks synchronously (marked machine-translated until a person edits or confirms them); 502 when the provider fails (mt_auth_failed, mt_quota_exceeded, mt_timeout, mt_unavailable, mt_bad_response).
+         * @description Create a translation (Entry Editor+); every block carries the blockId of the original block it translates. With useAutoTranslation, machine-translates the missing and stale blocks synchronously (marked machine-translated until a person edits or confirms them); 502 when the provider fails (mt_auth_failed, mt_quota_exceeded, mt_timeout, mt_unavailable, mt_bad_response).
          *
          *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
@@ -5048,8 +5048,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Push the glossary to the tenant's machine-translation provider (global admin). Until machine translation arrives: 409 no_translation_provider.
-         * @description Push the glossary to the tenant's machine-translation provider (global admin). Until machine translation arrives: 409 no_translation_provider.
+         * Push the glossary to a machine-translation provider that stores glossaries (DeepL; global admin); later translations in its language pair use it. 409 no_translation_provider when none is configured, 409 glossary_sync_unsupported for apertium and libretranslate (they apply glossary terms by placeholders, docs/machine-translation.md), 502 when the provider fails.
+         * @description Push the glossary to a machine-translation provider that stores glossaries (DeepL; global admin); later translations in its language pair use it. 409 no_translation_provider when none is configured, 409 glossary_sync_unsupported for apertium and libretranslate (they apply glossary terms by placeholders, docs/machine-translation.md), 502 when the provider fails.
          *
          *     Needs a signed-in owner of the tenant (tenant role Owner).
          */
@@ -5070,8 +5070,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Push the glossary to the tenant's machine-translation provider (global admin). Until machine translation arrives: 409 no_translation_provider.
-         * @description Push the glossary to the tenant's machine-translation provider (global admin). Until machine translation arrives: 409 no_translation_provider.
+         * Push the glossary to a machine-translation provider that stores glossaries (DeepL; global admin); later translations in its language pair use it. 409 no_translation_provider when none is configured, 409 glossary_sync_unsupported for apertium and libretranslate (they apply glossary terms by placeholders, docs/machine-translation.md), 502 when the provider fails.
+         * @description Push the glossary to a machine-translation provider that stores glossaries (DeepL; global admin); later translations in its language pair use it. 409 no_translation_provider when none is configured, 409 glossary_sync_unsupported for apertium and libretranslate (they apply glossary terms by placeholders, docs/machine-translation.md), 502 when the provider fails.
          *
          *     Needs a signed-in owner of the tenant (tenant role Owner).
          */
@@ -10210,6 +10210,8 @@ export interface operations {
                             staleBlockCount: number;
                             totalBlockCount: number;
                             missingBlockCount: number;
+                            /** @description machine-translated blocks no person has edited or confirmed yet */
+                            machineTranslatedBlockCount: number;
                             /** Format: date-time */
                             updatedAt: string;
                         } | null;
@@ -10445,6 +10447,8 @@ export interface operations {
                             staleBlockCount: number;
                             totalBlockCount: number;
                             missingBlockCount: number;
+                            /** @description machine-translated blocks no person has edited or confirmed yet */
+                            machineTranslatedBlockCount: number;
                             /** Format: date-time */
                             updatedAt: string;
                         } | null;
@@ -10563,6 +10567,8 @@ export interface operations {
                             staleBlockCount: number;
                             totalBlockCount: number;
                             missingBlockCount: number;
+                            /** @description machine-translated blocks no person has edited or confirmed yet */
+                            machineTranslatedBlockCount: number;
                             /** Format: date-time */
                             updatedAt: string;
                         } | null;
@@ -10763,6 +10769,8 @@ export interface operations {
                             staleBlockCount: number;
                             totalBlockCount: number;
                             missingBlockCount: number;
+                            /** @description machine-translated blocks no person has edited or confirmed yet */
+                            machineTranslatedBlockCount: number;
                             /** Format: date-time */
                             updatedAt: string;
                         } | null;
@@ -10866,6 +10874,8 @@ export interface operations {
                             staleBlockCount: number;
                             totalBlockCount: number;
                             missingBlockCount: number;
+                            /** @description machine-translated blocks no person has edited or confirmed yet */
+                            machineTranslatedBlockCount: number;
                             /** Format: date-time */
                             updatedAt: string;
                         } | null;
@@ -10985,6 +10995,8 @@ export interface operations {
                             staleBlockCount: number;
                             totalBlockCount: number;
                             missingBlockCount: number;
+                            /** @description machine-translated blocks no person has edited or confirmed yet */
+                            machineTranslatedBlockCount: number;
                             /** Format: date-time */
                             updatedAt: string;
                         } | null;
@@ -11095,6 +11107,8 @@ export interface operations {
                             staleBlockCount: number;
                             totalBlockCount: number;
                             missingBlockCount: number;
+                            /** @description machine-translated blocks no person has edited or confirmed yet */
+                            machineTranslatedBlockCount: number;
                             /** Format: date-time */
                             updatedAt: string;
                         } | null;
@@ -11207,6 +11221,8 @@ export interface operations {
                             staleBlockCount: number;
                             totalBlockCount: number;
                             missingBlockCount: number;
+                            /** @description machine-translated blocks no person has edited or confirmed yet */
+                            machineTranslatedBlockCount: number;
                             /** Format: date-time */
                             updatedAt: string;
                         } | null;
@@ -11280,6 +11296,8 @@ export interface operations {
                         staleBlockCount: number;
                         totalBlockCount: number;
                         missingBlockCount: number;
+                        /** @description machine-translated blocks no person has edited or confirmed yet */
+                        machineTranslatedBlockCount: number;
                         /** Format: date-time */
                         updatedAt: string;
                     }[];
@@ -11353,6 +11371,7 @@ export interface operations {
                         staleBlockCount: number;
                         totalBlockCount: number;
                         missingBlockCount: number;
+                        machineTranslatedBlockCount: number;
                         /** Format: date-time */
                         updatedAt: string;
                     };
@@ -11413,10 +11432,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    title: string;
-                    /** @description editor document whose blocks carry the original's blockIds */
-                    content: string;
+                    /** @description required unless useAutoTranslation */
+                    title?: string;
+                    /** @description editor document whose blocks carry the original's blockIds; required unless useAutoTranslation */
+                    content?: string;
+                    /** @description machine-translate the missing and stale blocks now, synchronously (docs/machine-translation.md); title and content are then ignored. Also on an existing translation. */
                     useAutoTranslation?: boolean;
+                    /** @description apertium, libretranslate or deepl; default: the server's default provider */
                     provider?: string;
                 };
             };
@@ -11436,6 +11458,7 @@ export interface operations {
                         staleBlockCount: number;
                         totalBlockCount: number;
                         missingBlockCount: number;
+                        machineTranslatedBlockCount: number;
                         /** Format: date-time */
                         updatedAt: string;
                     };
@@ -11489,6 +11512,15 @@ export interface operations {
             413: components["responses"]["Status413"];
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
+            /** @description An upstream service failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["Status503"];
         };
     };
@@ -11579,6 +11611,8 @@ export interface operations {
                         staleBlockCount: number;
                         totalBlockCount: number;
                         missingBlockCount: number;
+                        /** @description machine-translated blocks no person has edited or confirmed yet */
+                        machineTranslatedBlockCount: number;
                         /** Format: date-time */
                         updatedAt: string;
                     };
@@ -11652,6 +11686,8 @@ export interface operations {
                         staleBlockCount: number;
                         totalBlockCount: number;
                         missingBlockCount: number;
+                        /** @description machine-translated blocks no person has edited or confirmed yet */
+                        machineTranslatedBlockCount: number;
                         /** Format: date-time */
                         updatedAt: string;
                     };
@@ -31192,7 +31228,10 @@ export interface operations {
     };
     postAdminGlossariesIdSync: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description default: a configured provider that stores glossaries, else the default one */
+                provider?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -31201,12 +31240,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No Content */
-            204: {
+            /** @description OK */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        provider: string;
+                        /** @description the provider's glossary id */
+                        providerGlossaryId: string;
+                    };
+                };
             };
             /** @description Malformed request, malformed JSON or failed validation */
             400: {
@@ -31256,12 +31301,24 @@ export interface operations {
             413: components["responses"]["Status413"];
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
+            /** @description An upstream service failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["Status503"];
         };
     };
     postApiAdminGlossariesIdSync: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description default: a configured provider that stores glossaries, else the default one */
+                provider?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -31270,12 +31327,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No Content */
-            204: {
+            /** @description OK */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        provider: string;
+                        /** @description the provider's glossary id */
+                        providerGlossaryId: string;
+                    };
+                };
             };
             /** @description Malformed request, malformed JSON or failed validation */
             400: {
@@ -31325,6 +31388,15 @@ export interface operations {
             413: components["responses"]["Status413"];
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
+            /** @description An upstream service failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["Status503"];
         };
     };
