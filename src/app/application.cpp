@@ -108,7 +108,8 @@ int Serve(const Config& config) {
                                      .deepl_url = config.mt_deepl_url,
                                      .deepl_key = config.mt_deepl_key,
                                      .default_provider = config.mt_default_provider,
-                                     .timeout_ms = static_cast<long>(config.mt_timeout_ms)};
+                                     .timeout_ms = static_cast<long>(config.mt_timeout_ms),
+                                     .jobs_per_tenant = config.mt_jobs_per_tenant};
   ServiceSet set(*db, clock, set_options);
   try {
     set.chain_heads.RegisterKey();
@@ -132,7 +133,7 @@ int Serve(const Config& config) {
   std::optional<BackgroundJobs> jobs;
   if (jobs_interval_ms > 0)
     jobs.emplace(set.scheduler, set.outbox, set.reports, jobs_interval_ms, &set.chain_heads,
-                 config.chain_head_interval_seconds * 1000, &set.connector_syncer, &set.analytics);
+                 config.chain_head_interval_seconds * 1000, &set.connector_syncer, &set.analytics, &set.translation_jobs);
 
   identity::Authenticator authenticator(*db, config.dev, &set.api_keys, &set.sessions);
   http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev, &set.audit);

@@ -12,6 +12,7 @@
 #include "lifecycle/scheduler.h"
 #include "notify/outbox.h"
 #include "reports/report_service.h"
+#include "translation/jobs.h"
 
 namespace credence::app {
 
@@ -19,7 +20,8 @@ BackgroundJobs::BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, cons
                                const reports::ReportService& reports, int64_t interval_ms,
                                const integrity::ChainHeads* chain_heads, int64_t chain_head_interval_ms,
                                const connectors::ConnectorSyncer* connectors,
-                               const analytics::AnalyticsService* analytics)
+                               const analytics::AnalyticsService* analytics,
+                               const translation::TranslationJobs* translation_jobs)
     : scheduler_(scheduler),
       outbox_(outbox),
       reports_(reports),
@@ -28,6 +30,7 @@ BackgroundJobs::BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, cons
       chain_head_interval_ms_(chain_head_interval_ms),
       connectors_(connectors),
       analytics_(analytics),
+      translation_jobs_(translation_jobs),
       thread_([this] { Loop(); }) {}
 
 BackgroundJobs::~BackgroundJobs() {
@@ -92,6 +95,15 @@ void BackgroundJobs::Loop() {
               .Int("succeeded", c.succeeded)
               .Int("failed", c.failed)
               .Int("leaseHeld", c.lease_held);
+      });
+    if (translation_jobs_ != nullptr)
+      run("machine translation jobs", [&] {
+        const auto t = translation_jobs_->RunOnce();
+        if (t.claimed > 0)
+          LogLine(LogLevel::kInfo, "machine translation jobs pass")
+              .Int("translated", t.translated)
+              .Int("failed", t.failed)
+              .Int("gaveUp", t.gave_up);
       });
     // Raw analytics events past each tenant's retention (the aggregates stay).
     if (analytics_ != nullptr && std::chrono::steady_clock::now() - last_pruned >= kPruneEvery) {

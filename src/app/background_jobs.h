@@ -28,6 +28,9 @@ class ConnectorSyncer;
 namespace credence::analytics {
 class AnalyticsService;
 }
+namespace credence::translation {
+class TranslationJobs;
+}
 
 namespace credence::app {
 
@@ -37,7 +40,8 @@ class BackgroundJobs {
                  const reports::ReportService& reports, int64_t interval_ms,
                  const integrity::ChainHeads* chain_heads = nullptr, int64_t chain_head_interval_ms = 60'000,
                  const connectors::ConnectorSyncer* connectors = nullptr,
-                 const analytics::AnalyticsService* analytics = nullptr);
+                 const analytics::AnalyticsService* analytics = nullptr,
+                 const translation::TranslationJobs* translation_jobs = nullptr);
   ~BackgroundJobs();  // stops after the pass in progress
   BackgroundJobs(const BackgroundJobs&) = delete;
   BackgroundJobs& operator=(const BackgroundJobs&) = delete;
@@ -53,6 +57,7 @@ class BackgroundJobs {
   int64_t chain_head_interval_ms_;
   const connectors::ConnectorSyncer* connectors_;
   const analytics::AnalyticsService* analytics_;
+  const translation::TranslationJobs* translation_jobs_;
   std::mutex mu_;
   std::condition_variable wake_;
   bool stopping_ = false;

@@ -27,6 +27,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       custom_guards(db, clock, audit, options.delivery.outbound),
       content_rules(db, clock, audit, plugin_registry),
       events(db, plugin_registry, webhooks),
+      translation_triggers(clock, events),
       tenants(db, clock, audit, options.dev, options.tenant_creations_per_day),
       users(db, clock, audit),
       groups(db, clock, audit),
@@ -34,7 +35,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       scanning(db, clock, audit, CompiledScanner()),
       hubs(db, clock, guards),
       analytics(db, clock, audit, options.record_reads),
-      entries(db, clock, scanning, events, guards, analytics),
+      entries(db, clock, scanning, translation_triggers, guards, analytics),
       translations(db, clock, scanning, events, guards, analytics),
       memberships(db, clock, audit),
       expiry_templates(db, clock),
@@ -73,6 +74,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       templates(db, clock, audit),
       translators(options.machine_translation),
       machine_translation(translations, block_heuristics, glossaries, languages, translators),
+      translation_jobs(db, clock, machine_translation, options.machine_translation.jobs_per_tenant),
       services_{db,
                 tenants,
                 users,
@@ -122,7 +124,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 custom_guards,
                 content_rules,
                 events,
-                machine_translation} {
+                machine_translation,
+                translation_jobs} {
   audit.SetChainHeads(&chain_heads);
   // A key with connector:push names a connector of its tenant.
   api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);

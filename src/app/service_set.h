@@ -48,6 +48,7 @@
 #include "platform/taxonomy.h"
 #include "reports/report_service.h"
 #include "translation/document_translation.h"
+#include "translation/jobs.h"
 #include "translation/translator.h"
 #include "trust/admin_service.h"
 #include "trust/app_registry.h"
@@ -117,6 +118,9 @@ class ServiceSet {
   plugins::ContentRulesService content_rules;
   // Events reach the webhooks and, after commit, the enabled plugins' handlers.
   plugins::EventBus events;
+  // In front of the events for the entries: queues the AlwaysTranslate
+  // machine-translation jobs inside the action's transaction.
+  translation::TriggeringEvents translation_triggers;
 
   identity::TenantService tenants;
   identity::UserService users;
@@ -161,6 +165,7 @@ class ServiceSet {
   kb::TemplateService templates;
   translation::TranslatorSet translators;
   translation::MachineTranslationService machine_translation;
+  translation::TranslationJobs translation_jobs;
 
  private:
   http::Metrics metrics_;

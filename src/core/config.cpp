@@ -68,6 +68,8 @@ constexpr FlagSpec kFlags[] = {
     {"mt-default-provider", FlagType::kString,
      "machine translation: apertium, libretranslate or deepl (default apertium; else the first configured)"},
     {"mt-timeout-ms", FlagType::kInt, "machine translation: time allowed for one provider request (default 15000)"},
+    {"mt-jobs-per-tenant", FlagType::kInt,
+     "machine translation: the triggers' jobs of one tenant translated at once (default 2)"},
     {"allow-local-repositories", FlagType::kBool,
      "git connectors may read repositories on this server's disk by path or file:// (default: only with --dev)"},
 };
@@ -237,6 +239,9 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
   } else if (name == "mt-timeout-ms") {
     if (number < 100 || number > 600'000) return FlagError(name, "expected 100 to 600000");
     c.mt_timeout_ms = number;
+  } else if (name == "mt-jobs-per-tenant") {
+    if (number < 1 || number > 100) return FlagError(name, "expected 1 to 100");
+    c.mt_jobs_per_tenant = number;
   } else if (name == "connector-batch-pause-ms") {
     if (number > 60'000) return FlagError(name, "at most 60000");
     c.connector_batch_pause_ms = number;

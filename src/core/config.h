@@ -82,6 +82,7 @@ struct Config {
   std::string mt_deepl_key;
   std::string mt_default_provider = "apertium";
   int64_t mt_timeout_ms = 15'000;
+  int64_t mt_jobs_per_tenant = 2;  // machine-translation jobs of one tenant at once
 
   std::string EffectiveDatabaseUrl() const;
   int EffectiveThreads() const;

@@ -201,6 +201,28 @@ CREATE TABLE kb_template_uses (
 );
 CREATE INDEX kb_template_uses_template ON kb_template_uses (tenant_id, template_id, used_at);
 )sql";
+  static constexpr std::string_view kTranslationJobs = R"sql(
+CREATE TABLE translation_jobs (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  language TEXT NOT NULL,
+  provider TEXT,
+  requested_by TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at BIGINT NOT NULL,
+  claimed_by TEXT,
+  claimed_until BIGINT,
+  last_error TEXT,
+  status TEXT NOT NULL DEFAULT 'pending',
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, id),
+  FOREIGN KEY (tenant_id, entry_id) REFERENCES entries (tenant_id, id) ON DELETE CASCADE
+);
+CREATE UNIQUE INDEX translation_jobs_entry_language ON translation_jobs (tenant_id, entry_id, language);
+CREATE INDEX translation_jobs_due ON translation_jobs (status, next_attempt_at);
+)sql";
   static const std::vector<storage::Migration> kMigrations = {
       {200, "kb: hubs, entries, blocks, translations, memberships, permissions, search", kSqlite, kPostgres},
       {210, "kb: entry templates, their ratings and uses", kTemplates, ""},
@@ -208,6 +230,9 @@ CREATE INDEX kb_template_uses_template ON kb_template_uses (tenant_id, template_
       // confirms it (docs/machine-translation.md).
       {220, "kb: machine-translated translation blocks",
        "ALTER TABLE translation_blocks ADD COLUMN machine_translated INTEGER NOT NULL DEFAULT 0;", ""},
+      // The machine-translation triggers' queue (docs/machine-translation.md,
+      // "Triggers"): one row per entry and language.
+      {230, "kb: machine-translation jobs", kTranslationJobs, ""},
   };
   return kMigrations;
 }

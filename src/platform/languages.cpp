@@ -163,6 +163,8 @@ std::optional<std::string> CanonicalLanguageCode(std::string_view code) {
   return std::nullopt;
 }
 
+std::vector<Language> LanguagesIn(storage::TenantSession& tenant) { return Load(tenant); }
+
 Result<std::vector<Language>> LanguageService::List(const identity::Principal& caller) const {
   CR_TRY(identity::RequireUser(caller));
   storage::Session session(db_, storage::TxMode::kRead);

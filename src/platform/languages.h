@@ -18,6 +18,7 @@
 
 namespace credence::storage {
 class Database;
+class TenantSession;
 }
 
 namespace credence::platform {
@@ -54,6 +55,10 @@ inline constexpr size_t kMaxProviderLength = 100;
 // The canonical code of a known language, matched ignoring case ("pt-br"
 // -> "pt-BR"); nullopt for a code not in identity::KnownLanguages().
 std::optional<std::string> CanonicalLanguageCode(std::string_view code);
+
+// Every language of `tenant`'s tenant (enabled or with settings), inside
+// the caller's transaction.
+std::vector<Language> LanguagesIn(storage::TenantSession& tenant);
 
 class LanguageService {
  public:

@@ -58,6 +58,8 @@ struct ProviderConfig {
   std::string deepl_key;
   std::string default_provider = "apertium";
   long timeout_ms = 15'000;
+  // The triggers' jobs of one tenant running at once (translation/jobs.h).
+  int64_t jobs_per_tenant = 2;
 };
 
 // The configured providers (those with a URL).

@@ -17,6 +17,7 @@
 #include "lifecycle/scheduler.h"
 #include "notify/outbox.h"
 #include "reports/report_service.h"
+#include "translation/jobs.h"
 
 namespace credence::http {
 namespace json = boost::json;
@@ -103,6 +104,13 @@ void AddDevRoutes(Router& router, const Services& s) {
                                  Required("refused", Schema::Integer().Min(0)),
                                  Required("failed", Schema::Integer().Min(0)),
                              }).Describe("chain heads signed (docs/trust.md, \"Signed chain heads\")")),
+      Required("translations", Schema::Object({
+                                   Required("claimed", Schema::Integer().Min(0)),
+                                   Required("translated", Schema::Integer().Min(0)),
+                                   Required("failed", Schema::Integer().Min(0)),
+                                   Required("gaveUp", Schema::Integer().Min(0)),
+                               }).Describe("the machine-translation triggers' jobs (docs/machine-translation.md, "
+                                           "\"Triggers\"): claimed, translated, failed (retried later), given up")),
   });
   // The benchmark floor for the trust endpoints (docs/performance.md): the
   // same authentication (a trust:evaluate credential), a JSON body parsed,
@@ -161,11 +169,12 @@ void AddDevRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kPost, "/dev/jobs/run", Auth::kDevOnly, "",
               [&scheduler = s.scheduler, &outbox = s.outbox, &reports = s.reports,
-               &heads = s.chain_heads](RequestContext&) {
+               &heads = s.chain_heads, &mt_jobs = s.translation_jobs](RequestContext&) {
                 const auto sr = scheduler.RunOnce();
                 const auto orr = outbox.RunOnce();
                 const auto rr = reports.RunRollup();
                 const auto hr = heads.SignMovedHeads();
+                const auto tr = mt_jobs.RunOnce();
                 return JsonResponse(200, {{"scheduler",
                                            {{"checked", sr.checked},
                                             {"transitions", sr.transitions},
@@ -181,10 +190,15 @@ void AddDevRoutes(Router& router, const Services& s) {
                                            {{"tenants", hr.tenants},
                                             {"signed", hr.signed_heads},
                                             {"refused", hr.refused},
-                                            {"failed", hr.failed}}}});
+                                            {"failed", hr.failed}}},
+                                          {"translations",
+                                           {{"claimed", tr.claimed},
+                                            {"translated", tr.translated},
+                                            {"failed", tr.failed},
+                                            {"gaveUp", tr.gave_up}}}});
               },
               {.summary = "Development mode: run the expiry scheduler, the notification outbox, the reports' rollup and "
-                          "the chain-head signing, now.",
+                          "the chain-head signing and the machine-translation jobs, now.",
                .tag = "dev",
                .response = run_schema}});
 }

@@ -29,6 +29,7 @@ class TemplateService;
 }
 namespace credence::translation {
 class MachineTranslationService;
+class TranslationJobs;
 }  // namespace credence::translation
 namespace credence::lifecycle {
 class ExpiryTemplateService;
@@ -150,6 +151,8 @@ struct Services {
   const plugins::EventBus& event_bus;
   // Machine translation (docs/machine-translation.md).
   const translation::MachineTranslationService& machine_translation;
+  // Its triggers' queue (POST /dev/jobs/run runs a pass).
+  const translation::TranslationJobs& translation_jobs;
 };
 
 struct WebhookDoc;
