@@ -131,6 +131,10 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
   api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);
   trust::SetScanningEventSink(&events);
   connector_syncer.SetEvents(&events);
+  entries.SetReadTrigger([&db, &clock](const identity::Principal& caller, const std::string& entry_id,
+                                       const std::string& language) {
+    return translation::QueueOnDemand(db, clock, caller, entry_id, language);
+  });
   // Sign-in accepts the person's invitations and joins the tenants whose
   // domain admits them, inside its own transaction.
   sign_in.SetJoinTenantsHook([this](storage::Session& tx, const std::string& user_id, const std::string& email,

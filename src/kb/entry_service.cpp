@@ -209,11 +209,19 @@ Result<EntryView> EntryService::RootEntry(const identity::Principal& caller, con
 
 Result<EntryView> EntryService::Get(const identity::Principal& caller, const std::string& id,
                                     const std::string& language) const {
-  storage::Session session(db_, storage::TxMode::kRead);
-  storage::TenantSession s(session, caller.tenant_id);
-  CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kViewer, /*with_content=*/false));
   const TimeMs now = clock_.Now();
-  EntryView view = Compose(s, std::move(loaded.entry), language, now);
+  EntryView view;
+  {
+    storage::Session session(db_, storage::TxMode::kRead);
+    storage::TenantSession s(session, caller.tenant_id);
+    CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kViewer, /*with_content=*/false));
+    view = Compose(s, std::move(loaded.entry), language, now);
+  }
+  // The read session is closed: the trigger writes in its own transaction.
+  if (read_trigger_ && !language.empty() && language != view.entry.original_language &&
+      (!view.is_translation || !view.translation ||
+       view.translation->stale_block_count + view.translation->missing_block_count > 0))
+    view.translation_pending = read_trigger_(caller, id, language);
   if (caller.is_user()) activity_.EntryRead(caller.tenant_id, id, caller.user_id, view.language, now);
   return view;
 }

@@ -2,6 +2,7 @@
 // Entries: documents made of blocks, in a hub. Block ids, hashes and the
 // staleness of translations follow decisions.md section 5 and
 // docs/knowledge-base.md.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,6 +66,13 @@ class EntryService {
                const ActivityObserver& activity = kIgnoreActivity)
       : db_(db), clock_(clock), content_(content), events_(events), guards_(guards), activity_(activity) {}
 
+  // Asked by Get when a language other than the original is asked for and
+  // the entry has no translation in it, or a stale or incomplete one: true
+  // when a machine translation is (now) queued for it. Set once, before use.
+  using ReadTrigger = std::function<bool(const identity::Principal& caller, const std::string& entry_id,
+                                         const std::string& language)>;
+  void SetReadTrigger(ReadTrigger trigger) { read_trigger_ = std::move(trigger); }
+
   // Hub Viewer+. Listings carry no content.
   Result<std::vector<Entry>> ListByHub(const identity::Principal& caller, const std::string& hub_key) const;
   // Hub Viewer+; 404 when the hub has no root entry.
@@ -109,6 +117,7 @@ class EntryService {
   const identity::EventSink& events_;
   const ActionGuards& guards_;
   const ActivityObserver& activity_;
+  ReadTrigger read_trigger_;
 };
 
 }  // namespace credence::kb

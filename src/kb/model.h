@@ -73,6 +73,10 @@ struct EntryView {
   std::string language;  // the language served
   bool is_translation = false;
   std::optional<TranslationSummary> translation;
+  // A machine translation into the language asked for is queued (an
+  // OnDemand language read without an up-to-date translation,
+  // docs/machine-translation.md, "Triggers"); what is served is as before.
+  bool translation_pending = false;
 };
 
 struct StaleBlock {

@@ -28,6 +28,10 @@ constexpr TenantQuery kEnqueue{
     " requested_by = excluded.requested_by, attempts = 0, next_attempt_at = excluded.next_attempt_at,"
     " status = 'pending', last_error = NULL, claimed_by = NULL, updated_at = excluded.updated_at"};
 
+constexpr TenantQuery kJobStatus{
+    "translation.jobs.status",
+    "SELECT status FROM translation_jobs WHERE tenant_id = $1 AND entry_id = $2 AND language = $3"};
+
 constexpr GlobalQuery kDue{
     "translation.jobs.due",
     "SELECT tenant_id, id FROM translation_jobs WHERE status = 'pending' AND next_attempt_at <= $1"
@@ -95,6 +99,24 @@ void TriggeringEvents::EmitLazy(storage::TenantSession& tx, std::string_view typ
     Emit(tx, type, data());
   else
     next_.EmitLazy(tx, type, data);
+}
+
+bool QueueOnDemand(storage::Database& db, const Clock& clock, const identity::Principal& caller,
+                   const std::string& entry_id, const std::string& language) {
+  storage::Session session(db, storage::TxMode::kWrite);
+  storage::TenantSession tx(session, caller.tenant_id);
+  std::optional<platform::Language> found;
+  for (auto& l : platform::LanguagesIn(tx))
+    if (l.code == language) found = std::move(l);
+  if (!found || !found->is_enabled || found->trigger != platform::TranslationTrigger::kOnDemand) return false;
+  const auto status = tx.Run(kJobStatus, {entry_id, language});
+  if (!status.empty() && status.front().Text(0) == "pending") return true;
+  if (!status.empty() && status.front().Text(0) == "failed") return false;
+  const TimeMs now = clock.Now();
+  tx.Run(kEnqueue, {NewId(), entry_id, language, found->provider,
+                    caller.user_id.empty() ? caller.key_id : caller.user_id, now});
+  session.Commit();
+  return true;
 }
 
 TranslationJobsResult TranslationJobs::RunOnce() const {

@@ -40,6 +40,14 @@ class TriggeringEvents final : public identity::EventSink {
   const identity::EventSink& next_;
 };
 
+// The OnDemand read trigger (kb::EntryService::SetReadTrigger): queues a job
+// for `language` when it is an enabled OnDemand language of the tenant and
+// no job for it is pending; true when one is pending afterwards. A job given
+// up is not queued again by reads (a change to the original or a request
+// does it).
+bool QueueOnDemand(storage::Database& db, const Clock& clock, const identity::Principal& caller,
+                   const std::string& entry_id, const std::string& language);
+
 struct TranslationJobsResult {
   int64_t claimed = 0;
   int64_t translated = 0;

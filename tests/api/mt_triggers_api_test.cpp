@@ -144,6 +144,48 @@ TEST_F(MtTriggers, AlwaysTranslateOnPublishThenOnlyStaleBlocksAndNeverDoesNothin
   EXPECT_EQ(status.Json().at("staleBlockCount").as_int64(), 0);
 }
 
+TEST_F(MtTriggers, OnDemandTheFirstReadQueuesAndALaterReadHasTheTranslation) {
+  Publish(c());
+  RunJobs(c());  // the AlwaysTranslate language
+  NewRequests();
+  // Never: a read in it queues nothing.
+  auto de = c().Get("/api/entries/" + id_ + "?language=de", admin());
+  ASSERT_EQ(de.status, 200) << de.body;
+  EXPECT_FALSE(de.Json().at("translationPending").as_bool());
+  EXPECT_EQ(RunJobs(c()).at("claimed").as_int64(), 0);
+  // OnDemand: the first read answers the original at once, flagged.
+  auto first = c().Get("/api/entries/" + id_ + "?language=fr", admin());
+  ASSERT_EQ(first.status, 200) << first.body;
+  EXPECT_TRUE(first.Json().at("translationPending").as_bool());
+  EXPECT_FALSE(first.Json().at("isTranslation").as_bool());
+  EXPECT_EQ(Texts(Str(first.Json(), "content")), (std::vector<std::string>{"Open the panel", "Press save"}));
+  // A second read before the pass queues nothing more.
+  EXPECT_TRUE(c().Get("/api/entries/" + id_ + "?language=fr", admin()).Json().at("translationPending").as_bool());
+  EXPECT_EQ(NewRequests(), 0u);
+  EXPECT_EQ(RunJobs(c()).at("translated").as_int64(), 1);
+  EXPECT_EQ(NewRequests(), 3u);
+  auto later = c().Get("/api/entries/" + id_ + "?language=fr", admin());
+  ASSERT_EQ(later.status, 200) << later.body;
+  EXPECT_FALSE(later.Json().at("translationPending").as_bool());
+  EXPECT_TRUE(later.Json().at("isTranslation").as_bool());
+  EXPECT_EQ(Texts(Str(later.Json(), "content")), (std::vector<std::string>{"OPEN THE PANEL", "PRESS SAVE"}));
+  EXPECT_EQ(RunJobs(c()).at("claimed").as_int64(), 0);
+  // Stale after an edit of the original: the next read queues again, and
+  // only the stale block is sent.
+  json::value doc = json::parse(original_);
+  doc.at("content").at(1).at("content").at(0).as_object()["text"] = "Press cancel";
+  ASSERT_EQ(c().Put("/api/entries/" + id_, {{"title", "Guide"}, {"content", json::serialize(doc)}}, admin()).status,
+            200);
+  RunJobs(c());  // es (AlwaysTranslate)
+  NewRequests();
+  EXPECT_TRUE(c().Get("/api/entries/" + id_ + "?language=fr", admin()).Json().at("translationPending").as_bool());
+  EXPECT_EQ(RunJobs(c()).at("translated").as_int64(), 1);
+  EXPECT_EQ(NewRequests(), 1u);
+  auto fresh = c().Get("/api/entries/" + id_ + "?language=fr", admin());
+  EXPECT_FALSE(fresh.Json().at("translationPending").as_bool());
+  EXPECT_EQ(Texts(Str(fresh.Json(), "content")), (std::vector<std::string>{"OPEN THE PANEL", "PRESS CANCEL"}));
+}
+
 TEST_F(MtTriggers, TwoPassesAtOnceTranslateAJobOnce) {
   Publish(c());
   HttpClient other(server_->base_url());

@@ -63,6 +63,7 @@ json::object EntryViewJson(const kb::EntryView& v) {
   json::object o = EntryJson(v.entry, true);
   o["language"] = v.language;
   o["isTranslation"] = v.is_translation;
+  o["translationPending"] = v.translation_pending;
   o["translation"] = v.translation ? json::value(TranslationSummaryJson(*v.translation)) : json::value(nullptr);
   return o;
 }
@@ -121,6 +122,10 @@ Schema EntrySchema(bool with_content) {
     props.push_back(Required("content", Schema::String().Describe("editor document JSON, serialized")));
     props.push_back(Required("language", Schema::String().Describe("the language served")));
     props.push_back(Required("isTranslation", Schema::Boolean()));
+    props.push_back(Required("translationPending",
+                             Schema::Boolean().Describe(
+                                 "a machine translation into the language asked for is queued (an OnDemand "
+                                 "language without an up-to-date translation); a later read has it")));
     props.push_back(Required("translation", TranslationSummarySchema().Nullable()));
   }
   return Schema::Object(std::move(props));
