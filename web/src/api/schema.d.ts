@@ -6258,8 +6258,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Development mode: run the expiry scheduler, the notification outbox, the reports' rollup and the chain-head signing, now.
-         * @description Development mode: run the expiry scheduler, the notification outbox, the reports' rollup and the chain-head signing, now.
+         * Development mode: run the expiry scheduler, the notification outbox, the reports' rollup and the chain-head signing and the machine-translation jobs, now.
+         * @description Development mode: run the expiry scheduler, the notification outbox, the reports' rollup and the chain-head signing and the machine-translation jobs, now.
          *
          *     Development mode only (`--dev`); 404 otherwise. No credentials needed.
          */
@@ -10202,6 +10202,8 @@ export interface operations {
                         /** @description the language served */
                         language: string;
                         isTranslation: boolean;
+                        /** @description a machine translation into the language asked for is queued (an OnDemand language without an up-to-date translation); a later read has it */
+                        translationPending: boolean;
                         translation: {
                             language: string;
                             title: string;
@@ -10439,6 +10441,8 @@ export interface operations {
                         /** @description the language served */
                         language: string;
                         isTranslation: boolean;
+                        /** @description a machine translation into the language asked for is queued (an OnDemand language without an up-to-date translation); a later read has it */
+                        translationPending: boolean;
                         translation: {
                             language: string;
                             title: string;
@@ -10559,6 +10563,8 @@ export interface operations {
                         /** @description the language served */
                         language: string;
                         isTranslation: boolean;
+                        /** @description a machine translation into the language asked for is queued (an OnDemand language without an up-to-date translation); a later read has it */
+                        translationPending: boolean;
                         translation: {
                             language: string;
                             title: string;
@@ -10761,6 +10767,8 @@ export interface operations {
                         /** @description the language served */
                         language: string;
                         isTranslation: boolean;
+                        /** @description a machine translation into the language asked for is queued (an OnDemand language without an up-to-date translation); a later read has it */
+                        translationPending: boolean;
                         translation: {
                             language: string;
                             title: string;
@@ -10866,6 +10874,8 @@ export interface operations {
                         /** @description the language served */
                         language: string;
                         isTranslation: boolean;
+                        /** @description a machine translation into the language asked for is queued (an OnDemand language without an up-to-date translation); a later read has it */
+                        translationPending: boolean;
                         translation: {
                             language: string;
                             title: string;
@@ -10987,6 +10997,8 @@ export interface operations {
                         /** @description the language served */
                         language: string;
                         isTranslation: boolean;
+                        /** @description a machine translation into the language asked for is queued (an OnDemand language without an up-to-date translation); a later read has it */
+                        translationPending: boolean;
                         translation: {
                             language: string;
                             title: string;
@@ -11099,6 +11111,8 @@ export interface operations {
                         /** @description the language served */
                         language: string;
                         isTranslation: boolean;
+                        /** @description a machine translation into the language asked for is queued (an OnDemand language without an up-to-date translation); a later read has it */
+                        translationPending: boolean;
                         translation: {
                             language: string;
                             title: string;
@@ -11213,6 +11227,8 @@ export interface operations {
                         /** @description the language served */
                         language: string;
                         isTranslation: boolean;
+                        /** @description a machine translation into the language asked for is queued (an OnDemand language without an up-to-date translation); a later read has it */
+                        translationPending: boolean;
                         translation: {
                             language: string;
                             title: string;
@@ -35822,6 +35838,13 @@ export interface operations {
                             signed: number;
                             refused: number;
                             failed: number;
+                        };
+                        /** @description the machine-translation triggers' jobs (docs/machine-translation.md, "Triggers"): claimed, translated, failed (retried later), given up */
+                        translations: {
+                            claimed: number;
+                            translated: number;
+                            failed: number;
+                            gaveUp: number;
                         };
                     };
                 };
