@@ -95,7 +95,10 @@ TEST_F(Analytics, CountsReadsEditsAndTimeSpent) {
   EXPECT_EQ(Str(ts.Json(), "eventType"), "TimeSpent");
   EXPECT_EQ(ts.Json().at("seconds").as_int64(), 60);
   EXPECT_EQ(Str(ts.Json(), "language"), "en");
-  EXPECT_GE(Run().at("readsWritten").as_int64(), 7);
+  // Writes what is still buffered; the writer thread may have written some
+  // of the reads already (it flushes every second), so the count is the
+  // summary's to check, not this pass's.
+  Run();
 
   auto s = Summary(t, id);
   EXPECT_EQ(Str(s, "entryId"), id);
