@@ -4,13 +4,9 @@
 
 #include "connectors/settings.h"
 
-#ifdef CREDENCE_HAVE_WEB_CRAWLER
 #include "connectors/web/crawler.h"
-#endif
 
 namespace credence::connectors {
-
-#ifdef CREDENCE_HAVE_WEB_CRAWLER
 
 namespace {
 
@@ -98,20 +94,5 @@ void SyncWeb(RunWriter& w, const Run& run) {
 }
 
 }  // namespace internal
-
-#else  // the crawler is not built in yet (branch webcrawl)
-
-std::vector<FieldError> CheckCrawlSettings(const WebSettings&) { return {}; }
-
-namespace internal {
-
-void SyncWeb(RunWriter&, const Run&) {
-  // TODO(webcrawl): built when credence_connectors_web exists (src/connectors/web).
-  throw std::runtime_error("the web crawler is not built into this server (credence_connectors_web is missing)");
-}
-
-}  // namespace internal
-
-#endif
 
 }  // namespace credence::connectors

@@ -1,8 +1,7 @@
 #pragma once
 // The web kind (docs/connectors.md, "web"): the crawler of
 // connectors/web/crawler.h (library credence_connectors_web) adapted to a
-// run. Built in when that library is part of the build
-// (CREDENCE_HAVE_WEB_CRAWLER); otherwise a web run fails with a clear error.
+// run.
 #include "connectors/connector.h"
 #include "connectors/internal/run_writer.h"
 
