@@ -496,16 +496,35 @@ platform::Glossary GlossaryOf(const json::object& body) {
 
 // What the item routes of a configuration resource say of themselves.
 struct ItemRouteDocs {
+  std::string create_summary;
   std::string tag;
   std::string get_summary, replace_summary, delete_summary;
   Schema request, response;
 };
 
-// The routes every configuration item shares, at `base/{id}` and at the
-// alias: get (any member), replace and delete (global admin).
+// The routes every configuration item shares, each also at the alias:
+// create at `base` (global admin), and at `base/{id}` get (any member),
+// replace and delete (global admin).
 template <typename Service, typename FromBody, typename ToJson>
 void AddItemRoutes(Router& router, const std::string& base, const std::string& alias, const Service& service,
                    const ItemRouteDocs& docs, FromBody from_body, ToJson to_json) {
+  router.Add(Aliased({alias}, {Method::kPost,
+                               base,
+                               Auth::kTenantAdmin,
+                               "",
+                               [&service, request = docs.request, from_body, to_json](RequestContext& ctx) {
+                                 auto body = ParseBody(ctx.request, request);
+                                 if (!body) return Problem(ctx, body.error());
+                                 auto created = service.Create(ctx.Caller(), from_body(*body));
+                                 if (!created) return Problem(ctx, created.error());
+                                 return JsonResponse(201, to_json(*created));
+                               },
+                               {.summary = docs.create_summary,
+                                .tag = docs.tag,
+                                .request = docs.request,
+                                .response = docs.response,
+                                .success_status = 201,
+                                .errors = {409}}}));
   const std::string item = base + "/{id}";
   const std::string item_alias = alias + "/{id}";
   router.Add(Aliased({item_alias}, {Method::kGet,
@@ -823,25 +842,6 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                                   {.summary = "The tenant's block-type heuristics, by priority then name.",
                                    .tag = "block-type-heuristics",
                                    .response = Schema::Array(HeuristicSchema())}}));
-  router.Add(Aliased({bh_alias}, {Method::kPost,
-                                  bh,
-                                  Auth::kTenantAdmin,
-                                  "",
-                                  [&heuristics](RequestContext& ctx) {
-                                    auto body = ParseBody(ctx.request, HeuristicRequest());
-                                    if (!body) return Problem(ctx, body.error());
-                                    auto h = heuristics.Create(ctx.Caller(), HeuristicOf(*body));
-                                    if (!h) return Problem(ctx, h.error());
-                                    return JsonResponse(201, HeuristicJson(*h));
-                                  },
-                                  {.summary = "Create a block-type heuristic (global admin): a block of one of "
-                                              "nodeTypes whose text meets textPattern is of blockClass. 409 "
-                                              "heuristic_name_taken.",
-                                   .tag = "block-type-heuristics",
-                                   .request = HeuristicRequest(),
-                                   .response = HeuristicSchema(),
-                                   .success_status = 201,
-                                   .errors = {409}}}));
   static const Schema kTestRequest = Schema::Object(
       {Required("content",
                 Schema::String().MinLength(1).Describe("an editor document serialized as a string (decisions.md 5)"))});
@@ -870,7 +870,10 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                            Required("translation", Schema::String().Enum({"Translate", "Protect", "Skip"})),
                        }))}}));
   AddItemRoutes(router, bh, bh_alias, heuristics,
-                {"block-type-heuristics", "One block-type heuristic.", "Replace a block-type heuristic (global admin).",
+                {"Create a block-type heuristic (global admin): a block of one of "
+                 "nodeTypes whose text meets textPattern is of blockClass. 409 "
+                 "heuristic_name_taken.",
+                 "block-type-heuristics", "One block-type heuristic.", "Replace a block-type heuristic (global admin).",
                  "Delete a block-type heuristic (global admin).", HeuristicRequest(), HeuristicSchema()},
                 HeuristicOf, HeuristicJson);
 
@@ -893,23 +896,6 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                                    .response = Schema::Array(StyleRuleSchema()),
                                    .query = {{"language", Schema::String(), false, "only this language's rules"}},
                                    .errors = {400}}}));
-  router.Add(Aliased({sr_alias}, {Method::kPost,
-                                  sr,
-                                  Auth::kTenantAdmin,
-                                  "",
-                                  [&rules](RequestContext& ctx) {
-                                    auto body = ParseBody(ctx.request, StyleRuleRequest());
-                                    if (!body) return Problem(ctx, body.error());
-                                    auto r = rules.Create(ctx.Caller(), StyleRuleOf(*body));
-                                    if (!r) return Problem(ctx, r.error());
-                                    return JsonResponse(201, StyleRuleJson(*r));
-                                  },
-                                  {.summary = "Create a style rule (global admin). 409 style_rule_name_taken.",
-                                   .tag = "style-rules",
-                                   .request = StyleRuleRequest(),
-                                   .response = StyleRuleSchema(),
-                                   .success_status = 201,
-                                   .errors = {409}}}));
   static const Schema kCheckRequest = Schema::Object({
       Optional("text", Schema::String()
                            .MaxLength(static_cast<int64_t>(platform::kMaxCheckedTextBytes))
@@ -959,8 +945,9 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                 .response = Schema::Array(MatchSchema()),
                 .errors = {404}}}));
   AddItemRoutes(router, sr, sr_alias, rules,
-                {"style-rules", "One style rule.", "Replace a style rule (global admin).",
-                 "Delete a style rule (global admin).", StyleRuleRequest(), StyleRuleSchema()},
+                {"Create a style rule (global admin). 409 style_rule_name_taken.", "style-rules", "One style rule.",
+                 "Replace a style rule (global admin).", "Delete a style rule (global admin).", StyleRuleRequest(),
+                 StyleRuleSchema()},
                 StyleRuleOf, StyleRuleJson);
 
   // ---- glossaries ----
@@ -980,26 +967,10 @@ void AddConfigurationRoutes(Router& router, const Services& s) {
                                   {.summary = "The tenant's glossaries, by name, without their terms.",
                                    .tag = "glossaries",
                                    .response = Schema::Array(GlossarySchema(false))}}));
-  router.Add(Aliased({gl_alias}, {Method::kPost,
-                                  gl,
-                                  Auth::kTenantAdmin,
-                                  "",
-                                  [&glossaries](RequestContext& ctx) {
-                                    auto body = ParseBody(ctx.request, GlossaryRequest());
-                                    if (!body) return Problem(ctx, body.error());
-                                    auto g = glossaries.Create(ctx.Caller(), GlossaryOf(*body));
-                                    if (!g) return Problem(ctx, g.error());
-                                    return JsonResponse(201, GlossaryJson(*g, true));
-                                  },
-                                  {.summary = "Create a glossary for a language pair (global admin). 409 "
-                                              "glossary_name_taken.",
-                                   .tag = "glossaries",
-                                   .request = GlossaryRequest(),
-                                   .response = GlossarySchema(true),
-                                   .success_status = 201,
-                                   .errors = {409}}}));
   AddItemRoutes(router, gl, gl_alias, glossaries,
-                {"glossaries", "One glossary with its terms.", "Replace a glossary and its terms (global admin).",
+                {"Create a glossary for a language pair (global admin). 409 "
+                 "glossary_name_taken.",
+                 "glossaries", "One glossary with its terms.", "Replace a glossary and its terms (global admin).",
                  "Delete a glossary (global admin).", GlossaryRequest(), GlossarySchema(true)},
                 GlossaryOf, [](const platform::Glossary& g) { return GlossaryJson(g, true); });
   const QueryParamDoc mode_param{"mode", Schema::String().Enum({"merge", "replace"}), false,
