@@ -1,13 +1,25 @@
-// The shell: who is signed in (GET /api/users/me picks the UI language),
-// the routes, and sign-out.
-import { useEffect, useState } from "react";
+// The shell: who is signed in (GET /api/users/me picks the UI language), the
+// navigation, and the page the path names (src/shell/area.ts).
+import { Suspense, useEffect, useState } from "react";
 import { call, Problem, session, type Me } from "./api/client";
-import { I18n, pickLanguage, strings } from "./i18n";
-import { EditorPage } from "./pages/Editor";
-import { HubPage, HubsPage } from "./pages/Hubs";
-import { ReaderPage } from "./pages/Reader";
-import { SignInPage } from "./pages/SignIn";
-import { ErrorBox, Link, Loading, navigate, usePath } from "./ui";
+import { adminArea } from "./areas/admin";
+import { kbArea } from "./areas/kb";
+import { trustArea } from "./areas/trust";
+import { workArea } from "./areas/work";
+import { I18n, pickLanguage, strings, UiLang } from "./i18n";
+import { pluginsArea } from "./plugins";
+import { matchRoute, type NavSection } from "./shell/area";
+import { SignInPage } from "./shell/SignIn";
+import { ErrorBoundary, ErrorBox, Link, Loading, navigate, usePath } from "./ui";
+
+const areas = [kbArea, workArea, trustArea, adminArea, pluginsArea];
+const routes = areas.flatMap((a) => a.routes);
+const nav = areas.flatMap((a) => a.nav);
+const sectionNames: Record<NavSection, { en: string; es: string }> = {
+  knowledge: { en: "Knowledge", es: "Conocimiento" },
+  trust: { en: "Trust", es: "Confianza" },
+  admin: { en: "Administration", es: "Administración" },
+};
 
 export function App() {
   const path = usePath();
@@ -37,57 +49,96 @@ export function App() {
     );
   }, [generation]);
 
-  const t = strings[pickLanguage(me?.preferredLanguage)];
+  const language = pickLanguage(me?.preferredLanguage);
+  const t = strings[language];
   useEffect(() => {
-    document.documentElement.lang = pickLanguage(me?.preferredLanguage);
-  }, [me]);
+    document.documentElement.lang = language;
+  }, [language]);
 
-  let page: React.ReactNode;
   const url = new URL(path, window.location.origin);
-  const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  let page: React.ReactNode;
   if (!checked) page = <Loading />;
   else if (!me)
     page = (
       <SignInPage
         onSignedIn={() => {
           setGeneration((g) => g + 1);
-          if (parts[0] === "sign-in" || parts.length === 0) navigate("/hubs");
+          if (url.pathname === "/" || url.pathname.startsWith("/sign-in")) navigate("/hubs");
         }}
       />
     );
-  else if (parts.length === 0 || (parts[0] === "hubs" && parts.length === 1) || parts[0] === "sign-in")
-    page = <HubsPage />;
-  else if (parts[0] === "hubs" && parts.length === 2) page = <HubPage hubKey={parts[1]} />;
-  else if (parts[0] === "hubs" && parts.length === 3 && parts[2] === "new") page = <EditorPage hubKey={parts[1]} />;
-  else if (parts[0] === "entries" && parts.length === 2)
-    page = <ReaderPage entryId={parts[1]} language={url.searchParams.get("lang")} />;
-  else page = <ErrorBox error={new Problem(404, "Not found", `No page at ${url.pathname}.`)} />;
+  else {
+    const found = matchRoute(routes, url.pathname);
+    if (!found) page = <ErrorBox error={new Problem(404, "Not found", `No page at ${url.pathname}.`)} />;
+    else {
+      const Page = found.route.page;
+      page = (
+        <ErrorBoundary key={url.pathname}>
+          <Suspense fallback={<Loading />}>
+            <Page params={found.params} query={url.searchParams} me={me} />
+          </Suspense>
+        </ErrorBoundary>
+      );
+    }
+  }
+
+  const owner = me?.tenantRole === "Owner";
+  const sections = (Object.keys(sectionNames) as NavSection[])
+    .map((section) => ({ section, items: nav.filter((n) => n.section === section && (!n.ownerOnly || owner)) }))
+    .filter((s) => s.items.length > 0);
 
   return (
-    <I18n.Provider value={t}>
-      <header className="top">
-        <Link to="/hubs" className="brand">
-          {t.appName}
-        </Link>
-        {me && (
-          <span className="who">
-            {me.displayName}{" "}
-            <button
-              type="button"
-              onClick={() => {
-                call("post", "/auth/logout").catch(() => undefined);
-                session.token = null;
-                setGeneration((g) => g + 1);
-                navigate("/");
-              }}
-            >
-              {t.signOut}
-            </button>
-          </span>
-        )}
-      </header>
-      <ErrorBox error={error} />
-      {page}
-    </I18n.Provider>
+    <UiLang.Provider value={language}>
+      <I18n.Provider value={t}>
+        <a href="#content" className="skip-link">
+          {language === "es" ? "Saltar al contenido" : "Skip to content"}
+        </a>
+        <header className="top">
+          <Link to="/hubs" className="brand">
+            {t.appName}
+          </Link>
+          {me && (
+            <span className="who">
+              {me.displayName}{" "}
+              <button
+                type="button"
+                onClick={() => {
+                  call("post", "/auth/logout").catch(() => undefined);
+                  session.token = null;
+                  setGeneration((g) => g + 1);
+                  navigate("/");
+                }}
+              >
+                {t.signOut}
+              </button>
+            </span>
+          )}
+        </header>
+        <div className={me ? "layout" : undefined}>
+          {me && (
+            <nav className="side" aria-label={language === "es" ? "Principal" : "Main"}>
+              {sections.map(({ section, items }) => (
+                <div key={section}>
+                  <h2>{sectionNames[section][language]}</h2>
+                  <ul>
+                    {items.map((n) => (
+                      <li key={n.to}>
+                        <Link to={n.to} className={url.pathname.startsWith(n.to) ? "current" : undefined}>
+                          {n.label[language]}
+                        </Link>
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              ))}
+            </nav>
+          )}
+          <div id="content" className="content">
+            <ErrorBox error={error} />
+            {page}
+          </div>
+        </div>
+      </I18n.Provider>
+    </UiLang.Provider>
   );
 }

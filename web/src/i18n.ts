@@ -16,6 +16,7 @@ const en = {
   noEntries: "No entries in this hub yet.",
   newEntry: "New entry",
   title: "Title",
+  body: "Content",
   key: "Key",
   language: "Language",
   original: "Original",
@@ -62,6 +63,7 @@ const es: Strings = {
   noEntries: "Este espacio aún no tiene entradas.",
   newEntry: "Nueva entrada",
   title: "Título",
+  body: "Contenido",
   key: "Clave",
   language: "Idioma",
   original: "Original",
@@ -102,5 +104,13 @@ export function pickLanguage(preferred: string | null | undefined): UiLanguage {
 
 export const I18n = createContext<Strings>(en);
 export const useT = () => useContext(I18n);
+
+// The UI language in force; areas keep their own strings beside their pages
+// (areas/*/strings.ts) and read them with the hook defineStrings returns.
+export const UiLang = createContext<UiLanguage>("en");
+export const useUiLanguage = () => useContext(UiLang);
+export function defineStrings<T>(table: Record<UiLanguage, T>): () => T {
+  return () => table[useContext(UiLang)];
+}
 export const format = (s: string, values: Record<string, string | number>) =>
   s.replace(/\{(\w+)\}/g, (_, k: string) => String(values[k] ?? ""));

@@ -1,5 +1,5 @@
 // Small shared pieces: history navigation, links, loading, errors, badges.
-import { useEffect, useState, type ReactNode } from "react";
+import { Component, useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { Problem } from "./api/client";
 import { useT } from "./i18n";
 
@@ -73,4 +73,102 @@ export function Loading() {
 export function StatusBadge({ status }: { status: string }) {
   const t = useT();
   return <span className={`badge badge-${status.toLowerCase()}`}>{t.status[status] ?? status}</span>;
+}
+
+// A page that throws while rendering shows the error, not a blank page.
+export class ErrorBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
+  state = { error: null as unknown };
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+  render() {
+    return this.state.error ? <ErrorBox error={this.state.error} /> : this.props.children;
+  }
+}
+
+// What an empty list means and what to do next.
+export function EmptyState({ children }: { children: ReactNode }) {
+  return <div className="empty-state">{children}</div>;
+}
+
+// A modal dialog on the native <dialog> (focus kept inside, Escape closes).
+export function Dialog({
+  open,
+  title,
+  onClose,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+  const titleId = useId();
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onClose={onClose}>
+      {open && (
+        <>
+          <h2 id={titleId}>{title}</h2>
+          {children}
+        </>
+      )}
+    </dialog>
+  );
+}
+
+// Runs one async action at a time for a button or form: busy while it runs,
+// its problem kept to show with <ErrorBox error={action.error} />.
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = useCallback(async <T,>(work: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await work();
+    } catch (e) {
+      setError(e);
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, run, clear: () => setError(null) };
+}
+
+// Copies `text` to the clipboard; says so for a moment.
+export function CopyButton({ text, label, copiedLabel }: { text: string; label: string; copiedLabel: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      onClick={() => {
+        navigator.clipboard?.writeText(text).then(
+          () => {
+            setCopied(true);
+            setTimeout(() => setCopied(false), 2000);
+          },
+          () => undefined,
+        );
+      }}
+    >
+      {copied ? copiedLabel : label}
+    </button>
+  );
+}
+
+// Long work under way: a determinate bar when the total is known.
+export function Progress({ label, value, max }: { label: string; value?: number; max?: number }) {
+  return (
+    <div className="progress" role="status">
+      <span>{label}</span> <progress value={value} max={max} aria-label={label} />
+    </div>
+  );
 }

@@ -1,7 +1,8 @@
 // The hubs the user can see, and one hub's entries with their status.
-import { call } from "../api/client";
-import { useT } from "../i18n";
-import { ErrorBox, Link, Loading, StatusBadge, useLoad } from "../ui";
+import { call } from "../../api/client";
+import type { PageProps } from "../../shell/area";
+import { useT } from "../../i18n";
+import { ErrorBox, Link, Loading, StatusBadge, useLoad } from "../../ui";
 
 export function HubsPage() {
   const t = useT();
@@ -23,7 +24,8 @@ export function HubsPage() {
   );
 }
 
-export function HubPage({ hubKey }: { hubKey: string }) {
+export function HubPage({ params }: PageProps) {
+  const hubKey = params.hubKey;
   const t = useT();
   const hub = useLoad(() => call("get", "/api/hubs/{key}", { params: { key: hubKey } }), [hubKey]);
   const entries = useLoad(() => call("get", "/api/entries/hubs/{hubKey}", { params: { hubKey } }), [hubKey]);

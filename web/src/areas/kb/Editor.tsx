@@ -3,10 +3,11 @@
 import { useEditor, EditorContent, type JSONContent } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import { useState } from "react";
-import { call, Problem } from "../api/client";
-import { BlockId } from "../editor/BlockId";
-import { useT } from "../i18n";
-import { ErrorBox, navigate } from "../ui";
+import { call, Problem } from "../../api/client";
+import type { PageProps } from "../../shell/area";
+import { BlockId } from "../../editor/BlockId";
+import { useT } from "../../i18n";
+import { ErrorBox, navigate } from "../../ui";
 
 function slugify(title: string): string {
   return title
@@ -27,7 +28,8 @@ function withoutTrailingEmptyParagraphs(doc: JSONContent): JSONContent {
   return { ...doc, content };
 }
 
-export function EditorPage({ hubKey }: { hubKey: string }) {
+export function EditorPage({ params }: PageProps) {
+  const hubKey = params.hubKey;
   const t = useT();
   const [title, setTitle] = useState("");
   const [key, setKey] = useState("");
@@ -39,6 +41,7 @@ export function EditorPage({ hubKey }: { hubKey: string }) {
     extensions: [StarterKit.configure({ link: { openOnClick: false } }), BlockId],
     content: "<p></p>",
     injectCSS: false, // the page's CSP allows no inline styles
+    editorProps: { attributes: { "aria-label": t.body, role: "textbox", "aria-multiline": "true" } },
   });
 
   async function save(event: React.FormEvent) {

@@ -1,12 +1,15 @@
 // The entry reader: the original or one of its translations (a language
 // switcher), with each stale block of a translation marked from
 // GET .../translations/{language}/stale-blocks.
-import { call } from "../api/client";
-import { DocumentView } from "../editor/Document";
-import { format, useT } from "../i18n";
-import { ErrorBox, Link, Loading, StatusBadge, navigate, useLoad } from "../ui";
+import { call } from "../../api/client";
+import type { PageProps } from "../../shell/area";
+import { DocumentView } from "../../editor/Document";
+import { format, useT } from "../../i18n";
+import { ErrorBox, Link, Loading, StatusBadge, navigate, useLoad } from "../../ui";
 
-export function ReaderPage({ entryId, language }: { entryId: string; language: string | null }) {
+export function ReaderPage({ params, query }: PageProps) {
+  const entryId = params.entryId;
+  const language = query.get("lang");
   const t = useT();
   const entry = useLoad(() => call("get", "/api/entries/{id}", { params: { id: entryId } }), [entryId]);
   const translations = useLoad(

@@ -54,7 +54,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
         <section>
           <h2>{t.devPersonas}</h2>
           {tenants.data.map((tenant) => (
-            <div key={tenant.id} className="tenant">
+            <div key={tenant.id} className="tenant" data-tenant-id={tenant.id}>
               <h3>
                 {t.tenant}: {tenant.name}
               </h3>

@@ -1,0 +1,19 @@
+// The knowledge base area: hubs, their entries, the reader and the editor.
+import { lazy } from "react";
+import type { Area } from "../../shell/area";
+
+const HubsPage = lazy(() => import("./Hubs").then((m) => ({ default: m.HubsPage })));
+const HubPage = lazy(() => import("./Hubs").then((m) => ({ default: m.HubPage })));
+const ReaderPage = lazy(() => import("./Reader").then((m) => ({ default: m.ReaderPage })));
+const EditorPage = lazy(() => import("./Editor").then((m) => ({ default: m.EditorPage })));
+
+export const kbArea: Area = {
+  routes: [
+    { path: "/", page: HubsPage },
+    { path: "/hubs", page: HubsPage },
+    { path: "/hubs/:hubKey", page: HubPage },
+    { path: "/hubs/:hubKey/new", page: EditorPage },
+    { path: "/entries/:entryId", page: ReaderPage },
+  ],
+  nav: [{ to: "/hubs", label: { en: "Hubs", es: "Espacios" }, section: "knowledge" }],
+};

@@ -1,0 +1,4 @@
+// The trust area's pages and navigation (src/shell/area.ts).
+import type { Area } from "../../shell/area";
+
+export const trustArea: Area = { routes: [], nav: [] };

@@ -1,0 +1,4 @@
+// The work area's pages and navigation (src/shell/area.ts).
+import type { Area } from "../../shell/area";
+
+export const workArea: Area = { routes: [], nav: [] };
