@@ -148,6 +148,7 @@ int Serve(const Config& config) {
     }
     site.emplace(config.web_dir, http::ApiPrefixes(*router));
     dispatcher.ServeStaticSite(&*site);
+    set.sign_in.ReturnBrowsersTo("/sign-in/callback");
   }
   http::ServerOptions options{config.listen_host,    config.listen_port,     threads,
                               config.max_body_bytes, config.max_header_bytes, config.read_timeout_ms,

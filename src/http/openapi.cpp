@@ -243,7 +243,11 @@ json::object Operation(const Route& route, std::string_view path, std::set<std::
   for (const auto& [type, schema] : route.doc.alternate_responses)
     success["content"].as_object()[type] = json::object{{"schema", schema.ToJsonSchema(Schema::Use::kResponse)}};
   for (int status : route.doc.other_success) {
-    json::object other = success;
+    // A redirect among them carries no body, only its Location.
+    json::object other = status >= 300 && status < 400
+                             ? json::object{{"headers", json::object{{"Location", json::object{
+                                                {"schema", json::object{{"type", "string"}}}}}}}}
+                             : success;
     other["description"] = StatusDescription(status);
     responses[std::to_string(status)] = std::move(other);
   }

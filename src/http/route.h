@@ -41,7 +41,8 @@ struct RouteDoc {
   std::optional<Schema> response;  // success body; none for 204
   int success_status = 200;
   // The same success body answered with other statuses too (e.g. 200 when
-  // an idempotent create finds what it would have created).
+  // an idempotent create finds what it would have created); a 3xx among
+  // them is a redirect, documented without a body.
   std::vector<int> other_success;
   std::string response_content_type = "application/json";
   // The same success status in other content types, chosen by the request

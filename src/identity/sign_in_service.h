@@ -75,6 +75,12 @@ class SignInService {
 
   void SetJoinTenantsHook(JoinTenantsHook hook) { join_tenants_ = std::move(hook); }
 
+  // Where a browser returning from the provider is sent (the web client's
+  // page that completes the sign-in with POST /auth/callback), when the
+  // server serves the client; empty: the callback answers JSON.
+  void ReturnBrowsersTo(std::string client_path) { browser_return_path_ = std::move(client_path); }
+  const std::string& BrowserReturnPath() const { return browser_return_path_; }
+
   std::vector<std::string> ProviderNames() const;
   std::string RedirectUri() const { return public_url_ + "/auth/callback"; }
 
@@ -114,6 +120,7 @@ class SignInService {
   std::vector<std::unique_ptr<oidc::ProviderClient>> providers_;
   const std::string public_url_;
   JoinTenantsHook join_tenants_;
+  std::string browser_return_path_;
 };
 
 }  // namespace credence::identity

@@ -9,7 +9,7 @@ import { workArea } from "./areas/work";
 import { I18n, pickLanguage, strings, UiLang } from "./i18n";
 import { pluginsArea } from "./plugins";
 import { matchRoute, type NavSection } from "./shell/area";
-import { SignInPage } from "./shell/SignIn";
+import { SignInPage, takeReturnPath } from "./shell/SignIn";
 import { ErrorBoundary, ErrorBox, Link, Loading, navigate, usePath } from "./ui";
 
 const areas = [kbArea, workArea, trustArea, adminArea, pluginsArea];
@@ -63,7 +63,7 @@ export function App() {
       <SignInPage
         onSignedIn={() => {
           setGeneration((g) => g + 1);
-          if (url.pathname === "/" || url.pathname.startsWith("/sign-in")) navigate("/hubs");
+          navigate(takeReturnPath());
         }}
       />
     );

@@ -119,7 +119,19 @@ void AddSignInRoutes(Router& router, const Services& s) {
   };
   const std::vector<int> callback_errors = {400, 401, 403, 404, 502};
   router.Add({Method::kGet, "/auth/callback", Auth::kPublic, "",
-              [finish](RequestContext& ctx) {
+              [finish, &sign_in](RequestContext& ctx) {
+                // A browser (the provider's top-level redirect) goes on to the
+                // web client, which completes the sign-in with POST; the
+                // binding cookie (Path=/auth) goes with that POST.
+                if (!sign_in.BrowserReturnPath().empty() &&
+                    ctx.request.Header("accept").find("text/html") != std::string_view::npos) {
+                  HttpResponse r;
+                  r.status = 303;
+                  r.WithHeader("Location", sign_in.BrowserReturnPath() + "?" + std::string(ctx.request.query()));
+                  r.WithHeader("Cache-Control", "no-store");
+                  r.WithHeader("Referrer-Policy", "no-referrer");
+                  return r;
+                }
                 std::string error = ctx.request.QueryParam("error").value_or("");
                 if (auto d = ctx.request.QueryParam("error_description"); !error.empty() && d) error += ": " + *d;
                 return finish(ctx, ctx.request.QueryParam("code").value_or(""),
@@ -127,9 +139,12 @@ void AddSignInRoutes(Router& router, const Services& s) {
                               ctx.request.QueryParam("iss").value_or(""));
               },
               {.summary = "Where the provider returns the browser (redirect URI <public-url>/auth/callback): "
-                          "completes the sign-in like POST /auth/callback.",
+                          "completes the sign-in like POST /auth/callback. When the server serves the web client (--web-dir), a "
+                          "browser (Accept: text/html) is sent on with 303 to the client's /sign-in/callback with the "
+                          "same query, and the client completes the sign-in with POST /auth/callback.",
                .tag = "sign-in",
                .response = SignedInSchema(),
+               .other_success = {303},
                .query = {{"code", Schema::String(), false, "the authorization code"},
                          {"state", Schema::String(), true, "the login's state"},
                          {"error", Schema::String(), false, "the provider's error instead of a code"},

@@ -1,14 +1,105 @@
 // Sign-in: the configured OpenID providers (GET /auth/providers) and, in
 // development mode, the personas of each development tenant
-// (GET /auth/dev-tenants, POST /auth/dev-login).
-import { useState } from "react";
+// (GET /auth/dev-tenants, POST /auth/dev-login). The provider sends the
+// browser back to /auth/callback, which the server forwards here
+// (/sign-in/callback): the page completes the sign-in with POST
+// /auth/callback, asks which tenant when the user has several, and returns
+// to the page the user was on.
+import { useEffect, useRef, useState } from "react";
 import { call, Problem, session } from "../api/client";
 import { useT } from "../i18n";
 import { ErrorBox, Loading, useLoad } from "../ui";
 
 const PERSONAS = ["admin", "editor", "viewer", "guest"] as const;
 
+const RETURN_KEY = "credence.returnTo";
+
+// Where to go once signed in: the page the user asked for before signing in.
+export function takeReturnPath(): string {
+  const to = sessionStorage.getItem(RETURN_KEY);
+  sessionStorage.removeItem(RETURN_KEY);
+  return to && to.startsWith("/") && !to.startsWith("//") && !to.startsWith("/sign-in") ? to : "/hubs";
+}
+
+function rememberReturnPath() {
+  const here = window.location.pathname + window.location.search;
+  if (here !== "/" && !here.startsWith("/sign-in")) sessionStorage.setItem(RETURN_KEY, here);
+}
+
+type Tenant = { id: string; name: string; slug: string; role: string };
+
 export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
+  if (window.location.pathname === "/sign-in/callback") return <CallbackPage onSignedIn={onSignedIn} />;
+  return <ChooseSignIn onSignedIn={onSignedIn} />;
+}
+
+// Completes an OpenID sign-in: the code and state the provider returned.
+function CallbackPage({ onSignedIn }: { onSignedIn: () => void }) {
+  const t = useT();
+  const [error, setError] = useState<unknown>(null);
+  const [tenants, setTenants] = useState<Tenant[] | null>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return; // the code is good for one use only
+    started.current = true;
+    const q = new URLSearchParams(window.location.search);
+    const providerError = q.get("error");
+    if (providerError) {
+      setError(new Problem(400, t.signInFailed, [providerError, q.get("error_description")].filter(Boolean).join(": ")));
+      return;
+    }
+    const iss = q.get("iss");
+    call("post", "/auth/callback", {
+      body: { code: q.get("code") ?? "", state: q.get("state") ?? "", ...(iss ? { iss } : {}) },
+    }).then(
+      (answer) => {
+        session.token = answer.token;
+        window.history.replaceState(null, "", "/sign-in/callback"); // the code leaves the address bar
+        if (!answer.user.tenantId && answer.tenants.length > 1) setTenants(answer.tenants);
+        else onSignedIn();
+      },
+      setError,
+    );
+  }, [onSignedIn, t]);
+
+  async function choose(tenantId: string) {
+    setError(null);
+    try {
+      await call("post", "/auth/select-tenant", { body: { tenantId } });
+      onSignedIn();
+    } catch (e) {
+      setError(e);
+    }
+  }
+
+  return (
+    <main className="sign-in">
+      <h1>{tenants ? t.chooseTenant : t.signingIn}</h1>
+      <ErrorBox error={error} />
+      {!error && !tenants && <Loading />}
+      {tenants && (
+        <ul className="cards tenant-picker">
+          {tenants.map((tenant) => (
+            <li key={tenant.id}>
+              <button type="button" data-tenant-slug={tenant.slug} onClick={() => choose(tenant.id)}>
+                {tenant.name}
+              </button>{" "}
+              <span className="badge">{tenant.role}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {error != null && (
+        <p>
+          <a href="/">{t.tryAgain}</a>
+        </p>
+      )}
+    </main>
+  );
+}
+
+function ChooseSignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const t = useT();
   const providers = useLoad(() => call("get", "/auth/providers"), []);
   // Outside development mode the route does not exist: no personas then.
@@ -27,6 +118,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
     try {
       const answer = await call("post", "/auth/dev-login", { body: { tenantId, persona } });
       session.token = answer.token;
+      rememberReturnPath();
       onSignedIn();
     } catch (e) {
       setError(e);
@@ -44,7 +136,9 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
           <ul className="providers">
             {providers.data.map((p) => (
               <li key={p.name}>
-                <a href={p.loginUrl}>{p.name}</a>
+                <a href={p.loginUrl} onClick={rememberReturnPath}>
+                  {p.name}
+                </a>
               </li>
             ))}
           </ul>
