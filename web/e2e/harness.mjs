@@ -171,9 +171,11 @@ export class Harness {
     if (!screenshotDir) return;
     mkdirSync(screenshotDir, { recursive: true });
     const size = this.page.viewportSize();
-    await this.page.screenshot({ path: join(screenshotDir, `${name}-desktop.png`), fullPage: true });
+    // JPEG: the pictures are kept in the repository (docs/ui.md).
+    const shot = (path) => this.page.screenshot({ path, type: "jpeg", quality: 70 });
+    await shot(join(screenshotDir, `${name}-desktop.jpg`));
     await this.page.setViewportSize({ width: 390, height: 844 });
-    await this.page.screenshot({ path: join(screenshotDir, `${name}-phone.png`), fullPage: true });
+    await shot(join(screenshotDir, `${name}-phone.jpg`));
     await this.page.setViewportSize(size);
   }
 
