@@ -6,7 +6,7 @@ import { adminArea } from "./areas/admin";
 import { kbArea } from "./areas/kb";
 import { trustArea } from "./areas/trust";
 import { workArea } from "./areas/work";
-import { I18n, pickLanguage, strings, UiLang } from "./i18n";
+import { I18n, pickLanguage, strings, UiLang, useUiLanguage } from "./i18n";
 import { pluginsArea } from "./plugins";
 import { matchRoute, type NavSection } from "./shell/area";
 import { SignInPage, takeReturnPath } from "./shell/SignIn";
@@ -99,6 +99,7 @@ export function App() {
           </Link>
           {me && (
             <span className="who">
+              <TenantSwitcher me={me} onSwitched={() => setGeneration((g) => g + 1)} />
               {me.displayName}{" "}
               <button
                 type="button"
@@ -140,5 +141,41 @@ export function App() {
         </div>
       </I18n.Provider>
     </UiLang.Provider>
+  );
+}
+
+// A signed-in person in several tenants switches between them here (a
+// sign-in session only; development tokens are bound to one tenant).
+function TenantSwitcher({ me, onSwitched }: { me: Me; onSwitched: () => void }) {
+  const language = useUiLanguage();
+  const [tenants, setTenants] = useState<{ id: string; name: string }[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    if (session.token?.startsWith("dev-token-")) return;
+    call("get", "/auth/tenants").then(setTenants, () => setTenants([]));
+  }, [me.tenantId]);
+  if (tenants.length < 2) return null;
+  return (
+    <>
+      <select
+        className="tenant-switcher"
+        aria-label={language === "es" ? "Espacio de trabajo" : "Workspace"}
+        value={me.tenantId ?? ""}
+        onChange={(e) => {
+          setError(null);
+          call("post", "/auth/select-tenant", { body: { tenantId: e.target.value } }).then(() => {
+            navigate("/hubs");
+            onSwitched();
+          }, setError);
+        }}
+      >
+        {tenants.map((t) => (
+          <option key={t.id} value={t.id}>
+            {t.name}
+          </option>
+        ))}
+      </select>{" "}
+      {error != null && <ErrorBox error={error} />}
+    </>
   );
 }

@@ -114,6 +114,17 @@ export async function run(outer) {
       });
       expect(me.tenantId === second && me.email === email, `signed in as ${JSON.stringify(me)}`);
 
+      step("switch to the other tenant from the header");
+      await page.locator("select.tenant-switcher").selectOption(acme);
+      await page.waitForFunction(async (want) => {
+        const r = await fetch("/api/users/me", { headers: { Authorization: `Bearer ${sessionStorage.getItem("credence.token")}` } });
+        return (await r.json()).tenantId === want;
+      }, acme);
+      await page.getByRole("heading", { name: "Hubs" }).waitFor();
+      const shown = await page.locator("select.tenant-switcher option:checked").innerText();
+      expect(shown === "Acme Corporation", `the switcher shows ${shown}`);
+      await h.checkA11y("hubs after a tenant switch");
+
       step("an API client still gets JSON from /auth/callback (no redirect without text/html)");
       const r = await fetch(`${base}/auth/callback?code=x&state=y`, { headers: { Accept: "application/json" }, redirect: "manual" });
       expect(r.status === 400, `GET /auth/callback as an API client: ${r.status}`);
