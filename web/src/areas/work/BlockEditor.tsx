@@ -4,7 +4,6 @@
 import { Node } from "@tiptap/core";
 import { EditorContent, useEditor, type JSONContent } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
-import { useEffect } from "react";
 import type { PmNode } from "../../editor/Document";
 import { withBlockId } from "./align";
 
@@ -25,6 +24,7 @@ export function BlockEditor({
   const editor = useEditor({
     extensions: [StarterKit.configure({ document: false, trailingNode: false, link: { openOnClick: false } }), OneBlock],
     content: { type: "doc", content: [withBlockId(node, blockId)] } as JSONContent,
+    autofocus: "end",
     injectCSS: false, // the page's CSP allows no inline styles
     editorProps: { attributes: { "aria-label": label, role: "textbox", "aria-multiline": "true" } },
     onUpdate: ({ editor }) => {
@@ -32,8 +32,5 @@ export function BlockEditor({
       if (first) onChange(withBlockId(first, blockId));
     },
   });
-  useEffect(() => {
-    editor?.commands.focus("end");
-  }, [editor]);
   return <EditorContent editor={editor} className="document editing block-editor" data-block-editor={blockId} />;
 }
