@@ -9,6 +9,16 @@ import { Harness, makeWorkDir, removeWorkDir, startServer } from "../harness.mjs
 
 const DAY = 24 * 60 * 60 * 1000;
 
+// The page fits a phone (390 px): nothing wider than the viewport, so wide
+// tables scroll in place instead of widening the page.
+async function fitsPhone(h, label) {
+  const size = h.page.viewportSize();
+  await h.page.setViewportSize({ width: 390, height: 844 });
+  const width = await h.page.evaluate(() => document.documentElement.scrollWidth);
+  await h.page.setViewportSize(size);
+  h.expect(width <= 390, `${label} is ${width} px wide at phone width`);
+}
+
 // LibreTranslate's POST /translate: {q: [texts], source, target} ->
 // {translatedText: [texts]}; a text comes back as "[target] text".
 async function startFakeLibreTranslate() {
@@ -132,6 +142,7 @@ async function journey(h, mt) {
   await page.locator('[data-stale-count="1"]').waitFor();
   await h.checkA11y("translation side by side");
   await h.screenshot("work-translation");
+  await fitsPhone(h, "translation");
 
   step("edit the stale block in place and save: the stale count drops (page and API)");
   const mealsRow = page.locator(`.aligned-row[data-block-id="${ids.meals}"]`);
@@ -217,6 +228,7 @@ async function journey(h, mt) {
   await page.locator('figure.chart svg[role="img"]').first().waitFor();
   await h.checkA11y("my expiry");
   await h.screenshot("work-expiry-dashboard");
+  await fitsPhone(h, "expiry");
 
   step("the tenant summary counts them under their hub");
   await page.getByRole("link", { name: "Summary", exact: true }).click();
@@ -230,6 +242,7 @@ async function journey(h, mt) {
   await page.locator("tr[data-notification-id]").nth(2).waitFor();
   await h.checkA11y("notifications");
   await h.screenshot("work-notifications");
+  await fitsPhone(h, "notifications");
   const visitorRow = page.locator(`tr[data-entry-id="${ids3.visitors}"]`);
   await visitorRow.getByRole("button", { name: /Acknowledge/ }).click();
   await visitorRow.waitFor({ state: "detached" });
@@ -270,4 +283,5 @@ async function journey(h, mt) {
   expect((await page.locator("figure.chart svg rect.bar").count()) >= 2, "bar charts drawn");
   await h.checkA11y("analytics");
   await h.screenshot("work-analytics");
+  await fitsPhone(h, "analytics");
 }
