@@ -202,9 +202,9 @@ async function journey(h, mt) {
   await page.locator(`.aligned-row[data-block-id="${ids.hotels}"]`).getByText("[de] Hotels are booked").waitFor();
   expect((await page.locator('.aligned-row[data-state="current"]').count()) === 4, "four German blocks translated");
 
-  step("three published entries near their expiry date raise notifications");
+  step("four published entries near their expiry date raise notifications");
   const ids3 = {};
-  for (const [key, title] of [["badges", "Badge policy"], ["parking", "Parking rules"], ["visitors", "Visitor policy"]]) {
+  for (const [key, title] of [["badges", "Badge policy"], ["parking", "Parking rules"], ["visitors", "Visitor policy"], ["keys", "Key policy"]]) {
     const r = await h.api("POST", "/api/entries",
       { hubKey: "ops", key, title, originalLanguage: "en", content: doc(para(undefined, `${title}.`)) }, editor);
     ok(r, `create ${key}`);
@@ -217,14 +217,14 @@ async function journey(h, mt) {
   editor = await h.tokenFor("editor", tenant);
   const warnings = await h.api("GET", "/api/notifications/expiry-warnings", undefined, editor);
   ok(warnings, "list notifications");
-  expect(warnings.json.length === 3 && warnings.json.every((n) => n.kind === "ExpiringSoon"),
-    `three ExpiringSoon notifications: ${JSON.stringify(warnings.json)}`);
+  expect(warnings.json.length === 4 && warnings.json.every((n) => n.kind === "ExpiringSoon"),
+    `four ExpiringSoon notifications: ${JSON.stringify(warnings.json)}`);
 
   step("my expiry dashboard lists the expiring entries");
   await h.signIn("editor", tenant, "/me/expiry");
   await page.getByRole("heading", { name: "My expiry dashboard" }).waitFor();
   for (const key of Object.keys(ids3)) await page.locator(`tr[data-entry-key="${key}"][data-status="ExpiringSoon"]`).waitFor();
-  expect((await page.locator('li[data-count="expiringSoon"] .value').innerText()) === "3", "three expiring soon");
+  expect((await page.locator('li[data-count="expiringSoon"] .value').innerText()) === "4", "four expiring soon");
   await page.locator('figure.chart svg[role="img"]').first().waitFor();
   await h.checkA11y("my expiry");
   await h.screenshot("work-expiry-dashboard");
@@ -233,13 +233,13 @@ async function journey(h, mt) {
   step("the tenant summary counts them under their hub");
   await page.getByRole("link", { name: "Summary", exact: true }).click();
   await page.getByRole("heading", { name: "Tenant summary" }).waitFor();
-  await page.locator('tr[data-hub-key="ops"] td[data-count="expiringSoon"]', { hasText: "3" }).waitFor();
+  await page.locator('tr[data-hub-key="ops"] td[data-count="expiringSoon"]', { hasText: "4" }).waitFor();
   await h.checkA11y("summary");
 
   step("notifications: acknowledge one");
   await page.getByRole("link", { name: "Notifications", exact: true }).click();
   await page.getByRole("heading", { name: /^Notifications/ }).waitFor();
-  await page.locator("tr[data-notification-id]").nth(2).waitFor();
+  await page.locator("tr[data-notification-id]").nth(3).waitFor();
   await h.checkA11y("notifications");
   await h.screenshot("work-notifications");
   await fitsPhone(h, "notifications");
@@ -247,7 +247,7 @@ async function journey(h, mt) {
   await visitorRow.getByRole("button", { name: /Acknowledge/ }).click();
   await visitorRow.waitFor({ state: "detached" });
   const after = await h.api("GET", "/api/notifications/expiry-warnings", undefined, editor);
-  expect(after.json.length === 2 && !after.json.some((n) => n.entryId === ids3.visitors),
+  expect(after.json.length === 3 && !after.json.some((n) => n.entryId === ids3.visitors),
     `the acknowledged notification left the list: ${JSON.stringify(after.json)}`);
 
   step("bulk renew two entries: progress, a result per entry, both renewed");
@@ -266,9 +266,17 @@ async function journey(h, mt) {
     expect(st.json.status === "Published" && st.json.daysUntilExpiry >= 29, `${key} renewed: ${JSON.stringify(st.json)}`);
   }
   const left = await h.api("GET", "/api/notifications/expiry-warnings", undefined, editor);
-  expect(left.json.length === 0, `renewing acknowledged their notifications: ${JSON.stringify(left.json)}`);
-  await page.getByText("No notifications.", { exact: false }).waitFor();
+  expect(left.json.length === 1 && left.json[0].entryId === ids3.keys,
+    `renewing acknowledged their notifications: ${JSON.stringify(left.json)}`);
+  await page.locator("tr[data-notification-id]").first().waitFor();
+  expect((await page.locator("tr[data-notification-id]").count()) === 1, "one notification left on the page");
   await h.checkA11y("notifications after renewal");
+
+  step("acknowledge all");
+  await page.getByRole("button", { name: "Acknowledge all" }).click();
+  await page.getByText("No notifications.", { exact: false }).waitFor();
+  const none = await h.api("GET", "/api/notifications/expiry-warnings", undefined, editor);
+  expect(none.json.length === 0, `every notification acknowledged: ${JSON.stringify(none.json)}`);
 
   step("analytics: read counts per entry and hub, with charts");
   ok(await h.api("POST", "/dev/analytics/run", {}), "write the buffered reads");
@@ -284,4 +292,11 @@ async function journey(h, mt) {
   await h.checkA11y("analytics");
   await h.screenshot("work-analytics");
   await fitsPhone(h, "analytics");
+
+  step("in Spanish: the dashboard speaks Spanish");
+  ok(await h.api("PUT", "/api/users/me/preferred-language", { languageCode: "es" }, editor), "prefer Spanish", [200, 204]);
+  await page.goto(`${base}/me/expiry`);
+  await page.getByRole("heading", { name: "Mi panel de caducidad" }).waitFor();
+  await page.getByRole("heading", { name: "Próximos vencimientos" }).waitFor();
+  await h.checkA11y("my expiry in Spanish");
 }

@@ -6,7 +6,7 @@ import { call } from "../../api/client";
 import { format } from "../../i18n";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Link, Loading, StatusBadge, useLoad } from "../../ui";
-import { useDates, type ExpiryCounts } from "./api";
+import { useDates, useReload, type ExpiryCounts } from "./api";
 import { StackedBars, STATES, type StateKey } from "./charts";
 import { RenewPanel, type RenewTarget } from "./Renew";
 import { useS } from "./strings";
@@ -46,8 +46,8 @@ export function MyExpiryPage({ me }: PageProps) {
   const dates = useDates();
   const names = useStateNames();
   const [version, setVersion] = useState(0);
-  const dashboard = useLoad(() => call("get", "/api/expiry-dashboard/me"), [version]);
-  const expired = useLoad(() => call("get", "/api/entries/expired"), [version]);
+  const dashboard = useReload(() => call("get", "/api/expiry-dashboard/me"), [version]);
+  const expired = useReload(() => call("get", "/api/entries/expired"), [version]);
   const [selected, setSelected] = useState<Map<string, RenewTarget>>(new Map());
   const mine = (expired.data ?? []).filter((e) => e.ownerId === me.id);
 

@@ -3,14 +3,14 @@
 // with its original, block by block (aligned by blockId, align.ts): stale
 // blocks highlighted, any block editable in place, save, mark up to date,
 // machine translation when the server has a provider.
-import { lazy, Suspense, useMemo, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { call, Problem } from "../../api/client";
 import { DocumentView, parseDocument, type PmNode } from "../../editor/Document";
 import { format } from "../../i18n";
 import type { PageProps } from "../../shell/area";
 import { Dialog, EmptyState, ErrorBox, Link, Loading, Progress, StatusBadge, navigate, useAction, useLoad } from "../../ui";
 import { alignBlocks, buildTranslationDocument, countRows, sameBlock, type AlignedRow } from "./align";
-import { callWithQuery, loadOriginal, mtAvailability, useDates, useLanguageName } from "./api";
+import { callWithQuery, loadOriginal, mtAvailability, useDates, useLanguageName, useReload } from "./api";
 import { useS } from "./strings";
 import "./work.css";
 
@@ -195,13 +195,19 @@ function BlockView({ node, stale }: { node: PmNode; stale?: boolean }) {
   );
 }
 
-export function TranslationPage({ params }: PageProps) {
+// Keyed by entry and language: moving to another translation starts afresh
+// (no edits or answers carried over).
+export function TranslationPage(props: PageProps) {
+  return <TranslationEditor key={`${props.params.entryId}/${props.params.language}`} {...props} />;
+}
+
+function TranslationEditor({ params }: PageProps) {
   const { entryId, language } = params;
   const s = useS();
   const languageName = useLanguageName();
   const [version, setVersion] = useState(0);
-  const original = useLoad(() => loadOriginal(entryId), [entryId, version]);
-  const translation = useLoad(async () => {
+  const original = useReload(() => loadOriginal(entryId), [entryId, version]);
+  const translation = useReload(async () => {
     try {
       const [full, stale] = await Promise.all([
         call("get", "/api/entries/{entryId}/translations/{language}", { params: { entryId, language } }),
@@ -239,6 +245,12 @@ export function TranslationPage({ params }: PageProps) {
   const titleChanged = title !== null && full !== undefined && title !== full.title;
   const dirty = changed.length > 0 || titleChanged;
   const langName = languageName(language);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (ev: BeforeUnloadEvent) => ev.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [dirty]);
 
   function reload(message: string | null) {
     setEdits(new Map());

@@ -3,7 +3,9 @@
 import type { Answer } from "../../api/client";
 import { Problem, session } from "../../api/client";
 import type { paths } from "../../api/schema";
+import { useRef } from "react";
 import { useUiLanguage } from "../../i18n";
+import { useLoad } from "../../ui";
 
 export type TranslationSummary = Answer<"/api/entries/{entryId}/translations", "get">[number];
 export type FullTranslation = Answer<"/api/entries/{entryId}/translations/{language}", "get">;
@@ -131,4 +133,15 @@ export async function loadOriginal(entryId: string): Promise<EntryAnswer> {
   const first = await callWithQuery("get", "/api/entries/{id}", { id: entryId }, {});
   if (!first.isTranslation) return first;
   return callWithQuery("get", "/api/entries/{id}", { id: entryId }, { language: first.originalLanguage });
+}
+
+// useLoad that keeps showing the previous answer while it loads again (after
+// a save or an acknowledgement), so the page does not flash empty and the
+// focused control stays where it was.
+export function useReload<T>(load: () => Promise<T>, deps: unknown[]): { data?: T; error?: unknown; loading: boolean } {
+  const state = useLoad(load, deps);
+  const last = useRef<T | undefined>(undefined);
+  if (state.data !== undefined) last.current = state.data;
+  if (state.error !== undefined) last.current = undefined;
+  return state.loading ? { ...state, data: last.current } : state;
 }
