@@ -237,6 +237,13 @@ async function journey(h, mt) {
   await page.locator('tr[data-hub-key="ops"] td[data-count="expiringSoon"]', { hasText: "4" }).waitFor();
   await h.checkA11y("summary");
 
+  step("the hub's entries by expiry status, soonest first");
+  await page.getByRole("link", { name: "Operations" }).click();
+  await page.getByRole("heading", { name: "Expiry in Operations" }).waitFor();
+  await page.locator('table.hub-expiry tr[data-entry-key="expenses"][data-status="Draft"]').waitFor();
+  expect((await page.locator('table.hub-expiry tr[data-status="ExpiringSoon"]').count()) === 4, "four expiring in the hub");
+  await h.checkA11y("hub expiry");
+
   step("notifications: acknowledge one");
   await page.getByRole("link", { name: "Notifications", exact: true }).click();
   await page.getByRole("heading", { name: /^Notifications/ }).waitFor();

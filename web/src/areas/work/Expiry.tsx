@@ -6,7 +6,7 @@ import { call } from "../../api/client";
 import { format } from "../../i18n";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Link, Loading, StatusBadge, useLoad } from "../../ui";
-import { useDates, useReload, type ExpiryCounts } from "./api";
+import { useDates, useReload, type ExpiryCounts, type UpcomingRow } from "./api";
 import { StackedBars, STATES, type StateKey } from "./charts";
 import { RenewPanel, type RenewTarget } from "./Renew";
 import { useS } from "./strings";
@@ -41,16 +41,61 @@ function Days({ n }: { n: number }) {
   return <>{n >= 0 ? format(s.daysLeftN, { n }) : format(s.daysPast, { n: -n })}</>;
 }
 
-export function MyExpiryPage({ me }: PageProps) {
+// Entries with their expiry status (the dashboards' row shape), each with a
+// checkbox to select it for renewal.
+function ExpiryTable({
+  rows,
+  check,
+  className,
+}: {
+  rows: UpcomingRow[];
+  check: (target: RenewTarget) => React.ReactNode;
+  className: string;
+}) {
   const s = useS();
   const dates = useDates();
-  const names = useStateNames();
-  const [version, setVersion] = useState(0);
-  const dashboard = useReload(() => call("get", "/api/expiry-dashboard/me"), [version]);
-  const expired = useReload(() => call("get", "/api/entries/expired"), [version]);
-  const [selected, setSelected] = useState<Map<string, RenewTarget>>(new Map());
-  const mine = (expired.data ?? []).filter((e) => e.ownerId === me.id);
+  return (
+    <div className="table-wrap">
+      <table className={className}>
+        <thead>
+          <tr>
+            <th scope="col">
+              <span className="visually-hidden">{s.selectAll}</span>
+            </th>
+            <th scope="col">{s.entry}</th>
+            <th scope="col">{s.hub}</th>
+            <th scope="col">{s.status}</th>
+            <th scope="col">{s.expiryDate}</th>
+            <th scope="col">{s.daysLeft}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.entryId} data-entry-id={row.entryId} data-entry-key={row.key} data-status={row.status}>
+              <td>{check({ entryId: row.entryId, title: row.title })}</td>
+              <td>
+                <Link to={`/entries/${row.entryId}`}>{row.title}</Link>
+              </td>
+              <td>
+                <Link to={`/summary/hubs/${encodeURIComponent(row.hubKey)}`}>{row.hubKey}</Link>
+              </td>
+              <td>
+                <StatusBadge status={row.status} /> {row.isPaused && <span className="hint">({s.pausedYes})</span>}
+              </td>
+              <td>{dates.day(row.expiryDate)}</td>
+              <td>{row.status === "Draft" ? "" : <Days n={row.daysUntilExpiry} />}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
 
+// Selection of entries to renew, by id.
+function useSelection() {
+  const s = useS();
+  const [selected, setSelected] = useState<Map<string, RenewTarget>>(new Map());
   const toggle = (target: RenewTarget, on: boolean) =>
     setSelected((m) => {
       const next = new Map(m);
@@ -66,6 +111,19 @@ export function MyExpiryPage({ me }: PageProps) {
       aria-label={format(s.select, { title: target.title })}
     />
   );
+  return { selected: [...selected.values()], check, clear: () => setSelected(new Map()) };
+}
+
+export function MyExpiryPage({ me }: PageProps) {
+  const s = useS();
+  const dates = useDates();
+  const names = useStateNames();
+  const [version, setVersion] = useState(0);
+  const dashboard = useReload(() => call("get", "/api/expiry-dashboard/me"), [version]);
+  const expired = useReload(() => call("get", "/api/entries/expired"), [version]);
+  const selection = useSelection();
+  const check = selection.check;
+  const mine = (expired.data ?? []).filter((e) => e.ownerId === me.id);
 
   return (
     <main className="work-page">
@@ -87,42 +145,7 @@ export function MyExpiryPage({ me }: PageProps) {
           {dashboard.data.upcoming.length === 0 ? (
             <EmptyState>{s.noUpcoming}</EmptyState>
           ) : (
-            <div className="table-wrap">
-              <table className="upcoming">
-                <thead>
-                  <tr>
-                    <th scope="col">
-                      <span className="visually-hidden">{s.selectAll}</span>
-                    </th>
-                    <th scope="col">{s.entry}</th>
-                    <th scope="col">{s.hub}</th>
-                    <th scope="col">{s.status}</th>
-                    <th scope="col">{s.expiryDate}</th>
-                    <th scope="col">{s.daysLeft}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {dashboard.data.upcoming.map((row) => (
-                    <tr key={row.entryId} data-entry-id={row.entryId} data-entry-key={row.key} data-status={row.status}>
-                      <td>{check({ entryId: row.entryId, title: row.title })}</td>
-                      <td>
-                        <Link to={`/entries/${row.entryId}`}>{row.title}</Link>
-                      </td>
-                      <td>
-                        <Link to={`/hubs/${encodeURIComponent(row.hubKey)}`}>{row.hubKey}</Link>
-                      </td>
-                      <td>
-                        <StatusBadge status={row.status} /> {row.isPaused && <span className="hint">({s.pausedYes})</span>}
-                      </td>
-                      <td>{dates.day(row.expiryDate)}</td>
-                      <td>
-                        <Days n={row.daysUntilExpiry} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ExpiryTable rows={dashboard.data.upcoming} check={check} className="upcoming" />
           )}
           <h2>{s.myExpired}</h2>
           {expired.data && mine.length === 0 && <EmptyState>{s.noExpired}</EmptyState>}
@@ -156,9 +179,9 @@ export function MyExpiryPage({ me }: PageProps) {
           )}
           {(dashboard.data.upcoming.length > 0 || mine.length > 0) && (
             <RenewPanel
-              selected={[...selected.values()]}
+              selected={selection.selected}
               onDone={() => {
-                setSelected(new Map());
+                selection.clear();
                 setVersion((v) => v + 1);
               }}
             />
@@ -210,7 +233,7 @@ export function SummaryPage() {
                     {data.hubs.map((h) => (
                       <tr key={h.hubId} data-hub-key={h.hubKey}>
                         <th scope="row">
-                          <Link to={`/hubs/${encodeURIComponent(h.hubKey)}`}>{h.hubName}</Link>
+                          <Link to={`/summary/hubs/${encodeURIComponent(h.hubKey)}`}>{h.hubName}</Link>
                         </th>
                         <td data-count="total">{h.counts.total}</td>
                         {STATES.map((k) => (
@@ -226,6 +249,43 @@ export function SummaryPage() {
               </div>
             </>
           )}
+        </>
+      )}
+    </main>
+  );
+}
+
+// One hub's entries by expiry status, soonest first (hub Viewer+), with
+// renewal of selected entries.
+export function SummaryHubPage({ params }: PageProps) {
+  const hubKey = params.hubKey;
+  const s = useS();
+  const [version, setVersion] = useState(0);
+  const hub = useLoad(() => call("get", "/api/hubs/{key}", { params: { key: hubKey } }), [hubKey]);
+  const rows = useReload(
+    () => call("get", "/api/expiry-dashboard/hubs/{hubKey}/entries", { params: { hubKey } }),
+    [hubKey, version],
+  );
+  const selection = useSelection();
+  return (
+    <main className="work-page">
+      <p>
+        <Link to="/summary">← {s.summary}</Link>
+      </p>
+      <h1>{format(s.hubExpiry, { hub: hub.data?.name ?? hubKey })}</h1>
+      <ErrorBox error={hub.error ?? rows.error} />
+      {rows.loading && !rows.data && <Loading />}
+      {rows.data && rows.data.length === 0 && <EmptyState>{s.noHubEntries}</EmptyState>}
+      {rows.data && rows.data.length > 0 && (
+        <>
+          <ExpiryTable rows={rows.data} check={selection.check} className="hub-expiry" />
+          <RenewPanel
+            selected={selection.selected}
+            onDone={() => {
+              selection.clear();
+              setVersion((v) => v + 1);
+            }}
+          />
         </>
       )}
     </main>

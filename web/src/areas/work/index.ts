@@ -8,6 +8,7 @@ const TranslationsPage = lazy(() => import("./Translations").then((m) => ({ defa
 const TranslationPage = lazy(() => import("./Translations").then((m) => ({ default: m.TranslationPage })));
 const MyExpiryPage = lazy(() => import("./Expiry").then((m) => ({ default: m.MyExpiryPage })));
 const SummaryPage = lazy(() => import("./Expiry").then((m) => ({ default: m.SummaryPage })));
+const SummaryHubPage = lazy(() => import("./Expiry").then((m) => ({ default: m.SummaryHubPage })));
 const NotificationsPage = lazy(() => import("./Notifications").then((m) => ({ default: m.NotificationsPage })));
 const AnalyticsPage = lazy(() => import("./Analytics").then((m) => ({ default: m.AnalyticsPage })));
 
@@ -17,6 +18,7 @@ export const workArea: Area = {
     { path: "/entries/:entryId/translations/:language", page: TranslationPage },
     { path: "/me/expiry", page: MyExpiryPage },
     { path: "/summary", page: SummaryPage },
+    { path: "/summary/hubs/:hubKey", page: SummaryHubPage },
     { path: "/notifications", page: NotificationsPage },
     { path: "/analytics", page: AnalyticsPage },
   ],

@@ -88,6 +88,8 @@ const en = {
   noHubs: "No hubs to summarise yet. Create a hub and its entries to see them here.",
   summaryChart: "Entries per hub by expiry state",
   allHubs: "All hubs",
+  hubExpiry: "Expiry in {hub}",
+  noHubEntries: "This hub has no entries you can view. Write one from the hub's page.",
   // notifications
   notifications: "Notifications",
   notificationsCount: "{n} unacknowledged",
@@ -216,6 +218,8 @@ const es: Strings = {
   noHubs: "Aún no hay espacios que resumir. Crea un espacio y sus entradas para verlos aquí.",
   summaryChart: "Entradas por espacio y estado de caducidad",
   allHubs: "Todos los espacios",
+  hubExpiry: "Caducidad en {hub}",
+  noHubEntries: "Este espacio no tiene entradas que puedas ver. Escribe una desde la página del espacio.",
   notifications: "Notificaciones",
   notificationsCount: "{n} sin confirmar",
   notificationsIntro: "Recibes una cada vez que una entrada tuya pasa a Caduca pronto, Aviso o Caducada.",
