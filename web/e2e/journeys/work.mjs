@@ -156,6 +156,8 @@ async function journey(h, mt) {
   await page.keyboard.type("Comidas hasta 40 EUR.");
   await mealsRow.getByRole("button", { name: "Done" }).click();
   await mealsRow.getByText("Edited, not saved").waitFor();
+  expect(await mealsRow.getByRole("button", { name: /^Edit/ }).evaluate((b) => b === document.activeElement),
+    "closing the block editor gives the focus back to the row's Edit button");
   await page.getByRole("button", { name: "Save translation (1 changed)" }).click();
   await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
   await page.locator('[data-stale-count="0"]').waitFor();

@@ -226,6 +226,8 @@ function TranslationEditor({ params }: PageProps) {
   const [notice, setNotice] = useState<string | null>(null);
   const [mtRunning, setMtRunning] = useState(false);
   const [mtOff, setMtOff] = useState(mtAvailability.unavailable);
+  // The row whose editor just closed: its Edit button takes the focus back.
+  const [justClosed, setJustClosed] = useState<string | null>(null);
   const action = useAction();
 
   const full = translation.data?.full;
@@ -244,6 +246,7 @@ function TranslationEditor({ params }: PageProps) {
   const changed = [...edits.entries()].filter(([id, node]) => !sameBlock(node, rows.find((r) => r.blockId === id)?.translated));
   const titleChanged = title !== null && full !== undefined && title !== full.title;
   const dirty = changed.length > 0 || titleChanged;
+  const titleEmpty = title !== null && !title.trim();
   const langName = languageName(language);
   useEffect(() => {
     if (!dirty) return;
@@ -307,6 +310,7 @@ function TranslationEditor({ params }: PageProps) {
     }
   };
   const stopEdit = (id: string, discard: boolean) => {
+    setJustClosed(id);
     setEditing((e) => {
       const next = new Set(e);
       next.delete(id);
@@ -362,7 +366,7 @@ function TranslationEditor({ params }: PageProps) {
             />
           </label>
           <div className="translation-actions" role="group" aria-label={s.translationsTitle}>
-            <button type="button" className="primary" disabled={!dirty || action.busy} onClick={save}>
+            <button type="button" className="primary" disabled={!dirty || titleEmpty || action.busy} onClick={save}>
               {action.busy && !mtRunning ? s.saving : changed.length > 0 ? format(s.saveChanges, { n: changed.length }) : s.save}
             </button>
             <button
@@ -438,11 +442,16 @@ function TranslationEditor({ params }: PageProps) {
                       {row.original && (
                         <div className="row-actions">
                           {isEditing ? (
-                            <button type="button" onClick={() => stopEdit(row.blockId, false)}>
+                            <button key="done" type="button" onClick={() => stopEdit(row.blockId, false)}>
                               {s.doneBlock}
                             </button>
                           ) : (
-                            <button type="button" onClick={() => startEdit(row)}>
+                            <button
+                              key="edit"
+                              type="button"
+                              autoFocus={justClosed === row.blockId}
+                              onClick={() => startEdit(row)}
+                            >
                               {row.translated || edit ? s.editBlock : s.translateBlock}
                               <span className="visually-hidden"> {format(s.blockEditor, { n: i + 1 })}</span>
                             </button>
