@@ -128,6 +128,7 @@ async function journey(h, mt) {
   await page.locator('tr[data-language="es"][data-status="Stale"] td[data-stale-count="1"]').waitFor();
   await page.locator('li[data-add-language="de"]').waitFor();
   await h.checkA11y("translations list");
+  await h.screenshot("work-translations-list");
 
   step("open the Spanish translation side by side: exactly the meals block is highlighted stale");
   await page.locator('tr[data-language="es"]').getByRole("link", { name: /Open/ }).click();
@@ -204,6 +205,18 @@ async function journey(h, mt) {
   await page.getByRole("heading", { name: "German translation of “Expense policy”" }).waitFor();
   await page.locator(`.aligned-row[data-block-id="${ids.hotels}"]`).getByText("[de] Hotels are booked").waitFor();
   expect((await page.locator('.aligned-row[data-state="current"]').count()) === 4, "four German blocks translated");
+
+  step("delete the German translation, after confirming");
+  await page.getByRole("link", { name: "All translations" }).click();
+  await page.locator('tr[data-language="de"]').getByRole("button", { name: /Delete/ }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete the German translation?" });
+  await dialog.waitFor();
+  await h.checkA11y("delete translation dialog");
+  await dialog.getByRole("button", { name: "Delete translation" }).click();
+  await page.locator('tr[data-language="de"]').waitFor({ state: "detached" });
+  await page.locator('li[data-add-language="de"]').waitFor();
+  const langs = await h.api("GET", `/api/entries/${entryId}/translations`, undefined, editor);
+  expect(langs.json.map((t) => t.language).join() === "es", `only Spanish is left: ${JSON.stringify(langs.json)}`);
 
   step("four published entries near their expiry date raise notifications");
   const ids3 = {};
