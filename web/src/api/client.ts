@@ -16,6 +16,12 @@ type Body<P extends keyof paths, M extends Method> = Op<P, M> extends {
   ? B
   : never;
 
+type Query<P extends keyof paths, M extends Method> = Op<P, M> extends { parameters: { query?: infer Q } }
+  ? [Q] extends [never | undefined]
+    ? never
+    : { [K in keyof NonNullable<Q>]?: string | number | boolean | null }
+  : never;
+
 export type Hub = Answer<"/api/hubs", "get">[number];
 export type EntryListItem = Answer<"/api/entries/hubs/{hubKey}", "get">[number];
 export type Entry = Answer<"/api/entries/{id}", "get">;
@@ -49,6 +55,15 @@ export const session = {
   },
 };
 
+// Query values that are null or undefined are left out.
+function queryString(query: Record<string, string | number | boolean | null | undefined> | undefined): string {
+  if (!query) return "";
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== null && v !== undefined) q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}
+
 function fill(path: string, params: Record<string, string>): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
 }
@@ -56,14 +71,14 @@ function fill(path: string, params: Record<string, string>): string {
 export async function call<P extends keyof paths, M extends Method>(
   method: M,
   path: P,
-  options: { params?: Record<string, string>; body?: Body<P, M> } = {},
+  options: { params?: Record<string, string>; query?: Query<P, M>; body?: Body<P, M> } = {},
 ): Promise<Answer<P, M>> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (session.token) headers.Authorization = `Bearer ${session.token}`;
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   let response: Response;
   try {
-    response = await fetch(fill(path as string, options.params ?? {}), {
+    response = await fetch(fill(path as string, options.params ?? {}) + queryString(options.query), {
       method: method.toUpperCase(),
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),

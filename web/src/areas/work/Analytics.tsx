@@ -7,7 +7,7 @@ import { useEffect, useState } from "react";
 import { call } from "../../api/client";
 import { format } from "../../i18n";
 import { EmptyState, ErrorBox, Link, Loading, Progress, useLoad } from "../../ui";
-import { callWithQuery, useDates, type EntrySummary } from "./api";
+import { useDates, type EntrySummary } from "./api";
 import { BarChart, StackedBars, type StateKey } from "./charts";
 import { useS } from "./strings";
 import "./work.css";
@@ -68,7 +68,7 @@ function InactiveSection() {
   const s = useS();
   const dates = useDates();
   const [days, setDays] = useState("90");
-  const inactive = useLoad(() => callWithQuery("get", "/api/analytics/inactive", {}, { days }), [days]);
+  const inactive = useLoad(() => call("get", "/api/analytics/inactive", { query: { days } }), [days]);
   return (
     <section aria-labelledby="inactive-title">
       <h2 id="inactive-title">{s.inactive}</h2>

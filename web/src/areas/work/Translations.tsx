@@ -10,7 +10,7 @@ import { format } from "../../i18n";
 import type { PageProps } from "../../shell/area";
 import { Dialog, EmptyState, ErrorBox, Link, Loading, Progress, StatusBadge, navigate, useAction, useLoad } from "../../ui";
 import { alignBlocks, buildTranslationDocument, countRows, sameBlock, type AlignedRow } from "./align";
-import { callWithQuery, loadOriginal, mtAvailability, useDates, useLanguageName, useReload } from "./api";
+import { loadOriginal, mtAvailability, useDates, useLanguageName, useReload } from "./api";
 import { useS } from "./strings";
 import "./work.css";
 
@@ -267,9 +267,10 @@ function TranslationEditor({ params }: PageProps) {
     action.run(async () => {
       if (!full) return;
       const { doc } = buildTranslationDocument(rows, new Map(changed));
-      await callWithQuery("put", "/api/entries/{id}", { id: entryId }, { language }, {
-        title: title ?? full.title,
-        content: JSON.stringify(doc),
+      await call("put", "/api/entries/{id}", {
+        params: { id: entryId },
+        query: { language },
+        body: { title: title ?? full.title, content: JSON.stringify(doc) },
       });
       reload(s.saved);
     });

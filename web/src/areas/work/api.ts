@@ -1,8 +1,6 @@
 // The work area's API shapes (generated types, src/api/schema.d.ts) and
 // small helpers its pages share.
-import type { Answer } from "../../api/client";
-import { Problem, session } from "../../api/client";
-import type { paths } from "../../api/schema";
+import { call, type Answer } from "../../api/client";
 import { useRef } from "react";
 import { useUiLanguage } from "../../i18n";
 import { useLoad } from "../../ui";
@@ -81,58 +79,15 @@ export const mtAvailability = {
   },
 };
 
-// call() of src/api/client.ts fills path parameters but sends no query
-// string; these routes need one (?language=, ?days=). Same headers, errors
-// (Problem) and answer types.
-
-type Method = "get" | "post" | "put" | "patch" | "delete";
-export async function callWithQuery<P extends keyof paths, M extends Method>(
-  method: M,
-  path: P,
-  params: Record<string, string>,
-  query: Record<string, string>,
-  body?: unknown,
-): Promise<Answer<P, M>> {
-  const headers: Record<string, string> = { Accept: "application/json" };
-  if (session.token) headers.Authorization = `Bearer ${session.token}`;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const url =
-    (path as string).replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? "")) +
-    "?" +
-    new URLSearchParams(query).toString();
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: method.toUpperCase(),
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (e) {
-    throw new Problem(0, "Network error", e instanceof Error ? e.message : String(e));
-  }
-  const text = await response.text();
-  let json: unknown = undefined;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* not JSON */
-  }
-  if (!response.ok) {
-    const p = (json ?? {}) as { title?: string; detail?: string; code?: string };
-    throw new Problem(response.status, p.title ?? response.statusText, p.detail ?? text.slice(0, 300), p.code);
-  }
-  return json as Answer<P, M>;
-}
-
 export type EntryAnswer = Answer<"/api/entries/{id}", "get">;
 
 // The entry's original: GET /api/entries/{id} answers the ?language=
 // translation (default en) when there is one, so ask again in the original
 // language when the first answer was a translation.
 export async function loadOriginal(entryId: string): Promise<EntryAnswer> {
-  const first = await callWithQuery("get", "/api/entries/{id}", { id: entryId }, {});
+  const first = await call("get", "/api/entries/{id}", { params: { id: entryId } });
   if (!first.isTranslation) return first;
-  return callWithQuery("get", "/api/entries/{id}", { id: entryId }, { language: first.originalLanguage });
+  return call("get", "/api/entries/{id}", { params: { id: entryId }, query: { language: first.originalLanguage } });
 }
 
 // useLoad that keeps showing the previous answer while it loads again (after
