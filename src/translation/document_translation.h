@@ -54,6 +54,8 @@ class MachineTranslationService {
                                              const std::optional<std::string>& provider) const;
 
   bool Available() const { return !translators_.Empty(); }
+  // The providers this server is configured with, the default first.
+  std::vector<std::string> Providers() const { return translators_.Names(); }
 
   struct SyncedGlossary {
     std::string provider;

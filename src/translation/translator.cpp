@@ -304,6 +304,14 @@ const Translator* TranslatorSet::Find(std::string_view name) const {
   return nullptr;
 }
 
+std::vector<std::string> TranslatorSet::Names() const {
+  std::vector<std::string> out;
+  if (const auto* d = Default()) out.emplace_back(d->Name());
+  for (const auto& t : translators_)
+    if (t.get() != Default()) out.emplace_back(t->Name());
+  return out;
+}
+
 const Translator* TranslatorSet::Default() const {
   if (const auto* t = Find(default_name_)) return t;
   return translators_.empty() ? nullptr : translators_.front().get();

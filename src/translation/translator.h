@@ -72,6 +72,8 @@ class TranslatorSet {
   // else nullptr.
   const Translator* Default() const;
   bool Empty() const { return translators_.empty(); }
+  // The configured providers' names, the default first.
+  std::vector<std::string> Names() const;
 
  private:
   std::vector<std::unique_ptr<Translator>> translators_;

@@ -306,6 +306,21 @@ TEST_F(MachineTranslation, TheLanguagesConfiguredProviderIsTheDefault) {
   for (const auto& q : NewRequests()) EXPECT_EQ(q.path, "/translate");
 }
 
+TEST_F(MachineTranslation, TheServerSaysWhetherAndWithWhichProvidersItTranslates) {
+  auto r = c().Get("/api/machine-translation", t_.token("viewer"));
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_TRUE(r.Json().at("available").as_bool());
+  EXPECT_EQ(json::serialize(r.Json().at("providers")), R"(["libretranslate","deepl"])");  // the default first
+  EXPECT_EQ(c().Get("/api/machine-translation", "").status, 401);
+  // The shared server has no provider.
+  HttpClient plain(SharedServer().base_url());
+  auto other = CreateTenant(plain, "nomt");
+  auto none = plain.Get("/api/machine-translation", other.token("editor"));
+  ASSERT_EQ(none.status, 200) << none.body;
+  EXPECT_FALSE(none.Json().at("available").as_bool());
+  EXPECT_TRUE(none.Json().at("providers").as_array().empty());
+}
+
 TEST_F(MachineTranslation, BadRequestsAndProviderTimeouts) {
   const std::string base = "/api/entries/" + id_ + "/translations/";
   ExpectProblem(Auto("es", "nope"), 400, "unknown_provider");

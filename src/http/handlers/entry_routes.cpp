@@ -351,6 +351,18 @@ void AddEntryRoutes(Router& router, const Services& s) {
                                "apertium, libretranslate or deepl; default: the server's default provider")),
   });
   const translation::MachineTranslationService& machine = s.machine_translation;
+  router.Add({Method::kGet, "/api/machine-translation", Auth::kUser, "",
+              [&machine](RequestContext&) {
+                json::array providers;
+                for (const auto& name : machine.Providers()) providers.emplace_back(name);
+                return JsonResponse(200, json::object{{"available", !providers.empty()},
+                                                      {"providers", std::move(providers)}});
+              },
+              {.summary = "Whether this server can machine-translate (useAutoTranslation), and with which "
+                          "providers, the default first (docs/machine-translation.md).",
+               .tag = "translations",
+               .response = Schema::Object({Required("available", Schema::Boolean()),
+                                           Required("providers", Schema::Array(Schema::String()))})}});
   router.Add({Method::kPost, "/api/entries/{entryId}/translations/{language}", Auth::kUser, "",
               [&translations, &machine, full_json](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kCreateTranslation);

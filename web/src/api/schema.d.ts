@@ -438,8 +438,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Where the provider returns the browser (redirect URI <public-url>/auth/callback): completes the sign-in like POST /auth/callback.
-         * @description Where the provider returns the browser (redirect URI <public-url>/auth/callback): completes the sign-in like POST /auth/callback.
+         * Where the provider returns the browser (redirect URI <public-url>/auth/callback): completes the sign-in like POST /auth/callback. When the server serves the web client (--web-dir), a browser (Accept: text/html) is sent on with 303 to the client's /sign-in/callback with the same query, and the client completes the sign-in with POST /auth/callback.
+         * @description Where the provider returns the browser (redirect URI <public-url>/auth/callback): completes the sign-in like POST /auth/callback. When the server serves the web client (--web-dir), a browser (Accept: text/html) is sent on with 303 to the client's /sign-in/callback with the same query, and the client completes the sign-in with POST /auth/callback.
          *
          *     No credentials needed.
          */
@@ -1223,6 +1223,28 @@ export interface paths {
          *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
          */
         delete: operations["deleteApiEntriesEntryIdTranslationsLanguage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/machine-translation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether this server can machine-translate (useAutoTranslation), and with which providers, the default first (docs/machine-translation.md).
+         * @description Whether this server can machine-translate (useAutoTranslation), and with which providers, the default first (docs/machine-translation.md).
+         *
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         */
+        get: operations["getApiMachineTranslation"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -7778,6 +7800,14 @@ export interface operations {
                     };
                 };
             };
+            /** @description See Other: a redirect (Location) */
+            303: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Malformed request, malformed JSON or failed validation */
             400: {
                 headers: {
@@ -11588,6 +11618,52 @@ export interface operations {
             };
             /** @description Not found (also for other tenants' resources) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getApiMachineTranslation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        available: boolean;
+                        providers: string[];
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
