@@ -98,7 +98,7 @@ export class Harness {
     this.page.setDefaultTimeout(30000); // ctest runs it beside the API suites
     this.page.on("pageerror", (e) => this.problems.push(`page error: ${e.message}`));
     this.page.on("console", (m) => {
-      if (m.type() === "error" && !/status of (401|403|404|409|422)/.test(m.text()))
+      if (m.type() === "error" && !/status of (400|401|403|404|409|422)/.test(m.text()))
         this.problems.push(`console error: ${m.text()}`);
       if (/Content.Security.Policy/i.test(m.text())) this.problems.push(`CSP: ${m.text()}`);
     });

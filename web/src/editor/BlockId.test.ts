@@ -37,7 +37,8 @@ describe("BlockId", () => {
     for (const id of got) expect(id).toMatch(UUID);
     expect(new Set(got).size).toBe(got.length);
     // The paragraph inside the list item is not a top-level block.
-    const inner = e.getJSON().content![2].content![0].content![0];
+    const list = (e.getJSON().content ?? [])[2] as JSONContent;
+    const inner = (list.content![0] as JSONContent).content![0] as JSONContent;
     expect(inner.attrs?.blockId ?? null).toBeNull();
   });
 

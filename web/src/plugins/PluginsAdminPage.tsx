@@ -110,7 +110,7 @@ function SettingsPanel({ manifest, installation }: { manifest: PluginManifest; i
       )}
       {json || !Component ? (
         manifest.hasSettings ? (
-          <JsonSettingsEditor key={installation.updatedAt} manifest={manifest} installation={installation} />
+          <JsonSettingsEditor manifest={manifest} installation={installation} />
         ) : (
           <p>{s.admin.noSettings}</p>
         )
@@ -119,7 +119,6 @@ function SettingsPanel({ manifest, installation }: { manifest: PluginManifest; i
           <ErrorBoundary>
             <Suspense fallback={<Loading />}>
               <Component
-                key={installation.updatedAt}
                 pluginId={manifest.id}
                 settings={(installation.settings ?? {}) as Record<string, unknown>}
                 context={{}}

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi, type Mock } from "vitest";
 import { extensionsOf, embedChoicesOf } from "./editorHooks";
 import {
   PluginManager,
@@ -38,6 +38,9 @@ const embed = (id: string): EmbedPlugin => ({
 const widget = (id: string): WidgetPlugin => ({ ...base(id), type: "widget", slot: "entry.sidebar.status", component: () => null });
 const analytics = (id: string): AnalyticsPlugin => ({ ...base(id), type: "analytics", track: vi.fn() });
 
+// The initialize mock of a test plugin.
+const init = (p: FrontendPlugin) => p.initialize as unknown as Mock<(c: PluginContext) => void>;
+
 function recorder(m: PluginManager, events: string[]) {
   const seen: Array<[string, EventPayload]> = [];
   for (const e of events) m.on(e, (p, name) => seen.push([name, p]));
@@ -53,7 +56,7 @@ describe("PluginManager: register and unregister", () => {
     const p = editor("spell-check");
     m.register(p);
     expect(p.initialize).toHaveBeenCalledTimes(1);
-    const ctx = p.initialize.mock.calls[0][0];
+    const ctx = init(p).mock.calls[0][0];
     expect(ctx.app.name).toBe("Credence");
     expect(ctx.router).toBe(host.router);
     expect(ctx.api.call).toBe(host.api.call);
@@ -79,7 +82,7 @@ describe("PluginManager: register and unregister", () => {
     const seen = recorder(m, ["plugin:registered"]);
     const heard = vi.fn();
     const p = editor("broken");
-    p.initialize.mockImplementation((ctx) => {
+    init(p).mockImplementation((ctx) => {
       ctx.events.on("other:thing", heard);
       throw new Error("boom");
     });
@@ -95,7 +98,7 @@ describe("PluginManager: register and unregister", () => {
     const seen = recorder(m, ["plugin:unregistered"]);
     const heard = vi.fn();
     const p = analytics("stats");
-    p.initialize.mockImplementation((ctx) => void ctx.events.on("editor:paste", heard));
+    init(p).mockImplementation((ctx) => void ctx.events.on("editor:paste", heard));
     m.register(p);
     m.emit("editor:paste", { text: "x" });
     expect(heard).toHaveBeenCalledTimes(1);
@@ -269,7 +272,7 @@ describe("A plugin's bound event bus", () => {
   function registerWithBus(m: PluginManager, id: string) {
     let bus!: PluginContext["events"];
     const p = widget(id);
-    p.initialize.mockImplementation((ctx) => (bus = ctx.events));
+    init(p).mockImplementation((ctx) => (bus = ctx.events));
     m.register(p);
     return bus;
   }

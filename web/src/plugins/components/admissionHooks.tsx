@@ -6,6 +6,7 @@ import { useId, useState, type FormEvent } from "react";
 import { call, type Answer } from "../../api/client";
 import { CopyButton, Dialog, EmptyState, ErrorBox, Loading, useAction, useLoad } from "../../ui";
 import type { SlotComponentProps } from "../manager";
+import { rawCall } from "../api";
 import { useS } from "../strings";
 import { FieldErrors } from "./common";
 import { GUARDED_ACTIONS } from "./scriptGuards";
@@ -88,18 +89,17 @@ export function AdmissionHooksSettings(_props: SlotComponentProps) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSecret(null);
+    // rawCall: the problem's field errors (url_not_allowed, timeoutMs) are shown.
     const created = await create.run(() =>
-      call("post", "/api/plugins/admission-hooks/hooks", {
-        body: {
-          name: name.trim(),
-          url: url.trim(),
-          ...(action ? { action } : {}),
-          ...(timeoutMs.trim() ? { timeoutMs: Number(timeoutMs) } : {}),
-        },
+      rawCall<{ secret?: string }>("POST", "/api/plugins/admission-hooks/hooks", {
+        name: name.trim(),
+        url: url.trim(),
+        ...(action ? { action } : {}),
+        ...(timeoutMs.trim() ? { timeoutMs: /^\d+$/.test(timeoutMs.trim()) ? Number(timeoutMs) : timeoutMs } : {}),
       }),
     );
     if (created) {
-      setSecret((created as { secret?: string }).secret ?? null);
+      setSecret(created.secret ?? null);
       setName("");
       setUrl("");
       reload();

@@ -8,6 +8,7 @@ import { useId, useState, type FormEvent } from "react";
 import { call, type Answer } from "../../api/client";
 import { Dialog, EmptyState, ErrorBox, Loading, useAction, useLoad } from "../../ui";
 import type { SlotComponentProps } from "../manager";
+import { rawCall } from "../api";
 import { useS } from "../strings";
 import { FieldErrors, SettingsForm } from "./common";
 
@@ -50,8 +51,9 @@ function ScriptForm({ script, onDone, onCancel }: { script?: GuardScript; onDone
     e.preventDefault();
     const body = { name: name.trim(), source, ...(action ? { action } : {}) };
     const ok = await run.run(async () => {
-      if (script) await call("put", "/api/plugins/script-guards/scripts/{id}", { params: { id: script.id }, body });
-      else await call("post", "/api/plugins/script-guards/scripts", { body });
+      // rawCall: a syntax error is a validation_failed problem naming `source`.
+      if (script) await rawCall("PUT", `/api/plugins/script-guards/scripts/${encodeURIComponent(script.id)}`, body);
+      else await rawCall("POST", "/api/plugins/script-guards/scripts", body);
       return true;
     });
     if (ok) {
