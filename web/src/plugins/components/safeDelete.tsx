@@ -39,10 +39,8 @@ export function SafeDeleteConfirm({ pluginId, settings, context }: SlotComponent
     setConfirmable?.(pluginId, ready);
     if (ready) setDeleteReason?.(reason.trim());
   }, [ready, reason, pluginId, setConfirmable, setDeleteReason]);
-  // Until the component has loaded, the delete is held back.
-  useEffect(() => {
-    setConfirmable?.(pluginId, false);
-  }, [pluginId, setConfirmable]);
+  // Gone (the plugin disabled while the dialog is open): no longer holding it.
+  useEffect(() => () => setConfirmable?.(pluginId, true), [pluginId, setConfirmable]);
 
   if (!entryId) return null;
   if (entry.loading) return <Loading />;
