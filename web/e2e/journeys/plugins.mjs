@@ -176,6 +176,65 @@ export async function run(h) {
   const published = await api("POST", `/api/entries/${entryId}/publish`);
   expect(published.status === 200, `publishing should succeed once the script is disabled: ${published.status} ${JSON.stringify(published.json)}`);
 
+  step("install safe-delete, admission-hooks and dev-faults: every settings component in the slot");
+  await openFromNav("Plugins", "Plugins");
+  for (const id of ["safe-delete", "admission-hooks", "dev-faults"]) {
+    await row(id).getByRole("button", { name: "Install" }).click();
+    await page.locator(`li[data-plugin-id="${id}"][data-status="enabled"]`).waitFor();
+  }
+  await openFromNav("Tenant settings", "Tenant settings");
+  const settingsSlot = page.locator('[data-slot="tenant.admin.settings"]');
+  for (const name of ["ContentRulesSettings", "SafeDeleteSettings", "GuardScriptsSettings", "AdmissionHooksSettings", "DevFaultsSettings"])
+    await settingsSlot.locator(`[data-component="${name}"] h3`).waitFor();
+  await h.checkA11y("tenant settings with every plugin");
+
+  step("SafeDeleteSettings: the days are stored");
+  const safeDelete = settingsSlot.locator('[data-component="SafeDeleteSettings"]');
+  await safeDelete.getByLabel("Days").fill("7");
+  await safeDelete.getByRole("button", { name: "Save settings" }).click();
+  await safeDelete.getByText("Saved.").waitFor();
+  expect((await installation("safe-delete")).settings.days === 7, "safe-delete days not stored");
+
+  step("AdmissionHooksSettings: a refused URL is named; add a hook (its secret shown once), disable and delete it");
+  const hooks = settingsSlot.locator('[data-component="AdmissionHooksSettings"]');
+  await hooks.getByText("No admission hooks yet.").waitFor();
+  await hooks.getByText("New hook").click();
+  await hooks.getByLabel("Name").fill("Audit hook");
+  await hooks.getByLabel("Action").selectOption("Entry.Delete");
+  await hooks.getByLabel("URL (https)").fill("ftp://hooks.example.com/credence");
+  await hooks.getByRole("button", { name: "Add hook" }).click();
+  await hooks.locator('[role="alert"]').first().waitFor();
+  await hooks.getByLabel("URL (https)").fill("https://hooks.example.com/credence");
+  await hooks.getByRole("button", { name: "Add hook" }).click();
+  await hooks.locator("[data-hook-secret]", { hasText: "whsec_" }).waitFor();
+  const hookRow = hooks.locator('li[data-hook-name="Audit hook"][data-enabled="true"]');
+  await hookRow.waitFor();
+  let stored = (await api("GET", "/api/plugins/admission-hooks/hooks")).json;
+  expect(stored.length === 1 && stored[0].action === "Entry.Delete" && !("secret" in stored[0]),
+    `hook not stored as asked: ${JSON.stringify(stored)}`);
+  await hookRow.getByRole("button", { name: "Disable" }).click();
+  await hooks.locator('li[data-hook-name="Audit hook"][data-enabled="false"]').waitFor();
+  expect((await api("GET", "/api/plugins/admission-hooks/hooks")).json[0].isEnabled === false, "the hook should be disabled");
+  await hooks.locator('li[data-hook-name="Audit hook"]').getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("dialog", { name: "Delete the hook Audit hook?" }).getByRole("button", { name: "Delete" }).click();
+  await hooks.getByText("No admission hooks yet.").waitFor();
+  expect((await api("GET", "/api/plugins/admission-hooks/hooks")).json.length === 0, "the hook should be deleted");
+
+  step("DevFaultsSettings: mode deny makes its guard deny publishing; allow lets it through");
+  const faults = settingsSlot.locator('[data-component="DevFaultsSettings"]');
+  await faults.getByLabel("Mode").selectOption("deny");
+  await faults.getByRole("button", { name: "Save settings" }).click();
+  await faults.getByText("Saved.").waitFor();
+  const second = await newEntry("second-entry", "Second entry");
+  const faulted = await api("POST", `/api/entries/${second}/publish`);
+  expect(faulted.status === 422 && faulted.json.pluginId === "dev-faults",
+    `dev-faults in deny mode should deny: ${faulted.status} ${JSON.stringify(faulted.json)}`);
+  await faults.getByLabel("Mode").selectOption("allow");
+  await faults.getByRole("button", { name: "Save settings" }).click();
+  await faults.getByText("Saved.").waitFor();
+  const ok = await api("POST", `/api/entries/${second}/publish`);
+  expect(ok.status === 200, `dev-faults in allow mode should allow: ${ok.status} ${JSON.stringify(ok.json)}`);
+
   step("uninstall approval-workflow after confirming");
   await openFromNav("Plugins", "Plugins");
   await row("approval-workflow").getByRole("button", { name: "Uninstall" }).click();
