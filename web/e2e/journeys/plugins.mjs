@@ -170,6 +170,18 @@ export async function run(h) {
   expect(denied.status === 422 && denied.json.reasonCode === "publish_frozen",
     `publishing should be denied by the script: ${denied.status} ${JSON.stringify(denied.json)}`);
 
+  step("edit the script: a new version, stored as written");
+  await scriptRow.getByRole("button", { name: "Edit" }).click();
+  const editForm = scriptRow.locator('form[data-script-form="edit"]');
+  await editForm.getByLabel("Lua source").fill(
+    "function guard(ctx)\n  return false, \"publish_frozen\", \"Publishing is frozen until Monday.\"\nend\n");
+  await editForm.getByRole("button", { name: "Save script" }).click();
+  await scriptRow.getByText("v2").waitFor();
+  const script = (await api("GET", "/api/plugins/script-guards/scripts")).json.find((x) => x.name === "Publishing freeze");
+  expect(script.version === 2 && script.source.includes("until Monday"), `script not updated: ${JSON.stringify(script)}`);
+  const deniedAgain = await api("POST", `/api/entries/${entryId}/publish`);
+  expect(deniedAgain.json.message === "Publishing is frozen until Monday.", `the new version should act: ${JSON.stringify(deniedAgain.json)}`);
+
   step("disable the script: publishing goes through");
   await scriptRow.getByRole("button", { name: "Disable" }).click();
   await scripts.locator('li[data-script-name="Publishing freeze"][data-enabled="false"]').waitFor();

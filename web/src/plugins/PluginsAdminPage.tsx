@@ -98,7 +98,7 @@ function SettingsPanel({ manifest, installation }: { manifest: PluginManifest; i
   const [json, setJson] = useState(!Component);
   return (
     <div className="settings-panel" data-settings-panel={manifest.id}>
-      {Component && (
+      {Component && manifest.hasSettings && (
         <div className="settings-switch">
           <button type="button" aria-pressed={!json} onClick={() => setJson(false)}>
             {s.admin.form}
@@ -202,7 +202,7 @@ function PluginRow({
               {installation.isEnabled ? s.disable : s.enable}
             </button>
           )}
-          {installation && manifest.hasSettings && (
+          {installation && (manifest.hasSettings || settingsContribution(manifest)) && (
             <button type="button" aria-expanded={settingsOpen} aria-controls={panelId} onClick={() => setSettingsOpen(!settingsOpen)}>
               {s.admin.settings}
             </button>

@@ -53,7 +53,7 @@ export function HubContentRulesSettings({ pluginId, context }: SlotComponentProp
         <SettingsForm
           key={rules.data?.updatedAt ?? "new"}
           pluginId={pluginId}
-          fields={[{ name: "isEnabled", kind: "bool", label: s.cr.hubEnabled }, ...fields.filter((f) => f.kind !== "bool")]}
+          fields={[{ name: "isEnabled", kind: "bool", label: s.cr.hubEnabled }, ...fields]}
           settings={{ ...((rules.data?.rules ?? {}) as Record<string, unknown>), isEnabled: rules.data?.isEnabled ?? false }}
           save={async (value) => {
             const { isEnabled, ...rest } = value;

@@ -44,6 +44,8 @@ export function mergeRules(tenant: Rules, hub: Rules | null): Rules {
     maxTitleLength: minNonZero(tenant.maxTitleLength, hub.maxTitleLength),
     maxTextLength: minNonZero(tenant.maxTextLength, hub.maxTextLength),
     requiredTranslations: union(tenant.requiredTranslations, hub.requiredTranslations),
+    noSecretFindings: tenant.noSecretFindings === true || hub.noSecretFindings === true,
+    enforceStyleRules: tenant.enforceStyleRules === true || hub.enforceStyleRules === true,
   };
 }
 

@@ -209,3 +209,29 @@ describe("ContentRulesStatus", () => {
     expect(rule("requiredHeadings").textContent).toMatch(/Owner/);
   });
 });
+
+describe("HubContentRulesSettings", () => {
+  it("edits the hub's rules: isEnabled and rulesJson, as the server takes them", async () => {
+    const { HubContentRulesSettings } = await import("./contentRules");
+    let sent: unknown;
+    routes["GET /api/hubs/it/rules"] = () => [200, { hubKey: "it", isEnabled: false, rules: { forbiddenTerms: ["vpn"] }, rulesJson: "", updatedAt: null }];
+    routes["PUT /api/hubs/it/rules"] = (body) => {
+      sent = body;
+      return [200, { hubKey: "it", isEnabled: true, rules: {}, rulesJson: "", updatedAt: "2026-11-26T00:00:00Z" }];
+    };
+    const refresh = vi.fn();
+    await render(<HubContentRulesSettings pluginId="content-rules" settings={{}} context={{ hubKey: "it", refresh }} />);
+    const terms = container.querySelector('textarea[name="forbiddenTerms"]') as HTMLTextAreaElement;
+    expect(terms.value).toBe("vpn");
+    await act(async () => (container.querySelector('input[name="isEnabled"]') as HTMLInputElement).click());
+    await act(async () => type(terms, "vpn\nwifi password"));
+    await act(async () => type(container.querySelector('input[name="maxTitleLength"]')!, "60"));
+    await act(async () => button("Save settings").click());
+    await settle();
+    const body = sent as { isEnabled: boolean; rulesJson: string };
+    expect(body.isEnabled).toBe(true);
+    expect(JSON.parse(body.rulesJson)).toEqual({ requiredHeadings: [], forbiddenTerms: ["vpn", "wifi password"], maxTitleLength: 60, requiredTranslations: [], noSecretFindings: false, enforceStyleRules: false });
+    expect(refresh).toHaveBeenCalled();
+    expect(container.textContent).toMatch(/Saved\./);
+  });
+});
