@@ -178,7 +178,7 @@ function PluginRow({
         <dt>{s.admin.dependencies}</dt>
         <dd>{manifest.dependencies.length ? manifest.dependencies.map(nameOf).join(", ") : s.admin.noDependencies}</dd>
         <dt>{s.admin.slots}</dt>
-        <dd>{slots.length ? slots.join(", ") : "—"}</dd>
+        <dd data-slots={slots.join(" ")}>{slots.length ? slots.map((x) => s.admin.slotNames[x] ?? x).join(", ") : "—"}</dd>
       </dl>
       {canManage && (
         <div className="row-actions">
