@@ -98,6 +98,7 @@ function SettingsPanel({ manifest, installation }: { manifest: PluginManifest; i
   const [json, setJson] = useState(!Component);
   return (
     <div className="settings-panel" data-settings-panel={manifest.id}>
+      {!installation.isEnabled && manifest.hasEndpoints && <p className="hint">{s.admin.disabledRoutes}</p>}
       {Component && manifest.hasSettings && (
         <div className="settings-switch">
           <button type="button" aria-pressed={!json} onClick={() => setJson(false)}>

@@ -161,6 +161,7 @@ const en = {
     jsonNotObject: "The settings must be a JSON object ({…}).",
     schema: "What the settings may hold (JSON Schema)",
     noSettings: "This plugin has no settings.",
+    disabledRoutes: "The plugin is disabled: what it manages through its own routes (scripts, hooks, approvals) is available again once you enable it.",
   },
   tenant: {
     title: "Tenant settings",
@@ -339,6 +340,7 @@ const es: S = {
     jsonNotObject: "Los ajustes deben ser un objeto JSON ({…}).",
     schema: "Lo que pueden contener los ajustes (JSON Schema)",
     noSettings: "Este complemento no tiene ajustes.",
+    disabledRoutes: "El complemento está desactivado: lo que gestiona con sus propias rutas (scripts, ganchos, aprobaciones) vuelve a estar disponible cuando lo actives.",
   },
   tenant: {
     title: "Ajustes de la organización",
