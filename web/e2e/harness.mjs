@@ -100,7 +100,7 @@ export class Harness {
     this.page.on("console", (m) => {
       // Only our own pages count (not an OpenID provider's login page).
       if (!this.page.url().startsWith(this.base)) return;
-      if (m.type() === "error" && !/status of (401|403|404|409|422)/.test(m.text()))
+      if (m.type() === "error" && !/status of (400|401|403|404|409|422)/.test(m.text()))
         this.problems.push(`console error: ${m.text()}`);
       if (/Content.Security.Policy/i.test(m.text())) this.problems.push(`CSP: ${m.text()}`);
     });
