@@ -1,8 +1,8 @@
-// Plugins, on a fresh tenant as its owner: /admin/plugins lists what the
+// Plugins, on a fresh tenant as its owner: /manage/plugins lists what the
 // server offers; install content-rules and approval-workflow; edit settings
 // with a plugin's own form and with the JSON editor (the server's field
 // errors shown); their components appear in the tenant.admin.settings slot
-// of /admin/tenant (and, once the entry editor page exists, in the entry
+// of /manage/tenant (and, once the entry editor page exists, in the entry
 // slots of /entries/:id/edit); disable approval-workflow and see them go; a
 // guard script written in GuardScriptsSettings denies publishing until it is
 // disabled.
@@ -13,16 +13,15 @@ export async function run(h) {
   const api = (method, path, body) => h.api(method, path, body, token);
   const installation = async (id) => (await api("GET", "/api/tenant/plugins")).json.find((i) => i.pluginId === id);
   const row = (id) => page.locator(`li[data-plugin-id="${id}"]`);
-  // The server reserves /admin/ for its API (src/http/static_site.cpp), so a
-  // full load of /admin/plugins gets the API's 404: the pages are reached
-  // through the navigation, as a user does.
+  // The pages are reached through the navigation, as a user does (a full
+  // load of /manage/plugins is checked at the end).
   const openFromNav = async (label, heading) => {
     await page.locator("nav.side").getByRole("link", { name: label, exact: true }).click();
     await page.getByRole("heading", { level: 1, name: heading }).waitFor();
   };
   const inSlot = (slot, plugin) => page.locator(`[data-slot="${slot}"] [data-plugin="${plugin}"]`);
 
-  step("open /admin/plugins as the owner: every plugin with its description, version and status");
+  step("open /manage/plugins as the owner: every plugin with its description, version and status");
   await h.signIn("admin", tenantId, "/hubs");
   await openFromNav("Plugins", "Plugins");
   const manifests = (await api("GET", "/api/plugins")).json;
@@ -67,7 +66,7 @@ export async function run(h) {
   expect(settings.maxTitleLength === 80, `refused settings must not be stored: ${JSON.stringify(settings)}`);
   await h.checkA11y("plugins admin with settings");
 
-  step("/admin/tenant: the tenant's details and the enabled plugins' settings in the tenant.admin.settings slot");
+  step("/manage/tenant: the tenant's details and the enabled plugins' settings in the tenant.admin.settings slot");
   await page.getByRole("link", { name: "tenant settings page." }).click();
   await page.getByRole("heading", { level: 1, name: "Tenant settings" }).waitFor();
   await page.locator("[data-tenant-name]", { hasText: "Plugins Journey" }).waitFor();
@@ -260,10 +259,7 @@ export async function run(h) {
   await h.signIn("editor", tenantId, "/hubs");
   await page.getByRole("heading", { level: 1, name: "Hubs" }).waitFor();
   expect((await page.locator("nav.side").getByRole("link", { name: "Plugins", exact: true }).count()) === 0, "the Plugins link is for owners");
-  await page.evaluate(() => {
-    window.history.pushState(null, "", "/admin/plugins");
-    window.dispatchEvent(new PopStateEvent("popstate"));
-  });
+  await page.goto(`${h.base}/manage/plugins`); // a full load: the server answers with the client
   await page.getByRole("heading", { level: 1, name: "Plugins" }).waitFor();
   await page.getByText("Only tenant owners can install").waitFor();
   expect((await row("content-rules").getByRole("button").count()) === 0, "a member gets no plugin buttons");

@@ -251,7 +251,7 @@ export default function PluginsAdminPage({ me }: PageProps) {
     <main className="plugins-admin">
       <h1>{s.admin.title}</h1>
       <p>
-        {s.admin.intro} <Link to="/admin/tenant">{s.admin.tenantLink}</Link>
+        {s.admin.intro} <Link to="/manage/tenant">{s.admin.tenantLink}</Link>
       </p>
       {!canManage && <p className="hint">{s.admin.ownersOnly}</p>}
       {server.error ? (

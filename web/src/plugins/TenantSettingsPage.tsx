@@ -39,7 +39,7 @@ export default function TenantSettingsPage({ me }: PageProps) {
           <dt>{s.tenant.enabledPlugins}</dt>
           <dd>
             {server.data ? (enabled.length ? enabled.map((m) => m.name).join(", ") : s.tenant.none) : "…"}{" "}
-            <Link to="/admin/plugins">{s.tenant.managePlugins}</Link>
+            <Link to="/manage/plugins">{s.tenant.managePlugins}</Link>
           </dd>
         </dl>
       )}
@@ -49,7 +49,7 @@ export default function TenantSettingsPage({ me }: PageProps) {
         context={{}}
         fallback={
           <EmptyState>
-            {s.tenant.noPluginSettings} <Link to="/admin/plugins">{s.tenant.managePlugins}</Link>
+            {s.tenant.noPluginSettings} <Link to="/manage/plugins">{s.tenant.managePlugins}</Link>
           </EmptyState>
         }
       />

@@ -5,11 +5,11 @@ import type { Area } from "../shell/area";
 
 export const pluginsArea: Area = {
   routes: [
-    { path: "/admin/plugins", page: lazy(() => import("./PluginsAdminPage")) },
-    { path: "/admin/tenant", page: lazy(() => import("./TenantSettingsPage")) },
+    { path: "/manage/plugins", page: lazy(() => import("./PluginsAdminPage")) },
+    { path: "/manage/tenant", page: lazy(() => import("./TenantSettingsPage")) },
   ],
   nav: [
-    { to: "/admin/tenant", label: { en: "Tenant settings", es: "Ajustes de la organización" }, section: "admin", ownerOnly: true },
-    { to: "/admin/plugins", label: { en: "Plugins", es: "Complementos" }, section: "admin", ownerOnly: true },
+    { to: "/manage/tenant", label: { en: "Tenant settings", es: "Ajustes de la organización" }, section: "admin", ownerOnly: true },
+    { to: "/manage/plugins", label: { en: "Plugins", es: "Complementos" }, section: "admin", ownerOnly: true },
   ],
 };
