@@ -149,7 +149,7 @@ function FindingRow({ finding: f, onChanged }: { finding: Finding; onChanged: ()
         </span>
       </td>
       <td>
-        <code>{f.sourceKind === "entry" ? `entry:${f.sourceId}` : f.sourceId}</code>
+        <code>{f.sourceId}</code>
         {f.language && <span className="muted"> ({f.language})</span>}
       </td>
       <td>{f.count}</td>
