@@ -5,7 +5,7 @@ import { useId, useState } from "react";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Loading, useAction, useLoad } from "../../ui";
 import { tcall } from "./api";
-import { ConfirmButton, FieldError, SecretOnce, fmtTime } from "./common";
+import { ConfirmButton, FieldError, SecretOnce, fmtTime, TableWrap } from "./common";
 import { useS } from "./strings";
 
 const keyScopes = ["trust:evaluate", "trust:read", "trust:usage", "connector:push"] as const;
@@ -108,7 +108,7 @@ export function ApiKeysPage({ query }: PageProps) {
         {keys.loading && !keys.data && <Loading />}
         {keys.data && keys.data.length === 0 && <EmptyState>{s.noApiKeys}</EmptyState>}
         {keys.data && keys.data.length > 0 && (
-          <div className="table-wrap">
+          <TableWrap label={s.activeKeys}>
             <table>
               <caption className="visually-hidden">{s.activeKeys}</caption>
               <thead>
@@ -158,7 +158,7 @@ export function ApiKeysPage({ query }: PageProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
       </section>
       <section aria-labelledby={`${id}-oauth`}>

@@ -5,7 +5,7 @@ import { useId, useState } from "react";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Link, Loading, navigate, useAction, useLoad } from "../../ui";
 import { tcall, utcDay, type App, type AppKey } from "./api";
-import { ConfirmButton, FieldError, SecretOnce, TrustBadge, fmtTime } from "./common";
+import { ConfirmButton, FieldError, SecretOnce, TrustBadge, fmtTime, TableWrap } from "./common";
 import { draftOf, policyOf } from "./policy";
 import { PolicyFields } from "./PolicyEditor";
 import { useS } from "./strings";
@@ -35,7 +35,7 @@ export function AppsPage() {
       {apps.loading && <Loading />}
       {apps.data && apps.data.items.length === 0 && <EmptyState>{s.noApps}</EmptyState>}
       {apps.data && apps.data.items.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap label={s.appsTitle}>
           <table>
             <caption className="visually-hidden">{s.appsTitle}</caption>
             <thead>
@@ -65,7 +65,7 @@ export function AppsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </main>
   );
@@ -274,7 +274,7 @@ function KeyTable({
   return (
     <>
       <ErrorBox error={toggle.error} />
-      <div className="table-wrap">
+      <TableWrap label={s.keys}>
         <table>
           <caption className="visually-hidden">{s.keys}</caption>
           <thead>
@@ -366,7 +366,7 @@ function KeyTable({
             })}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </>
   );
 }
@@ -509,7 +509,7 @@ function AppStats({ appId, generation }: { appId: string; generation: number }) 
           {stats.data.keys.length === 0 ? (
             <EmptyState>{s.noKeyVolume}</EmptyState>
           ) : (
-            <div className="table-wrap">
+            <TableWrap label={s.perKeyVolume}>
               <table>
                 <caption>{s.perKeyVolume}</caption>
                 <thead>
@@ -529,7 +529,7 @@ function AppStats({ appId, generation }: { appId: string; generation: number }) 
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableWrap>
           )}
         </>
       )}

@@ -5,7 +5,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Link, Loading, Progress, navigate, useAction, useLoad } from "../../ui";
 import { tcall, type Connector, type ConnectorRun } from "./api";
-import { ConfirmButton, FieldError, TrustBadge, fmtTime } from "./common";
+import { ConfirmButton, FieldError, TrustBadge, fmtTime, TableWrap } from "./common";
 import { useS } from "./strings";
 
 const kinds = ["git", "web", "push"] as const;
@@ -29,7 +29,7 @@ export function ConnectorsPage() {
       {connectors.loading && <Loading />}
       {connectors.data && connectors.data.length === 0 && <EmptyState>{s.noConnectors}</EmptyState>}
       {connectors.data && connectors.data.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap label={s.connectorsTitle}>
           <table>
             <caption className="visually-hidden">{s.connectorsTitle}</caption>
             <thead>
@@ -57,7 +57,7 @@ export function ConnectorsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </main>
   );
@@ -344,7 +344,7 @@ export function ConnectorPage({ params }: PageProps) {
         <ErrorBox error={documents.error} />
         {documents.data && documents.data.length === 0 && <EmptyState>{s.noDocuments}</EmptyState>}
         {documents.data && documents.data.length > 0 && (
-          <div className="table-wrap">
+          <TableWrap label={s.connectedDocuments}>
             <table>
               <caption className="visually-hidden">{s.connectedDocuments}</caption>
               <thead>
@@ -372,7 +372,7 @@ export function ConnectorPage({ params }: PageProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
       </section>
       <section aria-labelledby="runs-title">
@@ -380,7 +380,7 @@ export function ConnectorPage({ params }: PageProps) {
         <ErrorBox error={runs.error} />
         {runs.data && runs.data.length === 0 && <EmptyState>{s.noRuns}</EmptyState>}
         {runs.data && runs.data.length > 0 && (
-          <div className="table-wrap">
+          <TableWrap label={s.runs}>
             <table>
               <caption className="visually-hidden">{s.runs}</caption>
               <thead>
@@ -404,7 +404,7 @@ export function ConnectorPage({ params }: PageProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
       </section>
     </main>

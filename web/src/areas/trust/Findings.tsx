@@ -5,7 +5,7 @@ import { useId, useState } from "react";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Loading, Progress, navigate, useAction, useLoad } from "../../ui";
 import { tcall, withQuery, type Finding } from "./api";
-import { ConfirmButton, TrustBadge, fmtTime } from "./common";
+import { ConfirmButton, TrustBadge, fmtTime, TableWrap } from "./common";
 import { useS } from "./strings";
 
 const filterNames = ["detector", "kind", "status", "sourceId", "connectorKey"] as const;
@@ -58,9 +58,9 @@ export function FindingsPage({ query }: PageProps) {
           navigate(withQuery("/trust/findings", Object.fromEntries(filterNames.map((f) => [f, String(data.get(f) ?? "")]))));
         }}
       >
-        <label>
-          {s.detector}
-          <select name="detector" value={filters.detector} onChange={(e) => setFilter("detector", e.target.value)}>
+        <div className="field">
+          <label htmlFor={`${id}-f-detector`}>{s.detector}</label>
+          <select id={`${id}-f-detector`} name="detector" value={filters.detector} onChange={(e) => setFilter("detector", e.target.value)}>
             <option value="">{s.any}</option>
             {detectors.map((d) => (
               <option key={d} value={d}>
@@ -68,39 +68,39 @@ export function FindingsPage({ query }: PageProps) {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          {s.kind}
-          <select name="kind" value={filters.kind} onChange={(e) => setFilter("kind", e.target.value)}>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-f-kind`}>{s.kind}</label>
+          <select id={`${id}-f-kind`} name="kind" value={filters.kind} onChange={(e) => setFilter("kind", e.target.value)}>
             <option value="">{s.any}</option>
             <option value="secret">{s.findingKinds.secret}</option>
             <option value="personal_data">{s.findingKinds.personal_data}</option>
           </select>
-        </label>
-        <label>
-          {s.status}
-          <select name="status" value={filters.status} onChange={(e) => setFilter("status", e.target.value)}>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-f-status`}>{s.status}</label>
+          <select id={`${id}-f-status`} name="status" value={filters.status} onChange={(e) => setFilter("status", e.target.value)}>
             <option value="">{s.any}</option>
             <option value="active">{s.findingStatus.active}</option>
             <option value="dismissed">{s.findingStatus.dismissed}</option>
             <option value="resolved">{s.findingStatus.resolved}</option>
           </select>
-        </label>
-        <label>
-          {s.sourceId}
-          <input name="sourceId" defaultValue={filters.sourceId} key={`s-${filters.sourceId}`} />
-        </label>
-        <label>
-          {s.connectorKey}
-          <input name="connectorKey" defaultValue={filters.connectorKey} key={`c-${filters.connectorKey}`} />
-        </label>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-f-sourceId`}>{s.sourceId}</label>
+          <input id={`${id}-f-sourceId`} name="sourceId" defaultValue={filters.sourceId} key={`s-${filters.sourceId}`} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-f-connectorKey`}>{s.connectorKey}</label>
+          <input id={`${id}-f-connectorKey`} name="connectorKey" defaultValue={filters.connectorKey} key={`c-${filters.connectorKey}`} />
+        </div>
         <button type="submit">{s.applyFilters}</button>
       </form>
       <ErrorBox error={findings.error} />
       {findings.loading && <Loading />}
       {findings.data && findings.data.findings.length === 0 && <EmptyState>{key.replace(/\|/g, "") ? s.noFindingsFiltered : s.noFindings}</EmptyState>}
       {findings.data && findings.data.findings.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap label={s.findingsTitle}>
           <table aria-describedby={`${id}-caption`}>
             <caption id={`${id}-caption`} className="visually-hidden">
               {s.findingsTitle}
@@ -121,7 +121,7 @@ export function FindingsPage({ query }: PageProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {findings.data?.nextCursor && (
         <p>

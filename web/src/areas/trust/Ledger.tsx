@@ -7,7 +7,7 @@ import { useId, useState } from "react";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Link, Loading, Progress, navigate, useAction, useLoad } from "../../ui";
 import { tcall, type Decision, type Verification } from "./api";
-import { TrustBadge, fmtTime } from "./common";
+import { TrustBadge, fmtTime, TableWrap } from "./common";
 import { useS } from "./strings";
 
 const RECENT_KEY = "credence.trust.recentDecisions";
@@ -153,7 +153,7 @@ function Heads() {
       {heads.loading && <Loading />}
       {heads.data && heads.data.items.length === 0 && <EmptyState>{s.noHeads}</EmptyState>}
       {heads.data && heads.data.items.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap label={s.signedHeads}>
           <table>
             <caption className="visually-hidden">{s.signedHeads}</caption>
             <thead>
@@ -179,7 +179,7 @@ function Heads() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );

@@ -5,7 +5,7 @@ import { useEffect, useId, useState } from "react";
 import { call } from "../../api/client";
 import { ErrorBox, Loading, useAction, useLoad } from "../../ui";
 import { tcall, type ContextVocabulary } from "./api";
-import { FieldError, fmtTime } from "./common";
+import { FieldError, fmtTime, useResource } from "./common";
 import { sensitivities } from "./policy";
 import { PolicyEditor } from "./PolicyEditor";
 import { useS } from "./strings";
@@ -32,8 +32,7 @@ export function PoliciesPage() {
 
 function TenantPolicy() {
   const s = useS();
-  const [generation, setGeneration] = useState(0);
-  const level = useLoad(() => tcall("get", "/trust-admin/policies/tenant"), [generation]);
+  const level = useResource(() => tcall("get", "/trust-admin/policies/tenant"), []);
   return (
     <section id="tenant-policy" aria-labelledby="tenant-policy-title">
       <h2 id="tenant-policy-title">{s.tenantPolicy}</h2>
@@ -47,8 +46,7 @@ function TenantPolicy() {
             policy={level.data.policy}
             effective={level.data.effective}
             onSave={async (policy) => {
-              await tcall("put", "/trust-admin/policies/tenant", { body: policy });
-              setGeneration((g) => g + 1);
+              level.set(await tcall("put", "/trust-admin/policies/tenant", { body: policy }));
             }}
           />
           <p className="hint">
@@ -65,10 +63,9 @@ function HubPolicy() {
   const id = useId();
   const hubs = useLoad(() => call("get", "/api/hubs"), []);
   const [hubKey, setHubKey] = useState("");
-  const [generation, setGeneration] = useState(0);
-  const level = useLoad(
+  const level = useResource(
     () => (hubKey ? tcall("get", "/trust-admin/policies/hubs/{hubKey}", { params: { hubKey } }) : Promise.resolve(undefined)),
-    [hubKey, generation],
+    [hubKey],
   );
   return (
     <section id="hub-policy" aria-labelledby={`${id}-title`}>
@@ -94,12 +91,11 @@ function HubPolicy() {
           policy={level.data.policy}
           effective={level.data.effective}
           onSave={async (policy) => {
-            await tcall("put", "/trust-admin/policies/hubs/{hubKey}", { params: { hubKey }, body: policy });
-            setGeneration((g) => g + 1);
+            level.set(await tcall("put", "/trust-admin/policies/hubs/{hubKey}", { params: { hubKey }, body: policy }));
           }}
           onRemove={async () => {
             await tcall("delete", "/trust-admin/policies/hubs/{hubKey}", { params: { hubKey } });
-            setGeneration((g) => g + 1);
+            level.set(await tcall("get", "/trust-admin/policies/hubs/{hubKey}", { params: { hubKey } }));
           }}
         />
       )}
@@ -140,10 +136,9 @@ function SourcePicker({ onPick, label }: { onPick: (sourceId: string) => void; l
 function SourcePolicy() {
   const s = useS();
   const [sourceId, setSourceId] = useState("");
-  const [generation, setGeneration] = useState(0);
-  const level = useLoad(
+  const level = useResource(
     () => (sourceId ? tcall("get", "/trust-admin/policies/sources", { query: { sourceId } }) : Promise.resolve(undefined)),
-    [sourceId, generation],
+    [sourceId],
   );
   return (
     <section id="source-policy" aria-labelledby="source-policy-title">
@@ -157,12 +152,11 @@ function SourcePolicy() {
           policy={level.data.policy}
           effective={level.data.effective}
           onSave={async (policy) => {
-            await tcall("put", "/trust-admin/policies/sources", { query: { sourceId }, body: policy });
-            setGeneration((g) => g + 1);
+            level.set(await tcall("put", "/trust-admin/policies/sources", { query: { sourceId }, body: policy }));
           }}
           onRemove={async () => {
             await tcall("delete", "/trust-admin/policies/sources", { query: { sourceId } });
-            setGeneration((g) => g + 1);
+            level.set(await tcall("get", "/trust-admin/policies/sources", { query: { sourceId } }));
           }}
         />
       )}

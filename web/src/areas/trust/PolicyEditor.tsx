@@ -4,7 +4,7 @@
 import { useEffect, useId, useState } from "react";
 import { ErrorBox, useAction } from "../../ui";
 import type { Effective, Policy } from "./api";
-import { FieldError } from "./common";
+import { FieldError, TableWrap } from "./common";
 import { booleanFields, dayFields, draftOf, effectiveText, policyOf, sensitivities, type PolicyDraft } from "./policy";
 import { useS } from "./strings";
 
@@ -24,7 +24,7 @@ export function PolicyFields({
   const eff = (f: keyof Effective) => effectiveText(effective, f, s.yes, s.no, s.none);
   const described = (f: string) => `${id}-${f}-err`;
   return (
-    <div className="table-wrap">
+    <TableWrap label={s.policiesTitle}>
       <table className="policy-table">
         <thead>
           <tr>
@@ -130,7 +130,7 @@ export function PolicyFields({
           </tr>
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 

@@ -7,7 +7,7 @@ import { EmptyState, ErrorBox, Loading, Progress, navigate, useAction, useLoad }
 import { download, reportFileName, tcall, utcDay, withQuery, type Report } from "./api";
 import { BarChart } from "./BarChart";
 import { barsOf, chartColumns } from "./chart";
-import { FieldError, fmtTime } from "./common";
+import { FieldError, fmtTime, TableWrap } from "./common";
 import { useS } from "./strings";
 
 export function ReportsPage({ query }: PageProps) {
@@ -146,7 +146,7 @@ function ReportView({ report }: { report: Report }) {
                 .replace("{label}", pick.label >= 0 ? report.columns[pick.label].name : "")}
             />
           )}
-          <div className="table-wrap">
+          <TableWrap label={report.title}>
             <table className="report-table">
               <caption className="visually-hidden">{report.title}</caption>
               <thead>
@@ -170,7 +170,7 @@ function ReportView({ report }: { report: Report }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         </>
       )}
     </section>

@@ -1,7 +1,7 @@
 // Pieces the trust pages share: a secret shown once, a confirmed action,
 // field errors beside their fields, dates.
 import { useState, type ReactNode } from "react";
-import { CopyButton, Dialog, ErrorBox, useAction } from "../../ui";
+import { CopyButton, Dialog, ErrorBox, useAction, useLoad } from "../../ui";
 import { errorFor } from "./api";
 import { useS } from "./strings";
 import "./trust.css";
@@ -120,4 +120,23 @@ export function Yes({ value }: { value: boolean }) {
 
 export function TrustBadge({ value, label }: { value: string; label?: string }) {
   return <span className={`badge trust-badge trust-${value.toLowerCase().replace(/[^a-z_]/g, "")}`}>{label ?? value}</span>;
+}
+
+// A table that may scroll sideways (phones): a named, focusable region so
+// the keyboard can scroll it too.
+export function TableWrap({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
+
+// useLoad, plus `set` to replace the data with a write's answer without a
+// reload (so a form stays mounted and can say "Saved").
+export function useResource<T>(load: () => Promise<T>, deps: unknown[]) {
+  const loaded = useLoad(load, deps);
+  const [override, setOverride] = useState<{ data: T; from: unknown } | null>(null);
+  const data = override && override.from === loaded.data ? override.data : loaded.data;
+  return { ...loaded, data, set: (value: T) => setOverride({ data: value, from: loaded.data }) };
 }
