@@ -187,7 +187,7 @@ export async function run(h) {
   const report = page.locator('section[data-report="docs-blocked"]');
   await report.waitFor();
   await report.locator("table.report-table td", { hasText: "not_published" }).first().waitFor();
-  const bar = report.locator('.bar-chart g.bar[data-label="Deploy notes"]');
+  const bar = report.locator('.bar-chart g.bar[data-label="not_published"]');
   await bar.waitFor();
   expect(Number(await bar.getAttribute("data-value")) >= 2, `bar value: ${await bar.getAttribute("data-value")}`);
   expect(Number(await bar.locator("rect").getAttribute("width")) > 0, "the bar has a width");

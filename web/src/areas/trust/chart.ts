@@ -36,7 +36,7 @@ export function scale(value: number, axisMax: number, length: number): number {
   return Math.max(0, Math.min(length, (value / axisMax) * length));
 }
 
-const labelPreference = ["title", "appName", "classification", "channel", "reasonCode", "sourceId", "entryId"];
+const labelPreference = ["classification", "reasonCode", "title", "appName", "channel", "sourceId", "entryId"];
 const valuePreference = ["blocked", "decisions", "uses", "documents", "evaluations", "sources"];
 
 // The label column and the value column a report is charted by, or null
