@@ -125,6 +125,18 @@ export async function run(h) {
   await page.locator('tr[data-volume-key="production"] td', { hasText: /^2$/ }).waitFor();
   await h.checkA11y("trust app stats");
 
+  step("edit the app: its risk and a field of its default policy");
+  await page.getByRole("button", { name: "Edit app" }).click();
+  const editForm = page.getByRole("form", { name: "Edit app" });
+  await editForm.getByLabel("Risk").selectOption("critical");
+  await editForm.locator("summary", { hasText: "Default policy" }).click();
+  await editForm.getByLabel("Citation required").selectOption("true");
+  await h.checkA11y("trust edit app");
+  await editForm.getByRole("button", { name: "Save app" }).click();
+  await page.locator("dl.facts dd", { hasText: "Critical" }).waitFor();
+  r = await h.api("GET", `/trust-admin/apps/${app.id}`, undefined, admin);
+  expect(r.json.risk === "critical" && r.json.defaultPolicy.citationRequired === true, `edited app: ${JSON.stringify(r.json)}`);
+
   step("a tenant API key: created, shown once, stored; another revoked after confirming");
   await page.goto(`${base}/trust/api-keys`);
   await page.getByRole("heading", { name: "Tenant API keys" }).waitFor();

@@ -75,15 +75,16 @@ function useChannels() {
   return useLoad(() => tcall("get", "/trust-admin/context"), []);
 }
 
-function RegisterApp({ onCancel, onCreated }: { onCancel: () => void; onCreated: (app: App) => void }) {
+// Registers an app, or with `app` changes it (PATCH: every field sent).
+function RegisterApp({ app, onCancel, onCreated }: { app?: App; onCancel: () => void; onCreated: (app: App) => void }) {
   const s = useS();
   const id = useId();
   const context = useChannels();
-  const [name, setName] = useState("");
-  const [channel, setChannel] = useState("");
-  const [risk, setRisk] = useState<(typeof risks)[number]>("medium");
-  const [description, setDescription] = useState("");
-  const [draft, setDraft] = useState(() => draftOf({}));
+  const [name, setName] = useState(app?.name ?? "");
+  const [channel, setChannel] = useState(app?.channel ?? "");
+  const [risk, setRisk] = useState<(typeof risks)[number]>(app?.risk ?? "medium");
+  const [description, setDescription] = useState(app?.description ?? "");
+  const [draft, setDraft] = useState(() => draftOf(app?.defaultPolicy ?? {}));
   const save = useAction();
   const channels = [...(context.data?.internalChannels ?? []), ...(context.data?.customerFacingChannels ?? [])];
   return (
@@ -92,15 +93,20 @@ function RegisterApp({ onCancel, onCreated }: { onCancel: () => void; onCreated:
       aria-labelledby={`${id}-title`}
       onSubmit={async (e) => {
         e.preventDefault();
-        const app = await save.run(() =>
-          tcall("post", "/trust-admin/apps", {
-            body: { name, channel, risk, description: description || undefined, defaultPolicy: policyOf(draft) },
-          }),
+        const saved = await save.run(() =>
+          app
+            ? tcall("patch", "/trust-admin/apps/{id}", {
+                params: { id: app.id },
+                body: { name, channel, risk, description, defaultPolicy: policyOf(draft) },
+              })
+            : tcall("post", "/trust-admin/apps", {
+                body: { name, channel, risk, description: description || undefined, defaultPolicy: policyOf(draft) },
+              }),
         );
-        if (app) onCreated(app);
+        if (saved) onCreated(saved);
       }}
     >
-      <h2 id={`${id}-title`}>{s.registerApp}</h2>
+      <h2 id={`${id}-title`}>{app ? s.editApp : s.registerApp}</h2>
       <div className="field">
         <label htmlFor={`${id}-name`}>{s.name}</label>
         <input id={`${id}-name`} name="name" value={name} onChange={(e) => setName(e.target.value)} aria-describedby={`${id}-name-err`} />
@@ -149,7 +155,7 @@ function RegisterApp({ onCancel, onCreated }: { onCancel: () => void; onCreated:
       <ErrorBox error={save.error} />
       <p className="actions">
         <button type="submit" disabled={save.busy}>
-          {save.busy ? s.working : s.register}
+          {save.busy ? s.working : app ? s.saveApp : s.register}
         </button>
         <button type="button" onClick={onCancel}>
           {s.cancel}
@@ -174,6 +180,7 @@ export function AppPage({ params }: PageProps) {
   const app = useLoad(() => tcall("get", "/trust-admin/apps/{id}", { params: { id: appId } }), [appId, generation]);
   const keys = useLoad(() => tcall("get", "/trust-admin/apps/{id}/keys", { params: { id: appId } }), [appId, generation]);
   const [secret, setSecret] = useState<{ secret: string; clientId: string } | null>(null);
+  const [editing, setEditing] = useState(false);
   const archived = app.data?.status === "archived";
   return (
     <main className="trust-page">
@@ -207,8 +214,21 @@ export function AppPage({ params }: PageProps) {
               <code>{JSON.stringify(app.data.defaultPolicy)}</code>
             </dd>
           </dl>
+          {editing && (
+            <RegisterApp
+              app={app.data}
+              onCancel={() => setEditing(false)}
+              onCreated={() => {
+                setEditing(false);
+                refresh();
+              }}
+            />
+          )}
           {!archived && (
             <p className="actions">
+              <button type="button" aria-expanded={editing} onClick={() => setEditing(!editing)}>
+                {s.editApp}
+              </button>
               <ConfirmButton
                 label={s.archiveApp}
                 title={s.archiveAppTitle}
