@@ -217,6 +217,10 @@ export async function run(h) {
   const json = JSON.parse(readFileSync(await jsonDownload.path(), "utf8"));
   expect(json.key === "docs-blocked" && json.appId === app.id && json.rows.length >= 1, `json: ${JSON.stringify(json).slice(0, 300)}`);
 
+  await page.reload();
+  await page.locator('section[data-report="docs-blocked"] .bar-chart g.bar[data-label="not_published"]').waitFor();
+  expect(page.url().includes(`appId=${app.id}`), `the report's URL names it: ${page.url()}`);
+
   step("the scanner's finding in the entry: seen, dismissed, then filtered");
   await page.goto(`${base}/trust/findings`);
   await page.getByRole("heading", { name: "Scanner findings" }).waitFor();

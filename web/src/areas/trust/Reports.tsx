@@ -1,9 +1,9 @@
 // Compliance reports (docs/reports.md): run one over a window of UTC days,
 // optionally for one app; a table and a bar chart; CSV and JSON downloads.
 import "./trust.css";
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import type { PageProps } from "../../shell/area";
-import { EmptyState, ErrorBox, Loading, Progress, navigate, useAction, useLoad } from "../../ui";
+import { EmptyState, ErrorBox, Loading, Progress, useAction, useLoad } from "../../ui";
 import { download, reportFileName, tcall, utcDay, withQuery, type Report } from "./api";
 import { BarChart } from "./BarChart";
 import { barsOf, chartColumns } from "./chart";
@@ -22,6 +22,16 @@ export function ReportsPage({ query }: PageProps) {
   const runner = useAction();
   const [report, setReport] = useState<Report | null>(null);
   const chosen = reports.data?.reports.find((r) => r.key === key);
+  const runReport = async () => {
+    setReport(null);
+    const r = await runner.run(() => tcall("get", "/trust-admin/reports/{key}", { params: { key }, query: { from, to, appId } }));
+    if (r) setReport(r);
+  };
+  // A link with ?key= (a bookmark, a reload) shows the report at once.
+  useEffect(() => {
+    if (query.get("key")) void runReport();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   return (
     <main className="trust-page">
       <h1>{s.reportsTitle}</h1>
@@ -35,10 +45,8 @@ export function ReportsPage({ query }: PageProps) {
           aria-labelledby={`${id}-title`}
           onSubmit={async (e) => {
             e.preventDefault();
-            setReport(null);
-            navigate(withQuery("/trust/reports", { key, from, to, appId }));
-            const r = await runner.run(() => tcall("get", "/trust-admin/reports/{key}", { params: { key }, query: { from, to, appId } }));
-            if (r) setReport(r);
+            window.history.replaceState(null, "", withQuery("/trust/reports", { key, from, to, appId }));
+            await runReport();
           }}
         >
           <h2 id={`${id}-title`}>{s.runReport}</h2>
