@@ -1,4 +1,42 @@
-// The trust area's pages and navigation (src/shell/area.ts).
+// The trust area's pages and navigation (src/shell/area.ts): apps and
+// their keys, tenant API keys, policies, connectors, scanner findings, the
+// decision ledger and compliance reports. Every page calls tenant-admin
+// routes, so the links are shown to owners only.
+import { lazy } from "react";
 import type { Area } from "../../shell/area";
 
-export const trustArea: Area = { routes: [], nav: [] };
+const AppsPage = lazy(() => import("./Apps").then((m) => ({ default: m.AppsPage })));
+const AppPage = lazy(() => import("./Apps").then((m) => ({ default: m.AppPage })));
+const ApiKeysPage = lazy(() => import("./ApiKeys").then((m) => ({ default: m.ApiKeysPage })));
+const PoliciesPage = lazy(() => import("./Policies").then((m) => ({ default: m.PoliciesPage })));
+const ConnectorsPage = lazy(() => import("./Connectors").then((m) => ({ default: m.ConnectorsPage })));
+const ConnectorPage = lazy(() => import("./Connectors").then((m) => ({ default: m.ConnectorPage })));
+const FindingsPage = lazy(() => import("./Findings").then((m) => ({ default: m.FindingsPage })));
+const LedgerPage = lazy(() => import("./Ledger").then((m) => ({ default: m.LedgerPage })));
+const DecisionPage = lazy(() => import("./Ledger").then((m) => ({ default: m.DecisionPage })));
+const ReportsPage = lazy(() => import("./Reports").then((m) => ({ default: m.ReportsPage })));
+
+export const trustArea: Area = {
+  routes: [
+    { path: "/trust", page: AppsPage },
+    { path: "/trust/apps", page: AppsPage },
+    { path: "/trust/apps/:appId", page: AppPage },
+    { path: "/trust/api-keys", page: ApiKeysPage },
+    { path: "/trust/policies", page: PoliciesPage },
+    { path: "/trust/connectors", page: ConnectorsPage },
+    { path: "/trust/connectors/:connectorId", page: ConnectorPage },
+    { path: "/trust/findings", page: FindingsPage },
+    { path: "/trust/ledger", page: LedgerPage },
+    { path: "/trust/ledger/:decisionId", page: DecisionPage },
+    { path: "/trust/reports", page: ReportsPage },
+  ],
+  nav: [
+    { to: "/trust/apps", label: { en: "Apps and keys", es: "Apps y claves" }, section: "trust", ownerOnly: true },
+    { to: "/trust/api-keys", label: { en: "API keys", es: "Claves de API" }, section: "trust", ownerOnly: true },
+    { to: "/trust/policies", label: { en: "Policies", es: "Políticas" }, section: "trust", ownerOnly: true },
+    { to: "/trust/connectors", label: { en: "Connectors", es: "Conectores" }, section: "trust", ownerOnly: true },
+    { to: "/trust/findings", label: { en: "Scanner findings", es: "Hallazgos del escáner" }, section: "trust", ownerOnly: true },
+    { to: "/trust/ledger", label: { en: "Decision ledger", es: "Registro de decisiones" }, section: "trust", ownerOnly: true },
+    { to: "/trust/reports", label: { en: "Compliance reports", es: "Informes de cumplimiento" }, section: "trust", ownerOnly: true },
+  ],
+};
