@@ -32,16 +32,62 @@ export type Me = Answer<"/api/users/me", "get">;
 export type DevTenant = Answer<"/auth/dev-tenants", "get">[number];
 export type NewEntry = Body<"/api/entries", "post">;
 
+// One member's problem in a 400 validation_failed (`errors`).
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
 // An RFC 9457 problem from the server, or a network failure in its shape.
+// `errors`: a validation problem's field errors; `extra`: the whole problem
+// object (a guard denial's reasonCode, message and metadata, ...).
 export class Problem extends Error {
   constructor(
     readonly status: number,
     readonly title: string,
     readonly detail: string,
     readonly code?: string,
+    readonly errors: FieldError[] = [],
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(detail || title);
   }
+}
+
+// The problem an error answer carries (or one made from its status when it
+// is not a problem document).
+export function problemFromResponse(status: number, statusText: string, text: string): Problem {
+  let p: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = text ? JSON.parse(text) : {};
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) p = parsed as Record<string, unknown>;
+  } catch {
+    /* not JSON */
+  }
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const errors = Array.isArray(p.errors)
+    ? (p.errors as unknown[]).filter(
+        (e): e is FieldError => !!e && typeof (e as FieldError).field === "string" && typeof (e as FieldError).message === "string",
+      )
+    : [];
+  // A guard denial explains itself in `message`; field errors are listed too.
+  const detail = [
+    str(p.detail) ?? text.slice(0, 300),
+    str(p.message),
+    errors.length ? errors.map((e) => `${e.field}: ${e.message}`).join("; ") : undefined,
+  ]
+    .filter(Boolean)
+    .join(" ");
+  return new Problem(status, str(p.title) ?? statusText, detail, str(p.code), errors, p);
+}
+
+export function fieldErrors(error: unknown): FieldError[] {
+  return error instanceof Problem ? error.errors : [];
+}
+
+// The message for one form field (or one of its members).
+export function errorFor(error: unknown, field: string): string | undefined {
+  return fieldErrors(error).find((e) => e.field === field || e.field.startsWith(field + "."))?.message;
 }
 
 const TOKEN_KEY = "credence.token";
@@ -55,11 +101,11 @@ export const session = {
   },
 };
 
-// Query values that are null or undefined are left out.
-function queryString(query: Record<string, string | number | boolean | null | undefined> | undefined): string {
+// Query values that are null, undefined or empty are left out.
+export function queryString(query: Record<string, string | number | boolean | null | undefined> | undefined): string {
   if (!query) return "";
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== null && v !== undefined) q.set(k, String(v));
+  for (const [k, v] of Object.entries(query)) if (v !== null && v !== undefined && v !== "") q.set(k, String(v));
   const s = q.toString();
   return s ? `?${s}` : "";
 }
@@ -87,15 +133,12 @@ export async function call<P extends keyof paths, M extends Method>(
     throw new Problem(0, "Network error", e instanceof Error ? e.message : String(e));
   }
   const text = await response.text();
+  if (!response.ok) throw problemFromResponse(response.status, response.statusText, text);
   let json: unknown = undefined;
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {
     /* not JSON */
-  }
-  if (!response.ok) {
-    const p = (json ?? {}) as { title?: string; detail?: string; code?: string };
-    throw new Problem(response.status, p.title ?? response.statusText, p.detail ?? text.slice(0, 300), p.code);
   }
   return json as Answer<P, M>;
 }

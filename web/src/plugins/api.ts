@@ -1,27 +1,9 @@
-// The few calls `call` (api/client.ts) cannot make as the plugins need them:
-// a query string (DELETE /api/entries/{id}?confirm=true&reason=...) and the
-// problem's extra members (a validation_failed problem's `errors`, a guard
-// denial's reasonCode, message and metadata), which the pages show.
-import { Problem, session } from "../api/client";
+// Calls to plugin routes by URL (a plugin's own routes, a DELETE with its
+// query): the same headers and problems (field errors, a guard denial's
+// members) as api/client.ts's call.
+import { Problem, problemFromResponse, session } from "../api/client";
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
-export class PluginProblem extends Problem {
-  constructor(
-    status: number,
-    title: string,
-    detail: string,
-    code: string | undefined,
-    readonly errors: FieldError[],
-    readonly reasonCode?: string,
-    readonly denialMessage?: string,
-  ) {
-    super(status, title, detail, code);
-  }
-}
+export { fieldErrors as fieldErrorsOf, type FieldError } from "../api/client";
 
 export async function rawCall<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
@@ -34,18 +16,12 @@ export async function rawCall<T = unknown>(method: string, url: string, body?: u
     throw new Problem(0, "Network error", e instanceof Error ? e.message : String(e));
   }
   const text = await response.text();
-  let json: unknown;
+  if (!response.ok) throw problemFromResponse(response.status, response.statusText, text);
   try {
-    json = text ? JSON.parse(text) : undefined;
+    return (text ? JSON.parse(text) : undefined) as T;
   } catch {
-    json = undefined;
+    return undefined as T;
   }
-  if (!response.ok) {
-    const p = (json ?? {}) as { title?: string; detail?: string; code?: string; errors?: FieldError[]; reasonCode?: string; message?: string };
-    const detail = [p.detail ?? text.slice(0, 300), p.message].filter(Boolean).join(" ");
-    throw new PluginProblem(response.status, p.title ?? response.statusText, detail, p.code, Array.isArray(p.errors) ? p.errors : [], p.reasonCode, p.message);
-  }
-  return json as T;
 }
 
 // PUT /api/tenant/plugins/{id}/settings: 400 validation_failed names each member.
@@ -53,6 +29,4 @@ export function putPluginSettings(pluginId: string, settings: Record<string, unk
   return rawCall("PUT", `/api/tenant/plugins/${encodeURIComponent(pluginId)}/settings`, settings);
 }
 
-export function fieldErrorsOf(error: unknown): FieldError[] {
-  return error instanceof PluginProblem ? error.errors : [];
-}
+

@@ -1,46 +1,13 @@
-// The trust area's calls: `call` from api/client.ts, but keeping a
-// validation problem's field errors (`errors: [{field, message}]`) so forms
-// can show them by their fields; file downloads with the bearer token.
-import { Problem, session, type Answer } from "../../api/client";
-import type { paths } from "../../api/schema";
+// The trust area's calls: `call` from api/client.ts (typed paths, query,
+// problems with their field errors) and file downloads with the bearer token.
+import { call, problemFromResponse, Problem, queryString, session, type Answer } from "../../api/client";
 
-type Method = "get" | "post" | "put" | "patch" | "delete";
-type Op<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
-type Body<P extends keyof paths, M extends Method> = Op<P, M> extends {
-  requestBody?: { content: { "application/json": infer B } };
-}
-  ? B
-  : never;
+export { errorFor, fieldErrors, type FieldError } from "../../api/client";
+export const tcall = call;
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
-// A problem with the field errors of a 400 validation_failed.
-export class FieldProblem extends Problem {
-  constructor(status: number, title: string, detail: string, code: string | undefined, readonly errors: FieldError[]) {
-    super(status, title, detail, code);
-  }
-}
-
-export function fieldErrors(error: unknown): FieldError[] {
-  return error instanceof FieldProblem ? error.errors : [];
-}
-
-export function errorFor(error: unknown, field: string): string | undefined {
-  return fieldErrors(error).find((e) => e.field === field || e.field.startsWith(field + "."))?.message;
-}
-
-function fill(path: string, params: Record<string, string>): string {
-  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
-}
-
+// A path with its query string (empty values left out).
 export function withQuery(path: string, query?: Record<string, string | undefined>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== "") q.set(k, v);
-  const s = q.toString();
-  return s ? `${path}?${s}` : path;
+  return path + queryString(query);
 }
 
 async function send(method: string, url: string, body: unknown, accept = "application/json"): Promise<Response> {
@@ -55,28 +22,7 @@ async function send(method: string, url: string, body: unknown, accept = "applic
 }
 
 async function problemOf(response: Response): Promise<Problem> {
-  const text = await response.text();
-  let p: { title?: string; detail?: string; code?: string; errors?: FieldError[] } = {};
-  try {
-    p = text ? JSON.parse(text) : {};
-  } catch {
-    /* not JSON */
-  }
-  const errors = Array.isArray(p.errors) ? p.errors.filter((e) => e && typeof e.field === "string") : [];
-  const detail = (p.detail ?? text.slice(0, 300)) + (errors.length ? " " + errors.map((e) => `${e.field}: ${e.message}`).join("; ") : "");
-  return new FieldProblem(response.status, p.title ?? response.statusText, detail, p.code, errors);
-}
-
-// Typed like api/client.ts's call, with `query` for the query string.
-export async function tcall<P extends keyof paths, M extends Method>(
-  method: M,
-  path: P,
-  options: { params?: Record<string, string>; query?: Record<string, string | undefined>; body?: Body<P, M> } = {},
-): Promise<Answer<P, M>> {
-  const response = await send(method, withQuery(fill(path as string, options.params ?? {}), options.query), options.body);
-  if (!response.ok) throw await problemOf(response);
-  const text = await response.text();
-  return (text ? JSON.parse(text) : undefined) as Answer<P, M>;
+  return problemFromResponse(response.status, response.statusText, await response.text());
 }
 
 // Fetches a file with the bearer token and hands it to the browser as a

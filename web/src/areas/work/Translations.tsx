@@ -10,7 +10,7 @@ import { format } from "../../i18n";
 import type { PageProps } from "../../shell/area";
 import { Dialog, EmptyState, ErrorBox, Link, Loading, Progress, StatusBadge, navigate, useAction, useLoad } from "../../ui";
 import { alignBlocks, buildTranslationDocument, countRows, sameBlock, type AlignedRow } from "./align";
-import { loadOriginal, mtAvailability, useDates, useLanguageName, useReload } from "./api";
+import { loadOriginal, mtAvailability, useMachineTranslation, useDates, useLanguageName, useReload } from "./api";
 import { useS } from "./strings";
 import "./work.css";
 
@@ -58,7 +58,8 @@ export function TranslationsPage({ params }: PageProps) {
   const missing = (languages ?? []).filter(
     (l) => l.code !== entry?.originalLanguage && !translations?.some((t) => t.language === l.code),
   );
-  const mtOff = mtAvailability.unavailable;
+  const mtAvailable = useMachineTranslation();
+  const mtOff = mtAvailable !== true;
 
   const add = (code: string, machine: boolean) =>
     action.run(async () => {
@@ -150,7 +151,7 @@ export function TranslationsPage({ params }: PageProps) {
               ))}
             </ul>
           )}
-          {mtOff && <p className="hint">{s.mtUnavailable}</p>}
+          {mtAvailable === false && <p className="hint">{s.mtUnavailable}</p>}
         </section>
       )}
       <Dialog
@@ -225,7 +226,9 @@ function TranslationEditor({ params }: PageProps) {
   const [title, setTitle] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [mtRunning, setMtRunning] = useState(false);
-  const [mtOff, setMtOff] = useState(mtAvailability.unavailable);
+  const mtAvailable = useMachineTranslation();
+  const [mtRefused, setMtOff] = useState(false);
+  const mtOff = mtAvailable !== true || mtRefused;
   // The row whose editor just closed: its Edit button takes the focus back.
   const [justClosed, setJustClosed] = useState<string | null>(null);
   const action = useAction();
@@ -388,7 +391,7 @@ function TranslationEditor({ params }: PageProps) {
           <p id="mark-help" className="hint">
             {dirty ? s.unsavedFirst : s.markUpToDateHelp}
           </p>
-          {mtOff && <p className="hint">{s.mtUnavailable}</p>}
+          {(mtAvailable === false || mtRefused) && <p className="hint">{s.mtUnavailable}</p>}
           {mtRunning && <Progress label={s.machineTranslating} />}
           <ErrorBox error={action.error} />
           {notice && (

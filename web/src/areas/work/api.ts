@@ -1,7 +1,7 @@
 // The work area's API shapes (generated types, src/api/schema.d.ts) and
 // small helpers its pages share.
 import { call, type Answer } from "../../api/client";
-import { useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useUiLanguage } from "../../i18n";
 import { useLoad } from "../../ui";
 
@@ -66,18 +66,35 @@ export async function eachInTurn<T, R>(
   }
 }
 
-// Whether machine translation was found unavailable on this server in this
-// session (the server has no capability endpoint; the first 400
-// auto_translation_unavailable tells, docs/web-client.md).
-const MT_KEY = "credence.mtUnavailable";
+// Whether this server machine-translates (GET /api/machine-translation,
+// asked once per page load); a refusal (400 auto_translation_unavailable)
+// settles it too.
+let machineTranslation: Promise<boolean> | null = null;
 export const mtAvailability = {
-  get unavailable(): boolean {
-    return sessionStorage.getItem(MT_KEY) === "1";
+  get available(): Promise<boolean> {
+    machineTranslation ??= call("get", "/api/machine-translation").then(
+      (r) => r.available,
+      () => false,
+    );
+    return machineTranslation;
   },
   markUnavailable() {
-    sessionStorage.setItem(MT_KEY, "1");
+    machineTranslation = Promise.resolve(false);
   },
 };
+
+// undefined while asking.
+export function useMachineTranslation(): boolean | undefined {
+  const [available, setAvailable] = useState<boolean | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    mtAvailability.available.then((a) => live && setAvailable(a));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return available;
+}
 
 export type EntryAnswer = Answer<"/api/entries/{id}", "get">;
 
