@@ -33,6 +33,8 @@ export class Problem extends Error {
     readonly title: string,
     readonly detail: string,
     readonly code?: string,
+    // Validation problems: one per field (`items[0].text`), when the server names them.
+    readonly errors?: { field: string; message: string }[],
   ) {
     super(detail || title);
   }
@@ -79,8 +81,8 @@ export async function call<P extends keyof paths, M extends Method>(
     /* not JSON */
   }
   if (!response.ok) {
-    const p = (json ?? {}) as { title?: string; detail?: string; code?: string };
-    throw new Problem(response.status, p.title ?? response.statusText, p.detail ?? text.slice(0, 300), p.code);
+    const p = (json ?? {}) as { title?: string; detail?: string; code?: string; errors?: { field: string; message: string }[] };
+    throw new Problem(response.status, p.title ?? response.statusText, p.detail ?? text.slice(0, 300), p.code, p.errors);
   }
   return json as Answer<P, M>;
 }
