@@ -187,6 +187,20 @@ export async function run(h) {
   expect((await h.api("GET", `/api/expiry-templates/${template.id}`, undefined, admin)).status === 200, "the template is still there");
   await h.checkA11y("expiry templates");
 
+  step("a category in use: deletion is refused, then detached and deleted");
+  const classified = await h.api("PUT", "/api/hubs/policies/classification", { categoryId: categories[0].id }, admin);
+  expect(classified.status === 200, `classify hub: ${classified.status} ${JSON.stringify(classified.json)}`);
+  await go("/admin/categories");
+  await page.getByRole("button", { name: "Delete Policies" }).click();
+  await dialog().getByRole("button", { name: "Delete" }).click();
+  const inUse = await dialog().locator('[role="alert"]').innerText();
+  expect(inUse.includes("(409)"), `in-use refusal: ${inUse}`);
+  await dialog().getByRole("button", { name: "Remove it from 1 hubs and entries, then delete" }).click();
+  await row("data-row-name", "Policies").waitFor({ state: "detached" });
+  await page.getByText("No categories yet").waitFor();
+  const hubClass = (await h.api("GET", "/api/hubs/policies/classification", undefined, admin)).json;
+  expect(hubClass.categoryId === null, `hub classification after detaching: ${JSON.stringify(hubClass)}`);
+
   step("add a webhook to a local receiver: its secret is shown once");
   const receiver = await startReceiver();
   try {
@@ -257,6 +271,20 @@ export async function run(h) {
   expect(seqs.every((s, i) => i === 0 || seqs[i - 1] > s), `newest first: ${seqs}`);
   await h.checkA11y("audit log");
   await h.screenshot("admin-audit");
+
+  step("paging: more than a page of entries loads with Load more, newest first, none twice");
+  for (let i = 0; i < 40; i++) {
+    const r = await h.api("POST", "/api/tags", { name: `bulk-${i}` }, admin);
+    expect(r.status === 201, `bulk tag ${i}: ${r.status}`);
+  }
+  await page.getByRole("button", { name: "Clear" }).click();
+  await page.waitForFunction(() => document.querySelectorAll("tr[data-audit-action]").length === 50);
+  await page.getByRole("button", { name: "Load more" }).click();
+  await page.waitForFunction(() => document.querySelectorAll("tr[data-audit-action]").length > 50);
+  const paged = await page.locator("tr[data-audit-action]").evaluateAll((rows) => rows.map((r) => Number(r.dataset.sequence)));
+  const total = (await h.api("GET", "/api/admin/audit?limit=500", undefined, admin)).json.entries.length;
+  expect(paged.length === Math.min(total, 100) && new Set(paged).size === paged.length &&
+    paged.every((s, i) => i === 0 || paged[i - 1] > s), `paged sequences (${total} in all): ${paged}`);
 
   step("an exact action finds only that action");
   await page.getByLabel("Action").fill("group.member_added");

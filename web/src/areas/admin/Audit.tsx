@@ -103,9 +103,9 @@ export function AuditPage({ me, query }: PageProps) {
           <table className="resource-list audit">
             <thead>
               <tr>
-                <th scope="col">{s.when}</th>
-                <th scope="col">{s.f.actor}</th>
                 <th scope="col">{s.f.action}</th>
+                <th scope="col">{s.when}</th>
+                <th scope="col">{s.actor}</th>
                 <th scope="col">{s.target}</th>
                 <th scope="col">{s.outcome}</th>
                 <th scope="col">{s.details}</th>
@@ -114,6 +114,9 @@ export function AuditPage({ me, query }: PageProps) {
             <tbody>
               {entries.map((e) => (
                 <tr key={e.id} data-audit-action={e.action} data-sequence={e.sequence}>
+                  <td>
+                    <code>{e.action}</code>
+                  </td>
                   <td>
                     <time dateTime={e.at}>{new Date(e.at).toLocaleString()}</time>
                   </td>
@@ -133,9 +136,6 @@ export function AuditPage({ me, query }: PageProps) {
                         {s.only}
                       </button>
                     )}
-                  </td>
-                  <td>
-                    <code>{e.action}</code>
                   </td>
                   <td>
                     {e.target.type}

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { call, type Answer } from "../../api/client";
 import type { PageProps } from "../../shell/area";
+import { format } from "../../i18n";
 import { ErrorBox, Loading, useAction, useLoad } from "../../ui";
 import type { FieldOption, FormValues } from "./fields";
 import { AdminPage } from "./AdminPage";
@@ -57,6 +58,15 @@ function taxonomy(s: AdminStrings, which: "categories" | "tags"): ResourceConfig
       category
         ? call("delete", "/api/categories/{id}", { params: { id: c.id } })
         : call("delete", "/api/tags/{id}", { params: { id: c.id } }),
+    // In use (409): offer to take it off every hub and entry, then delete.
+    forceRemove: {
+      applies: (p) => p.code === (category ? "category_in_use" : "tag_in_use"),
+      label: (c) => format(s.detachAndDelete, { n: c.usageCount }),
+      run: (c) =>
+        category
+          ? call("delete", "/api/categories/{id}?detach=true" as "/api/categories/{id}", { params: { id: c.id } })
+          : call("delete", "/api/tags/{id}?detach=true" as "/api/tags/{id}", { params: { id: c.id } }),
+    },
   };
 }
 

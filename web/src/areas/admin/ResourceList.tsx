@@ -42,6 +42,9 @@ export interface ResourceConfig<T> {
   create?: (body: Record<string, unknown>) => Promise<unknown>;
   update?: (item: T, body: Record<string, unknown>) => Promise<unknown>;
   remove?: (item: T) => Promise<unknown>;
+  // A second way to delete, offered when the first is refused with a
+  // problem it applies to (e.g. "in use": detach, then delete).
+  forceRemove?: { applies: (problem: Problem) => boolean; label: (item: T) => string; run: (item: T) => Promise<unknown> };
   // The full item before editing, when the list leaves fields out.
   loadOne?: (item: T) => Promise<T>;
   // Item to form (before initialValues) and body to request (after toBody).
@@ -180,6 +183,19 @@ export function ResourcePage<T>({ config, me }: { config: ResourceConfig<T>; me:
             refresh();
           })
         }
+        alternative={
+          deleting && config.forceRemove && deletion.error instanceof Problem && config.forceRemove.applies(deletion.error)
+            ? {
+                label: config.forceRemove.label(deleting),
+                run: () =>
+                  deletion.run(async () => {
+                    await config.forceRemove!.run(deleting);
+                    setDeleting(null);
+                    refresh();
+                  }),
+              }
+            : undefined
+        }
       />
     </AdminPage>
   );
@@ -196,6 +212,8 @@ export function ConfirmDialog(props: {
   error: unknown;
   onCancel: () => void;
   onConfirm: () => void;
+  // Another destructive way out, offered after a refusal.
+  alternative?: { label: string; run: () => void };
 }) {
   const s = useS();
   return (
@@ -203,9 +221,15 @@ export function ConfirmDialog(props: {
       <p>{props.question}</p>
       <ErrorBox error={props.error} />
       <div className="form-buttons">
-        <button type="button" className="danger" disabled={props.busy} onClick={props.onConfirm}>
-          {props.busy ? s.working : props.confirmLabel}
-        </button>
+        {props.alternative ? (
+          <button type="button" className="danger" disabled={props.busy} onClick={props.alternative.run}>
+            {props.busy ? s.working : props.alternative.label}
+          </button>
+        ) : (
+          <button type="button" className="danger" disabled={props.busy} onClick={props.onConfirm}>
+            {props.busy ? s.working : props.confirmLabel}
+          </button>
+        )}
         <button type="button" onClick={props.onCancel}>
           {s.cancel}
         </button>
