@@ -312,6 +312,37 @@ export async function run(h) {
     await h.checkA11y(`${heading} form`);
     await dialog().getByRole("button", { name: "Cancel" }).click();
   }
+  step("a glossary: create with a term, import CSV, edit keeps the terms, export CSV");
+  await go("/admin/glossaries");
+  await page.getByRole("button", { name: "New glossary" }).click();
+  await dialog().getByLabel("Name").fill("Product terms");
+  await dialog().getByLabel("Source language").selectOption("en");
+  await dialog().getByLabel("Target language").selectOption("es");
+  await dialog().getByRole("button", { name: "Add Term" }).click();
+  await dialog().getByLabel("Term 1: Source").fill("invoice");
+  await dialog().getByLabel("Term 1: Target").fill("factura");
+  await dialog().getByRole("button", { name: "Save" }).click();
+  const glossaryRow = row("data-row-name", "Product terms");
+  await glossaryRow.waitFor();
+  await glossaryRow.getByRole("button", { name: "Import" }).click();
+  await dialog().getByLabel("File").setInputFiles({ name: "terms.csv", mimeType: "text/csv", buffer: Buffer.from("source,target\r\nreceipt,recibo\r\n") });
+  await h.checkA11y("glossary import");
+  await dialog().getByRole("button", { name: "Import" }).click();
+  await dialog().getByText("the glossary now has 2 terms").waitFor();
+  await dialog().getByRole("button", { name: "Close" }).click();
+  await page.getByRole("button", { name: "Edit Product terms" }).click();
+  expect((await dialog().getByLabel("Term 2: Source").inputValue()) === "receipt", "the edit form holds the imported term");
+  await dialog().getByLabel("Description").fill("Billing words");
+  await dialog().getByRole("button", { name: "Save" }).click();
+  await glossaryRow.getByText("Billing words").waitFor();
+  const glossaryId = (await h.api("GET", "/api/admin/glossaries", undefined, admin)).json.find((g) => g.name === "Product terms").id;
+  const terms = (await h.api("GET", `/api/admin/glossaries/${glossaryId}`, undefined, admin)).json.terms.map((t) => `${t.source}=${t.target}`);
+  expect(terms.length === 2 && terms.includes("invoice=factura") && terms.includes("receipt=recibo"), `terms: ${terms}`);
+  const [download] = await Promise.all([page.waitForEvent("download"), glossaryRow.getByRole("button", { name: "Export CSV" }).click()]);
+  const { readFile } = await import("node:fs/promises");
+  const csv = await readFile(await download.path(), "utf8");
+  expect(csv.includes("receipt,recibo") && csv.includes("invoice,factura"), `exported CSV: ${csv}`);
+
   await go("/admin/languages");
   for (const code of ["en", "es", "de"]) await row("data-row-name", code).waitFor();
   expect((await row("data-row-name", "en").innerText()).includes("Default"), "English is the default");

@@ -7,6 +7,7 @@ import { format } from "../../i18n";
 import { ErrorBox, Loading, useAction, useLoad } from "../../ui";
 import type { FieldOption, FormValues } from "./fields";
 import { AdminPage } from "./AdminPage";
+import { GlossaryTransfer } from "./GlossaryTransfer";
 import { ResourcePage, type ResourceConfig } from "./ResourceList";
 import { useS, type AdminStrings } from "./strings";
 
@@ -237,6 +238,7 @@ export function GlossariesPage({ me }: PageProps) {
     create: (body) => call("post", "/api/admin/glossaries", { body: asBody(body) }),
     update: (g, body) => call("put", "/api/admin/glossaries/{id}", { params: { id: g.id }, body: asBody(body) }),
     remove: (g) => call("delete", "/api/admin/glossaries/{id}", { params: { id: g.id } }),
+    rowActions: (g, refresh) => <GlossaryTransfer glossary={g} refresh={refresh} />,
   };
   return <ResourcePage config={config} me={me} />;
 }

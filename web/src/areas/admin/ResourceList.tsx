@@ -1,10 +1,10 @@
 // One generic, typed list of a resource: columns, a create and edit form
 // built from field descriptions (fields.ts), delete with confirmation, an
 // empty state. Every configuration page of the admin area is one of these.
-import { useId, useState, type ReactNode } from "react";
+import { useEffect, useId, useState, type ReactNode } from "react";
 import { Problem, type Me } from "../../api/client";
 import { format } from "../../i18n";
-import { Dialog, EmptyState, ErrorBox, Loading, useAction, useLoad } from "../../ui";
+import { Dialog, EmptyState, ErrorBox, Loading, useAction } from "../../ui";
 import {
   emptyRow,
   initialValues,
@@ -58,11 +58,29 @@ export interface ResourceConfig<T> {
   after?: ReactNode;
 }
 
+// The list, reloaded when `generation` changes; the rows stay on screen while
+// it reloads (so a row's open dialog or message survives a refresh).
+function useList<T>(load: () => Promise<T[]>, generation: number) {
+  const [state, setState] = useState<{ data?: T[]; error?: unknown }>({});
+  useEffect(() => {
+    let live = true;
+    load().then(
+      (data) => live && setState({ data }),
+      (error) => live && setState((prev) => ({ data: prev.data, error })),
+    );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [generation]);
+  return { ...state, loading: state.data === undefined && state.error === undefined };
+}
+
 export function ResourcePage<T>({ config, me }: { config: ResourceConfig<T>; me: Me }) {
   const s = useS();
   const [generation, setGeneration] = useState(0);
   const refresh = () => setGeneration((g) => g + 1);
-  const list = useLoad(() => config.load(), [generation]);
+  const list = useList(config.load, generation);
   const [editing, setEditing] = useState<{ item?: T; values: FormValues } | null>(null);
   const [deleting, setDeleting] = useState<T | null>(null);
   const opening = useAction();
