@@ -169,6 +169,8 @@ export async function run(h) {
   await dialog().getByLabel("Review required before renewal").check();
   await dialog().getByLabel("Review type").selectOption("FullReview");
   await dialog().getByLabel("Review checklist").selectOption({ label: "Policy review" });
+  await h.checkA11y("expiry template form");
+  await h.screenshot("admin-expiry-template-form");
   await dialog().getByRole("button", { name: "Save" }).click();
   await row("data-row-name", "Quarterly").waitFor();
   const template = (await h.api("GET", "/api/expiry-templates", undefined, admin)).json.find((t) => t.name === "Quarterly");
@@ -346,6 +348,7 @@ export async function run(h) {
   await go("/admin/languages");
   for (const code of ["en", "es", "de"]) await row("data-row-name", code).waitFor();
   expect((await row("data-row-name", "en").innerText()).includes("Default"), "English is the default");
+  await h.screenshot("admin-languages");
 
   step("an editor is refused every admin page with the 403 problem");
   await h.signIn("editor", tenantId, "/hubs");

@@ -112,6 +112,8 @@ export function LanguagesPage({ me }: PageProps) {
     },
     create: (body) => call("post", "/api/admin/languages", { body: body as never }),
     update: (l, body) => call("put", "/api/admin/languages/{languageCode}", { params: { languageCode: l.code }, body: body as never }),
+    // The default can be neither disabled nor removed: another becomes default first.
+    canRemove: (l) => !l.isDefault,
     remove: (l) => call("delete", "/api/admin/languages/{languageCode}", { params: { languageCode: l.code } }),
     rowActions: (l, refresh) => <LanguageActions language={l} refresh={refresh} />,
   };

@@ -42,6 +42,8 @@ export interface ResourceConfig<T> {
   create?: (body: Record<string, unknown>) => Promise<unknown>;
   update?: (item: T, body: Record<string, unknown>) => Promise<unknown>;
   remove?: (item: T) => Promise<unknown>;
+  // Whether this item offers Delete at all (default: yes).
+  canRemove?: (item: T) => boolean;
   // A second way to delete, offered when the first is refused with a
   // problem it applies to (e.g. "in use": detach, then delete).
   forceRemove?: { applies: (problem: Problem) => boolean; label: (item: T) => string; run: (item: T) => Promise<unknown> };
@@ -141,7 +143,7 @@ export function ResourcePage<T>({ config, me }: { config: ResourceConfig<T>; me:
                       </button>
                     )}
                     {config.rowActions?.(item, refresh)}
-                    {config.remove && (
+                    {config.remove && (config.canRemove?.(item) ?? true) && (
                       <button
                         type="button"
                         className="danger"
