@@ -314,6 +314,67 @@ export async function run(h) {
     await h.checkA11y(`${heading} form`);
     await dialog().getByRole("button", { name: "Cancel" }).click();
   }
+  step("languages: disable one, make another the default");
+  await go("/admin/languages");
+  await page.getByRole("button", { name: "Disable: German" }).click();
+  await page.getByRole("button", { name: "Enable: German" }).waitFor();
+  await page.getByRole("button", { name: "Make default: Spanish" }).click();
+  await row("data-row-name", "es").locator(".badge", { hasText: "Default" }).waitFor();
+  const languages = (await h.api("GET", "/api/admin/languages", undefined, admin)).json;
+  expect(languages.find((l) => l.code === "de").isEnabled === false && languages.find((l) => l.code === "es").isDefault === true &&
+    languages.find((l) => l.code === "en").isDefault === false, `languages: ${JSON.stringify(languages)}`);
+  expect((await row("data-row-name", "es").getByRole("button", { name: /Delete/ }).count()) === 0, "the default offers no Delete");
+  await h.api("PUT", "/api/admin/languages/en/set-default", undefined, admin);
+
+  step("forms whose body differs from the form: a heuristic's pattern, a channel's config, a style rule's alternatives");
+  await go("/admin/block-heuristics");
+  await page.getByRole("button", { name: "New heuristic" }).click();
+  await dialog().getByLabel("Name").fill("Warnings");
+  await dialog().getByLabel("Block class").fill("warning");
+  await dialog().getByLabel("Text pattern").selectOption("Prefix");
+  await dialog().getByLabel("Pattern text").fill("Warning:");
+  await dialog().getByRole("button", { name: "Save" }).click();
+  await row("data-row-name", "Warnings").waitFor();
+  const heuristic = (await h.api("GET", "/api/blocktypeheuristics", undefined, admin)).json[0];
+  expect(heuristic.textPattern?.match === "Prefix" && heuristic.textPattern.text === "Warning:" && heuristic.priority === 100,
+    `heuristic: ${JSON.stringify(heuristic)}`);
+  await go("/admin/notification-channels");
+  await page.getByRole("button", { name: "New channel" }).click();
+  await dialog().getByLabel("Name").fill("Docs team");
+  await dialog().getByLabel("Recipients").fill("docs@example.com, lead@example.com");
+  await dialog().getByRole("button", { name: "Save" }).click();
+  await row("data-row-name", "Docs team").getByText("docs@example.com, lead@example.com").waitFor();
+  const channel = (await h.api("GET", "/api/notification-channels", undefined, admin)).json[0];
+  expect(channel.type === "email" && channel.config.recipients.length === 2 && channel.events.length === 3, `channel: ${JSON.stringify(channel)}`);
+  await go("/admin/style-rules");
+  await page.getByRole("button", { name: "New style rule" }).click();
+  await dialog().getByLabel("Name").fill("Say sign in");
+  await dialog().getByLabel("Type").selectOption("Prefer");
+  await dialog().getByLabel("Term").fill("sign in");
+  await dialog().getByLabel("Alternatives to flag").fill("login\nlog-in");
+  await dialog().getByRole("button", { name: "Save" }).click();
+  await row("data-row-name", "Say sign in").waitFor();
+  const rule = (await h.api("GET", "/api/admin/style-rules", undefined, admin)).json[0];
+  expect(rule.type === "Prefer" && rule.alternatives.join("|") === "login|log-in" && rule.language === "en", `rule: ${JSON.stringify(rule)}`);
+
+  step("an entry template from editor JSON, marked official; bad JSON is caught before sending");
+  await go("/admin/entry-templates");
+  await page.getByRole("button", { name: "New entry template" }).click();
+  await dialog().getByLabel("Name").fill("Meeting notes");
+  const blocks = dialog().getByLabel("Blocks (editor JSON)");
+  const sample = await blocks.inputValue();
+  await blocks.fill("[{");
+  await dialog().getByRole("button", { name: "Save" }).click();
+  await dialog().locator(".field-error", { hasText: "not valid JSON" }).waitFor();
+  await blocks.fill(sample);
+  await dialog().getByLabel("Official").check();
+  await dialog().getByRole("button", { name: "Save" }).click();
+  await row("data-row-name", "Meeting notes").locator(".badge", { hasText: "Official" }).waitFor();
+  const templateId = (await h.api("GET", "/api/templates", undefined, admin)).json.find((t) => t.name === "Meeting notes").id;
+  const entryTemplate = (await h.api("GET", `/api/templates/${templateId}`, undefined, admin)).json;
+  expect(entryTemplate.isOfficial && entryTemplate.blockCount === 2 && entryTemplate.blocks.every((b) => b.attrs?.blockId),
+    `entry template: ${JSON.stringify(entryTemplate)}`);
+
   step("a glossary: create with a term, import CSV, edit keeps the terms, export CSV");
   await go("/admin/glossaries");
   await page.getByRole("button", { name: "New glossary" }).click();
