@@ -3,6 +3,7 @@
 // refused while a hub uses it, a review checklist, a webhook delivering to a
 // local receiver, the audit log filtered by an action prefix; then an editor
 // who is refused every admin page with the 403 problem.
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 
 // A local HTTP receiver (development mode lets webhooks reach loopback).
@@ -295,6 +296,10 @@ export async function run(h) {
     const rows = [...document.querySelectorAll("tr[data-audit-action]")];
     return rows.length === 1 && rows[0].dataset.auditAction === "group.member_added";
   });
+  const [auditFile] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+  const auditCsv = (await readFile(await auditFile.path(), "utf8")).trim().split(/\r?\n/);
+  expect(auditCsv.length === 2 && auditCsv[0].startsWith("id,sequence,at") && auditCsv[1].includes("group.member_added"),
+    `exported audit CSV: ${auditCsv.join(" | ")}`);
 
   step("the remaining configuration pages load, with their forms");
   for (const [path, heading, button] of [
@@ -402,7 +407,6 @@ export async function run(h) {
   const terms = (await h.api("GET", `/api/admin/glossaries/${glossaryId}`, undefined, admin)).json.terms.map((t) => `${t.source}=${t.target}`);
   expect(terms.length === 2 && terms.includes("invoice=factura") && terms.includes("receipt=recibo"), `terms: ${terms}`);
   const [download] = await Promise.all([page.waitForEvent("download"), glossaryRow.getByRole("button", { name: "Export CSV" }).click()]);
-  const { readFile } = await import("node:fs/promises");
   const csv = await readFile(await download.path(), "utf8");
   expect(csv.includes("receipt,recibo") && csv.includes("invoice,factura"), `exported CSV: ${csv}`);
 

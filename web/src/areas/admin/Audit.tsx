@@ -7,6 +7,8 @@ import { EmptyState, ErrorBox, Loading, useAction } from "../../ui";
 import { AdminPage } from "./AdminPage";
 import { auditQuery, type AuditFilters } from "./auditQuery";
 import { useS } from "./strings";
+import { useWhen } from "./when";
+import { download, sendText } from "./raw";
 
 export type AuditPage = Answer<"/api/admin/audit", "get">;
 export type AuditEntry = AuditPage["entries"][number];
@@ -15,6 +17,8 @@ const empty: AuditFilters = { actor: "", action: "", from: "", to: "" };
 
 export function AuditPage({ me, query }: PageProps) {
   const s = useS();
+  const when = useWhen();
+  const exporting = useAction();
   const initial: AuditFilters = {
     actor: query.get("actor") ?? "",
     action: query.get("action") ?? "",
@@ -89,9 +93,23 @@ export function AuditPage({ me, query }: PageProps) {
           >
             {s.clearFilters}
           </button>
+          <button
+            type="button"
+            disabled={exporting.busy}
+            onClick={() =>
+              exporting.run(async () => {
+                const q = new URLSearchParams(auditQuery(filters, null, 10000));
+                q.set("format", "csv");
+                const r = await sendText("GET", `/api/admin/audit/export?${q}`);
+                download(r.text, r.contentType, r.filename ?? "audit.csv");
+              })
+            }
+          >
+            {exporting.busy ? s.working : s.exportCsv}
+          </button>
         </div>
       </form>
-      <ErrorBox error={loading.error} />
+      <ErrorBox error={loading.error ?? exporting.error} />
       {entries === null && loading.busy && <Loading />}
       {entries && entries.length === 0 && (
         <EmptyState>
@@ -118,7 +136,7 @@ export function AuditPage({ me, query }: PageProps) {
                     <code>{e.action}</code>
                   </td>
                   <td>
-                    <time dateTime={e.at}>{new Date(e.at).toLocaleString()}</time>
+                    <time dateTime={e.at}>{when(e.at)}</time>
                   </td>
                   <td>
                     {e.actor.label}

@@ -9,14 +9,15 @@ import { initialValues, type FieldDef } from "./fields";
 import { AdminPage } from "./AdminPage";
 import { ConfirmDialog, ResourceForm } from "./ResourceList";
 import { useS } from "./strings";
+import { useWhen } from "./when";
 
 export type TenantUser = Answer<"/api/users", "get">[number];
 export type Invitation = Answer<"/api/users/invitations", "get">[number];
 
-const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "");
 
 export function UsersPage({ me }: PageProps) {
   const s = useS();
+  const when = useWhen();
   const [generation, setGeneration] = useState(0);
   const refresh = () => setGeneration((g) => g + 1);
   const users = useLoad(() => call("get", "/api/users"), [generation]);

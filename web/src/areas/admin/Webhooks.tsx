@@ -9,6 +9,7 @@ import { CopyButton, EmptyState, ErrorBox, Link, Loading, useAction, useLoad } f
 import { AdminPage } from "./AdminPage";
 import { ConfirmDialog, ResourcePage, type ResourceConfig } from "./ResourceList";
 import { useS } from "./strings";
+import { useWhen } from "./when";
 
 export type Webhook = Answer<"/webhooks", "get">[number];
 export type Delivery = Answer<"/webhooks/{id}/deliveries", "get">[number];
@@ -32,7 +33,6 @@ export const webhookEvents = [
   "scanning.secret.detected",
 ] as const;
 
-const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "");
 
 // A secret the server shows once: copy it now.
 function SecretPanel({ secret, url, onDone }: { secret: string; url: string; onDone: () => void }) {
@@ -111,6 +111,7 @@ function WebhookActions({ webhook, onSecret }: { webhook: Webhook; onSecret: (se
 
 export function WebhooksPage({ me }: PageProps) {
   const s = useS();
+  const when = useWhen();
   const [secret, setSecret] = useState<{ secret: string; url: string } | null>(null);
   const events = webhookEvents.map((e) => ({ value: e, label: e }));
   const config: ResourceConfig<Webhook> = {
@@ -168,6 +169,7 @@ export function WebhooksPage({ me }: PageProps) {
 
 function Redeliver({ webhookId, delivery, refresh }: { webhookId: string; delivery: Delivery; refresh: () => void }) {
   const s = useS();
+  const when = useWhen();
   const action = useAction();
   return (
     <>
@@ -191,6 +193,7 @@ function Redeliver({ webhookId, delivery, refresh }: { webhookId: string; delive
 
 export function WebhookPage({ params, me }: PageProps) {
   const s = useS();
+  const when = useWhen();
   const id = params.id;
   const [generation, setGeneration] = useState(0);
   const refresh = () => setGeneration((g) => g + 1);
