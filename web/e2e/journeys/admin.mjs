@@ -415,6 +415,21 @@ export async function run(h) {
   expect((await row("data-row-name", "en").innerText()).includes("Default"), "English is the default");
   await h.screenshot("admin-languages");
 
+  step("in Spanish: the admin pages speak Spanish, with axe still content");
+  const es = await h.api("PUT", "/api/users/me/preferred-language", { languageCode: "es" }, admin);
+  expect(es.status === 200 || es.status === 204, `preferred language: ${es.status}`);
+  await page.goto(`${base}/hubs`);
+  await page.getByRole("heading", { name: "Espacios" }).waitFor();
+  await go("/admin");
+  await page.getByRole("heading", { name: "Administración", level: 1 }).waitFor();
+  await go("/admin/expiry-templates");
+  await page.getByRole("heading", { name: "Plantillas de caducidad", level: 1 }).waitFor();
+  await page.getByRole("button", { name: "Añadir plantilla de caducidad" }).click();
+  await dialog().getByLabel("Caduca tras (días)").waitFor();
+  await h.checkA11y("expiry template form in Spanish");
+  await dialog().getByRole("button", { name: "Cancelar" }).click();
+  await h.api("PUT", "/api/users/me/preferred-language", { languageCode: "en" }, admin);
+
   step("an editor is refused every admin page with the 403 problem");
   await h.signIn("editor", tenantId, "/hubs");
   await page.getByRole("heading", { name: "Hubs" }).waitFor();
