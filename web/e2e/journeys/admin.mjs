@@ -433,7 +433,11 @@ export async function run(h) {
   step("an editor is refused every admin page with the 403 problem");
   await h.signIn("editor", tenantId, "/hubs");
   await page.getByRole("heading", { name: "Hubs" }).waitFor();
-  for (const path of ["/admin/users", "/admin/audit", "/admin/webhooks", "/admin/categories", "/admin"]) {
+  const adminCalls = [];
+  page.on("request", (r) => {
+    if (/^\/(webhooks|api\/admin|api\/users\/invitations|api\/categories|api\/groups)/.test(new URL(r.url()).pathname)) adminCalls.push(r.url());
+  });
+  for (const path of ["/admin/users", "/admin/audit", "/admin/webhooks", "/admin/categories", "/admin/groups", "/admin"]) {
     await go(path);
     const alert = page.locator('[role="alert"]');
     await alert.waitFor();
@@ -441,6 +445,7 @@ export async function run(h) {
     expect(text.includes("(403)") && text.includes("owners"), `${path} for an editor: ${text}`);
     expect((await page.locator("table").count()) === 0, `${path} shows no data to an editor`);
   }
+  expect(adminCalls.length === 0, `an editor's admin pages called the API: ${adminCalls}`);
   await h.checkA11y("admin refused");
   expect((await page.locator('nav.side a[href="/admin"]').count()) === 0, "no admin links in an editor's navigation");
 }

@@ -62,9 +62,10 @@ export interface ResourceConfig<T> {
 
 // The list, reloaded when `generation` changes; the rows stay on screen while
 // it reloads (so a row's open dialog or message survives a refresh).
-function useList<T>(load: () => Promise<T[]>, generation: number) {
+function useList<T>(load: () => Promise<T[]>, generation: number, enabled: boolean) {
   const [state, setState] = useState<{ data?: T[]; error?: unknown }>({});
   useEffect(() => {
+    if (!enabled) return;
     let live = true;
     load().then(
       (data) => live && setState({ data }),
@@ -74,7 +75,7 @@ function useList<T>(load: () => Promise<T[]>, generation: number) {
       live = false;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [generation]);
+  }, [generation, enabled]);
   return { ...state, loading: state.data === undefined && state.error === undefined };
 }
 
@@ -82,7 +83,8 @@ export function ResourcePage<T>({ config, me }: { config: ResourceConfig<T>; me:
   const s = useS();
   const [generation, setGeneration] = useState(0);
   const refresh = () => setGeneration((g) => g + 1);
-  const list = useList(config.load, generation);
+  // Non-owners see the 403 problem (AdminPage); nothing is loaded for them.
+  const list = useList(config.load, generation, me.tenantRole === "Owner");
   const [editing, setEditing] = useState<{ item?: T; values: FormValues } | null>(null);
   const [deleting, setDeleting] = useState<T | null>(null);
   const opening = useAction();

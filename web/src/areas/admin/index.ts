@@ -3,9 +3,13 @@
 import { lazy, type ComponentType } from "react";
 import type { Area, PageProps } from "../../shell/area";
 
-// A lazy page: the module's export `name` (each module is its own chunk).
+// A lazy page: the module's export `name` (each module is its own chunk),
+// shown to tenant owners only (Guard.tsx).
 const page = (load: () => Promise<Record<string, unknown>>, name: string) =>
-  lazy(async () => ({ default: (await load())[name] as ComponentType<PageProps> }));
+  lazy(async () => {
+    const [module, guard] = await Promise.all([load(), import("./Guard")]);
+    return { default: guard.ownerOnly(module[name] as ComponentType<PageProps>) };
+  });
 
 const config = () => import("./Config");
 
