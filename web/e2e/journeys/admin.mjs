@@ -84,6 +84,18 @@ export async function run(h) {
   const all = (await h.api("GET", "/api/users/invitations", undefined, admin)).json;
   expect(pending.length === 0 && all.some((i) => i.status === "Revoked"), `after revoking: ${JSON.stringify(all)}`);
 
+  step("remove a member, confirming in a dialog");
+  const guestRow = page.locator("tr[data-user-email]", { hasText: "Gus Guest" });
+  const guestEmail = await guestRow.getAttribute("data-user-email");
+  await guestRow.getByRole("button", { name: `Remove ${guestEmail}` }).click();
+  await dialog().getByText(`Remove ${guestEmail} from this tenant?`).waitFor();
+  await dialog().getByRole("button", { name: "Remove" }).click();
+  await guestRow.waitFor({ state: "detached" });
+  const remaining = (await h.api("GET", "/api/users", undefined, admin)).json.map((u) => u.email);
+  expect(remaining.length === 3 && !remaining.includes(guestEmail), `users after removing the guest: ${remaining}`);
+  expect((await page.locator("tr[data-user-email]", { hasText: "Ada Admin" }).getByRole("button").count()) === 0,
+    "the owner cannot remove themselves from the list");
+
   step("create a group and add the editor to it");
   await go("/admin/groups");
   await page.getByText("No groups yet").waitFor();
