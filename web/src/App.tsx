@@ -83,6 +83,12 @@ export function App() {
   }
 
   const owner = me?.tenantRole === "Owner";
+  // The link of the page shown: the longest whose path the page's path is
+  // or is under.
+  const currentNav = nav
+    .map((n) => n.to)
+    .filter((to) => url.pathname === to || url.pathname.startsWith(to.endsWith("/") ? to : `${to}/`))
+    .sort((a, b) => b.length - a.length)[0];
   const sections = (Object.keys(sectionNames) as NavSection[])
     .map((section) => ({ section, items: nav.filter((n) => n.section === section && (!n.ownerOnly || owner)) }))
     .filter((s) => s.items.length > 0);
@@ -124,7 +130,7 @@ export function App() {
                   <ul>
                     {items.map((n) => (
                       <li key={n.to}>
-                        <Link to={n.to} className={url.pathname.startsWith(n.to) ? "current" : undefined}>
+                        <Link to={n.to} className={n.to === currentNav ? "current" : undefined} current={n.to === currentNav}>
                           {n.label[language]}
                         </Link>
                       </li>
