@@ -4,13 +4,13 @@
 // /entries/{id}/edit (PUT /api/entries/{id}), with the entry's actions
 // (EntryActions.tsx). The document lives in the editor only: React state
 // holds no copy of it, and its JSON is taken on save.
-import { EditorContent, useEditor, useEditorState, type Editor, type JSONContent } from "@tiptap/react";
+import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
 import { useEffect, useRef, useState } from "react";
 import { call } from "../../api/client";
 import type { PageProps } from "../../shell/area";
-import { rememberBlocks, } from "../../editor/blockText";
+import { rememberBlocks } from "../../editor/blockText";
 import { parseDocument } from "../../editor/Document";
-import { editorExtensions, slugify, withoutTrailingEmptyParagraphs } from "../../editor/extensions";
+import { cleanDocument, editorExtensions, slugify } from "../../editor/extensions";
 import { embedChoices, emitEditorEvent } from "../../plugins/editorHooks";
 import { ErrorBox, Link, Loading, navigate, useAction, useLoad } from "../../ui";
 import type { EntryT } from "./api";
@@ -61,6 +61,8 @@ function EditorForm({ hubKey, entry: initial, justCreated }: { hubKey: string; e
   const context = useRef({ entryId: initial?.id, hubKey });
   context.current = { entryId: entry?.id, hubKey };
 
+  // Created once (deps []): new options on every render would reconfigure
+  // the editor while the user types.
   const editor = useEditor({
     extensions: editorExtensions(),
     content: initial ? JSON.parse(initial.content || '{"type":"doc","content":[]}') : "<p></p>",
@@ -80,7 +82,7 @@ function EditorForm({ hubKey, entry: initial, justCreated }: { hubKey: string; e
     onUpdate: ({ transaction }) => {
       if (transaction.docChanged) setDirty(true); // a no-op re-render once dirty
     },
-  });
+  }, []);
 
   // What the entry said before this edit, so the reader can show a changed
   // block's diff to its translations (src/editor/blockText.ts).
@@ -92,7 +94,7 @@ function EditorForm({ hubKey, entry: initial, justCreated }: { hubKey: string; e
     e?.preventDefault();
     if (!editor) return undefined;
     setNotice(null);
-    const content = JSON.stringify(withoutTrailingEmptyParagraphs(editor.getJSON() as JSONContent & { content?: never[] }));
+    const content = JSON.stringify(cleanDocument(editor.getJSON()));
     const saved = await save.run(() =>
       entry
         ? call("put", "/api/entries/{id}", {

@@ -11,6 +11,7 @@ import { Dialog, ErrorBox, Loading, StatusBadge, navigate, useAction, useLoad } 
 import { guardMessage, type EntryT } from "./api";
 import { ExpiryBadge } from "./Badges";
 import { useS } from "./strings";
+import { useStableLoad } from "./useStableLoad";
 
 type Open = null | "approval" | "review" | "renew" | "transfer" | "delete";
 
@@ -40,7 +41,7 @@ export function EntryActions({
     );
   }, [entryId, onEntry]);
   const close = useCallback(() => setOpen(null), []);
-  const expiry = useLoad(() => call("get", "/api/entries/{entryId}/expiry-status", { params: { entryId } }), [entryId, version]);
+  const expiry = useStableLoad(() => call("get", "/api/entries/{entryId}/expiry-status", { params: { entryId } }), [entryId, version]);
   const publish = useAction();
 
   async function doPublish() {

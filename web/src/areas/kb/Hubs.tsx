@@ -10,6 +10,7 @@ import { Dialog, EmptyState, ErrorBox, Link, Loading, StatusBadge, navigate, use
 import { ROLES, type ExpiryTemplateT, type GroupT, type HubT, type MembershipT, type Role, type UserT } from "./api";
 import { ExpiryBadge } from "./Badges";
 import { useS } from "./strings";
+import { useStableLoad } from "./useStableLoad";
 import "./kb.css";
 
 const KEY_PATTERN = "[a-z0-9]+(-[a-z0-9]+)*";
@@ -159,15 +160,15 @@ export function HubSettingsPage({ params }: PageProps) {
   const s = useS();
   const [version, setVersion] = useState(0);
   const refresh = () => setVersion((v) => v + 1);
-  const hub = useLoad(() => call("get", "/api/hubs/{key}", { params: { key: hubKey } }), [hubKey, version]);
+  const hub = useStableLoad(() => call("get", "/api/hubs/{key}", { params: { key: hubKey } }), [hubKey, version]);
   const hubId = hub.data?.id;
-  const memberships = useLoad(
+  const memberships = useStableLoad(
     () => (hubId ? call("get", "/api/hubs/{hubId}/memberships", { params: { hubId } }) : Promise.resolve(null)),
     [hubId, version],
   );
-  const users = useLoad(() => call("get", "/api/users"), []);
-  const groups = useLoad(() => call("get", "/api/groups"), []);
-  const templates = useLoad(() => call("get", "/api/expiry-templates"), []);
+  const users = useStableLoad(() => call("get", "/api/users"), []);
+  const groups = useStableLoad(() => call("get", "/api/groups"), []);
+  const templates = useStableLoad(() => call("get", "/api/expiry-templates"), []);
 
   return (
     <main className="kb">
@@ -176,10 +177,10 @@ export function HubSettingsPage({ params }: PageProps) {
       </p>
       <h1>{format(s.settingsOf, { name: hub.data?.name ?? hubKey })}</h1>
       <ErrorBox error={hub.error ?? memberships.error} />
-      {(hub.loading || memberships.loading) && <Loading />}
+      {!hub.data && hub.loading && <Loading />}
       {hub.data && (
         <HubGeneral
-          key={hub.data.updatedAt}
+          key={hub.data.id}
           hub={hub.data}
           templates={templates.data ?? []}
           templatesError={templates.error}

@@ -16,6 +16,7 @@ import { ErrorBox, Link, Loading, StatusBadge, navigate, useLoad } from "../../u
 import type { EntryT, TrustDecisionT } from "./api";
 import { ExpiryBadge } from "./Badges";
 import { useS } from "./strings";
+import { useStableLoad } from "./useStableLoad";
 import "./kb.css";
 
 // GET /api/entries/{id} in one language (the typed client has no query
@@ -31,14 +32,14 @@ export function ReaderPage({ params, query }: PageProps) {
   const s = useS();
   const [version, setVersion] = useState(0);
   const refresh = () => setVersion((v) => v + 1);
-  const meta = useLoad(() => loadEntry(entryId), [entryId, version]);
+  const meta = useStableLoad(() => loadEntry(entryId), [entryId, version]);
   const original = meta.data?.originalLanguage;
   const shown = language && original && language !== original ? language : null;
-  const view = useLoad(
+  const view = useStableLoad(
     () => (original ? loadEntry(entryId, shown ?? original) : Promise.resolve(null)),
     [entryId, shown, original, version],
   );
-  const translations = useLoad(() => call("get", "/api/entries/{entryId}/translations", { params: { entryId } }), [entryId, version]);
+  const translations = useStableLoad(() => call("get", "/api/entries/{entryId}/translations", { params: { entryId } }), [entryId, version]);
   const staleBlocks = useLoad(
     () =>
       shown
@@ -125,8 +126,8 @@ function EntrySidebar({
 }) {
   const s = useS();
   const entryId = entry.id;
-  const expiry = useLoad(() => call("get", "/api/entries/{entryId}/expiry-status", { params: { entryId } }), [entryId, version]);
-  const reviews = useLoad(() => call("get", "/api/entries/{entryId}/review-history", { params: { entryId } }), [entryId, version]);
+  const expiry = useStableLoad(() => call("get", "/api/entries/{entryId}/expiry-status", { params: { entryId } }), [entryId, version]);
+  const reviews = useStableLoad(() => call("get", "/api/entries/{entryId}/review-history", { params: { entryId } }), [entryId, version]);
   const users = useLoad(() => call("get", "/api/users").catch(() => []), []);
   const perms = useLoad(() => call("get", "/api/hubs/{key}/permissions", { params: { key: entry.hubKey } }), [entry.hubKey]);
   const nameOf = (id: string) => users.data?.find((u) => u.id === id)?.displayName ?? id.slice(0, 8);
