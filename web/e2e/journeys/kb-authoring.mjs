@@ -131,8 +131,16 @@ export async function run(h) {
   await page.getByRole("heading", { name: "Edit entry" }).waitFor();
   await page.locator(".tiptap p", { hasText: "Meals cost 30 EUR per day." }).click();
   await page.keyboard.press("End");
+  // The caret is at the end of the paragraph before the first Backspace
+  // (ProseMirror takes the selection from the DOM's selectionchange).
+  await page.waitForFunction(() => {
+    const sel = getSelection();
+    return sel?.anchorNode?.textContent === "Meals cost 30 EUR per day." && sel.anchorOffset === sel.anchorNode.textContent.length;
+  });
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   for (let i = 0; i < "30 EUR per day.".length; i++) await page.keyboard.press("Backspace");
   await page.keyboard.type("50 EUR per day.");
+  await page.locator(".tiptap p", { hasText: /^Meals cost 50 EUR per day\.$/ }).waitFor();
   await page.getByText("Unsaved changes").waitFor();
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await page.getByText("Saved.", { exact: true }).waitFor();
@@ -242,4 +250,36 @@ export async function run(h) {
   await page.locator('li[data-entry-key="travel-policy"] .badge.expiry', { hasText: "Expires in 60 days" }).waitFor();
   await h.checkA11y("hub");
   await h.screenshot("kb-hub");
+
+  step("the editor stays responsive on a 200-block entry");
+  const big = {
+    type: "doc",
+    content: Array.from({ length: 200 }, (_, i) =>
+      i % 20 === 0
+        ? { type: "heading", attrs: { level: 2 }, content: [{ type: "text", text: `Section ${i / 20 + 1}` }] }
+        : { type: "paragraph", content: [{ type: "text", text: `Paragraph ${i}: the policy applies to every trip booked through the travel desk.` }] }),
+  };
+  const created = await h.api("POST", "/api/entries", {
+    hubKey: "field-guide", key: "big-entry", originalLanguage: "en", title: "Big entry", content: JSON.stringify(big),
+  }, admin);
+  expect(created.status === 201, `POST a 200-block entry: ${created.status}`);
+  await page.goto(`${h.base}/entries/${created.json.id}/edit`);
+  await page.locator(".tiptap p", { hasText: "Paragraph 199:" }).waitFor();
+  await page.locator(".tiptap p", { hasText: "Paragraph 101:" }).click();
+  await page.keyboard.press("End");
+  const typed = " Typed quickly while the document is long.";
+  const started = Date.now();
+  await page.keyboard.type(typed);
+  const elapsed = Date.now() - started;
+  await page.locator(".tiptap p", { hasText: typed.trim() }).waitFor();
+  console.log(`    typing ${typed.length} characters into a 200-block entry took ${elapsed} ms`);
+  expect(elapsed < typed.length * 60, `typing took ${elapsed} ms for ${typed.length} characters`);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByText("Saved.", { exact: true }).waitFor();
+  const bigStored = JSON.parse((await h.api("GET", `/api/entries/${created.json.id}`, undefined, admin)).json.content);
+  const bigIds = bigStored.content.map((n) => n.attrs?.blockId);
+  const createdIds = JSON.parse(created.json.content).content.map((n) => n.attrs.blockId);
+  expect(bigStored.content.length === 200 && JSON.stringify(bigIds) === JSON.stringify(createdIds) &&
+    bigStored.content[101].content[0].text.endsWith(typed),
+    "the 200-block entry did not save back with its block ids and the typed text");
 }
