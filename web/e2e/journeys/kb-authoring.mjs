@@ -118,6 +118,9 @@ export async function run(h) {
   await page.locator(".entry-bar .badge", { hasText: "Published" }).waitFor();
   stored = (await h.api("GET", `/api/entries/${entryId}`, undefined, admin)).json;
   expect(stored.status === "Published", `status as stored: ${stored.status}`);
+  await page.getByRole("button", { name: "Make it the hub's home" }).click();
+  await page.getByText("This entry is now the hub's home page.").waitFor();
+  expect((await h.api("GET", "/api/hubs/field-guide", undefined, admin)).json.rootEntryId === entryId, "the hub's root entry");
 
   step("add a Spanish translation through the API");
   const es = structuredClone(doc);
@@ -242,7 +245,9 @@ export async function run(h) {
   await h.checkA11y("delete dialog");
   await dialog.getByRole("button", { name: "Delete entry" }).click();
   await page.getByRole("heading", { name: "Field Guide", level: 1 }).waitFor();
-  await page.locator('li[data-entry-key="travel-policy"]').waitFor();
+  await page.getByText("“Remote access” was deleted.").waitFor();
+  await page.locator('li[data-entry-key="travel-policy"][data-root="true"]').waitFor();
+  await page.locator(".root-entry a", { hasText: "Travel policy" }).waitFor();
   expect((await page.locator('li[data-entry-key="remote-access"]').count()) === 0, "the deleted entry is still listed");
   const gone = await h.api("GET", `/api/entries/${blockedId}`, undefined, admin);
   expect(gone.status === 404, `GET the deleted entry: ${gone.status}`);

@@ -4,7 +4,7 @@
 // transfer and delete (confirmed; the entry.delete.confirm slot may hold it
 // back). Each action refreshes the entry's status and expiry.
 import { useCallback, useMemo, useRef, useState } from "react";
-import { call, Problem } from "../../api/client";
+import { call } from "../../api/client";
 import { Slot } from "../../plugins/Slot";
 import { format } from "../../i18n";
 import { Dialog, ErrorBox, Loading, StatusBadge, navigate, useAction, useLoad } from "../../ui";
@@ -55,11 +55,24 @@ export function EntryActions({
     }
   }
 
+  const setRoot = useAction();
+  const hub = useLoad(() => call("get", "/api/hubs/{key}", { params: { key: hubKey } }), [hubKey, version]);
+  const isRoot = hub.data?.rootEntryId === entryId;
+  async function doSetRoot() {
+    onNotice(null);
+    const done = await setRoot.run(() => call("put", "/api/entries/{id}/set-root", { params: { id: entryId } }));
+    if (done) {
+      setVersion((v) => v + 1);
+      onNotice(s.rootSet);
+    }
+  }
+
   const denial = guardMessage(publish.error);
   return (
     <section className="entry-bar panel" aria-label={s.entryActions}>
       <div className="entry-state">
         <StatusBadge status={entry.status} />
+        {isRoot && <span className="badge badge-root">{s.rootEntry}</span>}
         {expiry.data && (
           <ExpiryBadge status={expiry.data.status} expiryDate={expiry.data.expiryDate} isPaused={expiry.data.isPaused} />
         )}
@@ -81,6 +94,11 @@ export function EntryActions({
         <button type="button" onClick={() => setOpen("transfer")}>
           {s.transfer}
         </button>
+        {hub.data && !isRoot && (
+          <button type="button" onClick={doSetRoot} disabled={setRoot.busy}>
+            {s.makeRoot}
+          </button>
+        )}
         <button type="button" className="danger" onClick={() => setOpen("delete")}>
           {s.delete}
         </button>
@@ -93,6 +111,7 @@ export function EntryActions({
       ) : (
         <ErrorBox error={publish.error} />
       )}
+      <ErrorBox error={setRoot.error} />
       <Dialog open={open === "approval"} title={s.approvalTitle} onClose={close}>
         <Slot
           name="entry.approval.dialog"
@@ -382,7 +401,7 @@ function DeleteForm({ entry, close }: { entry: EntryT; close: () => void }) {
           )}
         </div>
       ) : (
-        <ErrorBox error={action.error instanceof Problem || !action.error ? action.error : String(action.error)} />
+        <ErrorBox error={action.error} />
       )}
       {held && <p className="hint">{s.deleteHeld}</p>}
       <div className="actions">

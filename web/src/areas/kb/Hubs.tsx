@@ -100,8 +100,9 @@ function CreateHub({ onCreated }: { onCreated: () => void }) {
   );
 }
 
-export function HubPage({ params }: PageProps) {
+export function HubPage({ params, query }: PageProps) {
   const hubKey = params.hubKey;
+  const deleted = query.get("deleted");
   const s = useS();
   const hub = useLoad(() => call("get", "/api/hubs/{key}", { params: { key: hubKey } }), [hubKey]);
   const perms = useLoad(() => call("get", "/api/hubs/{key}/permissions", { params: { key: hubKey } }), [hubKey]);
@@ -117,6 +118,11 @@ export function HubPage({ params }: PageProps) {
       </p>
       <h1>{hub.data?.name ?? hubKey}</h1>
       <ErrorBox error={hub.error ?? entries.error} />
+      {deleted && (
+        <p role="status" className="notice ok">
+          {format(s.deletedNotice, { title: deleted })}
+        </p>
+      )}
       <div className="actions">
         {canEdit && (
           <Link to={`/hubs/${encodeURIComponent(hubKey)}/new`} className="button">
@@ -197,9 +203,9 @@ export function HubSettingsPage({ params }: PageProps) {
           onChanged={refresh}
         />
       )}
-      <section className="panel" aria-label={s.pluginSettings}>
+      <div className="plugin-settings">
         <Slot name="hub.admin.settings" context={{ hubKey, refresh }} />
-      </section>
+      </div>
     </main>
   );
 }

@@ -157,6 +157,9 @@ const en = {
   deleteAnyway: "Delete anyway",
   reason: "Reason",
   confirmDelete: "Delete entry",
+  deletedNotice: "“{title}” was deleted.",
+  makeRoot: "Make it the hub's home",
+  rootSet: "This entry is now the hub's home page.",
 };
 
 type Strings = typeof en;
@@ -313,6 +316,9 @@ const es: Strings = {
   deleteAnyway: "Eliminar de todos modos",
   reason: "Motivo",
   confirmDelete: "Eliminar la entrada",
+  deletedNotice: "Se eliminó «{title}».",
+  makeRoot: "Convertirla en la portada del espacio",
+  rootSet: "Esta entrada es ahora la portada del espacio.",
 };
 
 export const useS = defineStrings({ en, es });
