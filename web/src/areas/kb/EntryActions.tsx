@@ -153,7 +153,11 @@ function ReviewForm({ entry, close, onDone }: { entry: EntryT; close: () => void
     const checklistId = effective.template?.checklistId;
     // The hub's and the tenant-wide checklists (there is no GET of one).
     const all = await call("get", ("/api/review-checklists?hubId=" + encodeURIComponent(entry.hubId)) as "/api/review-checklists");
-    if (checklistId) return { effective, checklist: all.find((c) => c.id === checklistId) ?? null, required: true };
+    if (checklistId) {
+      // A template may name another hub's checklist: then look in all of them.
+      const found = all.find((c) => c.id === checklistId) ?? (await call("get", "/api/review-checklists")).find((c) => c.id === checklistId);
+      return { effective, checklist: found ?? null, required: true };
+    }
     return { effective, checklist: all.find((c) => c.hubId === entry.hubId) ?? null, required: false };
   }, [entryId]);
   const [type, setType] = useState<ReviewType | "">("");
