@@ -84,6 +84,14 @@ function EditorForm({ hubKey, entry: initial, justCreated }: { hubKey: string; e
     },
   }, []);
 
+  // Leaving the page (closing the tab, reloading) with unsaved changes asks first.
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [dirty]);
+
   // What the entry said before this edit, so the reader can show a changed
   // block's diff to its translations (src/editor/blockText.ts).
   useEffect(() => {

@@ -6,7 +6,7 @@
 // owner, last review, how an AI application would see the entry now
 // (POST /api/trust/evaluate) and the entry.sidebar.status plugin slot.
 import { useEffect, useMemo, useState } from "react";
-import { call } from "../../api/client";
+import { call, Problem } from "../../api/client";
 import type { PageProps } from "../../shell/area";
 import { DocumentView, parseDocument, type StaleDetail } from "../../editor/Document";
 import { rememberBlocks, rememberedText } from "../../editor/blockText";
@@ -43,7 +43,12 @@ export function ReaderPage({ params, query }: PageProps) {
   const staleBlocks = useLoad(
     () =>
       shown
-        ? call("get", "/api/entries/{entryId}/translations/{language}/stale-blocks", { params: { entryId, language: shown } })
+        ? call("get", "/api/entries/{entryId}/translations/{language}/stale-blocks", { params: { entryId, language: shown } }).catch(
+            (e: unknown) => {
+              if (e instanceof Problem && e.status === 404) return []; // no translation in that language
+              throw e;
+            },
+          )
         : Promise.resolve(null),
     [entryId, shown, version],
   );
