@@ -44,13 +44,3 @@ export function cleanDocument(doc: JSONContent): JSONContent {
   };
   return withoutTrailingEmptyParagraphs({ ...doc, content: (doc.content ?? []).map(strip) });
 }
-
-export function slugify(title: string): string {
-  return title
-    .toLowerCase()
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 100);
-}

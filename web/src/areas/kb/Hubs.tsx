@@ -7,7 +7,7 @@ import type { PageProps } from "../../shell/area";
 import { Slot } from "../../plugins/Slot";
 import { format } from "../../i18n";
 import { Dialog, EmptyState, ErrorBox, Link, Loading, StatusBadge, navigate, useAction, useLoad } from "../../ui";
-import { ROLES, type ExpiryTemplateT, type GroupT, type HubT, type MembershipT, type Role, type UserT } from "./api";
+import { ROLES, slugify, type ExpiryTemplateT, type GroupT, type HubT, type MembershipT, type Role, type UserT } from "./api";
 import { ExpiryBadge } from "./Badges";
 import { useS } from "./strings";
 import { useStableLoad } from "./useStableLoad";
@@ -45,6 +45,7 @@ export function HubsPage({ me }: PageProps) {
 function CreateHub({ onCreated }: { onCreated: () => void }) {
   const s = useS();
   const [key, setKey] = useState("");
+  const [keyEdited, setKeyEdited] = useState(false);
   const [name, setName] = useState("");
   const [days, setDays] = useState(90);
   const action = useAction();
@@ -63,7 +64,16 @@ function CreateHub({ onCreated }: { onCreated: () => void }) {
         <ErrorBox error={action.error} />
         <label>
           {s.hubName}
-          <input name="hubName" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+          <input
+            name="hubName"
+            required
+            maxLength={200}
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              if (!keyEdited) setKey(slugify(e.target.value));
+            }}
+          />
         </label>
         <label>
           {s.hubKey}
@@ -74,7 +84,10 @@ function CreateHub({ onCreated }: { onCreated: () => void }) {
             maxLength={100}
             aria-describedby="hub-key-hint"
             value={key}
-            onChange={(e) => setKey(e.target.value)}
+            onChange={(e) => {
+              setKeyEdited(true);
+              setKey(e.target.value);
+            }}
           />
         </label>
         <p id="hub-key-hint" className="hint">

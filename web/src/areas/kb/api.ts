@@ -30,3 +30,14 @@ export function guardMessage(error: unknown): string | null {
   const i = error.detail.indexOf(": ");
   return i >= 0 ? error.detail.slice(i + 2) : error.detail;
 }
+
+// A key from a title: lowercase ASCII letters, digits and dashes.
+export function slugify(title: string): string {
+  return title
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 100);
+}
