@@ -143,7 +143,7 @@ function EditorForm({ hubKey, entry: initial, justCreated }: { hubKey: string; e
         </p>
       )}
       {entry && (
-        <EntryActions entry={entry} dirty={dirty} saveFirst={submit} onEntry={(e) => setEntry(e)} onNotice={setNotice} />
+        <EntryActions entry={entry} dirty={dirty} saveFirst={submit} onEntry={setEntry} onNotice={setNotice} />
       )}
       <form className="editor" onSubmit={submit} aria-labelledby="editor-title">
       {!entry && editor && <TemplatePicker editor={editor} onApplied={() => setDirty(true)} />}

@@ -41,6 +41,8 @@ export function EntryActions({
     );
   }, [entryId, onEntry]);
   const close = useCallback(() => setOpen(null), []);
+  const slotContext = useMemo(() => ({ entryId, hubKey, refresh }), [entryId, hubKey, refresh]);
+  const approvalContext = useMemo(() => ({ entryId, hubKey, refresh, close }), [entryId, hubKey, refresh, close]);
   const expiry = useStableLoad(() => call("get", "/api/entries/{entryId}/expiry-status", { params: { entryId } }), [entryId, version]);
   const publish = useAction();
 
@@ -81,7 +83,7 @@ export function EntryActions({
         <button type="button" className="primary" onClick={doPublish} disabled={publish.busy}>
           {publish.busy ? s.publishing : entry.status === "Draft" ? s.publish : s.republish}
         </button>
-        <Slot name="entry.toolbar.publish" context={{ entryId, hubKey, refresh }} />
+        <Slot name="entry.toolbar.publish" context={slotContext} />
         <button type="button" onClick={() => setOpen("approval")}>
           {s.approval}
         </button>
@@ -115,7 +117,7 @@ export function EntryActions({
       <Dialog open={open === "approval"} title={s.approvalTitle} onClose={close}>
         <Slot
           name="entry.approval.dialog"
-          context={{ entryId, hubKey, refresh, close }}
+          context={approvalContext}
           fallback={<p>{s.noApproval}</p>}
         />
         <div className="actions">
@@ -360,7 +362,7 @@ function TransferForm({ entry, close, onDone }: { entry: EntryT; close: () => vo
   );
 }
 
-function DeleteForm({ entry, close }: { entry: EntryT; close: () => void }) {
+export function DeleteForm({ entry, close }: { entry: EntryT; close: () => void }) {
   const s = useS();
   // What entry.delete.confirm contributions said, by plugin: the delete
   // waits while any holds it back.
@@ -372,6 +374,12 @@ function DeleteForm({ entry, close }: { entry: EntryT; close: () => void }) {
   const [force, setForce] = useState(false);
   const [reason, setReason] = useState("");
   const action = useAction();
+  // One context object while the dialog is open: a contribution may key its
+  // effects on it.
+  const slotContext = useMemo(
+    () => ({ entryId: entry.id, hubKey: entry.hubKey, setConfirmable }),
+    [entry.id, entry.hubKey, setConfirmable],
+  );
   const held = Object.values(holds).some((ok) => !ok);
   const denial = guardMessage(action.error);
   const path = (force
@@ -389,7 +397,7 @@ function DeleteForm({ entry, close }: { entry: EntryT; close: () => void }) {
   return (
     <form className="stack" onSubmit={submit}>
       <p>{format(s.deleteText, { title: entry.title })}</p>
-      <Slot name="entry.delete.confirm" context={{ entryId: entry.id, hubKey: entry.hubKey, setConfirmable }} />
+      <Slot name="entry.delete.confirm" context={slotContext} />
       {denial ? (
         <div className="error guard-denied" role="alert" data-guard-denied="true">
           <strong>{s.deleteDenied}</strong>

@@ -1,7 +1,7 @@
 // The hubs the user can see (and a form to create one), one hub's entries
 // with their status and expiry, and a hub's settings: memberships, expiry
 // defaults and the hub.admin.settings plugin slot.
-import { useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { call } from "../../api/client";
 import type { PageProps } from "../../shell/area";
 import { Slot } from "../../plugins/Slot";
@@ -178,7 +178,8 @@ export function HubSettingsPage({ params }: PageProps) {
   const hubKey = params.hubKey;
   const s = useS();
   const [version, setVersion] = useState(0);
-  const refresh = () => setVersion((v) => v + 1);
+  const refresh = useCallback(() => setVersion((v) => v + 1), []);
+  const slotContext = useMemo(() => ({ hubKey, refresh }), [hubKey, refresh]);
   const hub = useStableLoad(() => call("get", "/api/hubs/{key}", { params: { key: hubKey } }), [hubKey, version]);
   const hubId = hub.data?.id;
   const memberships = useStableLoad(
@@ -217,7 +218,7 @@ export function HubSettingsPage({ params }: PageProps) {
         />
       )}
       <div className="plugin-settings">
-        <Slot name="hub.admin.settings" context={{ hubKey, refresh }} />
+        <Slot name="hub.admin.settings" context={slotContext} />
       </div>
     </main>
   );

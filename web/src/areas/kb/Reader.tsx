@@ -5,7 +5,7 @@
 // earlier wording, src/editor/blockText.ts), and a sidebar: status, expiry,
 // owner, last review, how an AI application would see the entry now
 // (POST /api/trust/evaluate) and the entry.sidebar.status plugin slot.
-import { useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { call, Problem } from "../../api/client";
 import type { PageProps } from "../../shell/area";
 import { DocumentView, parseDocument, type StaleDetail } from "../../editor/Document";
@@ -31,7 +31,7 @@ export function ReaderPage({ params, query }: PageProps) {
   const language = query.get("lang");
   const s = useS();
   const [version, setVersion] = useState(0);
-  const refresh = () => setVersion((v) => v + 1);
+  const refresh = useCallback(() => setVersion((v) => v + 1), []);
   const meta = useStableLoad(() => loadEntry(entryId), [entryId, version]);
   const original = meta.data?.originalLanguage;
   const shown = language && original && language !== original ? language : null;
@@ -137,6 +137,7 @@ function EntrySidebar({
   const perms = useLoad(() => call("get", "/api/hubs/{key}/permissions", { params: { key: entry.hubKey } }), [entry.hubKey]);
   const nameOf = (id: string) => users.data?.find((u) => u.id === id)?.displayName ?? id.slice(0, 8);
   const last = reviews.data?.[0];
+  const slotContext = useMemo(() => ({ entryId, hubKey: entry.hubKey, refresh }), [entryId, entry.hubKey, refresh]);
   const canEdit = perms.data && perms.data.role !== "Viewer";
   return (
     <aside className="entry-sidebar panel" aria-label={s.aboutEntry}>
@@ -205,7 +206,7 @@ function EntrySidebar({
           </ul>
         </details>
       )}
-      <Slot name="entry.sidebar.status" context={{ entryId, hubKey: entry.hubKey, refresh }} />
+      <Slot name="entry.sidebar.status" context={slotContext} />
     </aside>
   );
 }
