@@ -31,7 +31,7 @@ export function EditorPage({ params, query }: PageProps) {
   if (!entryId)
     return (
       <main className="kb editor-page">
-        <EditorForm hubKey={params.hubKey} entry={null} justCreated={false} />
+        <EditorForm key={params.hubKey} hubKey={params.hubKey} entry={null} justCreated={false} />
       </main>
     );
   return (
@@ -43,7 +43,10 @@ export function EditorPage({ params, query }: PageProps) {
           <Loading />
         </>
       )}
-      {loaded.data && <EditorForm hubKey={loaded.data.hubKey} entry={loaded.data} justCreated={query.get("created") === "1"} />}
+      {loaded.data && (
+        // One editor per entry: TipTap is created once per EditorForm.
+        <EditorForm key={loaded.data.id} hubKey={loaded.data.hubKey} entry={loaded.data} justCreated={query.get("created") === "1"} />
+      )}
     </main>
   );
 }

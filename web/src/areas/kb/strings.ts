@@ -52,7 +52,7 @@ const en = {
   expiresIn: "Expires in {n} days",
   expiresInOne: "Expires tomorrow",
   expiredAgo: "Expired {n} days ago",
-  expiresOnDraft: "Draft; would expire {date}",
+  expiresOnDraft: "Expiry date {date}",
   expiryPaused: "Expiry paused",
   // reader
   backToHub: "Back to the hub",
@@ -214,7 +214,7 @@ const es: Strings = {
   expiresIn: "Caduca en {n} días",
   expiresInOne: "Caduca mañana",
   expiredAgo: "Caducó hace {n} días",
-  expiresOnDraft: "Borrador; caducaría el {date}",
+  expiresOnDraft: "Fecha de caducidad: {date}",
   expiryPaused: "Caducidad en pausa",
   backToHub: "Volver al espacio",
   backToEntry: "Volver a la entrada",
