@@ -4,8 +4,17 @@ import { format } from "../../i18n";
 import { daysUntil } from "./api";
 import { useS } from "./strings";
 
-export function ExpiryBadge({ status, expiryDate, isPaused }: { status: string; expiryDate: string; isPaused?: boolean }) {
+export function ExpiryBadge({
+  status,
+  expiryDate,
+  isPaused,
+}: {
+  status: string;
+  expiryDate: string;
+  isPaused?: boolean;
+}) {
   const s = useS();
+  // Whole days, rounded up: a renewal "for 60 days" reads 60, not 59.
   const days = daysUntil(expiryDate);
   const date = new Date(expiryDate).toLocaleDateString();
   let kind = "ok";

@@ -76,7 +76,11 @@ export function EntryActions({
         <StatusBadge status={entry.status} />
         {isRoot && <span className="badge badge-root">{s.rootEntry}</span>}
         {expiry.data && (
-          <ExpiryBadge status={expiry.data.status} expiryDate={expiry.data.expiryDate} isPaused={expiry.data.isPaused} />
+          <ExpiryBadge
+              status={expiry.data.status}
+              expiryDate={expiry.data.expiryDate}
+              isPaused={expiry.data.isPaused}
+            />
         )}
       </div>
       <div className="toolbar entry-toolbar" role="toolbar" aria-label={s.entryActions}>

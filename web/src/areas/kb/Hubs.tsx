@@ -120,6 +120,16 @@ export function HubPage({ params, query }: PageProps) {
   const hub = useLoad(() => call("get", "/api/hubs/{key}", { params: { key: hubKey } }), [hubKey]);
   const perms = useLoad(() => call("get", "/api/hubs/{key}/permissions", { params: { key: hubKey } }), [hubKey]);
   const entries = useLoad(() => call("get", "/api/entries/hubs/{hubKey}", { params: { hubKey } }), [hubKey]);
+  // Every entry's expiry status in one answer (with whether it is paused);
+  // the list's own status and date stand in if it fails.
+  const expiry = useLoad(
+    () =>
+      call("get", "/api/expiry-dashboard/hubs/{hubKey}/entries", { params: { hubKey } }).then(
+        (rows) => new Map(rows.map((r) => [r.entryId, r])),
+        () => new Map(),
+      ),
+    [hubKey],
+  );
   const rootId = hub.data?.rootEntryId ?? null;
   const root = entries.data?.find((e) => e.id === rootId);
   const canEdit = perms.data && perms.data.role !== "Viewer";
@@ -166,7 +176,11 @@ export function HubPage({ params, query }: PageProps) {
             <Link to={`/entries/${entry.id}`}>{entry.title}</Link>
             {entry.id === rootId && <span className="badge badge-root">{s.rootEntry}</span>}
             <StatusBadge status={entry.status} />
-            <ExpiryBadge status={entry.status} expiryDate={entry.expiryDate} />
+            <ExpiryBadge
+              status={expiry.data?.get(entry.id)?.status ?? entry.status}
+              expiryDate={expiry.data?.get(entry.id)?.expiryDate ?? entry.expiryDate}
+              isPaused={expiry.data?.get(entry.id)?.isPaused}
+            />
           </li>
         ))}
       </ul>

@@ -151,7 +151,11 @@ function EntrySidebar({
         <dt>{s.expiry}</dt>
         <dd data-testid="expiry">
           {expiry.data ? (
-            <ExpiryBadge status={expiry.data.status} expiryDate={expiry.data.expiryDate} isPaused={expiry.data.isPaused} />
+            <ExpiryBadge
+              status={expiry.data.status}
+              expiryDate={expiry.data.expiryDate}
+              isPaused={expiry.data.isPaused}
+            />
           ) : (
             <Loading />
           )}
