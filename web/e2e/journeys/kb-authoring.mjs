@@ -133,14 +133,7 @@ export async function run(h) {
   await page.reload();
   await page.getByRole("heading", { name: "Edit entry" }).waitFor();
   await page.locator(".tiptap p", { hasText: "Meals cost 30 EUR per day." }).click();
-  await page.keyboard.press("End");
-  // The caret is at the end of the paragraph before the first Backspace
-  // (ProseMirror takes the selection from the DOM's selectionchange).
-  await page.waitForFunction(() => {
-    const sel = getSelection();
-    return sel?.anchorNode?.textContent === "Meals cost 30 EUR per day." && sel.anchorOffset === sel.anchorNode.textContent.length;
-  });
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await caretAtEnd(page, "Meals cost 30 EUR per day.");
   for (let i = 0; i < "30 EUR per day.".length; i++) await page.keyboard.press("Backspace");
   await page.keyboard.type("50 EUR per day.");
   await page.locator(".tiptap p", { hasText: /^Meals cost 50 EUR per day\.$/ }).waitFor();
@@ -216,20 +209,38 @@ export async function run(h) {
   stored = (await h.api("GET", `/api/entries/${entryId}`, undefined, admin)).json;
   expect(stored.ownerId === editorUser.id, `owner as stored: ${stored.ownerId}`);
 
-  step("a content rule stops a publish, and the page says why");
+  step("a content rule stops a publish (of an entry started from an entry template), and the page says why");
   for (const path of ["/api/tenant/plugins/content-rules/install", "/api/tenant/plugins/content-rules/enable"]) {
     const r = await h.api("POST", path, {}, admin);
     expect(r.status === 200 || r.status === 201, `${path}: ${r.status} ${JSON.stringify(r.json)}`);
   }
   const rules = await h.api("PUT", "/api/hubs/field-guide/rules", { isEnabled: true, rulesJson: JSON.stringify({ forbiddenTerms: ["vpn"] }) }, admin);
   expect(rules.status === 200, `PUT rules: ${rules.status} ${JSON.stringify(rules.json)}`);
+  const runbook = await h.api("POST", "/api/templates", {
+    name: "Runbook",
+    category: "Operations",
+    blocks: [
+      { type: "heading", attrs: { level: 2 }, content: [{ type: "text", text: "Summary" }] },
+      { type: "paragraph", content: [{ type: "text", text: "What this runbook is for." }] },
+    ],
+  }, admin);
+  expect(runbook.status === 201, `POST templates: ${runbook.status} ${JSON.stringify(runbook.json)}`);
   await page.goto(`${h.base}/hubs/field-guide/new`);
+  await page.getByLabel("Start from a template").selectOption({ label: "Runbook (Operations)" });
+  await page.getByRole("button", { name: "Use template" }).click();
+  await page.locator(".tiptap h2", { hasText: "Summary" }).waitFor();
   await page.locator('input[name="title"]').fill("Remote access");
-  await page.locator(".tiptap").click();
+  await page.locator(".tiptap p", { hasText: "What this runbook is for." }).click();
+  await caretAtEnd(page, "What this runbook is for.");
+  await page.keyboard.press("Enter");
   await page.keyboard.type("Connect through the VPN first.");
+  await page.locator(".tiptap p", { hasText: "Connect through the VPN first." }).waitFor();
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await page.getByText("Entry created as a draft.").waitFor();
   const blockedId = page.url().match(/entries\/([0-9a-f-]{36})\/edit/)?.[1];
+  const fromTemplate = JSON.parse((await h.api("GET", `/api/entries/${blockedId}`, undefined, admin)).json.content);
+  expect(fromTemplate.content[0].type === "heading" && fromTemplate.content[0].content[0].text === "Summary" &&
+    JSON.stringify(fromTemplate).includes("VPN"), `the entry from the template: ${JSON.stringify(fromTemplate)}`);
   await page.getByRole("button", { name: "Publish", exact: true }).click();
   const denied = page.locator('[data-guard-denied="true"]');
   await denied.waitFor();
@@ -271,7 +282,7 @@ export async function run(h) {
   await page.goto(`${h.base}/entries/${created.json.id}/edit`);
   await page.locator(".tiptap p", { hasText: "Paragraph 199:" }).waitFor();
   await page.locator(".tiptap p", { hasText: "Paragraph 101:" }).click();
-  await page.keyboard.press("End");
+  await caretAtEnd(page, "Paragraph 101: the policy applies to every trip booked through the travel desk.");
   const typed = " Typed quickly while the document is long.";
   const started = Date.now();
   await page.keyboard.type(typed);
@@ -287,4 +298,16 @@ export async function run(h) {
   expect(bigStored.content.length === 200 && JSON.stringify(bigIds) === JSON.stringify(createdIds) &&
     bigStored.content[101].content[0].text.endsWith(typed),
     "the 200-block entry did not save back with its block ids and the typed text");
+}
+
+// Puts the caret at the end of the clicked text, and waits until the editor
+// has it (ProseMirror takes the selection from the DOM's selectionchange; a
+// key it handles itself, Backspace or Enter, uses its own selection).
+async function caretAtEnd(page, text) {
+  await page.keyboard.press("End");
+  await page.waitForFunction((t) => {
+    const sel = getSelection();
+    return sel?.anchorNode?.textContent === t && sel.anchorOffset === t.length;
+  }, text);
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 }
