@@ -56,8 +56,11 @@ export async function run(h) {
   await page.keyboard.type("Passport");
   await h.checkA11y("editor");
   await page.getByRole("button", { name: "Save" }).click();
+  await page.getByText("Entry created as a draft.").waitFor();
+  await page.getByRole("link", { name: /Back to the entry/ }).click();
+  await page.getByRole("link", { name: /Back to the hub/ }).click();
   await page.locator('li[data-entry-key="travel-checklist"]').waitFor();
-  await page.locator('li[data-entry-key="travel-checklist"] .badge', { hasText: "Draft" }).waitFor();
+  await page.locator('li[data-entry-key="travel-checklist"] .badge', { hasText: "Draft" }).first().waitFor();
 
   step("the saved entry reads back with a block id on every top-level block");
   await page.locator('li[data-entry-key="travel-checklist"] a').click();

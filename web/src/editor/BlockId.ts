@@ -5,7 +5,7 @@
 import { Extension } from "@tiptap/core";
 import { Plugin, PluginKey } from "@tiptap/pm/state";
 
-const TOP_LEVEL_TYPES = ["heading", "paragraph", "bulletList", "orderedList", "codeBlock", "blockquote", "horizontalRule"];
+const TOP_LEVEL_TYPES = ["heading", "paragraph", "bulletList", "orderedList", "codeBlock", "blockquote", "horizontalRule", "table"];
 
 export const BlockId = Extension.create({
   name: "blockId",

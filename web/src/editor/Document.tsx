@@ -1,7 +1,9 @@
 // Renders a stored editor document (decisions.md section 5) read-only; each
-// top-level block carries its id, and blocks listed in `stale` are marked.
+// top-level block carries its id, and blocks listed in `stale` are marked,
+// with what changed in their source when `staleDetails` says (a word diff).
 import type { ReactNode } from "react";
-import { useT } from "../i18n";
+import { defineStrings, useT } from "../i18n";
+import { hasChanges, wordDiff } from "./wordDiff";
 
 export interface PmNode {
   type: string;
@@ -38,6 +40,11 @@ function renderChildren(nodes: PmNode[] | undefined): ReactNode[] {
   return (nodes ?? []).map((n, i) => renderNode(n, i));
 }
 
+function cellSpan(value: unknown): number | undefined {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 1 ? n : undefined;
+}
+
 function renderNode(node: PmNode, key: number): ReactNode {
   switch (node.type) {
     case "text":
@@ -67,6 +74,28 @@ function renderNode(node: PmNode, key: number): ReactNode {
       return <br key={key} />;
     case "horizontalRule":
       return <hr key={key} />;
+    case "table":
+      return (
+        <div key={key} className="table-scroll">
+          <table>
+            <tbody>{renderChildren(node.content)}</tbody>
+          </table>
+        </div>
+      );
+    case "tableRow":
+      return <tr key={key}>{renderChildren(node.content)}</tr>;
+    case "tableHeader":
+      return (
+        <th key={key} scope="col" colSpan={cellSpan(node.attrs?.colspan)} rowSpan={cellSpan(node.attrs?.rowspan)}>
+          {renderChildren(node.content)}
+        </th>
+      );
+    case "tableCell":
+      return (
+        <td key={key} colSpan={cellSpan(node.attrs?.colspan)} rowSpan={cellSpan(node.attrs?.rowspan)}>
+          {renderChildren(node.content)}
+        </td>
+      );
     default:
       return <div key={key}>{renderChildren(node.content)}</div>;
   }
@@ -82,14 +111,59 @@ export function parseDocument(content: string | null | undefined): PmNode[] {
   }
 }
 
-export function DocumentView({ content, stale }: { content: string | null | undefined; stale?: Set<string> }) {
+// What the reader knows about a stale block: the source's text now and,
+// when this browser saw it, the text the translation was made from.
+export interface StaleDetail {
+  before: string | null;
+  after: string;
+}
+
+export function SourceChange({ detail }: { detail: StaleDetail }) {
+  const t = useT();
+  const s = useDocStrings();
+  if (detail.before === null || !hasChanges(wordDiff(detail.before, detail.after)))
+    return (
+      <div className="source-change" data-source-change="now">
+        <p className="source-change-label">{s.sourceNow}</p>
+        <p className="source-text">{detail.after}</p>
+        {detail.before === null && <p className="hint">{s.sourceThenUnknown}</p>}
+      </div>
+    );
+  return (
+    <div className="source-change" data-source-change="diff" aria-label={t.stale}>
+      <p className="source-change-label">{s.sourceChanged}</p>
+      <p className="source-text diff">
+        {wordDiff(detail.before, detail.after).map((seg, i) =>
+          seg.kind === "added" ? (
+            <ins key={i}>{seg.text}</ins>
+          ) : seg.kind === "removed" ? (
+            <del key={i}>{seg.text}</del>
+          ) : (
+            <span key={i}>{seg.text}</span>
+          ),
+        )}
+      </p>
+    </div>
+  );
+}
+
+export function DocumentView({
+  content,
+  stale,
+  staleDetails,
+}: {
+  content: string | null | undefined;
+  stale?: Set<string>;
+  staleDetails?: Map<string, StaleDetail>;
+}) {
   const t = useT();
   return (
     <article className="document">
       {parseDocument(content).map((node, i) => {
         const id = typeof node.attrs?.blockId === "string" ? node.attrs.blockId : undefined;
-        const isStale = !!id && !!stale?.has(id);
-        const removed = node.attrs?.isDeleted === true;
+        const isStale = !!id && (!!stale?.has(id) || !!staleDetails?.has(id));
+        const detail = id ? staleDetails?.get(id) : undefined;
+        const removed = node.attrs?.isDeleted === true || node.attrs?.removed === true;
         return (
           <section
             key={id ?? i}
@@ -100,9 +174,23 @@ export function DocumentView({ content, stale }: { content: string | null | unde
           >
             {isStale && <span className="stale-marker">⚠ {t.stale}</span>}
             {removed ? <p className="removed">{t.contentRemoved}</p> : renderNode(node, 0)}
+            {detail && <SourceChange detail={detail} />}
           </section>
         );
       })}
     </article>
   );
 }
+
+const useDocStrings = defineStrings({
+  en: {
+    sourceChanged: "What changed in the original since this was translated:",
+    sourceNow: "The original now reads:",
+    sourceThenUnknown: "The earlier wording is not known to this browser, so no comparison can be shown.",
+  },
+  es: {
+    sourceChanged: "Qué cambió en el original desde que se tradujo:",
+    sourceNow: "El original dice ahora:",
+    sourceThenUnknown: "Este navegador no conoce la redacción anterior, así que no se puede mostrar la comparación.",
+  },
+});

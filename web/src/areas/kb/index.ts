@@ -1,9 +1,11 @@
-// The knowledge base area: hubs, their entries, the reader and the editor.
+// The knowledge base area: hubs (list, create, settings), their entries, the
+// reader and the editor.
 import { lazy } from "react";
 import type { Area } from "../../shell/area";
 
 const HubsPage = lazy(() => import("./Hubs").then((m) => ({ default: m.HubsPage })));
 const HubPage = lazy(() => import("./Hubs").then((m) => ({ default: m.HubPage })));
+const HubSettingsPage = lazy(() => import("./Hubs").then((m) => ({ default: m.HubSettingsPage })));
 const ReaderPage = lazy(() => import("./Reader").then((m) => ({ default: m.ReaderPage })));
 const EditorPage = lazy(() => import("./Editor").then((m) => ({ default: m.EditorPage })));
 
@@ -13,7 +15,9 @@ export const kbArea: Area = {
     { path: "/hubs", page: HubsPage },
     { path: "/hubs/:hubKey", page: HubPage },
     { path: "/hubs/:hubKey/new", page: EditorPage },
+    { path: "/hubs/:hubKey/settings", page: HubSettingsPage },
     { path: "/entries/:entryId", page: ReaderPage },
+    { path: "/entries/:entryId/edit", page: EditorPage },
   ],
   nav: [{ to: "/hubs", label: { en: "Hubs", es: "Espacios" }, section: "knowledge" }],
 };
