@@ -158,7 +158,7 @@ function ReviewForm({ entry, close, onDone }: { entry: EntryT; close: () => void
     const effective = await call("get", "/api/entries/{entryId}/effective-template", { params: { entryId } });
     const checklistId = effective.template?.checklistId;
     // The hub's and the tenant-wide checklists (there is no GET of one).
-    const all = await call("get", ("/api/review-checklists?hubId=" + encodeURIComponent(entry.hubId)) as "/api/review-checklists");
+    const all = await call("get", "/api/review-checklists", { query: { hubId: entry.hubId } });
     if (checklistId) {
       // A template may name another hub's checklist: then look in all of them.
       const found = all.find((c) => c.id === checklistId) ?? (await call("get", "/api/review-checklists")).find((c) => c.id === checklistId);
@@ -386,13 +386,13 @@ export function DeleteForm({ entry, close }: { entry: EntryT; close: () => void 
   );
   const held = Object.values(holds).some((ok) => !ok);
   const denial = guardMessage(action.error);
-  const path = (force
-    ? `/api/entries/{id}?confirm=true&reason=${encodeURIComponent(reason)}`
-    : "/api/entries/{id}") as "/api/entries/{id}";
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
-    const ok = await action.run(() => call("delete", path, { params: { id: entry.id } }).then(() => true));
+    const ok = await action.run(() => call("delete", "/api/entries/{id}", {
+        params: { id: entry.id },
+        query: force ? { confirm: "true", reason } : undefined,
+      }).then(() => true));
     if (ok) {
       close();
       navigate(`/hubs/${encodeURIComponent(entry.hubKey)}?deleted=${encodeURIComponent(entry.title)}`);

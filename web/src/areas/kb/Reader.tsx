@@ -19,11 +19,9 @@ import { useS } from "./strings";
 import { useStableLoad } from "./useStableLoad";
 import "./kb.css";
 
-// GET /api/entries/{id} in one language (the typed client has no query
-// parameters; the path keeps its template so the answer stays typed).
+// GET /api/entries/{id} in one language.
 export function loadEntry(id: string, language?: string): Promise<EntryT> {
-  const path = (language ? `/api/entries/{id}?language=${encodeURIComponent(language)}` : "/api/entries/{id}") as "/api/entries/{id}";
-  return call("get", path, { params: { id } });
+  return call("get", "/api/entries/{id}", { params: { id }, query: { language } });
 }
 
 export function ReaderPage({ params, query }: PageProps) {

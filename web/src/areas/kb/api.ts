@@ -24,9 +24,10 @@ export function daysUntil(iso: string, now = Date.now()): number {
 }
 
 // A plugin guard's denial (422 guard_denied) carries the guard's own
-// message; Problem keeps the detail, which holds it after a colon.
+// message.
 export function guardMessage(error: unknown): string | null {
   if (!(error instanceof Problem) || error.code !== "guard_denied") return null;
+  if (typeof error.extra.message === "string") return error.extra.message;
   const i = error.detail.indexOf(": ");
   return i >= 0 ? error.detail.slice(i + 2) : error.detail;
 }
