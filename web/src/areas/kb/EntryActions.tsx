@@ -377,11 +377,13 @@ export function DeleteForm({ entry, close }: { entry: EntryT; close: () => void 
   );
   const [force, setForce] = useState(false);
   const [reason, setReason] = useState("");
+  // A contribution's reason for a confirmed delete (safe-delete's rule).
+  const [pluginReason, setDeleteReason] = useState("");
   const action = useAction();
   // One context object while the dialog is open: a contribution may key its
   // effects on it.
   const slotContext = useMemo(
-    () => ({ entryId: entry.id, hubKey: entry.hubKey, setConfirmable }),
+    () => ({ entryId: entry.id, hubKey: entry.hubKey, setConfirmable, setDeleteReason }),
     [entry.id, entry.hubKey, setConfirmable],
   );
   const held = Object.values(holds).some((ok) => !ok);
@@ -391,7 +393,7 @@ export function DeleteForm({ entry, close }: { entry: EntryT; close: () => void 
     e.preventDefault();
     const ok = await action.run(() => call("delete", "/api/entries/{id}", {
         params: { id: entry.id },
-        query: force ? { confirm: "true", reason } : undefined,
+        query: force ? { confirm: "true", reason } : pluginReason ? { confirm: "true", reason: pluginReason } : undefined,
       }).then(() => true));
     if (ok) {
       close();

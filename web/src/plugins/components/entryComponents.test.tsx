@@ -168,22 +168,7 @@ describe("SafeDeleteConfirm", () => {
     expect(setConfirmable).toHaveBeenLastCalledWith("safe-delete", true);
     expect(setDeleteReason).toHaveBeenLastCalledWith("superseded by the travel policy");
     // The host deletes: the component offers no delete of its own.
-    expect(button("Delete with this reason")).toBeUndefined();
-  });
-
-  it("without setDeleteReason, makes the confirmed delete itself", async () => {
-    routes["GET /api/entries/e1"] = () => [200, entry];
-    routes["DELETE /api/entries/e1?confirm=true&reason=old%20copy"] = () => [204, undefined];
-    const close = vi.fn();
-    await render(<SafeDeleteConfirm pluginId="safe-delete" settings={{}} context={{ entryId: "e1", close }} />);
-    expect(container.textContent).toMatch(/last 30 days/);
-    expect(button("Delete with this reason").disabled).toBe(true);
-    await act(async () => type(container.querySelector('input[name="confirmKey"]')!, "expenses"));
-    await act(async () => type(container.querySelector('textarea[name="deleteReason"]')!, "old copy"));
-    await act(async () => button("Delete with this reason").click());
-    await settle();
-    expect(requests).toContain("DELETE /api/entries/e1?confirm=true&reason=old%20copy");
-    expect(close).toHaveBeenCalled();
+    expect(container.querySelectorAll("button")).toHaveLength(0);
   });
 });
 

@@ -7,13 +7,10 @@
 // component holds the host's delete back (setConfirmable(pluginId, false))
 // until the user has typed the entry's key and a reason, then releases it
 // and hands the reason to the host (setDeleteReason), which deletes with
-// confirm=true&reason=. A host that does not take the reason (no
-// setDeleteReason) gets the component's own "Delete with this reason"
-// button, which makes the confirmed delete itself and calls refresh/close.
+// confirm=true&reason=.
 import { useEffect, useId, useState } from "react";
 import { call } from "../../api/client";
-import { ErrorBox, Loading, useAction, useLoad } from "../../ui";
-import { rawCall } from "../api";
+import { ErrorBox, Loading, useLoad } from "../../ui";
 import type { SlotComponentProps } from "../manager";
 import { useS } from "../strings";
 import { SettingsForm } from "./common";
@@ -28,7 +25,6 @@ export function SafeDeleteConfirm({ pluginId, settings, context }: SlotComponent
   const entry = useLoad(() => call("get", "/api/entries/{id}", { params: { id: entryId } }), [entryId]);
   const [typedKey, setTypedKey] = useState("");
   const [reason, setReason] = useState("");
-  const action = useAction();
   const keyId = useId();
   const reasonId = useId();
   const days = typeof settings.days === "number" ? settings.days : 30;
@@ -57,30 +53,6 @@ export function SafeDeleteConfirm({ pluginId, settings, context }: SlotComponent
         <textarea id={reasonId} name="deleteReason" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
       </div>
       {!ready && <p className="hint">{s.sd.held}</p>}
-      {!setDeleteReason && (
-        <>
-          <button
-            type="button"
-            disabled={!ready || action.busy}
-            onClick={async () => {
-              const done = await action.run(async () => {
-                await rawCall(
-                  "DELETE",
-                  `/api/entries/${encodeURIComponent(entryId)}?confirm=true&reason=${encodeURIComponent(reason.trim())}`,
-                );
-                return true;
-              });
-              if (done) {
-                context.close?.();
-                context.refresh?.();
-              }
-            }}
-          >
-            {s.sd.deleteWithReason}
-          </button>
-          <ErrorBox error={action.error} />
-        </>
-      )}
     </div>
   );
 }
