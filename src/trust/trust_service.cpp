@@ -379,10 +379,9 @@ void TrustService::PrepareJob(PendingEvaluation& p) const {
     p.job.blocked_event = [&p] { return BlockedEventData(p); };
 }
 
-Result<std::shared_ptr<PendingEvaluation>> TrustService::StartEvaluate(const identity::Principal& caller,
-                                                                       std::span<const std::string_view> sources,
-                                                                       const ContextInput& input, Endpoint endpoint,
-                                                                       std::function<void()> committed) const {
+Result<std::shared_ptr<PendingEvaluation>> TrustService::Prepare(const identity::Principal& caller,
+                                                                 std::span<const std::string_view> sources,
+                                                                 const ContextInput& input, Endpoint endpoint) const {
   CR_TRY(RequireTrustCaller(caller));
   CR_TRY(ValidateSources(sources));
   CR_TRY(ValidateContext(input));
@@ -398,6 +397,24 @@ Result<std::shared_ptr<PendingEvaluation>> TrustService::StartEvaluate(const ide
   p->base_context.external_model = input.external_model;
   if (!input.language.empty()) p->base_context.language = input.language;
   p->now = clock_.Now();
+  return p;
+}
+
+Result<Evaluation> TrustService::Preview(const identity::Principal& caller, const std::vector<std::string>& sources,
+                                         const ContextInput& input) const {
+  const std::vector<std::string_view> ids(sources.begin(), sources.end());
+  CR_TRY_ASSIGN(auto p, Prepare(caller, ids, input, Endpoint::kEvaluate));
+  DecideFromStore(*p);
+  Evaluation out = std::move(p->out);
+  out.decision_id.clear();
+  return out;
+}
+
+Result<std::shared_ptr<PendingEvaluation>> TrustService::StartEvaluate(const identity::Principal& caller,
+                                                                       std::span<const std::string_view> sources,
+                                                                       const ContextInput& input, Endpoint endpoint,
+                                                                       std::function<void()> committed) const {
+  CR_TRY_ASSIGN(auto p, Prepare(caller, sources, input, endpoint));
 
   // Sources all cached: decided without a read transaction; the append
   // confirms, under the writer, that nothing changed since.

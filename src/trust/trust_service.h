@@ -103,6 +103,10 @@ class TrustService {
                                                            const ContextInput& context, Endpoint endpoint,
                                                            std::function<void()> committed) const;
   Result<Evaluation> FinishEvaluate(PendingEvaluation& pending) const;
+  // What Evaluate would decide now, for a person looking (the reader's
+  // badge), written nowhere: no ledger record, no decision id, no event.
+  Result<Evaluation> Preview(const identity::Principal& caller, const std::vector<std::string>& sources,
+                             const ContextInput& context) const;
   // trust:read. Always answers: resolved false for unknown ids.
   Result<SourceMetadata> Metadata(const identity::Principal& caller, const std::string& source_id) const;
   // trust:read. 404 for another tenant's or unknown decision.
@@ -121,6 +125,9 @@ class TrustService {
                                                          int64_t limit) const;
 
  private:
+  Result<std::shared_ptr<PendingEvaluation>> Prepare(const identity::Principal& caller,
+                                                     std::span<const std::string_view> sources,
+                                                     const ContextInput& input, Endpoint endpoint) const;
   void Decide(PendingEvaluation& p, const SharedResolution& resolution) const;
   void DecideFromStore(PendingEvaluation& p) const;
   void PrepareJob(PendingEvaluation& p) const;

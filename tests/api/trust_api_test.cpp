@@ -116,6 +116,39 @@ TEST_F(Trust, EvaluateDecidesEachSourceInOrderAndRecordsTheDecision) {
   EXPECT_EQ(Str(rec.at("sources").as_array()[0].at("state"), "status"), "Published");
 }
 
+TEST_F(Trust, APreviewDecidesLikeEvaluateAndRecordsNothing) {
+  auto w = Make("trust-preview");
+  const std::vector<std::string> sources = {"entry:" + w.published, "entry:" + w.draft};
+  const json::object context{{"channel", "public_support_chat"}};
+  auto preview = Evaluate(w.t, sources, context, "/api/trust/preview");
+  ASSERT_EQ(preview.status, 200) << preview.body;
+  EXPECT_FALSE(preview.Json().as_object().contains("decisionId"));
+  auto evaluated = Evaluate(w.t, sources, context);
+  ASSERT_EQ(evaluated.status, 200) << evaluated.body;
+  EXPECT_EQ(Str(preview.Json(), "overallDecision"), Str(evaluated.Json(), "overallDecision"));
+  const json::value preview_body = preview.Json();
+  const json::value evaluated_body = evaluated.Json();
+  const auto& a = preview_body.at("results").as_array();
+  const auto& b = evaluated_body.at("results").as_array();
+  ASSERT_EQ(a.size(), 2u);
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(Str(a[i], "decision"), Str(b[i], "decision"));
+    EXPECT_EQ(Codes(a[i]), Codes(b[i]));
+  }
+  // Only the evaluate is in the ledger.
+  auto verify = api().Get("/trust-admin/ledger/verify", w.t.token("admin"));
+  ASSERT_EQ(verify.status, 200) << verify.body;
+  EXPECT_EQ(verify.Json().at("checked").as_int64(), 1);
+  // People only: a machine key with trust:evaluate is refused.
+  auto key = api().Post("/api/apikeys", {{"name", "bot"}, {"scopes", json::array{"trust:evaluate"}}},
+                        w.t.token("admin"));
+  ASSERT_EQ(key.status, 201) << key.body;
+  auto machine = api().Post("/api/trust/preview", {{"sources", json::array{"entry:" + w.published}}},
+                            Str(key.Json(), "clientSecret"));
+  EXPECT_EQ(machine.status, 403) << machine.body;
+  ExpectProblem(Evaluate(w.t, {}, {}, "/api/trust/preview"), 400, "no_sources");
+}
+
 TEST_F(Trust, TheRecordKeepsTheStateAsItWasAtDecisionTime) {
   auto w = Make("trust-asof");
   auto first = Evaluate(w.t, {"entry:" + w.published}, {{"channel", "internal"}});

@@ -204,6 +204,32 @@ void AddTrustRoutes(Router& router, const Services& s) {
                }),
                .errors = {400, 403}}});
 
+  router.Add({Method::kPost, "/api/trust/preview", Auth::kUser, "",
+              [&trust](RequestContext& ctx) {
+                auto body = ParseBody(ctx.request, kEvaluate);
+                if (!body) return Problem(ctx, body.error());
+                std::vector<std::string> sources;
+                for (auto id : GetStringViews(*body, "sources")) sources.emplace_back(id);
+                auto e = trust.Preview(ctx.Caller(), sources, ContextOf(*body));
+                if (!e) return Problem(ctx, e.error());
+                std::string out = "{\"evaluatedAt\":\"" + FormatTimestamp(e->evaluated_at) +
+                                  "\",\"overallDecision\":\"" + std::string(trust::DecisionName(e->overall)) + "\",";
+                AppendResults(out, "results", e->results, [](auto&) { return true; });
+                out += '}';
+                return RawJson(std::move(out));
+              },
+              {.summary = "What evaluate would decide now, for a person looking (the web client's trust badge): "
+                          "the same body and per-source answers, but recorded nowhere (no ledger record, no "
+                          "decisionId, no event). Signed-in people only; applications call evaluate.",
+               .tag = "trust",
+               .request = kEvaluate,
+               .response = Schema::Object({
+                   Required("evaluatedAt", Schema::Timestamp()),
+                   Required("overallDecision", Schema::String().Enum({"allow", "warn", "block"})),
+                   Required("results", Schema::Array(SourceDecisionSchema())),
+               }),
+               .errors = {400, 403}}});
+
   router.Add({Method::kPost, "/api/trust/filter-sources", Auth::kUserOrMachine, "trust:evaluate",
               [&trust](RequestContext& ctx) {
                 return EvaluateAndAnswer(trust, ctx, trust::Endpoint::kFilterSources, [](const trust::Evaluation& e) {

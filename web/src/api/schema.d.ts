@@ -2534,6 +2534,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/trust/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What evaluate would decide now, for a person looking (the web client's trust badge): the same body and per-source answers, but recorded nowhere (no ledger record, no decisionId, no event). Signed-in people only; applications call evaluate.
+         * @description What evaluate would decide now, for a person looking (the web client's trust badge): the same body and per-source answers, but recorded nowhere (no ledger record, no decisionId, no event). Signed-in people only; applications call evaluate.
+         *
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         */
+        post: operations["postApiTrustPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/trust/filter-sources": {
         parameters: {
             query?: never;
@@ -17716,6 +17738,112 @@ export interface operations {
                     "application/json": {
                         /** Format: uuid */
                         decisionId: string;
+                        /** Format: date-time */
+                        evaluatedAt: string;
+                        /** @enum {string} */
+                        overallDecision: "allow" | "warn" | "block";
+                        results: {
+                            /** @description as submitted */
+                            sourceId: string;
+                            resolved: boolean;
+                            entryId: string | null;
+                            title: string | null;
+                            /** @enum {string|null} */
+                            origin: "Native" | "Connected" | null;
+                            /** @enum {string} */
+                            decision: "allow" | "warn" | "block";
+                            escalated: boolean;
+                            reasons: {
+                                /** @description the rule (docs/trust-rules.md) */
+                                code: string;
+                                /** @enum {string} */
+                                dimension: "freshness" | "ownership" | "provenance" | "policy" | "sensitivity" | "context";
+                                /** @enum {string} */
+                                severity: "allow" | "warn" | "block";
+                                message: string;
+                                data: Record<string, never>;
+                            }[];
+                            freshnessScore: number;
+                            /** @description the status a reader sees: Draft, Published, ExpiringSoon, Warning, Expired; or Unresolved */
+                            classification: string;
+                            /** @enum {string|null} */
+                            sensitivity: "Public" | "Internal" | "Confidential" | "Restricted" | null;
+                            /** @enum {string} */
+                            policySource: "tenant-default" | "hub" | "entry" | "app" | "none";
+                            recommendedAction: string;
+                            requirements: {
+                                citationRequired: boolean;
+                                disclaimerRequired: boolean;
+                                disclaimerText: string | null;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    postApiTrustPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description entry:<guid>, <connector_key>:<external_id>, or an http(s) URL; an empty array is 400 no_sources, more than 100 is 400 too_many_sources */
+                    sources: string[];
+                    context?: {
+                        actorType?: string;
+                        actorLabel?: string;
+                        action?: string;
+                        channel?: string;
+                        externalModel?: boolean;
+                        language?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
                         /** Format: date-time */
                         evaluatedAt: string;
                         /** @enum {string} */

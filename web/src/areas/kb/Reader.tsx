@@ -4,7 +4,7 @@
 // with what changed in its source (a word diff when this browser knows the
 // earlier wording, src/editor/blockText.ts), and a sidebar: status, expiry,
 // owner, last review, how an AI application would see the entry now
-// (POST /api/trust/evaluate) and the entry.sidebar.status plugin slot.
+// (POST /api/trust/preview: what evaluate would answer, recorded nowhere) and the entry.sidebar.status plugin slot.
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { call, Problem } from "../../api/client";
 import type { PageProps } from "../../shell/area";
@@ -223,7 +223,7 @@ function TrustBadge({ entryId, version }: { entryId: string; version: number }) 
   const [channel, setChannel] = useState<(typeof CHANNELS)[number]>("employee_chat");
   const result = useLoad(
     () =>
-      call("post", "/api/trust/evaluate", {
+      call("post", "/api/trust/preview", {
         body: { sources: [`entry:${entryId}`], context: { actorType: "app", actorLabel: "Credence reader preview", channel } },
       }).then((r) => r.results[0] as TrustDecisionT | undefined),
     [entryId, channel, version],
