@@ -51,4 +51,15 @@ Result<DateWindow> ParseDateWindow(const std::optional<std::string>& from, const
   return w;
 }
 
+std::optional<TimeMs> ParseTimeBound(const std::string& text, bool is_end, TimeMs now) {
+  if (text.size() == 10) {
+    auto day = ParseDateWindow(text, text, now);
+    if (!day) return std::nullopt;
+    return is_end ? day->end_ms : day->from_ms;
+  }
+  auto t = ParseTimestamp(text);
+  if (!t) return std::nullopt;
+  return is_end ? *t + 1 : *t;
+}
+
 }  // namespace credence

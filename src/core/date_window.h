@@ -26,6 +26,12 @@ struct DateWindow {
 Result<DateWindow> ParseDateWindow(const std::optional<std::string>& from, const std::optional<std::string>& to,
                                    TimeMs now);
 
+// A bound of a list's time filter (the audit log, the ledger): a calendar
+// day "YYYY-MM-DD" (its first millisecond for a start, the first of the next
+// day for an end, exclusive) or an RFC 3339 timestamp (inclusive either
+// way). nullopt when it is neither.
+std::optional<TimeMs> ParseTimeBound(const std::string& text, bool is_end, TimeMs now);
+
 // "YYYY-MM-DD" of the UTC day containing `t`.
 std::string FormatDate(TimeMs t);
 

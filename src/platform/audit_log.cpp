@@ -80,20 +80,6 @@ bool IsActionPrefix(std::string_view s) {
   }
 }
 
-// A bound of the time filter: a calendar day (its first millisecond for
-// `from`, the first of the next day for `to`, exclusive) or a timestamp
-// (inclusive either way).
-std::optional<TimeMs> TimeBound(const std::string& text, bool is_end, TimeMs now) {
-  if (text.size() == 10) {
-    auto day = ParseDateWindow(text, text, now);
-    if (!day) return std::nullopt;
-    return is_end ? day->end_ms : day->from_ms;
-  }
-  auto t = ParseTimestamp(text);
-  if (!t) return std::nullopt;
-  return is_end ? *t + 1 : *t;
-}
-
 void Fail(AuditVerifyResult& out, std::optional<std::string> id, int64_t seq, std::string why) {
   out.ok = false;
   out.first_invalid_id = std::move(id);
@@ -184,11 +170,11 @@ Result<AuditPage> AuditLog::List(const identity::Principal& caller, const AuditF
   const TimeMs now = clock_.Now();
   std::optional<TimeMs> from, to;
   if (f.from) {
-    from = TimeBound(*f.from, false, now);
+    from = ParseTimeBound(*f.from, false, now);
     if (!from) errors.push_back({"from", "must be a date YYYY-MM-DD or an RFC 3339 UTC timestamp"});
   }
   if (f.to) {
-    to = TimeBound(*f.to, true, now);
+    to = ParseTimeBound(*f.to, true, now);
     if (!to) errors.push_back({"to", "must be a date YYYY-MM-DD or an RFC 3339 UTC timestamp"});
   }
   if (from && to && *to <= *from) errors.push_back({"to", "must not be before from"});

@@ -411,6 +411,39 @@ AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& rec
   return result;
 }
 
+constexpr TenantQuery kListDecisions{
+    "trust.ledger_list_decisions",
+    "SELECT id, seq, evaluated_at, endpoint, actor_kind, actor_label, channel, app_id, overall, total, allowed,"
+    " warned, blocked, escalated FROM trust_decisions WHERE tenant_id = $1 AND ($2 IS NULL OR overall = $2)"
+    " AND ($3 IS NULL OR app_id = $3) AND ($4 IS NULL OR channel = $4) AND ($5 IS NULL OR evaluated_at >= $5)"
+    " AND ($6 IS NULL OR evaluated_at < $6) AND ($7 IS NULL OR seq < $7) ORDER BY seq DESC LIMIT $8",
+    "SELECT id, seq, evaluated_at, endpoint, actor_kind, actor_label, channel, app_id, overall, total, allowed,"
+    " warned, blocked, escalated FROM trust_decisions WHERE tenant_id = $1"
+    " AND (CAST($2 AS TEXT) IS NULL OR overall = $2) AND (CAST($3 AS TEXT) IS NULL OR app_id = $3)"
+    " AND (CAST($4 AS TEXT) IS NULL OR channel = $4) AND (CAST($5 AS BIGINT) IS NULL OR evaluated_at >= $5)"
+    " AND (CAST($6 AS BIGINT) IS NULL OR evaluated_at < $6) AND (CAST($7 AS BIGINT) IS NULL OR seq < $7)"
+    " ORDER BY seq DESC LIMIT $8"};
+
+std::vector<DecisionSummary> ListDecisions(storage::TenantSession& tenant, const DecisionFilter& f) {
+  std::vector<DecisionSummary> out;
+  for (const auto r :
+       tenant.Run(kListDecisions, {f.overall, f.app_id, f.channel, f.from, f.to, f.before_seq, f.limit})) {
+    DecisionSummary d;
+    d.decision_id = r.Text(0);
+    d.seq = r.Int(1);
+    d.evaluated_at = r.Int(2);
+    d.endpoint = r.Text(3);
+    d.actor_kind = r.Text(4);
+    d.actor_label = r.Text(5);
+    d.channel = r.Text(6);
+    if (!r.IsNull(7)) d.app_id = r.Text(7);
+    d.overall = r.Text(8);
+    d.counts = {r.Int(9), r.Int(10), r.Int(11), r.Int(12), r.Int(13)};
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
 std::optional<StoredDecision> ReadDecision(storage::TenantSession& tenant, const std::string& decision_id) {
   auto rows = tenant.Run(kDecisionById, {decision_id});
   if (rows.empty()) return std::nullopt;

@@ -148,6 +148,25 @@ struct StoredDecision {
 };
 std::optional<StoredDecision> ReadDecision(storage::TenantSession& tenant, const std::string& decision_id);
 
+// One line of the ledger's list: the stored columns, no evidence.
+struct DecisionSummary {
+  std::string decision_id;
+  int64_t seq = 0;
+  TimeMs evaluated_at = 0;
+  std::string endpoint, actor_kind, actor_label, channel, overall;
+  std::optional<std::string> app_id;
+  LedgerCounts counts;
+};
+// Every filter is optional; newest first (by sequence), below `before_seq`
+// when given; [from, to) on the decision time.
+struct DecisionFilter {
+  std::optional<std::string> overall, app_id, channel;
+  std::optional<TimeMs> from, to;
+  std::optional<int64_t> before_seq;
+  int64_t limit = 50;
+};
+std::vector<DecisionSummary> ListDecisions(storage::TenantSession& tenant, const DecisionFilter& filter);
+
 struct VerifyResult {
   int64_t checked = 0;
   bool ok = true;

@@ -556,6 +556,14 @@ Result<std::string> TrustService::RecordUsage(const identity::Principal& caller,
   return id;
 }
 
+Result<std::vector<DecisionSummary>> TrustService::ListDecisions(const identity::Principal& caller,
+                                                                 const DecisionFilter& filter) const {
+  CR_TRY(identity::RequireGlobalAdmin(caller));
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  return trust::ListDecisions(tenant, filter);
+}
+
 Result<LedgerVerification> TrustService::Verify(const identity::Principal& caller, int64_t from_seq, int64_t to_seq,
                                                 const std::optional<integrity::OutsideHead>& outside) const {
   CR_TRY(identity::RequireGlobalAdmin(caller));

@@ -119,6 +119,9 @@ class TrustService {
   // stored.
   Result<LedgerVerification> Verify(const identity::Principal& caller, int64_t from_seq, int64_t to_seq,
                                     const std::optional<integrity::OutsideHead>& outside = std::nullopt) const;
+  // Tenant admins (signed-in): the ledger's decisions, newest first.
+  Result<std::vector<DecisionSummary>> ListDecisions(const identity::Principal& caller,
+                                                     const DecisionFilter& filter) const;
   // Tenant admins (signed-in): the ledger's signed heads, newest first,
   // below sequence `before_seq` (0: from the newest), at most `limit`.
   Result<std::vector<integrity::SignedHead>> LedgerHeads(const identity::Principal& caller, int64_t before_seq,

@@ -149,6 +149,61 @@ TEST_F(Trust, APreviewDecidesLikeEvaluateAndRecordsNothing) {
   ExpectProblem(Evaluate(w.t, {}, {}, "/api/trust/preview"), 400, "no_sources");
 }
 
+TEST_F(Trust, TheLedgerListsDecisionsNewestFirstWithFiltersAndPages) {
+  auto w = Make("trust-list");
+  std::vector<std::string> ids;
+  for (int i = 0; i < 5; ++i) {
+    auto r = Evaluate(w.t, {i % 2 == 0 ? "entry:" + w.published : "entry:" + w.draft},
+                      {{"channel", i < 3 ? "internal" : "public_support_chat"}, {"actorLabel", "bot-" + std::to_string(i)}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    ids.push_back(Str(r.Json(), "decisionId"));
+  }
+  const std::string admin = w.t.token("admin");
+  auto all = api().Get("/trust-admin/ledger/decisions", admin);
+  ASSERT_EQ(all.status, 200) << all.body;
+  const json::value body = all.Json();
+  const auto& list = body.at("decisions").as_array();
+  ASSERT_EQ(list.size(), 5u);
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(Str(list[i], "decisionId"), ids[4 - i]);  // newest first
+  EXPECT_EQ(Str(list[0], "actorLabel"), "bot-4");
+  EXPECT_EQ(Str(list[0], "overallDecision"), "allow");
+  EXPECT_EQ(list[0].at("counts").at("total").as_int64(), 1);
+  EXPECT_TRUE(body.at("nextCursor").is_null());
+
+  auto blocked = api().Get("/trust-admin/ledger/decisions?decision=block", admin);
+  ASSERT_EQ(blocked.status, 200) << blocked.body;
+  EXPECT_EQ(blocked.Json().at("decisions").as_array().size(), 2u);  // the draft, twice
+  auto customer = api().Get("/trust-admin/ledger/decisions?channel=public_support_chat", admin);
+  EXPECT_EQ(customer.Json().at("decisions").as_array().size(), 2u);
+
+  // Pages of two follow the cursor to the end.
+  std::vector<std::string> paged;
+  std::string cursor;
+  for (int page = 0; page < 5; ++page) {
+    auto r = api().Get("/trust-admin/ledger/decisions?limit=2" + (cursor.empty() ? "" : "&cursor=" + cursor), admin);
+    ASSERT_EQ(r.status, 200) << r.body;
+    const json::value p = r.Json();
+    for (const auto& d : p.at("decisions").as_array()) paged.push_back(Str(d, "decisionId"));
+    if (p.at("nextCursor").is_null()) break;
+    cursor = std::to_string(p.at("nextCursor").as_int64());
+  }
+  EXPECT_EQ(paged, std::vector<std::string>(ids.rbegin(), ids.rend()));
+
+  // Tomorrow has none; a day window holds them all.
+  auto future = api().Get("/trust-admin/ledger/decisions?from=2999-01-01", admin);
+  EXPECT_TRUE(future.Json().at("decisions").as_array().empty());
+
+  ExpectProblem(api().Get("/trust-admin/ledger/decisions", w.t.token("viewer")), 403, "forbidden");
+  ExpectValidation(api().Get("/trust-admin/ledger/decisions?decision=maybe", admin), "decision");
+  ExpectValidation(api().Get("/trust-admin/ledger/decisions?from=yesterday", admin), "from");
+  ExpectValidation(api().Get("/trust-admin/ledger/decisions?limit=0", admin), "limit");
+  // Another tenant sees none of them.
+  auto other = CreateTenant(api(), "trust-list-other");
+  auto theirs = api().Get("/trust-admin/ledger/decisions", other.token("admin"));
+  ASSERT_EQ(theirs.status, 200);
+  EXPECT_TRUE(theirs.Json().at("decisions").as_array().empty());
+}
+
 TEST_F(Trust, TheRecordKeepsTheStateAsItWasAtDecisionTime) {
   auto w = Make("trust-asof");
   auto first = Evaluate(w.t, {"entry:" + w.published}, {{"channel", "internal"}});

@@ -5,6 +5,7 @@
 
 #include <charconv>
 
+#include "core/date_window.h"
 #include "core/ids.h"
 #include "http/handlers/chain_json.h"
 #include "http/handlers/routes.h"
@@ -422,6 +423,84 @@ void AddTrustRoutes(Router& router, const Services& s) {
                }),
                .query = WithOutsideHeadQuery({{"fromSequence", Schema::Integer().Min(1), false, "default 1"},
                                               {"toSequence", Schema::Integer().Min(0), false, "default 0: the end"}}),
+               .errors = {400, 403}}});
+
+  router.Add({Method::kGet, "/trust-admin/ledger/decisions", Auth::kTenantAdmin, "",
+              [&trust](RequestContext& ctx) {
+                const auto& q = ctx.request;
+                trust::DecisionFilter filter;
+                std::vector<FieldError> errors;
+                filter.overall = q.QueryParam("decision");
+                if (filter.overall && *filter.overall != "allow" && *filter.overall != "warn" &&
+                    *filter.overall != "block")
+                  errors.push_back({"decision", "must be allow, warn or block"});
+                if (auto app = q.QueryParam("appId")) filter.app_id = CanonicalUuid(*app);
+                filter.channel = q.QueryParam("channel");
+                // The bounds are days or timestamps; `now` only fills defaults, which a bound has none of.
+                if (auto from = q.QueryParam("from")) {
+                  filter.from = ParseTimeBound(*from, false, 0);
+                  if (!filter.from) errors.push_back({"from", "must be a date YYYY-MM-DD or an RFC 3339 timestamp"});
+                }
+                if (auto to = q.QueryParam("to")) {
+                  filter.to = ParseTimeBound(*to, true, 0);
+                  if (!filter.to) errors.push_back({"to", "must be a date YYYY-MM-DD or an RFC 3339 timestamp"});
+                }
+                const auto limit = IntParam(q, "limit", 50);
+                if (!limit || *limit < 1 || *limit > 200) errors.push_back({"limit", "must be an integer from 1 to 200"});
+                const auto before = IntParam(q, "cursor", 0);
+                if (!before) errors.push_back({"cursor", "must be a non-negative integer"});
+                if (!errors.empty()) return Problem(ctx, Error::Validation(std::move(errors)));
+                filter.limit = *limit;
+                if (*before > 0) filter.before_seq = *before;
+                auto list = trust.ListDecisions(ctx.Caller(), filter);
+                if (!list) return Problem(ctx, list.error());
+                json::array decisions;
+                for (const auto& d : *list)
+                  decisions.push_back(json::object{
+                      {"decisionId", d.decision_id},
+                      {"sequence", d.seq},
+                      {"evaluatedAt", FormatTimestamp(d.evaluated_at)},
+                      {"endpoint", d.endpoint},
+                      {"actorKind", d.actor_kind},
+                      {"actorLabel", d.actor_label},
+                      {"channel", d.channel},
+                      {"appId", d.app_id ? json::value(*d.app_id) : json::value(nullptr)},
+                      {"overallDecision", d.overall},
+                      {"counts", json::object{{"total", d.counts.total},
+                                              {"allowed", d.counts.allowed},
+                                              {"warned", d.counts.warned},
+                                              {"blocked", d.counts.blocked},
+                                              {"escalated", d.counts.escalated}}}});
+                json::value next = nullptr;
+                if (static_cast<int64_t>(list->size()) == filter.limit && !list->empty()) next = list->back().seq;
+                return JsonResponse(200, json::object{{"decisions", std::move(decisions)}, {"nextCursor", next}});
+              },
+              {.summary = "The tenant's decision ledger (tenant admins), newest first: who asked, on which "
+                          "channel, with which app, and the overall decision and counts of each record. "
+                          "GET /api/trust/decisions/{id} has a record's sources and evidence.",
+               .tag = "trust-admin",
+               .response = Schema::Object({
+                   Required("decisions", Schema::Array(Schema::Object({
+                                             Required("decisionId", Schema::Uuid()),
+                                             Required("sequence", Schema::Integer()),
+                                             Required("evaluatedAt", Schema::Timestamp()),
+                                             Required("endpoint", Schema::String()),
+                                             Required("actorKind", Schema::String().Enum({"machine", "user"})),
+                                             Required("actorLabel", Schema::String()),
+                                             Required("channel", Schema::String()),
+                                             Required("appId", Schema::Uuid().Nullable()),
+                                             Required("overallDecision", Schema::String().Enum({"allow", "warn", "block"})),
+                                             Required("counts", counts),
+                                         }))),
+                   Required("nextCursor", Schema::Integer().Nullable().Describe("the cursor of the next page")),
+               }),
+               .query = {{"decision", Schema::String().Enum({"allow", "warn", "block"}), false, "only this overall decision"},
+                         {"appId", Schema::Uuid(), false, "only decisions made with this app's keys"},
+                         {"channel", Schema::String(), false, "only this channel"},
+                         {"from", Schema::String(), false, "YYYY-MM-DD (UTC, from the start of the day) or an RFC 3339 timestamp"},
+                         {"to", Schema::String(), false, "YYYY-MM-DD (UTC, the whole day) or an RFC 3339 timestamp; inclusive"},
+                         {"cursor", Schema::Integer().Min(0), false, "nextCursor of the previous page"},
+                         {"limit", Schema::Integer().Min(1).Max(200), false, "default 50"}},
                .errors = {400, 403}}});
 
   router.Add({Method::kGet, "/trust-admin/ledger/heads", Auth::kTenantAdmin, "",
