@@ -156,8 +156,16 @@ export async function run(h) {
   await page.goto(`${base}/trust/ledger`);
   await page.getByRole("heading", { name: "Decision ledger" }).waitFor();
   await h.checkA11y("trust ledger");
-  await page.getByLabel("Decision id").fill(decisionId);
-  await page.getByRole("button", { name: "Open decision" }).click();
+  step("the ledger lists the decision; the block filter keeps it, the allow filter drops it");
+  const line = page.locator(`tr[data-decision-id="${decisionId}"]`);
+  await line.waitFor();
+  await page.getByLabel("Overall decision").selectOption("allow");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await line.waitFor({ state: "detached" });
+  await page.getByLabel("Overall decision").selectOption("block");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await line.waitFor();
+  await line.getByRole("link").click();
   await page.getByRole("heading", { name: "Decision", exact: true }).waitFor();
   const source = page.locator(`section[data-source-id="entry:${entryId}"]`);
   await source.waitFor();
@@ -167,7 +175,7 @@ export async function run(h) {
   await h.checkA11y("trust decision");
   await h.screenshot("trust-decision");
   await page.getByRole("link", { name: "← Decision ledger" }).click();
-  await page.locator(`li[data-decision-id="${decisionId}"]`).waitFor();
+  await page.locator(`tr[data-decision-id="${decisionId}"]`).waitFor();
   await page.getByRole("button", { name: "Verify chain" }).click();
   const verdict = page.locator("[data-verification]");
   await verdict.waitFor();

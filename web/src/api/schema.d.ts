@@ -2688,6 +2688,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/trust-admin/ledger/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's decision ledger (tenant admins), newest first: who asked, on which channel, with which app, and the overall decision and counts of each record. GET /api/trust/decisions/{id} has a record's sources and evidence.
+         * @description The tenant's decision ledger (tenant admins), newest first: who asked, on which channel, with which app, and the overall decision and counts of each record. GET /api/trust/decisions/{id} has a record's sources and evidence.
+         *
+         *     Needs a signed-in owner of the tenant (tenant role Owner).
+         */
+        get: operations["getTrustAdminLedgerDecisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/trust-admin/ledger/heads": {
         parameters: {
             query?: never;
@@ -18473,6 +18495,99 @@ export interface operations {
                                 problem: string;
                             } | null;
                         };
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getTrustAdminLedgerDecisions: {
+        parameters: {
+            query?: {
+                /** @description only this overall decision */
+                decision?: "allow" | "warn" | "block";
+                /** @description only decisions made with this app's keys */
+                appId?: string;
+                /** @description only this channel */
+                channel?: string;
+                /** @description YYYY-MM-DD (UTC, from the start of the day) or an RFC 3339 timestamp */
+                from?: string;
+                /** @description YYYY-MM-DD (UTC, the whole day) or an RFC 3339 timestamp; inclusive */
+                to?: string;
+                /** @description nextCursor of the previous page */
+                cursor?: number;
+                /** @description default 50 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        decisions: {
+                            /** Format: uuid */
+                            decisionId: string;
+                            sequence: number;
+                            /** Format: date-time */
+                            evaluatedAt: string;
+                            endpoint: string;
+                            /** @enum {string} */
+                            actorKind: "machine" | "user";
+                            actorLabel: string;
+                            channel: string;
+                            /** Format: uuid */
+                            appId: string | null;
+                            /** @enum {string} */
+                            overallDecision: "allow" | "warn" | "block";
+                            counts: {
+                                total: number;
+                                allowed: number;
+                                warned: number;
+                                /** @description includes escalated sources */
+                                blocked: number;
+                                escalated: number;
+                            };
+                        }[];
+                        /** @description the cursor of the next page */
+                        nextCursor: number | null;
                     };
                 };
             };

@@ -1,48 +1,134 @@
-// The decision ledger: a decision as recorded (sources, verdicts, reasons,
-// obligations, evidence), the chain's verification and its signed heads.
-// The API has no route listing decisions (only GET /api/trust/decisions/{id}),
-// so the page opens a decision by id and keeps the ones opened in this tab.
+// The decision ledger: its records newest first (GET
+// /trust-admin/ledger/decisions, with filters and "Load more"), a decision
+// as recorded (sources, verdicts, reasons, obligations, evidence), the
+// chain's verification and its signed heads.
 import "./trust.css";
 import { useId, useState } from "react";
+import type { Answer } from "../../api/client";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Link, Loading, Progress, navigate, useAction, useLoad } from "../../ui";
-import { tcall, type Decision, type Verification } from "./api";
+import { tcall, type Verification } from "./api";
 import { TrustBadge, fmtTime, TableWrap } from "./common";
 import { useS } from "./strings";
 
-const RECENT_KEY = "credence.trust.recentDecisions";
-
-interface Recent {
-  id: string;
-  at: string;
-  overall: string;
-  app: string | null;
-}
-
-function recentDecisions(): Recent[] {
-  try {
-    const list = JSON.parse(sessionStorage.getItem(RECENT_KEY) ?? "[]");
-    return Array.isArray(list) ? list.filter((r) => r && typeof r.id === "string") : [];
-  } catch {
-    return [];
-  }
-}
-
-function remember(d: Decision) {
-  const list = recentDecisions().filter((r) => r.id !== d.decisionId);
-  list.unshift({ id: d.decisionId, at: d.evaluatedAt, overall: d.overallDecision, app: d.app?.name ?? null });
-  sessionStorage.setItem(RECENT_KEY, JSON.stringify(list.slice(0, 20)));
+type DecisionLine = Answer<"/trust-admin/ledger/decisions", "get">["decisions"][number];
+interface Filters {
+  decision: string;
+  channel: string;
+  from: string;
+  to: string;
 }
 
 export function LedgerPage() {
   const s = useS();
   const id = useId();
   const [decisionId, setDecisionId] = useState("");
-  const recent = recentDecisions();
+  const [filters, setFilters] = useState<Filters>({ decision: "", channel: "", from: "", to: "" });
+  const [applied, setApplied] = useState<Filters>(filters);
+  const [more, setMore] = useState<{ lines: DecisionLine[]; cursor: number | null } | null>(null);
+  const query = (f: Filters, cursor?: number) => ({
+    decision: (f.decision || undefined) as "allow" | "warn" | "block" | undefined,
+    channel: f.channel || undefined,
+    from: f.from || undefined,
+    to: f.to || undefined,
+    cursor: cursor === undefined ? undefined : String(cursor),
+  });
+  const first = useLoad(() => tcall("get", "/trust-admin/ledger/decisions", { query: query(applied) }), [applied]);
+  const loadMore = useAction();
+  const lines = [...(first.data?.decisions ?? []), ...(more?.lines ?? [])];
+  const cursor = more ? more.cursor : (first.data?.nextCursor ?? null);
+  const set = (name: keyof Filters) => (e: { target: { value: string } }) => setFilters({ ...filters, [name]: e.target.value });
   return (
     <main className="trust-page">
       <h1>{s.ledgerTitle}</h1>
       <p className="lead">{s.ledgerLead}</p>
+      <section aria-labelledby={`${id}-list`}>
+        <h2 id={`${id}-list`}>{s.decisionsTitle}</h2>
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setMore(null);
+            setApplied(filters);
+          }}
+        >
+          <label>
+            {s.overall}{" "}
+            <select name="decision" value={filters.decision} onChange={set("decision")}>
+              <option value="">{s.any}</option>
+              {(["allow", "warn", "block"] as const).map((v) => (
+                <option key={v} value={v}>
+                  {s.verdicts[v] ?? v}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            {s.channel} <input name="channel" value={filters.channel} onChange={set("channel")} />
+          </label>
+          <label>
+            {s.from} <input type="date" name="from" value={filters.from} onChange={set("from")} />
+          </label>
+          <label>
+            {s.to} <input type="date" name="to" value={filters.to} onChange={set("to")} />
+          </label>
+          <button type="submit">{s.applyFilters}</button>
+        </form>
+        <ErrorBox error={first.error} />
+        {first.loading && <Loading />}
+        {first.data && lines.length === 0 && <EmptyState>{s.noDecisions}</EmptyState>}
+        {lines.length > 0 && (
+          <TableWrap label={s.decisionsTitle}>
+            <table className="decisions">
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">{s.when}</th>
+                  <th scope="col">{s.overall}</th>
+                  <th scope="col">{s.actor}</th>
+                  <th scope="col">{s.channel}</th>
+                  <th scope="col">{s.sourcesCount}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {lines.map((d) => (
+                  <tr key={d.decisionId} data-decision-id={d.decisionId}>
+                    <td>
+                      <Link to={`/trust/ledger/${d.decisionId}`}>{d.sequence}</Link>
+                    </td>
+                    <td>{fmtTime(d.evaluatedAt)}</td>
+                    <td>
+                      <TrustBadge value={d.overallDecision} label={s.verdicts[d.overallDecision] ?? d.overallDecision} />
+                    </td>
+                    <td>
+                      {d.actorLabel || "—"} <span className="hint">({d.actorKind})</span>
+                    </td>
+                    <td>{d.channel || "—"}</td>
+                    <td>
+                      {d.counts.total} ({d.counts.allowed}/{d.counts.warned}/{d.counts.blocked})
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        )}
+        <ErrorBox error={loadMore.error} />
+        {cursor !== null && lines.length > 0 && (
+          <button
+            type="button"
+            disabled={loadMore.busy}
+            onClick={async () => {
+              const page = await loadMore.run(() =>
+                tcall("get", "/trust-admin/ledger/decisions", { query: query(applied, cursor) }),
+              );
+              if (page) setMore({ lines: [...(more?.lines ?? []), ...page.decisions], cursor: page.nextCursor });
+            }}
+          >
+            {s.loadMore}
+          </button>
+        )}
+      </section>
       <form
         className="inline-form"
         onSubmit={(e) => {
@@ -57,21 +143,6 @@ export function LedgerPage() {
           {s.decisionIdHint}
         </span>
       </form>
-      <section aria-labelledby={`${id}-recent`}>
-        <h2 id={`${id}-recent`}>{s.recentDecisions}</h2>
-        {recent.length === 0 ? (
-          <EmptyState>{s.noRecentDecisions}</EmptyState>
-        ) : (
-          <ul className="plain">
-            {recent.map((r) => (
-              <li key={r.id} data-decision-id={r.id}>
-                <Link to={`/trust/ledger/${r.id}`}>{r.id}</Link> <TrustBadge value={r.overall} label={s.verdicts[r.overall] ?? r.overall} /> {fmtTime(r.at)}
-                {r.app && ` · ${r.app}`}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
       <VerifyChain />
       <Heads />
     </main>
@@ -215,7 +286,6 @@ export function DecisionPage({ params }: PageProps) {
   const decisionId = params.decisionId;
   const decision = useLoad(async () => {
     const d = await tcall("get", "/api/trust/decisions/{decisionId}", { params: { decisionId } });
-    remember(d);
     return d;
   }, [decisionId]);
   const d = decision.data;
