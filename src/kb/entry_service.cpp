@@ -330,7 +330,9 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
     }
     const StoredBlock& old = it->second;
     if (old.hash != b.hash) {
-      // Translations of this block now hold an older hash: stale, by derivation.
+      // Translations of this block now hold an older hash: stale, by
+      // derivation; the text they were made from is kept to show the change.
+      s.Run(internal::kKeepTranslatedBlockVersion, {id, b.block_id});
       s.Run(internal::kUpdateBlock, {id, b.block_id, b.position, b.hash, b.node_json});
       content_changed = true;
     } else if (old.position != b.position || old.is_deleted) {

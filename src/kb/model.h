@@ -86,6 +86,9 @@ struct StaleBlock {
   std::string original_text;
   std::string original_node;
   std::string translated_node;
+  // The original's text the translation was made from; nullopt when it was
+  // not kept (changed before this was tracked).
+  std::optional<std::string> original_text_then;
 };
 
 struct SearchResult {

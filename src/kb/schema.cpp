@@ -223,6 +223,20 @@ CREATE TABLE translation_jobs (
 CREATE UNIQUE INDEX translation_jobs_entry_language ON translation_jobs (tenant_id, entry_id, language);
 CREATE INDEX translation_jobs_due ON translation_jobs (status, next_attempt_at);
 )sql";
+  // The text of an original block that translations were made from, kept
+  // when the block changes while a translation still points at it, so a
+  // stale block can show what changed in its source (docs/translations.md).
+  static constexpr std::string_view kBlockVersions = R"sql(
+CREATE TABLE entry_block_versions (
+  tenant_id TEXT NOT NULL,
+  entry_id TEXT NOT NULL,
+  block_id TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  node TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, entry_id, block_id, hash),
+  FOREIGN KEY (tenant_id, entry_id) REFERENCES entries (tenant_id, id) ON DELETE CASCADE
+);
+)sql";
   static const std::vector<storage::Migration> kMigrations = {
       {200, "kb: hubs, entries, blocks, translations, memberships, permissions, search", kSqlite, kPostgres},
       {210, "kb: entry templates, their ratings and uses", kTemplates, ""},
@@ -233,6 +247,7 @@ CREATE INDEX translation_jobs_due ON translation_jobs (status, next_attempt_at);
       // The machine-translation triggers' queue (docs/machine-translation.md,
       // "Triggers"): one row per entry and language.
       {230, "kb: machine-translation jobs", kTranslationJobs, ""},
+      {240, "kb: original block versions that translations were made from", kBlockVersions, ""},
   };
   return kMigrations;
 }

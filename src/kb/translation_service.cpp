@@ -115,6 +115,7 @@ Status TranslationService::Replace(storage::TenantSession& s, const Entry& entry
     s.Run(machine ? internal::kInsertMachineTranslationBlock : internal::kInsertTranslationBlock,
           {entry.id, language, b.block_id, b.node_json, source_hash});
   }
+  s.Run(internal::kDropUnreferencedBlockVersions, {entry.id});
   observer.EntryTextSaved(s, entry.id, language, TextPiecesOf(title, parsed.blocks), now);
   return Ok();
 }
@@ -168,6 +169,7 @@ Result<TranslationSummary> TranslationService::MarkUpToDate(const identity::Prin
     return GuardDeniedError(*denial);
   s.Run(internal::kMarkTranslationUpToDate, {entry_id, language});
   s.Run(internal::kConfirmMachineTranslation, {entry_id, language});  // a person confirmed it
+  s.Run(internal::kDropUnreferencedBlockVersions, {entry_id});
   auto summary = *Summary(s, entry_id, language);
   session.Commit();
   return summary;
@@ -182,7 +184,8 @@ Result<std::vector<StaleBlock>> TranslationService::StaleBlocks(const identity::
   if (!Summary(s, entry_id, language)) return TranslationNotFound(language);
   std::vector<StaleBlock> out;
   for (const auto& row : s.Run(internal::kStaleBlocks, {entry_id, language}))
-    out.push_back({row.Text(0), row.Text(1), row.Text(2), NodeText(row.Text(3)), row.Text(3), row.Text(4)});
+    out.push_back({row.Text(0), row.Text(1), row.Text(2), NodeText(row.Text(3)), row.Text(3), row.Text(4),
+                   row.IsNull(5) ? std::nullopt : std::optional<std::string>(NodeText(row.Text(5)))});
   return out;
 }
 
@@ -192,6 +195,7 @@ Status TranslationService::Delete(const identity::Principal& caller, const std::
   storage::TenantSession s(session, caller.tenant_id);
   CR_TRY(LoadEntry(s, caller, entry_id, AccessLevel::kEditor, false));
   if (s.Run(internal::kDeleteTranslation, {entry_id, language}).affected() == 0) return TranslationNotFound(language);
+  s.Run(internal::kDropUnreferencedBlockVersions, {entry_id});
   content_.EntryTextSaved(s, entry_id, language, {}, clock_.Now());  // the language's text is gone
   session.Commit();
   return Ok();

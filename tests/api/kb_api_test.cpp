@@ -317,6 +317,42 @@ TEST_F(Staleness, EditingOneBlockOfFiftyStalesExactlyThatBlockInEachTranslation)
   EXPECT_EQ(Int(Status("de"), "staleBlockCount"), 1);
 }
 
+TEST_F(Staleness, AStaleBlockShowsTheTextItWasTranslatedFrom) {
+  auto texts = Texts();
+  texts[3] = "Paragraph 3, revised once";
+  ASSERT_EQ(api().Put("/api/entries/" + id, {{"title", "Entry long"}, {"content", Doc(texts, ids)}}, admin()).status,
+            200);
+  texts[3] = "Paragraph 3, revised twice";
+  ASSERT_EQ(api().Put("/api/entries/" + id, {{"title", "Entry long"}, {"content", Doc(texts, ids)}}, admin()).status,
+            200);
+  auto stale = api().Get("/api/entries/" + id + "/translations/es/stale-blocks", admin()).Json();
+  ASSERT_EQ(stale.as_array().size(), 1u);
+  // Then: what the translator had (not the intermediate edit); now: the latest.
+  EXPECT_EQ(Str(stale.as_array()[0], "originalTextThen"), "Paragraph 3");
+  EXPECT_EQ(Str(stale.as_array()[0], "originalText"), "Paragraph 3, revised twice");
+
+  // Re-translated: nothing stale in es; de still compares with what it had.
+  std::vector<std::string> es;
+  for (int i = 0; i < 50; ++i) es.push_back("es " + std::to_string(i));
+  es[3] = "es 3, revisado dos veces";
+  ASSERT_EQ(api().Put("/api/entries/" + id + "?language=es", {{"title", "Titulo"}, {"content", Doc(es, ids)}}, admin())
+                .status,
+            200);
+  EXPECT_TRUE(api().Get("/api/entries/" + id + "/translations/es/stale-blocks", admin()).Json().as_array().empty());
+  auto de = api().Get("/api/entries/" + id + "/translations/de/stale-blocks", admin()).Json();
+  ASSERT_EQ(de.as_array().size(), 1u);
+  EXPECT_EQ(Str(de.as_array()[0], "originalTextThen"), "Paragraph 3");
+
+  // es, translated from the twice-revised text, is stale again after a third
+  // edit and compares with that.
+  texts[3] = "Paragraph 3, revised thrice";
+  ASSERT_EQ(api().Put("/api/entries/" + id, {{"title", "Entry long"}, {"content", Doc(texts, ids)}}, admin()).status,
+            200);
+  auto again = api().Get("/api/entries/" + id + "/translations/es/stale-blocks", admin()).Json();
+  ASSERT_EQ(again.as_array().size(), 1u);
+  EXPECT_EQ(Str(again.as_array()[0], "originalTextThen"), "Paragraph 3, revised twice");
+}
+
 TEST_F(Staleness, ReorderingBlocksStalesNothing) {
   auto texts = Texts();
   auto order = ids;

@@ -432,7 +432,10 @@ void AddEntryRoutes(Router& router, const Services& s) {
                                              {"currentHash", b.current_hash},
                                              {"originalText", b.original_text},
                                              {"originalNode", b.original_node},
-                                             {"translatedNode", b.translated_node}});
+                                             {"translatedNode", b.translated_node},
+                                             {"originalTextThen", b.original_text_then
+                                                                      ? json::value(*b.original_text_then)
+                                                                      : json::value(nullptr)}});
                 return JsonResponse(200, out);
               },
               {.summary = "Translated blocks whose original changed since they were translated.",
@@ -441,6 +444,9 @@ void AddEntryRoutes(Router& router, const Services& s) {
                    Required("blockId", Schema::Uuid()), Required("translatedFromHash", Schema::String()),
                    Required("currentHash", Schema::String()), Required("originalText", Schema::String()),
                    Required("originalNode", Schema::String()), Required("translatedNode", Schema::String()),
+                   Required("originalTextThen", Schema::String().Nullable().Describe(
+                                                    "the original's text the translation was made from (to show "
+                                                    "the change); null when it was not kept")),
                })),
                .errors = {404},
                .path_params = TranslationParams()}});

@@ -284,10 +284,30 @@ inline constexpr TenantQuery kMarkTranslationUpToDate{
 
 inline constexpr TenantQuery kStaleBlocks{
     "kb.stale_blocks",
-    "SELECT tb.block_id, tb.source_hash, eb.hash, eb.node, tb.node FROM translation_blocks tb"
+    "SELECT tb.block_id, tb.source_hash, eb.hash, eb.node, tb.node, v.node FROM translation_blocks tb"
     " JOIN entry_blocks eb ON eb.tenant_id = tb.tenant_id AND eb.entry_id = tb.entry_id AND eb.block_id = tb.block_id"
+    " LEFT JOIN entry_block_versions v ON v.tenant_id = tb.tenant_id AND v.entry_id = tb.entry_id"
+    " AND v.block_id = tb.block_id AND v.hash = tb.source_hash"
     " WHERE tb.tenant_id = $1 AND tb.entry_id = $2 AND tb.language = $3 AND eb.is_deleted = 0"
     " AND tb.source_hash <> eb.hash ORDER BY eb.position"};
+
+// Before an original block changes: its current text is kept when a
+// translation was made from it.
+inline constexpr TenantQuery kKeepTranslatedBlockVersion{
+    "kb.keep_translated_block_version",
+    "INSERT INTO entry_block_versions (tenant_id, entry_id, block_id, hash, node)"
+    " SELECT eb.tenant_id, eb.entry_id, eb.block_id, eb.hash, eb.node FROM entry_blocks eb"
+    " WHERE eb.tenant_id = $1 AND eb.entry_id = $2 AND eb.block_id = $3 AND EXISTS (SELECT 1 FROM translation_blocks tb"
+    " WHERE tb.tenant_id = eb.tenant_id AND tb.entry_id = eb.entry_id AND tb.block_id = eb.block_id"
+    " AND tb.source_hash = eb.hash) ON CONFLICT DO NOTHING"};
+
+// Versions no translation points at any more.
+inline constexpr TenantQuery kDropUnreferencedBlockVersions{
+    "kb.drop_unreferenced_block_versions",
+    "DELETE FROM entry_block_versions WHERE tenant_id = $1 AND entry_id = $2 AND NOT EXISTS (SELECT 1"
+    " FROM translation_blocks tb WHERE tb.tenant_id = entry_block_versions.tenant_id"
+    " AND tb.entry_id = entry_block_versions.entry_id AND tb.block_id = entry_block_versions.block_id"
+    " AND tb.source_hash = entry_block_versions.hash)"};
 
 // Search maintenance. SQLite: FTS rows keyed by search_docs.rowid;
 // PostgreSQL: entry_search rows, cascading with their entry.

@@ -11906,6 +11906,8 @@ export interface operations {
                         originalText: string;
                         originalNode: string;
                         translatedNode: string;
+                        /** @description the original's text the translation was made from (to show the change); null when it was not kept */
+                        originalTextThen: string | null;
                     }[];
                 };
             };

@@ -186,11 +186,11 @@ const useDocStrings = defineStrings({
   en: {
     sourceChanged: "What changed in the original since this was translated:",
     sourceNow: "The original now reads:",
-    sourceThenUnknown: "The earlier wording is not known to this browser, so no comparison can be shown.",
+    sourceThenUnknown: "The earlier wording was not kept (it changed before this server kept it), so no comparison can be shown.",
   },
   es: {
     sourceChanged: "Qué cambió en el original desde que se tradujo:",
     sourceNow: "El original dice ahora:",
-    sourceThenUnknown: "Este navegador no conoce la redacción anterior, así que no se puede mostrar la comparación.",
+    sourceThenUnknown: "No se guardó la redacción anterior (cambió antes de que este servidor la guardara), así que no se puede mostrar la comparación.",
   },
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockHash, canonicalJson, hashableNode, nodeText, rememberBlocks, rememberedText } from "./blockText";
+import { nodeText } from "./blockText";
 import { cleanDocument } from "./extensions";
 import { hasChanges, wordDiff } from "./wordDiff";
 
@@ -7,28 +7,6 @@ const paragraph = (text: string, blockId?: string) => ({
   type: "paragraph",
   content: [{ type: "text", text }],
   ...(blockId ? { attrs: { blockId } } : {}),
-});
-
-describe("block hashes", () => {
-  it("are the server's: SHA-256 of the canonical JSON without the block id", async () => {
-    // The hash the server answered as translatedFromHash for this block
-    // (GET .../stale-blocks, decisions.md section 5).
-    expect(await blockHash(paragraph("Meals cost 30 EUR per day.", "01a21536-dde5-7fe2-971a-6771eecff66d"))).toBe(
-      "b48bd8becfb770937ff6dbc359c861700504e7a0f6f2ef08a2de8f707df5ab16",
-    );
-  });
-
-  it("sort keys at every depth and keep other attributes", () => {
-    expect(canonicalJson({ b: 1, a: [{ d: "x", c: null }] })).toBe('{"a":[{"c":null,"d":"x"}],"b":1}');
-    const heading = { type: "heading", attrs: { level: 2, blockId: "x" }, content: [] };
-    expect(hashableNode(heading)).toEqual({ type: "heading", attrs: { level: 2 }, content: [] });
-    expect(hashableNode(paragraph("a", "x"))).toEqual(paragraph("a"));
-  });
-
-  it("ignore where a block moved but not what it says", async () => {
-    expect(await blockHash(paragraph("same", "a"))).toBe(await blockHash(paragraph("same", "b")));
-    expect(await blockHash(paragraph("one", "a"))).not.toBe(await blockHash(paragraph("two", "a")));
-  });
 });
 
 describe("nodeText", () => {
@@ -42,16 +20,6 @@ describe("nodeText", () => {
       ],
     };
     expect(nodeText(table)).toBe("City | Limit\nMadrid | 60");
-  });
-});
-
-describe("the remembered source text", () => {
-  it("finds a block's earlier text by the hash a translation was made from", async () => {
-    const before = paragraph("Meals cost 30 EUR per day.", "b1");
-    await rememberBlocks([before, { ...paragraph("gone"), attrs: { blockId: "b2", isDeleted: true } }]);
-    expect(rememberedText(await blockHash(before))).toBe("Meals cost 30 EUR per day.");
-    expect(rememberedText(await blockHash(paragraph("gone")))).toBeNull();
-    expect(rememberedText("0".repeat(64))).toBeNull();
   });
 });
 

@@ -8,8 +8,6 @@ import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/r
 import { useEffect, useRef, useState } from "react";
 import { call } from "../../api/client";
 import type { PageProps } from "../../shell/area";
-import { rememberBlocks } from "../../editor/blockText";
-import { parseDocument } from "../../editor/Document";
 import { cleanDocument, editorExtensions } from "../../editor/extensions";
 import { embedChoices, emitEditorEvent } from "../../plugins/editorHooks";
 import { ErrorBox, Link, Loading, navigate, useAction, useLoad } from "../../ui";
@@ -95,12 +93,6 @@ function EditorForm({ hubKey, entry: initial, justCreated }: { hubKey: string; e
     return () => window.removeEventListener("beforeunload", warn);
   }, [dirty]);
 
-  // What the entry said before this edit, so the reader can show a changed
-  // block's diff to its translations (src/editor/blockText.ts).
-  useEffect(() => {
-    if (initial) void rememberBlocks(parseDocument(initial.content));
-  }, [initial]);
-
   async function submit(e?: React.FormEvent): Promise<EntryT | undefined> {
     e?.preventDefault();
     if (!editor) return undefined;
@@ -115,7 +107,6 @@ function EditorForm({ hubKey, entry: initial, justCreated }: { hubKey: string; e
         : call("post", "/api/entries", { body: { hubKey, key: key || slugify(title), title, originalLanguage: language, content } }),
     );
     if (!saved) return undefined;
-    void rememberBlocks(parseDocument(saved.content));
     if (!entry) {
       navigate(`/entries/${saved.id}/edit?created=1`);
       return saved;

@@ -1,15 +1,15 @@
 // The entry reader: the original or one of its translations (a language
 // switcher; GET /api/entries/{id}?language= puts "[Content removed]" where
 // the original dropped a block), each stale block of a translation marked
-// with what changed in its source (a word diff when this browser knows the
-// earlier wording, src/editor/blockText.ts), and a sidebar: status, expiry,
-// owner, last review, how an AI application would see the entry now
-// (POST /api/trust/preview: what evaluate would answer, recorded nowhere) and the entry.sidebar.status plugin slot.
-import { useCallback, useEffect, useMemo, useState } from "react";
+// with what changed in its source (a word diff of the text it was
+// translated from, originalTextThen, and the text now), and a sidebar:
+// status, expiry, owner, last review, how an AI application would see the
+// entry now (POST /api/trust/preview: what evaluate would answer, recorded
+// nowhere) and the entry.sidebar.status plugin slot.
+import { useCallback, useMemo, useState } from "react";
 import { call, Problem } from "../../api/client";
 import type { PageProps } from "../../shell/area";
-import { DocumentView, parseDocument, type StaleDetail } from "../../editor/Document";
-import { rememberBlocks, rememberedText } from "../../editor/blockText";
+import { DocumentView, type StaleDetail } from "../../editor/Document";
 import { Slot } from "../../plugins/Slot";
 import { format } from "../../i18n";
 import { ErrorBox, Link, Loading, StatusBadge, navigate, useLoad } from "../../ui";
@@ -51,14 +51,9 @@ export function ReaderPage({ params, query }: PageProps) {
     [entryId, shown, version],
   );
 
-  // Remember the original's blocks, so a later change can be shown as a diff.
-  useEffect(() => {
-    if (view.data && !view.data.isTranslation) void rememberBlocks(parseDocument(view.data.content));
-  }, [view.data]);
-
   const staleDetails = useMemo(() => {
     const map = new Map<string, StaleDetail>();
-    for (const b of staleBlocks.data ?? []) map.set(b.blockId, { before: rememberedText(b.translatedFromHash), after: b.originalText });
+    for (const b of staleBlocks.data ?? []) map.set(b.blockId, { before: b.originalTextThen, after: b.originalText });
     return map;
   }, [staleBlocks.data]);
 
