@@ -135,6 +135,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                                        const std::string& language) {
     return translation::QueueOnDemand(db, clock, caller, entry_id, language);
   });
+  groups.SetGroupDeletedHook(&kb::MembershipService::ForgetGroup);
   // Sign-in accepts the person's invitations and joins the tenants whose
   // domain admits them, inside its own transaction.
   sign_in.SetJoinTenantsHook([this](storage::Session& tx, const std::string& user_id, const std::string& email,

@@ -123,4 +123,46 @@ std::vector<std::string> GroupIdsOf(storage::TenantSession& tenant, const std::s
   return out;
 }
 
+Result<Group> GroupService::Update(const Principal& caller, const std::string& group_id, const std::string& name,
+                                   const std::optional<std::string>& description) const {
+  CR_TRY(RequireGlobalAdmin(caller));
+  const std::string trimmed = Trim(name);
+  if (trimmed.empty()) return Error::Validation({{"name", "must not be blank"}});
+  if (Utf8Length(trimmed) > kMaxGroupNameLength)
+    return Error::Validation({{"name", "must be at most " + std::to_string(kMaxGroupNameLength) + " characters"}});
+  const std::string key = NameKey(trimmed);
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  auto found = tenant.Run(internal::kFindGroup, {group_id});
+  if (found.empty()) return Error::NotFound("Group not found.");
+  Group before = GroupFromRow(found.front());
+  for (const auto& row : tenant.Run(internal::kFindGroupByNameKey, {key}))
+    if (row.Text(0) != group_id) return NameTaken(trimmed);
+  try {
+    tenant.Run(internal::kUpdateGroup, {group_id, trimmed, key, description});
+  } catch (const storage::StorageError& e) {
+    if (e.kind() == storage::StorageError::Kind::kUniqueViolation) return NameTaken(trimmed);
+    throw;
+  }
+  audit_.Record(tenant, AuditOf(caller, "group.updated", {"group", group_id}, {{"name", trimmed}, {"previousName", before.name}}));
+  Group after = GroupFromRow(tenant.Run(internal::kFindGroup, {group_id}).front());
+  session.Commit();
+  return after;
+}
+
+Status GroupService::Delete(const Principal& caller, const std::string& group_id) const {
+  CR_TRY(RequireGlobalAdmin(caller));
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  auto found = tenant.Run(internal::kFindGroup, {group_id});
+  if (found.empty()) return Error::NotFound("Group not found.");
+  const Group group = GroupFromRow(found.front());
+  if (group_deleted_) group_deleted_(tenant, group_id);
+  tenant.Run(internal::kDeleteGroup, {group_id});
+  audit_.Record(tenant, AuditOf(caller, "group.deleted", {"group", group_id},
+                                {{"name", group.name}, {"memberCount", group.member_count}}));
+  session.Commit();
+  return Ok();
+}
+
 }  // namespace credence::identity

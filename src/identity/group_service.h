@@ -1,6 +1,7 @@
 #pragma once
 // Groups of a tenant: named sets of tenant members that hubs and entries can
 // grant access to (the knowledge base reads them through GroupIdsOf).
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,10 +73,23 @@ class GroupService {
   // is not in the group.
   Status RemoveMember(const Principal& caller, const std::string& group_id, const std::string& user_id) const;
 
+  // Global admins only. The name as for Create (409 group_name_taken when
+  // another group has it); 404 for a group not in the tenant.
+  Result<Group> Update(const Principal& caller, const std::string& group_id, const std::string& name,
+                       const std::optional<std::string>& description) const;
+
+  // Global admins only; 404 for a group not in the tenant. Its members go
+  // with it, and whatever other modules granted the group (hub memberships,
+  // entry permissions) goes in the same transaction, through the hook.
+  Status Delete(const Principal& caller, const std::string& group_id) const;
+  using GroupDeletedHook = std::function<void(storage::TenantSession& tenant, const std::string& group_id)>;
+  void SetGroupDeletedHook(GroupDeletedHook hook) { group_deleted_ = std::move(hook); }
+
  private:
   storage::Database& db_;
   const Clock& clock_;
   const AuditRecorder& audit_;
+  GroupDeletedHook group_deleted_;
 };
 
 // The ids of the groups `user_id` belongs to in the session's tenant (only

@@ -54,4 +54,21 @@ Status UserService::RemoveFromTenant(const Principal& caller, const std::string&
   return Ok();
 }
 
+Status UserService::ChangeRole(const Principal& caller, const std::string& user_id, TenantRole role) const {
+  CR_TRY(RequireGlobalAdmin(caller));
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  auto current = tenant.Run(internal::kFindMemberRole, {user_id});
+  if (current.empty()) return Error::NotFound("User not found in this tenant.");
+  const std::string from = current.front().Text(0);
+  const std::string to(TenantRoleName(role));
+  if (from == to) return Ok();
+  if (from == "Owner" && tenant.Run(internal::kCountActiveOwners).front().Int(0) <= 1)
+    return Error::InvalidArgument("last_owner", "The last Owner of a tenant cannot stop being one.");
+  tenant.Run(internal::kSetMemberRole, {user_id, to});
+  audit_.Record(tenant, AuditOf(caller, "user.role_changed", {"user", user_id}, {{"from", from}, {"to", to}}));
+  session.Commit();
+  return Ok();
+}
+
 }  // namespace credence::identity

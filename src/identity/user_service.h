@@ -46,6 +46,11 @@ class UserService {
   // sessions in this tenant end in the same transaction.
   Status RemoveFromTenant(const Principal& caller, const std::string& user_id) const;
 
+  // Global admins only. 404 for a user who is not an active member; the
+  // last Owner cannot stop being one (400 last_owner). Takes effect on the
+  // member's next request (roles are read per request).
+  Status ChangeRole(const Principal& caller, const std::string& user_id, TenantRole role) const;
+
  private:
   storage::Database& db_;
   const Clock& clock_;

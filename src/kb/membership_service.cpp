@@ -246,4 +246,9 @@ Status MembershipService::Revoke(const identity::Principal& caller, const std::s
   return Ok();
 }
 
+void MembershipService::ForgetGroup(storage::TenantSession& tenant, const std::string& group_id) {
+  tenant.Run(internal::kDeleteGroupHubMemberships, {group_id});
+  tenant.Run(internal::kDeleteGroupEntryPermissions, {group_id});
+}
+
 }  // namespace credence::kb

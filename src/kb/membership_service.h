@@ -41,6 +41,10 @@ struct GrantChange {
 
 class MembershipService {
  public:
+  // A deleted group's hub memberships and entry permissions go with it, in
+  // the deletion's transaction (identity::GroupService's hook).
+  static void ForgetGroup(storage::TenantSession& tenant, const std::string& group_id);
+
   // Every change of a membership or permission is recorded in `audit`.
   MembershipService(storage::Database& db, const Clock& clock, const identity::AuditRecorder& audit)
       : db_(db), clock_(clock), audit_(audit) {}

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "support/api_fixture.h"
+#include "support/kb_fixture.h"
 
 namespace credence::test {
 namespace {
@@ -240,6 +241,42 @@ TEST_F(Groups, AddAndRemoveMembers) {
   // Removed members can be added back.
   AddMember(t, group, "editor");
   EXPECT_EQ(Counts(t).at("Editors"), 2);
+}
+
+TEST_F(Groups, RenameAndDeleteAGroupWithWhatItWasGranted) {
+  auto t = CreateTenant(api(), "grp-edit");
+  const std::string admin = t.token("admin");
+  const std::string group = MakeGroup(t, "Support");
+  MakeGroup(t, "Sales");
+  AddMember(t, group, "guest");
+
+  auto renamed = api().Put("/api/groups/" + group, {{"name", "  Customer care "}, {"description", "Front line"}}, admin);
+  ASSERT_EQ(renamed.status, 200) << renamed.body;
+  EXPECT_EQ(Str(renamed.Json(), "name"), "Customer care");
+  EXPECT_EQ(renamed.Json().at("memberCount").as_int64(), 1);
+  ExpectProblem(api().Put("/groups/" + group, {{"name", "SALES"}}, admin), 409, "group_name_taken");
+  EXPECT_EQ(api().Put("/groups/" + group, {{"name", "customer CARE"}}, admin).status, 200);  // its own name
+  ExpectValidation(api().Put("/api/groups/" + group, {{"name", "   "}}, admin), "name");
+  ExpectProblem(api().Put("/api/groups/" + group, {{"name", "X"}}, t.token("editor")), 403, "forbidden");
+  ExpectProblem(api().Put(std::string("/api/groups/") + kUnknownId, {{"name", "X"}}, admin), 404, "not_found");
+
+  // The group is a hub's member: its people see the hub until it is deleted.
+  const auto hub = MakeHub(api(), admin, "support-hub", "");
+  auto granted = api().Post("/api/hubs/" + Str(hub, "id") + "/memberships/groups", {{"groupId", group}, {"role", "Viewer"}},
+                            admin);
+  ASSERT_EQ(granted.status, 201) << granted.body;
+  EXPECT_EQ(api().Get("/api/hubs/support-hub", t.token("guest")).status, 200);
+
+  ExpectProblem(api().Delete("/api/groups/" + group, t.token("editor")), 403, "forbidden");
+  auto other = CreateTenant(api(), "grp-edit-other");
+  ExpectProblem(api().Delete("/api/groups/" + group, other.token("admin")), 404, "not_found");
+  ASSERT_EQ(api().Delete("/groups/" + group, admin).status, 204);
+  EXPECT_EQ(api().Get("/api/hubs/support-hub", t.token("guest")).status, 404);
+  auto memberships = api().Get("/api/hubs/" + Str(hub, "id") + "/memberships", admin);
+  ASSERT_EQ(memberships.status, 200) << memberships.body;
+  EXPECT_EQ(memberships.body.find(group), std::string::npos) << memberships.body;
+  EXPECT_EQ(Counts(t).count("Customer care"), 0u);
+  ExpectProblem(api().Delete("/api/groups/" + group, admin), 404, "not_found");
 }
 
 TEST_F(Groups, OnlyActiveMembersOfTheTenantCanBeAdded) {

@@ -247,6 +247,34 @@ TEST_F(InvitationLifecycle, UsersAndTheirRemovalStayAsTheyWere) {
   ExpectProblem(api().Delete("/users/" + t.user_ids.at("admin"), t.token("admin")), 400, "cannot_remove_self");
 }
 
+TEST_F(InvitationLifecycle, AnOwnerChangesAMembersRoleButNeverLeavesTheTenantOwnerless) {
+  auto t = CreateTenant(api(), "inv-roles");
+  const std::string admin = t.token("admin");
+  const std::string editor = t.user_ids.at("editor");
+  auto role_of = [&](const std::string& persona) { return Str(api().Get("/api/users/me", t.token(persona)).Json(), "tenantRole"); };
+  EXPECT_EQ(role_of("editor"), "Member");
+  auto changed = api().Put("/api/users/" + editor + "/role", {{"role", "Guest"}}, admin);
+  ASSERT_EQ(changed.status, 200) << changed.body;
+  EXPECT_EQ(Str(changed.Json(), "tenantRole"), "Guest");
+  EXPECT_EQ(role_of("editor"), "Guest");  // the editor's next request
+  // Made an Owner, the editor may administer; the first Owner may then step down, not the last.
+  ASSERT_EQ(api().Put("/users/" + editor + "/role", {{"role", "Owner"}}, admin).status, 200);
+  EXPECT_EQ(api().Get("/api/admin/audit", t.token("editor")).status, 200);
+  ASSERT_EQ(api().Put("/api/users/" + t.user_ids.at("admin") + "/role", {{"role", "Member"}}, t.token("editor")).status, 200);
+  ExpectProblem(api().Put("/api/users/" + editor + "/role", {{"role", "Member"}}, t.token("editor")), 400, "last_owner");
+  ExpectProblem(api().Put("/api/users/" + editor + "/role", {{"role", "Guest"}}, admin), 403, "forbidden");
+
+  ExpectValidation(api().Put("/api/users/" + editor + "/role", {{"role", "Admin"}}, t.token("editor")), "role");
+  ExpectProblem(api().Put(std::string("/api/users/") + kUnknownId + "/role", {{"role", "Guest"}}, t.token("editor")), 404,
+                "not_found");
+  auto other = CreateTenant(api(), "inv-roles-other");
+  ExpectProblem(api().Put("/api/users/" + t.user_ids.at("viewer") + "/role", {{"role", "Guest"}}, other.token("admin")), 404,
+                "not_found");
+  auto audit = api().Get("/api/admin/audit?action=user.role_changed", t.token("editor"));
+  ASSERT_EQ(audit.status, 200) << audit.body;
+  EXPECT_EQ(audit.Json().at("entries").as_array().size(), 3u) << audit.body;
+}
+
 // An invitation the API acknowledged has its email in the store: a crash
 // before the outbox ran loses neither. Also: --invitation-days.
 TEST(InvitationsCrash, AnAcknowledgedInvitationsEmailSurvivesACrash) {

@@ -221,6 +221,51 @@ void AddGroupRoutes(Router& router, const Services& s) {
                        .success_status = 204,
                        .path_params = {{"groupId", Schema::Uuid()}, {"targetUserId", Schema::Uuid()}}}}));
 
+  static const Schema kUpdateGroupRequest = Schema::Object({
+      Required("name", Schema::String()
+                           .MinLength(1)
+                           .MaxLength(static_cast<int64_t>(identity::kMaxGroupNameLength))
+                           .Describe("unique in the tenant, ignoring case; surrounding blanks are trimmed")),
+      Optional("description", Schema::String().MaxLength(2000).Nullable()),
+  });
+  router.Add(Aliased({"/groups/{groupId}"},
+                     {Method::kPut,
+                      "/api/groups/{groupId}",
+                      Auth::kTenantAdmin,
+                      "",
+                      [&groups](RequestContext& ctx) {
+                        auto body = ParseBody(ctx.request, kUpdateGroupRequest);
+                        if (!body) return Problem(ctx, body.error());
+                        auto group = groups.Update(ctx.Caller(), CanonicalUuid(ctx.PathParam("groupId")),
+                                                   GetString(*body, "name"), GetOptString(*body, "description"));
+                        if (!group) return Problem(ctx, group.error());
+                        return JsonResponse(200, GroupJson(*group));
+                      },
+                      {.summary = "Rename a group or change its description (global admin). 409 group_name_taken "
+                                  "when another group has the name, ignoring case.",
+                       .tag = "groups",
+                       .request = kUpdateGroupRequest,
+                       .response = GroupSchema(),
+                       .errors = {404, 409},
+                       .path_params = {{"groupId", Schema::Uuid()}}}}));
+
+  router.Add(Aliased({"/groups/{groupId}"},
+                     {Method::kDelete,
+                      "/api/groups/{groupId}",
+                      Auth::kTenantAdmin,
+                      "",
+                      [&groups](RequestContext& ctx) {
+                        auto deleted = groups.Delete(ctx.Caller(), CanonicalUuid(ctx.PathParam("groupId")));
+                        if (!deleted) return Problem(ctx, deleted.error());
+                        return NoContent();
+                      },
+                      {.summary = "Delete a group (global admin): its members leave it, and the hub memberships and "
+                                  "entry permissions granted to it end, in one transaction.",
+                       .tag = "groups",
+                       .success_status = 204,
+                       .errors = {404},
+                       .path_params = {{"groupId", Schema::Uuid()}}}}));
+
   static const Schema kInviteRequest = Schema::Object({
       Required("email", Schema::String().Format("email").MaxLength(254).Describe("compared ignoring case")),
       Optional("role", TenantRoleSchema().Describe("TenantRole on joining; default Member")),

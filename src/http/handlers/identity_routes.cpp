@@ -242,6 +242,32 @@ void AddIdentityRoutes(Router& router, const Services& s) {
        },
        {.summary = "Clear the signed-in user's preferred UI language.", .tag = "users", .success_status = 204}}));
 
+  static const Schema kRoleRequest =
+      Schema::Object({Required("role", Schema::String().Enum({"Owner", "Member", "Guest"}))});
+  router.Add(Aliased({"/users/{id}/role"},
+                     {Method::kPut,
+                      "/api/users/{id}/role",
+                      Auth::kTenantAdmin,
+                      "",
+                      [&users](RequestContext& ctx) {
+                        auto body = ParseBody(ctx.request, kRoleRequest);
+                        if (!body) return Problem(ctx, body.error());
+                        const auto role = identity::ParseTenantRole(GetString(*body, "role"));
+                        if (!role) return Problem(ctx, Error::Validation({{"role", "must be Owner, Member or Guest"}}));
+                        const std::string id = CanonicalUuid(ctx.PathParam("id"));
+                        if (auto changed = users.ChangeRole(ctx.Caller(), id, *role); !changed)
+                          return Problem(ctx, changed.error());
+                        return JsonResponse(200, json::object{{"userId", id}, {"tenantRole", GetString(*body, "role")}});
+                      },
+                      {.summary = "Change a member's tenant role (global admin). The last Owner cannot stop being "
+                                  "one (400 last_owner); the new role holds from the member's next request.",
+                       .tag = "users",
+                       .request = kRoleRequest,
+                       .response = Schema::Object({Required("userId", Schema::Uuid()),
+                                                   Required("tenantRole", Schema::String().Enum({"Owner", "Member", "Guest"}))}),
+                       .errors = {400, 404},
+                       .path_params = {{"id", Schema::Uuid()}}}}));
+
   router.Add(Aliased({"/users/{id}"},
                      {Method::kDelete,
                       "/api/users/{id}",

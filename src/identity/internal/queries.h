@@ -114,6 +114,17 @@ inline constexpr TenantQuery kGroupExists{
 inline constexpr TenantQuery kFindGroupByNameKey{
     "identity.find_group_by_name_key", "SELECT id FROM groups WHERE tenant_id = $1 AND name_key = $2"};
 
+inline constexpr TenantQuery kUpdateGroup{
+    "identity.update_group",
+    "UPDATE groups SET name = $3, name_key = $4, description = $5 WHERE tenant_id = $1 AND id = $2"};
+
+inline constexpr TenantQuery kDeleteGroup{
+    "identity.delete_group", "DELETE FROM groups WHERE tenant_id = $1 AND id = $2"};
+
+inline constexpr TenantQuery kSetMemberRole{
+    "identity.set_member_role",
+    "UPDATE tenant_members SET role = $3 WHERE tenant_id = $1 AND user_id = $2 AND is_active = 1"};
+
 inline constexpr TenantQuery kInsertGroup{
     "identity.insert_group",
     "INSERT INTO groups (tenant_id, id, name, name_key, description, created_at) VALUES ($1, $2, $3, $4, $5, $6)"};

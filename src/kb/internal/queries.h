@@ -282,6 +282,12 @@ inline constexpr TenantQuery kMarkTranslationUpToDate{
     "   AND eb.block_id = translation_blocks.block_id)"
     " WHERE tenant_id = $1 AND entry_id = $2 AND language = $3"};
 
+inline constexpr TenantQuery kDeleteGroupHubMemberships{
+    "kb.delete_group_hub_memberships", "DELETE FROM hub_memberships WHERE tenant_id = $1 AND group_id = $2"};
+
+inline constexpr TenantQuery kDeleteGroupEntryPermissions{
+    "kb.delete_group_entry_permissions", "DELETE FROM entry_permissions WHERE tenant_id = $1 AND group_id = $2"};
+
 inline constexpr TenantQuery kStaleBlocks{
     "kb.stale_blocks",
     "SELECT tb.block_id, tb.source_hash, eb.hash, eb.node, tb.node, v.node FROM translation_blocks tb"
