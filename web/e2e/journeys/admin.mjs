@@ -58,7 +58,7 @@ export async function run(h) {
 
   step("invite someone as a guest: the invitation is listed and stored");
   await page.getByLabel("Email").fill("new.person@example.com");
-  await page.getByLabel("Role").selectOption("Guest");
+  await page.getByLabel("Role", { exact: true }).selectOption("Guest");
   await page.getByRole("button", { name: "Send invitation" }).click();
   const invitation = row("data-invitation-email", "new.person@example.com");
   await invitation.waitFor();
@@ -91,6 +91,17 @@ export async function run(h) {
   expect((await page.locator("tr[data-user-email]", { hasText: "Ada Admin" }).getByRole("button").count()) === 0,
     "the owner cannot remove themselves from the list");
 
+  step("change the editor's role to Guest and back, in the list");
+  const editorRole = page.getByLabel(`Role of ${editorUser.email}`);
+  await editorRole.selectOption("Guest");
+  await page.locator(`tr[data-user-email="${editorUser.email}"] td[data-role="Guest"]`).waitFor();
+  let roleNow = (await h.api("GET", "/api/users", undefined, admin)).json.find((u) => u.id === editorUser.id).tenantRole;
+  expect(roleNow === "Guest", `the editor's role after the change: ${roleNow}`);
+  await editorRole.selectOption("Member");
+  await page.locator(`tr[data-user-email="${editorUser.email}"] td[data-role="Member"]`).waitFor();
+  roleNow = (await h.api("GET", "/api/users", undefined, admin)).json.find((u) => u.id === editorUser.id).tenantRole;
+  expect(roleNow === "Member", `the editor's role after changing it back: ${roleNow}`);
+
   step("create a group and add the editor to it");
   await go("/manage/groups");
   await page.getByText("No groups yet").waitFor();
@@ -111,6 +122,22 @@ export async function run(h) {
   const group = (await h.api("GET", "/api/groups", undefined, admin)).json.find((g) => g.name === "Reviewers");
   const members = (await h.api("GET", `/api/groups/${group.id}/members`, undefined, admin)).json;
   expect(members.length === 1 && members[0].id === editorUser.id, `group members: ${JSON.stringify(members)}`);
+
+  step("rename a group, then delete another after confirming");
+  await go("/manage/groups");
+  await page.getByRole("button", { name: "Edit Reviewers" }).click();
+  await dialog().getByLabel("Name").fill("Policy reviewers");
+  await dialog().getByRole("button", { name: "Save" }).click();
+  await row("data-row-name", "Policy reviewers").waitFor();
+  await page.getByRole("button", { name: "New group" }).click();
+  await dialog().getByLabel("Name").fill("Temporary");
+  await dialog().getByRole("button", { name: "Save" }).click();
+  await row("data-row-name", "Temporary").waitFor();
+  await page.getByRole("button", { name: "Delete Temporary" }).click();
+  await dialog().getByRole("button", { name: "Delete" }).click();
+  await row("data-row-name", "Temporary").waitFor({ state: "detached" });
+  const groupNames = (await h.api("GET", "/api/groups", undefined, admin)).json.map((g) => g.name);
+  expect(groupNames.length === 1 && groupNames[0] === "Policy reviewers", `groups: ${groupNames}`);
 
   step("create a category, and a tag which is then renamed");
   await go("/manage/categories");

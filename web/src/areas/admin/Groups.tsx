@@ -1,5 +1,6 @@
-// Groups: create them, see their members, add and remove members. (The API
-// has no group rename or delete: docs/web-client.md.)
+// Groups: create, rename and delete them (a deleted group's hub memberships
+// and entry permissions end with it), see their members, add and remove
+// members.
 import { useState } from "react";
 import { call, Problem, type Answer } from "../../api/client";
 import type { PageProps } from "../../shell/area";
@@ -33,6 +34,8 @@ export function GroupsPage({ me }: PageProps) {
       { name: "description", label: s.f.description, kind: "textarea", maxLength: 2000 },
     ],
     create: (body) => call("post", "/api/groups", { body: body as never }),
+    update: (g, body) => call("put", "/api/groups/{groupId}", { params: { groupId: g.id }, body: body as never }),
+    remove: (g) => call("delete", "/api/groups/{groupId}", { params: { groupId: g.id } }),
   };
   return <ResourcePage config={config} me={me} />;
 }

@@ -1,4 +1,5 @@
-// The tenant's people: members with their roles (remove with confirmation),
+// The tenant's people: members with their roles (change a role; remove with
+// confirmation),
 // invitations (invite by email with a role, the pending ones, revoke).
 import { useState } from "react";
 import { call, type Answer } from "../../api/client";
@@ -22,12 +23,13 @@ export function UsersPage({ me }: PageProps) {
   const refresh = () => setGeneration((g) => g + 1);
   const users = useLoad(() => call("get", "/api/users"), [generation]);
   const invitations = useLoad(
-    () => call("get", "/api/users/invitations?status=Pending" as "/api/users/invitations"),
+    () => call("get", "/api/users/invitations", { query: { status: "Pending" } }),
     [generation],
   );
   const [removing, setRemoving] = useState<TenantUser | null>(null);
   const [revoking, setRevoking] = useState<Invitation | null>(null);
   const removal = useAction();
+  const roleChange = useAction();
   const revocation = useAction();
   const [formKey, setFormKey] = useState(0);
   const [sent, setSent] = useState<string | null>(null);
@@ -63,7 +65,31 @@ export function UsersPage({ me }: PageProps) {
                   <tr key={u.id} data-user-email={u.email}>
                     <td>{u.displayName}</td>
                     <td>{u.email}</td>
-                    <td data-role={u.tenantRole}>{s.roles[u.tenantRole]}</td>
+                    <td data-role={u.tenantRole}>
+                      {u.id === me.id ? (
+                        s.roles[u.tenantRole]
+                      ) : (
+                        <select
+                          name="role"
+                          aria-label={format(s.roleOf, { name: u.email })}
+                          value={u.tenantRole}
+                          disabled={roleChange.busy}
+                          onChange={async (e) => {
+                            const role = e.target.value as TenantUser["tenantRole"];
+                            const done = await roleChange.run(() =>
+                              call("put", "/api/users/{id}/role", { params: { id: u.id }, body: { role } }),
+                            );
+                            if (done) refresh();
+                          }}
+                        >
+                          {roles.map((r) => (
+                            <option key={r.value} value={r.value}>
+                              {r.label}
+                            </option>
+                          ))}
+                        </select>
+                      )}
+                    </td>
                     <td>{when(u.joinedAt)}</td>
                     <td className="row-actions">
                       {u.id === me.id ? (
@@ -88,6 +114,7 @@ export function UsersPage({ me }: PageProps) {
             </table>
           </div>
         )}
+        <ErrorBox error={roleChange.error} />
         <p className="help">{s.roleChangeNote}</p>
       </section>
 

@@ -116,8 +116,8 @@ const en = {
   members: "Members",
   joined: "Joined",
   you: "(you)",
-  roleChangeNote:
-    "The server offers no way to change a member's role yet: to give someone another role, remove them and invite them again with that role.",
+  roleChangeNote: "A new role holds from the member's next request. A tenant always keeps at least one Owner.",
+  roleOf: "Role of {name}",
   removeUser: "Remove member",
   removeUserQuestion: "Remove {name} from this tenant? They lose access to everything in it.",
   invite: "Invite someone",
@@ -437,8 +437,8 @@ const es: AdminStrings = {
   members: "Miembros",
   joined: "Se unió",
   you: "(tú)",
-  roleChangeNote:
-    "El servidor aún no permite cambiar el rol de un miembro: para darle otro rol, quítalo e invítalo de nuevo con ese rol.",
+  roleChangeNote: "Un rol nuevo rige desde la siguiente petición del miembro. Una organización siempre conserva al menos un Owner.",
+  roleOf: "Rol de {name}",
   removeUser: "Quitar miembro",
   removeUserQuestion: "¿Quitar a {name} de esta organización? Pierde el acceso a todo su contenido.",
   invite: "Invitar a alguien",
