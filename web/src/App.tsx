@@ -1,6 +1,6 @@
 // The shell: who is signed in (GET /api/users/me picks the UI language), the
 // navigation, and the page the path names (src/shell/area.ts).
-import { Suspense, useEffect, useState } from "react";
+import { startTransition, Suspense, useEffect, useState } from "react";
 import { call, Problem, session, type Me } from "./api/client";
 import { adminArea } from "./areas/admin";
 import { kbArea } from "./areas/kb";
@@ -15,6 +15,8 @@ import { ErrorBoundary, ErrorBox, Link, Loading, navigate, usePath } from "./ui"
 const areas = [kbArea, workArea, trustArea, adminArea, pluginsArea];
 const routes = areas.flatMap((a) => a.routes);
 const nav = areas.flatMap((a) => a.nav);
+// The first page's chunk loads beside GET /api/users/me (shell/area.ts).
+void matchRoute(routes, window.location.pathname)?.route.page.preload?.().catch(() => undefined);
 const sectionNames: Record<NavSection, { en: string; es: string }> = {
   knowledge: { en: "Knowledge", es: "Conocimiento" },
   trust: { en: "Trust", es: "Confianza" },
@@ -36,10 +38,13 @@ export function App() {
       return;
     }
     call("get", "/api/users/me").then(
-      (user) => {
-        setMe(user);
-        setChecked(true);
-      },
+      (user) =>
+        // In a transition: the page appears when its chunk is there, without
+        // a fallback in between.
+        startTransition(() => {
+          setMe(user);
+          setChecked(true);
+        }),
       (e) => {
         if (e instanceof Problem && e.status === 401) session.token = null;
         else setError(e);
@@ -74,9 +79,7 @@ export function App() {
       const Page = found.route.page;
       page = (
         <ErrorBoundary key={url.pathname}>
-          <Suspense fallback={<Loading />}>
-            <Page params={found.params} query={url.searchParams} me={me} />
-          </Suspense>
+          <Page params={found.params} query={url.searchParams} me={me} />
         </ErrorBoundary>
       );
     }
@@ -142,7 +145,9 @@ export function App() {
           )}
           <div id="content" className="content">
             <ErrorBox error={error} />
-            {page}
+            {/* Mounted from the start, so a transition to a page whose chunk
+                is still loading keeps what is shown instead of a fallback. */}
+            <Suspense fallback={<Loading />}>{page}</Suspense>
           </div>
         </div>
       </I18n.Provider>

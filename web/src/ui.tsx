@@ -1,5 +1,5 @@
 // Small shared pieces: history navigation, links, loading, errors, badges.
-import { Component, useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { Component, startTransition, useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { Problem } from "./api/client";
 import { useT } from "./i18n";
 
@@ -11,7 +11,8 @@ export function navigate(to: string) {
 export function usePath(): string {
   const [path, setPath] = useState(window.location.pathname + window.location.search);
   useEffect(() => {
-    const update = () => setPath(window.location.pathname + window.location.search);
+    // A transition: the page shown stays until the next one's chunk is there.
+    const update = () => startTransition(() => setPath(window.location.pathname + window.location.search));
     window.addEventListener("popstate", update);
     return () => window.removeEventListener("popstate", update);
   }, []);

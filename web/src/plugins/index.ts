@@ -1,12 +1,12 @@
 // The plugins area: plugin administration and the tenant settings page that
 // hosts the tenant.admin.settings slot (src/shell/area.ts).
-import { lazy } from "react";
+import { lazyPage } from "../shell/area";
 import type { Area } from "../shell/area";
 
 export const pluginsArea: Area = {
   routes: [
-    { path: "/manage/plugins", page: lazy(() => import("./PluginsAdminPage")) },
-    { path: "/manage/tenant", page: lazy(() => import("./TenantSettingsPage")) },
+    { path: "/manage/plugins", page: lazyPage(() => import("./PluginsAdminPage")) },
+    { path: "/manage/tenant", page: lazyPage(() => import("./TenantSettingsPage")) },
   ],
   nav: [
     { to: "/manage/tenant", label: { en: "Tenant settings", es: "Ajustes de la organización" }, section: "admin", ownerOnly: true },

@@ -2,7 +2,7 @@
 // each area (src/areas/*, src/plugins) lists its pages by path pattern and
 // its links in the navigation. Pages are lazy, so each area is its own chunk
 // and the first page loads only the shell.
-import type { ComponentType, LazyExoticComponent } from "react";
+import { createElement, use, type ComponentType } from "react";
 import type { Me } from "../api/client";
 import type { UiLanguage } from "../i18n";
 
@@ -16,7 +16,33 @@ export interface PageProps {
 export interface RouteDef {
   // Segments; ":name" binds a parameter. Exact match on the segment count.
   path: string;
-  page: ComponentType<PageProps> | LazyExoticComponent<ComponentType<PageProps>>;
+  page: ComponentType<PageProps> & { preload?: () => Promise<unknown> };
+}
+
+// A page in its own chunk, like React.lazy, that can be loaded before it
+// renders (preload): the shell starts loading the first page's chunk beside
+// GET /api/users/me, and a navigation waits for the next page's chunk in a
+// transition. Either way the page never suspends into a fallback, whose
+// reveal React holds back for up to 300 ms.
+export function lazyPage(
+  load: () => Promise<{ default: ComponentType<PageProps> }>,
+): ComponentType<PageProps> & { preload: () => Promise<unknown> } {
+  let loaded: ComponentType<PageProps> | null = null;
+  let loading: Promise<ComponentType<PageProps>> | null = null;
+  const preload = () =>
+    (loading ??= load().then(
+      (m) => (loaded = m.default),
+      (e) => {
+        loading = null; // a failed chunk (a new deployment) may be asked for again
+        throw e;
+      },
+    ));
+  function LazyPage(props: PageProps) {
+    const Page = loaded ?? use(preload());
+    return createElement(Page, props);
+  }
+  LazyPage.preload = preload;
+  return LazyPage;
 }
 
 export type NavSection = "knowledge" | "trust" | "admin";

@@ -1,13 +1,13 @@
 // The admin area's pages and navigation (src/shell/area.ts), under /manage
 // (the server keeps /admin for its API). /manage/plugins
 // and /manage/tenant belong to the plugin manager (src/plugins).
-import { lazy, type ComponentType } from "react";
-import type { Area, PageProps } from "../../shell/area";
+import type { ComponentType } from "react";
+import { lazyPage, type Area, type PageProps } from "../../shell/area";
 
 // A lazy page: the module's export `name` (each module is its own chunk),
 // shown to tenant owners only (Guard.tsx).
 const page = (load: () => Promise<Record<string, unknown>>, name: string) =>
-  lazy(async () => {
+  lazyPage(async () => {
     const [module, guard] = await Promise.all([load(), import("./Guard")]);
     return { default: guard.ownerOnly(module[name] as ComponentType<PageProps>) };
   });

@@ -1,13 +1,13 @@
 // The knowledge base area: hubs (list, create, settings), their entries, the
 // reader and the editor.
-import { lazy } from "react";
+import { lazyPage } from "../../shell/area";
 import type { Area } from "../../shell/area";
 
-const HubsPage = lazy(() => import("./Hubs").then((m) => ({ default: m.HubsPage })));
-const HubPage = lazy(() => import("./Hubs").then((m) => ({ default: m.HubPage })));
-const HubSettingsPage = lazy(() => import("./Hubs").then((m) => ({ default: m.HubSettingsPage })));
-const ReaderPage = lazy(() => import("./Reader").then((m) => ({ default: m.ReaderPage })));
-const EditorPage = lazy(() => import("./Editor").then((m) => ({ default: m.EditorPage })));
+const HubsPage = lazyPage(() => import("./Hubs").then((m) => ({ default: m.HubsPage })));
+const HubPage = lazyPage(() => import("./Hubs").then((m) => ({ default: m.HubPage })));
+const HubSettingsPage = lazyPage(() => import("./Hubs").then((m) => ({ default: m.HubSettingsPage })));
+const ReaderPage = lazyPage(() => import("./Reader").then((m) => ({ default: m.ReaderPage })));
+const EditorPage = lazyPage(() => import("./Editor").then((m) => ({ default: m.EditorPage })));
 
 export const kbArea: Area = {
   routes: [

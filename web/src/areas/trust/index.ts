@@ -2,19 +2,19 @@
 // their keys, tenant API keys, policies, connectors, scanner findings, the
 // decision ledger and compliance reports. Every page calls tenant-admin
 // routes, so the links are shown to owners only.
-import { lazy } from "react";
+import { lazyPage } from "../../shell/area";
 import type { Area } from "../../shell/area";
 
-const AppsPage = lazy(() => import("./Apps").then((m) => ({ default: m.AppsPage })));
-const AppPage = lazy(() => import("./Apps").then((m) => ({ default: m.AppPage })));
-const ApiKeysPage = lazy(() => import("./ApiKeys").then((m) => ({ default: m.ApiKeysPage })));
-const PoliciesPage = lazy(() => import("./Policies").then((m) => ({ default: m.PoliciesPage })));
-const ConnectorsPage = lazy(() => import("./Connectors").then((m) => ({ default: m.ConnectorsPage })));
-const ConnectorPage = lazy(() => import("./Connectors").then((m) => ({ default: m.ConnectorPage })));
-const FindingsPage = lazy(() => import("./Findings").then((m) => ({ default: m.FindingsPage })));
-const LedgerPage = lazy(() => import("./Ledger").then((m) => ({ default: m.LedgerPage })));
-const DecisionPage = lazy(() => import("./Ledger").then((m) => ({ default: m.DecisionPage })));
-const ReportsPage = lazy(() => import("./Reports").then((m) => ({ default: m.ReportsPage })));
+const AppsPage = lazyPage(() => import("./Apps").then((m) => ({ default: m.AppsPage })));
+const AppPage = lazyPage(() => import("./Apps").then((m) => ({ default: m.AppPage })));
+const ApiKeysPage = lazyPage(() => import("./ApiKeys").then((m) => ({ default: m.ApiKeysPage })));
+const PoliciesPage = lazyPage(() => import("./Policies").then((m) => ({ default: m.PoliciesPage })));
+const ConnectorsPage = lazyPage(() => import("./Connectors").then((m) => ({ default: m.ConnectorsPage })));
+const ConnectorPage = lazyPage(() => import("./Connectors").then((m) => ({ default: m.ConnectorPage })));
+const FindingsPage = lazyPage(() => import("./Findings").then((m) => ({ default: m.FindingsPage })));
+const LedgerPage = lazyPage(() => import("./Ledger").then((m) => ({ default: m.LedgerPage })));
+const DecisionPage = lazyPage(() => import("./Ledger").then((m) => ({ default: m.DecisionPage })));
+const ReportsPage = lazyPage(() => import("./Reports").then((m) => ({ default: m.ReportsPage })));
 
 export const trustArea: Area = {
   routes: [

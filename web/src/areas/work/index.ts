@@ -1,16 +1,16 @@
 // The work area's pages and navigation (src/shell/area.ts): translations
 // side by side (reached from an entry), expiry dashboards, notifications
 // and analytics.
-import { lazy } from "react";
+import { lazyPage } from "../../shell/area";
 import type { Area } from "../../shell/area";
 
-const TranslationsPage = lazy(() => import("./Translations").then((m) => ({ default: m.TranslationsPage })));
-const TranslationPage = lazy(() => import("./Translations").then((m) => ({ default: m.TranslationPage })));
-const MyExpiryPage = lazy(() => import("./Expiry").then((m) => ({ default: m.MyExpiryPage })));
-const SummaryPage = lazy(() => import("./Expiry").then((m) => ({ default: m.SummaryPage })));
-const SummaryHubPage = lazy(() => import("./Expiry").then((m) => ({ default: m.SummaryHubPage })));
-const NotificationsPage = lazy(() => import("./Notifications").then((m) => ({ default: m.NotificationsPage })));
-const AnalyticsPage = lazy(() => import("./Analytics").then((m) => ({ default: m.AnalyticsPage })));
+const TranslationsPage = lazyPage(() => import("./Translations").then((m) => ({ default: m.TranslationsPage })));
+const TranslationPage = lazyPage(() => import("./Translations").then((m) => ({ default: m.TranslationPage })));
+const MyExpiryPage = lazyPage(() => import("./Expiry").then((m) => ({ default: m.MyExpiryPage })));
+const SummaryPage = lazyPage(() => import("./Expiry").then((m) => ({ default: m.SummaryPage })));
+const SummaryHubPage = lazyPage(() => import("./Expiry").then((m) => ({ default: m.SummaryHubPage })));
+const NotificationsPage = lazyPage(() => import("./Notifications").then((m) => ({ default: m.NotificationsPage })));
+const AnalyticsPage = lazyPage(() => import("./Analytics").then((m) => ({ default: m.AnalyticsPage })));
 
 export const workArea: Area = {
   routes: [
