@@ -42,7 +42,9 @@ export function EntryActions({
   }, [entryId, onEntry]);
   const close = useCallback(() => setOpen(null), []);
   const slotContext = useMemo(() => ({ entryId, hubKey, refresh }), [entryId, hubKey, refresh]);
-  const approvalContext = useMemo(() => ({ entryId, hubKey, refresh, close }), [entryId, hubKey, refresh, close]);
+  // No `close`: the dialog has its own Close button (a contribution given
+  // `close` would add a second one).
+  const approvalContext = useMemo(() => ({ entryId, hubKey, refresh }), [entryId, hubKey, refresh]);
   const expiry = useStableLoad(() => call("get", "/api/entries/{entryId}/expiry-status", { params: { entryId } }), [entryId, version]);
   const publish = useAction();
 
@@ -87,7 +89,8 @@ export function EntryActions({
         <button type="button" className="primary" onClick={doPublish} disabled={publish.busy}>
           {publish.busy ? s.publishing : entry.status === "Draft" ? s.publish : s.republish}
         </button>
-        <Slot name="entry.toolbar.publish" context={slotContext} />
+        {/* Remounted on refresh: an approval decided in the dialog shows here. */}
+        <Slot key={version} name="entry.toolbar.publish" context={slotContext} />
         <button type="button" onClick={() => setOpen("approval")}>
           {s.approval}
         </button>
