@@ -1,6 +1,6 @@
 // The shell: who is signed in (GET /api/users/me picks the UI language), the
 // navigation, and the page the path names (src/shell/area.ts).
-import { Suspense, useEffect, useState } from "react";
+import { Suspense, useEffect, useRef, useState } from "react";
 import { call, Problem, session, type Me } from "./api/client";
 import { adminArea } from "./areas/admin";
 import { kbArea } from "./areas/kb";
@@ -56,6 +56,18 @@ export function App() {
   }, [language]);
 
   const url = new URL(path, window.location.origin);
+  // On another page (or signed in or out), the focus goes to the content
+  // unless the page took it, as a page load starts at the top: the next Tab
+  // is the page's first control.
+  const contentRef = useRef<HTMLDivElement>(null);
+  const pageKey = `${me?.id ?? ""} ${url.pathname}`;
+  const shownPage = useRef(pageKey);
+  useEffect(() => {
+    if (shownPage.current === pageKey) return;
+    shownPage.current = pageKey;
+    const content = contentRef.current;
+    if (content && !content.contains(document.activeElement)) content.focus({ preventScroll: true });
+  }, [pageKey]);
   let page: React.ReactNode;
   if (!checked) page = <Loading />;
   else if (!me)
@@ -140,7 +152,7 @@ export function App() {
               ))}
             </nav>
           )}
-          <div id="content" className="content">
+          <div id="content" className="content" tabIndex={-1} ref={contentRef}>
             <ErrorBox error={error} />
             {page}
           </div>

@@ -49,6 +49,7 @@ export function EntryActions({
   const publish = useAction();
 
   async function doPublish() {
+    if (publish.busy) return;
     onNotice(null);
     if (dirty && !(await saveFirst())) return;
     const published = await publish.run(() => call("post", "/api/entries/{id}/publish", { params: { id: entryId } }));
@@ -86,7 +87,8 @@ export function EntryActions({
         )}
       </div>
       <div className="toolbar entry-toolbar" role="toolbar" aria-label={s.entryActions}>
-        <button type="button" className="primary" onClick={doPublish} disabled={publish.busy}>
+        {/* Not disabled while publishing: a disabled button loses the keyboard focus. */}
+        <button type="button" className="primary" onClick={doPublish} aria-disabled={publish.busy || undefined}>
           {publish.busy ? s.publishing : entry.status === "Draft" ? s.publish : s.republish}
         </button>
         {/* Remounted on refresh: an approval decided in the dialog shows here. */}
@@ -429,7 +431,10 @@ export function DeleteForm({ entry, close }: { entry: EntryT; close: () => void 
         <button type="submit" className="danger" disabled={action.busy || held}>
           {s.confirmDelete}
         </button>
-        <button type="button" onClick={close}>
+        {/* The dialog opens with the focus on Cancel, so Enter alone never
+            deletes. The attribute, not React's autoFocus: the native
+            dialog's showModal() picks it. */}
+        <button type="button" onClick={close} ref={(b) => b?.setAttribute("autofocus", "")}>
           {s.cancel}
         </button>
       </div>
