@@ -137,13 +137,30 @@ export async function run(h) {
   await page.keyboard.press("Control+End");
   await page.keyboard.press("Enter");
   await page.keyboard.type("Shift+Tab moves back.");
-  await tabTo((f) => f.tag === "button" && f.text === "Save", "the Save button", 3);
+  // A table from the formatting toolbar: Tab moves from cell to cell, and
+  // the keys lead out of it again (no trap).
+  await press("Shift+Tab", (f) => f.tag === "button" && f.text === "Table", "the Table button", 3);
+  await page.keyboard.press("Enter");
+  // The tool hands the focus back to the document (TipTap does it on the next frame).
+  await page.waitForFunction(() => document.activeElement?.getAttribute("contenteditable") === "true", null, { timeout: 5000 })
+    .catch(() => undefined);
+  await expectFocus((f) => f.editable, "the document, in the new table");
+  await page.keyboard.type("Key");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("Action");
+  await expectFocus((f) => f.editable, "the document (Tab moves between cells)");
+  await page.keyboard.press("Control+End");
+  await page.waitForTimeout(200); // the editor takes the new selection on selectionchange
+  await tabTo((f) => f.tag === "button" && f.text === "Save", "the Save button (out of the table)", 3);
   await page.keyboard.press("Enter");
   await page.getByRole("status").getByText("Saved.").waitFor();
   await expectFocus((f) => f.tag === "button" && f.text === "Save", "the Save button");
   const saved = (await h.api("GET", `/api/entries/${entryId}`, undefined, editor)).json;
   expect(saved.content.includes("Shift+Tab moves back.") && saved.content.includes("Press Tab to move on."),
     `the typed paragraph should be saved after the first: ${saved.content}`);
+  const table = JSON.parse(saved.content).content.find((n) => n.type === "table");
+  const cells = JSON.stringify(table?.content?.[0] ?? null);
+  expect(cells.includes('"Key"') && cells.includes('"Action"'), `the table's first row should hold Key and Action: ${cells}`);
 
   step("the review dialog: Space opens it with the focus inside; Escape closes it, the focus back on Review");
   await press("Shift+Tab", (f) => f.tag === "button" && f.text === "Review", "the Review button");
