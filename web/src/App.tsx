@@ -1,6 +1,6 @@
 // The shell: who is signed in (GET /api/users/me picks the UI language), the
 // navigation, and the page the path names (src/shell/area.ts).
-import { startTransition, Suspense, useEffect, useState } from "react";
+import { startTransition, Suspense, useEffect, useRef, useState } from "react";
 import { call, Problem, session, type Me } from "./api/client";
 import { adminArea } from "./areas/admin";
 import { kbArea } from "./areas/kb";
@@ -61,6 +61,18 @@ export function App() {
   }, [language]);
 
   const url = new URL(path, window.location.origin);
+  // On another page (or signed in or out), the focus goes to the content
+  // unless the page took it, as a page load starts at the top: the next Tab
+  // is the page's first control.
+  const contentRef = useRef<HTMLDivElement>(null);
+  const pageKey = `${me?.id ?? ""} ${url.pathname}`;
+  const shownPage = useRef(pageKey);
+  useEffect(() => {
+    if (shownPage.current === pageKey) return;
+    shownPage.current = pageKey;
+    const content = contentRef.current;
+    if (content && !content.contains(document.activeElement)) content.focus({ preventScroll: true });
+  }, [pageKey]);
   let page: React.ReactNode;
   if (!checked) page = <Loading />;
   else if (!me)
@@ -143,7 +155,7 @@ export function App() {
               ))}
             </nav>
           )}
-          <div id="content" className="content">
+          <div id="content" className="content" tabIndex={-1} ref={contentRef}>
             <ErrorBox error={error} />
             {/* Mounted from the start, so a transition to a page whose chunk
                 is still loading keeps what is shown instead of a fallback. */}

@@ -2,10 +2,10 @@
 // server offers; install content-rules and approval-workflow; edit settings
 // with a plugin's own form and with the JSON editor (the server's field
 // errors shown); their components appear in the tenant.admin.settings slot
-// of /manage/tenant (and, once the entry editor page exists, in the entry
-// slots of /entries/:id/edit); disable approval-workflow and see them go; a
-// guard script written in GuardScriptsSettings denies publishing until it is
-// disabled.
+// of /manage/tenant and the approval button in entry.toolbar.publish of
+// /entries/:id/edit (every slot in full: plugin-slots.mjs); disable
+// approval-workflow and see them go; a guard script written in
+// GuardScriptsSettings denies publishing until it is disabled.
 export async function run(h) {
   const { page, step, expect } = h;
   const tenantId = await h.newTenant("Plugins Journey");
@@ -97,25 +97,18 @@ export async function run(h) {
   expect(publish.status === 422 && publish.json.reasonCode === "approval_required",
     `publishing without approval should be denied approval_required: ${publish.status} ${JSON.stringify(publish.json)}`);
 
-  // ---- Entry slots: /entries/:id/edit is built on another branch. Until it
-  // is merged this step says so and goes on; once the page exists, it
-  // asserts the approval button in entry.toolbar.publish and requests an
-  // approval through it.
-  step("ENTRY SLOTS (needs the entry editor page): ApprovalPublishButton in entry.toolbar.publish");
+  // The entry slots in full (every slot with the shipped plugins' components)
+  // are e2e/journeys/plugin-slots.mjs; here the approval button appears in
+  // entry.toolbar.publish and requests an approval, and leaves once the
+  // plugin is disabled.
+  step("ENTRY SLOTS: ApprovalPublishButton in entry.toolbar.publish of /entries/:id/edit");
   await page.goto(`${h.base}/entries/${entryId}/edit`);
-  const noPage = page.getByText(`No page at /entries/${entryId}/edit`);
   const button = inSlot("entry.toolbar.publish", "approval-workflow");
-  await noPage.or(button).first().waitFor();
-  const editorPageExists = !(await noPage.isVisible());
-  if (!editorPageExists) {
-    console.log("    (skipped: no /entries/:id/edit page in this build; the step runs once it is merged)");
-  } else {
-    await button.getByRole("button", { name: "Request approval" }).click();
-    await button.locator('[data-approval-status="Pending"]').waitFor();
-    const approvals = await api("GET", `/api/plugins/approval-workflow/entries/${entryId}/approvals`);
-    expect(approvals.json[0]?.status === "Pending", `approval not requested: ${JSON.stringify(approvals.json)}`);
-    await h.checkA11y("entry editor with plugin slots");
-  }
+  await button.getByRole("button", { name: "Request approval" }).click();
+  await button.locator('[data-approval-status="Pending"]').waitFor();
+  const approvals = await api("GET", `/api/plugins/approval-workflow/entries/${entryId}/approvals`);
+  expect(approvals.json[0]?.status === "Pending", `approval not requested: ${JSON.stringify(approvals.json)}`);
+  await h.checkA11y("entry editor with plugin slots");
 
   step("disable approval-workflow: its components leave the slots, the server no longer asks for approval");
   await openFromNav("Plugins", "Plugins");
@@ -127,13 +120,11 @@ export async function run(h) {
   await inSlot("tenant.admin.settings", "content-rules").first().waitFor();
   expect((await inSlot("tenant.admin.settings", "approval-workflow").count()) === 0,
     "ApprovalWorkflowSettings should be gone from the slot");
-  if (editorPageExists) {
-    await page.goto(`${h.base}/entries/${entryId}/edit`);
-    await page.locator('[data-slot="entry.toolbar.publish"]').waitFor({ state: "attached" });
-    await page.waitForLoadState("networkidle"); // the plugin list has loaded
-    expect((await inSlot("entry.toolbar.publish", "approval-workflow").count()) === 0,
-      "ApprovalPublishButton should be gone from the toolbar");
-  }
+  await page.goto(`${h.base}/entries/${entryId}/edit`);
+  await page.locator('[data-slot="entry.toolbar.publish"]').waitFor({ state: "attached" });
+  await page.waitForLoadState("networkidle"); // the plugin list has loaded
+  expect((await inSlot("entry.toolbar.publish", "approval-workflow").count()) === 0,
+    "ApprovalPublishButton should be gone from the toolbar");
 
   step("install script-guards; write a guard script in GuardScriptsSettings that denies publishing");
   await openFromNav("Plugins", "Plugins");

@@ -68,7 +68,7 @@ const en = {
     exemptHubs: "Exempt hubs (hub keys)",
   },
   sd: {
-    explain: "Safe delete is on: deleting an entry that AI applications used in the last {days} days needs a reason, kept in the audit log.",
+    explain: "Safe delete is on: deleting an entry that AI applications used in the last {days} days needs the entry's key and a reason.",
     typeKey: "Type the entry's key ({key}) to confirm",
     reason: "Reason for deleting",
     held: "The delete stays disabled until you type the key and a reason.",
@@ -246,7 +246,7 @@ const es: S = {
     exemptHubs: "Espacios exentos (claves)",
   },
   sd: {
-    explain: "El borrado seguro está activo: eliminar una entrada que usaron aplicaciones de IA en los últimos {days} días necesita un motivo, que queda en el registro de auditoría.",
+    explain: "El borrado seguro está activo: eliminar una entrada que usaron aplicaciones de IA en los últimos {days} días necesita la clave de la entrada y un motivo.",
     typeKey: "Escribe la clave de la entrada ({key}) para confirmar",
     reason: "Motivo de la eliminación",
     held: "La eliminación sigue desactivada hasta que escribas la clave y un motivo.",

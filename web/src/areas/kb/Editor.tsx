@@ -95,7 +95,7 @@ function EditorForm({ hubKey, entry: initial, justCreated }: { hubKey: string; e
 
   async function submit(e?: React.FormEvent): Promise<EntryT | undefined> {
     e?.preventDefault();
-    if (!editor) return undefined;
+    if (!editor || save.busy) return undefined;
     setNotice(null);
     const content = JSON.stringify(cleanDocument(editor.getJSON()));
     const saved = await save.run(() =>
@@ -183,7 +183,8 @@ function EditorForm({ hubKey, entry: initial, justCreated }: { hubKey: string; e
       {editor && <Toolbar editor={editor} entryId={entry?.id} hubKey={hubKey} />}
       <EditorContent editor={editor} className="document editing" />
       <div className="actions save-bar">
-        <button type="submit" disabled={save.busy || !title}>
+        {/* Not disabled while saving: a disabled button loses the keyboard focus. */}
+        <button type="submit" disabled={!title} aria-disabled={save.busy || undefined}>
           {save.busy ? s.saving : s.save}
         </button>
         {entry && dirty && <span className="hint">{s.unsaved}</span>}

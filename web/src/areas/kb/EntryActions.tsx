@@ -42,11 +42,14 @@ export function EntryActions({
   }, [entryId, onEntry]);
   const close = useCallback(() => setOpen(null), []);
   const slotContext = useMemo(() => ({ entryId, hubKey, refresh }), [entryId, hubKey, refresh]);
-  const approvalContext = useMemo(() => ({ entryId, hubKey, refresh, close }), [entryId, hubKey, refresh, close]);
+  // No `close`: the dialog has its own Close button (a contribution given
+  // `close` would add a second one).
+  const approvalContext = useMemo(() => ({ entryId, hubKey, refresh }), [entryId, hubKey, refresh]);
   const expiry = useStableLoad(() => call("get", "/api/entries/{entryId}/expiry-status", { params: { entryId } }), [entryId, version]);
   const publish = useAction();
 
   async function doPublish() {
+    if (publish.busy) return;
     onNotice(null);
     if (dirty && !(await saveFirst())) return;
     const published = await publish.run(() => call("post", "/api/entries/{id}/publish", { params: { id: entryId } }));
@@ -84,10 +87,12 @@ export function EntryActions({
         )}
       </div>
       <div className="toolbar entry-toolbar" role="toolbar" aria-label={s.entryActions}>
-        <button type="button" className="primary" onClick={doPublish} disabled={publish.busy}>
+        {/* Not disabled while publishing: a disabled button loses the keyboard focus. */}
+        <button type="button" className="primary" onClick={doPublish} aria-disabled={publish.busy || undefined}>
           {publish.busy ? s.publishing : entry.status === "Draft" ? s.publish : s.republish}
         </button>
-        <Slot name="entry.toolbar.publish" context={slotContext} />
+        {/* Remounted on refresh: an approval decided in the dialog shows here. */}
+        <Slot key={version} name="entry.toolbar.publish" context={slotContext} />
         <button type="button" onClick={() => setOpen("approval")}>
           {s.approval}
         </button>
@@ -426,7 +431,10 @@ export function DeleteForm({ entry, close }: { entry: EntryT; close: () => void 
         <button type="submit" className="danger" disabled={action.busy || held}>
           {s.confirmDelete}
         </button>
-        <button type="button" onClick={close}>
+        {/* The dialog opens with the focus on Cancel, so Enter alone never
+            deletes. The attribute, not React's autoFocus: the native
+            dialog's showModal() picks it. */}
+        <button type="button" onClick={close} ref={(b) => b?.setAttribute("autofocus", "")}>
           {s.cancel}
         </button>
       </div>
