@@ -35,7 +35,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       scanning(db, clock, audit, CompiledScanner()),
       hubs(db, clock, guards),
       analytics(db, clock, audit, options.record_reads),
-      entries(db, clock, scanning, translation_triggers, guards, analytics),
+      entries(db, clock, scanning, translation_triggers, guards, analytics, &audit),
       translations(db, clock, scanning, events, guards, analytics),
       memberships(db, clock, audit),
       expiry_templates(db, clock),

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "core/ids.h"
+#include "identity/audit.h"
 #include "identity/tenant_service.h"
 #include "kb/access.h"
 #include "kb/document.h"
@@ -401,6 +402,13 @@ Status EntryService::Delete(const identity::Principal& caller, const std::string
   Unindex(s, id);
   s.Run(internal::kDeleteEntry, {id});
   events_.Emit(s, "entry.deleted", EntryEventData(loaded.entry, caller));
+  // The reason a guard may ask for (safe-delete) is kept here, with what was deleted.
+  if (audit_) {
+    boost::json::object details{{"key", loaded.entry.key}, {"title", loaded.entry.title}, {"hubKey", loaded.hub.key}};
+    if (confirmation.confirmed) details["confirmed"] = true;
+    if (!confirmation.reason.empty()) details["reason"] = confirmation.reason;
+    audit_->Record(s, identity::AuditOf(caller, "entry.deleted", {"entry", id}, details));
+  }
   session.Commit();
   return Ok();
 }

@@ -20,6 +20,10 @@ namespace credence::storage {
 class Database;
 }
 
+namespace credence::identity {
+class AuditRecorder;
+}  // namespace credence::identity
+
 namespace credence::kb {
 
 struct NewEntry {
@@ -63,8 +67,14 @@ class EntryService {
   // every content change (in its transaction).
   EntryService(storage::Database& db, const Clock& clock, const ContentObserver& content = kIgnoreContent,
                const identity::EventSink& events = identity::kNoEvents, const ActionGuards& guards = kNoGuards,
-               const ActivityObserver& activity = kIgnoreActivity)
-      : db_(db), clock_(clock), content_(content), events_(events), guards_(guards), activity_(activity) {}
+               const ActivityObserver& activity = kIgnoreActivity, const identity::AuditRecorder* audit = nullptr)
+      : db_(db),
+        clock_(clock),
+        content_(content),
+        events_(events),
+        guards_(guards),
+        activity_(activity),
+        audit_(audit) {}
 
   // Asked by Get when a language other than the original is asked for and
   // the entry has no translation in it, or a stale or incomplete one: true
@@ -117,6 +127,7 @@ class EntryService {
   const identity::EventSink& events_;
   const ActionGuards& guards_;
   const ActivityObserver& activity_;
+  const identity::AuditRecorder* audit_;  // entry.deleted (docs/audit.md)
   ReadTrigger read_trigger_;
 };
 

@@ -18,6 +18,7 @@
 #include "core/clock.h"
 #include "core/ids.h"
 #include "support/api_fixture.h"
+#include "support/kb_fixture.h"
 #include "support/clock_fixture.h"
 
 namespace credence::test {
@@ -168,11 +169,29 @@ TEST_F(AuditApi, EveryWiredActionWritesItsEntry) {
   ExpectEntry(t, "hub.member_added", "admin", "hub", hub_id);
   EXPECT_EQ(Str(Latest(t, "hub.member_added").at("details"), "userId"), t.user_ids["editor"]);
 
+  // Groups renamed and deleted, a member's role changed.
+  ASSERT_EQ(Call("PUT", "/api/groups/" + group_id, {{"name", "Internal auditors"}}, admin).status, 200);
+  ExpectEntry(t, "group.updated", "admin", "group", group_id);
+  EXPECT_EQ(Str(Latest(t, "group.updated").at("details"), "previousName"), "Auditors");
+  ASSERT_EQ(Call("DELETE", "/api/groups/" + group_id, nullptr, admin).status, 204);
+  ExpectEntry(t, "group.deleted", "admin", "group", group_id);
+  ASSERT_EQ(Call("PUT", "/api/users/" + t.user_ids["viewer"] + "/role", {{"role", "Guest"}}, admin).status, 200);
+  ExpectEntry(t, "user.role_changed", "admin", "user", t.user_ids["viewer"]);
+  EXPECT_EQ(Str(Latest(t, "user.role_changed").at("details"), "to"), "Guest");
+
+  // An entry deleted, with what it was.
+  auto entry = MakeEntry(api(), t.token("editor"), "audited", "gone", {"Soon deleted."});
+  const std::string entry_id = Str(entry, "id");
+  ASSERT_EQ(Call("DELETE", "/api/entries/" + entry_id, nullptr, t.token("editor")).status, 204);
+  ExpectEntry(t, "entry.deleted", "editor", "entry", entry_id);
+  EXPECT_EQ(Str(Latest(t, "entry.deleted").at("details"), "key"), "gone");
+  EXPECT_EQ(Str(Latest(t, "entry.deleted").at("details"), "hubKey"), "audited");
+
   // The whole chain verifies.
   auto v = api().Get("/api/admin/audit/verify", admin);
   ASSERT_EQ(v.status, 200) << v.body;
   EXPECT_TRUE(v.Json().at("ok").as_bool()) << v.body;
-  EXPECT_EQ(v.Json().at("checked").as_int64(), 19);  // every entry above, tenant.created included
+  EXPECT_EQ(v.Json().at("checked").as_int64(), 23);  // every entry above, tenant.created included
   EXPECT_TRUE(v.Json().at("firstInvalid").is_null());
 }
 
