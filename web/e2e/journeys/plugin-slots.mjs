@@ -153,11 +153,14 @@ export async function run(h) {
   await page.getByRole("heading", { level: 1, name: "Slots hub" }).waitFor();
   const gone = await api("GET", `/api/entries/${entryId}`);
   expect(gone.status === 404, `the entry should be deleted: ${gone.status}`);
-  // The server keeps the reason nowhere (it goes to the guards only), so the
-  // request itself is what shows it was sent.
   expect(deleteUrl && new URL(deleteUrl).searchParams.get("confirm") === "true"
     && new URL(deleteUrl).searchParams.get("reason") === "Superseded by the new policy",
     `the delete should carry confirm=true and the reason: ${deleteUrl}`);
+  // The audit log keeps the reason with what was deleted.
+  const audit = await h.api("GET", "/api/admin/audit?action=entry.deleted", undefined, await h.tokenFor("admin", tenantId));
+  const deleted = audit.json.entries.find((e) => e.target.id === entryId);
+  expect(deleted?.details.reason === "Superseded by the new policy" && deleted.details.confirmed === true,
+    `the audit entry of the delete: ${JSON.stringify(deleted)}`);
 
   step("tenant.admin.settings: the three plugins' settings components on /manage/tenant");
   await h.signIn("admin", tenantId, "/manage/tenant");
