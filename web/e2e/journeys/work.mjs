@@ -141,6 +141,12 @@ async function journey(h, mt) {
   expect(staleText.includes("Meals up to 40 EUR.") && staleText.includes("Comidas hasta 30 EUR."),
     `the stale row should show the new original beside the old translation: ${staleText}`);
   expect((await page.locator(".aligned-row").count()) === 3, "three aligned rows");
+  // The change in the original, as a word diff of the text then and now.
+  const change = staleRows.first().locator('[data-source-change="diff"]');
+  await change.waitFor();
+  expect((await change.locator("del").allInnerTexts()).join(" ").includes("30")
+    && (await change.locator("ins").allInnerTexts()).join(" ").includes("40"),
+    `the diff of the original: ${await change.innerHTML()}`);
   await page.locator('[data-stale-count="1"]').waitFor();
   await h.checkA11y("translation side by side");
   await h.screenshot("work-translation");

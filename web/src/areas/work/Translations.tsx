@@ -5,7 +5,7 @@
 // machine translation when the server has a provider.
 import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { call, Problem } from "../../api/client";
-import { DocumentView, parseDocument, type PmNode } from "../../editor/Document";
+import { DocumentView, parseDocument, SourceChange, type PmNode } from "../../editor/Document";
 import { format } from "../../i18n";
 import type { PageProps } from "../../shell/area";
 import { Dialog, EmptyState, ErrorBox, Link, Loading, Progress, StatusBadge, navigate, useAction, useLoad } from "../../ui";
@@ -234,6 +234,11 @@ function TranslationEditor({ params }: PageProps) {
   const action = useAction();
 
   const full = translation.data?.full;
+  // What changed in each stale block's original since it was translated.
+  const staleSource = useMemo(
+    () => new Map((translation.data?.stale ?? []).map((b) => [b.blockId, { before: b.originalTextThen, after: b.originalText }])),
+    [translation.data],
+  );
   const rows: AlignedRow[] = useMemo(
     () =>
       original.data && full
@@ -422,6 +427,9 @@ function TranslationEditor({ params }: PageProps) {
                     <div role="cell" className="cell original">
                       <span className="cell-label">{format(s.original, { language: e.originalLanguage })}</span>
                       {row.original ? <BlockView node={row.original} /> : <p className="removed">{s.removedOriginal}</p>}
+                      {state === "stale" && staleSource.get(row.blockId) && (
+                        <SourceChange detail={staleSource.get(row.blockId)!} />
+                      )}
                     </div>
                     <div role="cell" className="cell translated">
                       <span className="cell-label">{format(s.translation, { language })}</span>
