@@ -147,6 +147,14 @@ TEST_F(Trust, APreviewDecidesLikeEvaluateAndRecordsNothing) {
                             Str(key.Json(), "clientSecret"));
   EXPECT_EQ(machine.status, 403) << machine.body;
   ExpectProblem(Evaluate(w.t, {}, {}, "/api/trust/preview"), 400, "no_sources");
+  // Another tenant's people see nothing of this tenant's entry.
+  auto other = CreateTenant(api(), "trust-preview-other");
+  auto theirs = Evaluate(other, {"entry:" + w.published}, {}, "/api/trust/preview");
+  ASSERT_EQ(theirs.status, 200) << theirs.body;
+  const json::value their_body = theirs.Json();
+  const auto& result = their_body.at("results").as_array().at(0);
+  EXPECT_EQ(Str(result, "decision"), "block");
+  EXPECT_FALSE(result.at("resolved").as_bool());
 }
 
 TEST_F(Trust, TheLedgerListsDecisionsNewestFirstWithFiltersAndPages) {
