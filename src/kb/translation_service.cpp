@@ -1,6 +1,7 @@
 #include "kb/translation_service.h"
 
 #include <unordered_map>
+#include <unordered_set>
 
 #include "identity/tenant_service.h"
 #include "kb/document.h"
@@ -157,9 +158,9 @@ Result<TranslationSummary> TranslationService::GetStatus(const identity::Princip
   return *summary;
 }
 
-Result<TranslationSummary> TranslationService::MarkUpToDate(const identity::Principal& caller,
-                                                            const std::string& entry_id,
-                                                            const std::string& language) const {
+Result<TranslationSummary> TranslationService::MarkUpToDate(
+    const identity::Principal& caller, const std::string& entry_id, const std::string& language,
+    const std::optional<std::vector<std::string>>& block_ids) const {
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
   CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, entry_id, AccessLevel::kEditor, false));
@@ -167,8 +168,20 @@ Result<TranslationSummary> TranslationService::MarkUpToDate(const identity::Prin
   if (auto denial = guards_.Check(s, {"Translation.MarkUpToDate", caller.tenant_id, caller.user_id, entry_id,
                                       {{"hubKey", loaded.hub.key}, {"language", language}}}))
     return GuardDeniedError(*denial);
-  s.Run(internal::kMarkTranslationUpToDate, {entry_id, language});
-  s.Run(internal::kConfirmMachineTranslation, {entry_id, language});  // a person confirmed it
+  if (block_ids) {
+    std::unordered_set<std::string> translated;
+    for (const auto& row : s.Run(internal::kTranslationBlocks, {entry_id, language})) translated.insert(row.Text(0));
+    for (size_t i = 0; i < block_ids->size(); ++i)
+      if (!translated.count((*block_ids)[i]))
+        return Error::Validation({{"blockIds[" + std::to_string(i) + "]", "is not a block of this translation"}});
+    for (const auto& block_id : *block_ids) {
+      s.Run(internal::kMarkTranslationBlockUpToDate, {entry_id, language, block_id});
+      s.Run(internal::kConfirmMachineTranslatedBlock, {entry_id, language, block_id});
+    }
+  } else {
+    s.Run(internal::kMarkTranslationUpToDate, {entry_id, language});
+    s.Run(internal::kConfirmMachineTranslation, {entry_id, language});  // a person confirmed it
+  }
   s.Run(internal::kDropUnreferencedBlockVersions, {entry_id});
   auto summary = *Summary(s, entry_id, language);
   session.Commit();

@@ -46,8 +46,11 @@ class TranslationService {
                                  const std::string& content) const;
   Result<TranslationSummary> GetStatus(const identity::Principal& caller, const std::string& entry_id,
                                        const std::string& language) const;
+  // Every block, or only `block_ids` (blocks of the translation; 400
+  // naming the first that is not one).
   Result<TranslationSummary> MarkUpToDate(const identity::Principal& caller, const std::string& entry_id,
-                                          const std::string& language) const;
+                                          const std::string& language,
+                                          const std::optional<std::vector<std::string>>& block_ids = std::nullopt) const;
   Result<std::vector<StaleBlock>> StaleBlocks(const identity::Principal& caller, const std::string& entry_id,
                                               const std::string& language) const;
   Status Delete(const identity::Principal& caller, const std::string& entry_id, const std::string& language) const;

@@ -353,6 +353,29 @@ TEST_F(Staleness, AStaleBlockShowsTheTextItWasTranslatedFrom) {
   EXPECT_EQ(Str(again.as_array()[0], "originalTextThen"), "Paragraph 3, revised twice");
 }
 
+TEST_F(Staleness, ATranslatorMarksOneBlockUpToDate) {
+  auto texts = Texts();
+  texts[8] = "Paragraph 8, typo fixed";
+  texts[9] = "Paragraph 9, revised";
+  ASSERT_EQ(api().Put("/api/entries/" + id, {{"title", "Entry long"}, {"content", Doc(texts, ids)}}, admin()).status,
+            200);
+  EXPECT_EQ(Int(Status("es"), "staleBlockCount"), 2);
+  const std::string path = "/api/entries/" + id + "/translations/es/mark-uptodate";
+  auto marked = api().Put(path, {{"blockIds", json::array{ids[8]}}}, admin());
+  ASSERT_EQ(marked.status, 200) << marked.body;
+  EXPECT_EQ(Int(marked.Json(), "staleBlockCount"), 1);
+  auto stale = api().Get("/api/entries/" + id + "/translations/es/stale-blocks", admin()).Json();
+  ASSERT_EQ(stale.as_array().size(), 1u);
+  EXPECT_EQ(Str(stale.as_array()[0], "blockId"), ids[9]);
+  EXPECT_EQ(Int(Status("de"), "staleBlockCount"), 2);  // only es, only that block
+
+  ExpectValidation(api().Put(path, {{"blockIds", json::array{"00000000-0000-7000-8000-000000000000"}}}, admin()),
+                   "blockIds[0]");
+  ExpectValidation(api().Put(path, {{"blockIds", json::array{}}}, admin()), "blockIds");
+  EXPECT_EQ(api().Send("PUT", path, "{not json", admin(), {{"Content-Type", "application/json"}}).status, 400);
+  EXPECT_EQ(Int(Status("es"), "staleBlockCount"), 1);  // nothing changed by the refused ones
+}
+
 TEST_F(Staleness, ReorderingBlocksStalesNothing) {
   auto texts = Texts();
   auto order = ids;

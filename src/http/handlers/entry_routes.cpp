@@ -408,15 +408,31 @@ void AddEntryRoutes(Router& router, const Services& s) {
                .errors = {404},
                .path_params = TranslationParams()}});
 
+  static const Schema kMarkRequest = Schema::Object({Optional(
+      "blockIds", Schema::Array(Schema::Uuid()).MinItems(1).MaxItems(10000).Describe(
+                      "only these blocks of the translation (a translator confirming one block); without a body, "
+                      "every block"))});
   router.Add({Method::kPut, "/api/entries/{entryId}/translations/{language}/mark-uptodate", Auth::kUser, "",
               [&translations](RequestContext& ctx) {
-                auto t = translations.MarkUpToDate(ctx.Caller(), EntryIdOf(ctx, "entryId"), ctx.PathParam("language"));
+                std::optional<std::vector<std::string>> block_ids;
+                if (!ctx.request.body.empty()) {
+                  auto body = ParseBody(ctx.request, kMarkRequest);
+                  if (!body) return Problem(ctx, body.error());
+                  if (const auto* ids = body->if_contains("blockIds")) {
+                    block_ids.emplace();
+                    for (const auto& id : ids->as_array()) block_ids->push_back(CanonicalUuid(std::string(id.as_string())));
+                  }
+                }
+                auto t = translations.MarkUpToDate(ctx.Caller(), EntryIdOf(ctx, "entryId"), ctx.PathParam("language"),
+                                                   block_ids);
                 if (!t) return Problem(ctx, t.error());
                 return JsonResponse(200, TranslationSummaryJson(*t));
               },
-              {.summary = "Declare every block of the translation current with its original (Entry Editor+); 422 "
-                          "guard_denied when a plugin action guard (Translation.MarkUpToDate) denies it.",
+              {.summary = "Declare the translation's blocks current with their original (Entry Editor+): every "
+                          "block, or the blockIds given; 422 guard_denied when a plugin action guard "
+                          "(Translation.MarkUpToDate) denies it.",
                .tag = "translations",
+               .request = kMarkRequest,
                .response = TranslationSummarySchema(),
                .errors = {404, 422},
                .path_params = TranslationParams()}});

@@ -248,6 +248,18 @@ inline constexpr TenantQuery kInsertMachineTranslationBlock{
     "INSERT INTO translation_blocks (tenant_id, entry_id, language, block_id, node, source_hash, machine_translated)"
     " VALUES ($1, $2, $3, $4, $5, $6, 1)"};
 
+inline constexpr TenantQuery kConfirmMachineTranslatedBlock{
+    "kb.confirm_machine_translated_block",
+    "UPDATE translation_blocks SET machine_translated = 0"
+    " WHERE tenant_id = $1 AND entry_id = $2 AND language = $3 AND block_id = $4 AND machine_translated = 1"};
+
+inline constexpr TenantQuery kMarkTranslationBlockUpToDate{
+    "kb.mark_translation_block_up_to_date",
+    "UPDATE translation_blocks SET source_hash = (SELECT eb.hash FROM entry_blocks eb"
+    "   WHERE eb.tenant_id = translation_blocks.tenant_id AND eb.entry_id = translation_blocks.entry_id"
+    "   AND eb.block_id = translation_blocks.block_id)"
+    " WHERE tenant_id = $1 AND entry_id = $2 AND language = $3 AND block_id = $4"};
+
 inline constexpr TenantQuery kConfirmMachineTranslation{
     "kb.confirm_machine_translation",
     "UPDATE translation_blocks SET machine_translated = 0"

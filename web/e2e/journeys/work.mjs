@@ -177,10 +177,21 @@ async function journey(h, mt) {
     `the saved translation keeps the original's block ids: ${full.json.content}`);
   expect(nodes[1].content[0].text === "Comidas hasta 40 EUR.", `saved text: ${JSON.stringify(nodes[1])}`);
 
+  step("one block marked up to date: its translation still holds after a typo fix in the original");
+  ok(await original("Meals up to 40 EUR", "Taxis need a receipt."), "fix the meals block's punctuation");
+  await page.reload();
+  const typoRow = page.locator(`.aligned-row[data-block-id="${ids.meals}"]`);
+  await page.locator(`.aligned-row[data-block-id="${ids.meals}"][data-state="stale"]`).waitFor();
+  await typoRow.getByRole("button", { name: /Still correct/ }).click();
+  await page.getByRole("status").filter({ hasText: "The block is marked up to date." }).waitFor();
+  await page.locator(`.aligned-row[data-block-id="${ids.meals}"][data-state="current"]`).waitFor();
+  es = await spanish();
+  expect(es.staleBlockCount === 0, `API after marking the block: ${JSON.stringify(es)}`);
+
   step("mark up to date: after another change of the original, the whole translation is confirmed");
   ok(await original("Meals up to 40 EUR.", "Taxis need a printed receipt."), "edit the original's taxis block");
   await page.reload();
-  await page.locator('[data-stale-count="1"]').waitFor();
+  await page.locator('[data-stale-count="2"]').waitFor();
   await page.locator(`.aligned-row[data-block-id="${ids.taxis}"][data-state="stale"]`).waitFor();
   await page.getByRole("button", { name: "Mark all up to date" }).click();
   await page.getByRole("status").filter({ hasText: "Marked up to date." }).waitFor();

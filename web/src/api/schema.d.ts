@@ -1381,10 +1381,10 @@ export interface paths {
         };
         get?: never;
         /**
-         * Declare every block of the translation current with its original (Entry Editor+); 422 guard_denied when a plugin action guard (Translation.MarkUpToDate) denies it.
-         * @description Declare every block of the translation current with its original (Entry Editor+); 422 guard_denied when a plugin action guard (Translation.MarkUpToDate) denies it.
+         * Declare the translation's blocks current with their original (Entry Editor+): every block, or the blockIds given; 422 guard_denied when a plugin action guard (Translation.MarkUpToDate) denies it.
+         * @description Declare the translation's blocks current with their original (Entry Editor+): every block, or the blockIds given; 422 guard_denied when a plugin action guard (Translation.MarkUpToDate) denies it.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         put: operations["putApiEntriesEntryIdTranslationsLanguageMarkUptodate"];
         post?: never;
@@ -12350,7 +12350,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description only these blocks of the translation (a translator confirming one block); without a body, every block */
+                    blockIds?: string[];
+                };
+            };
+        };
         responses: {
             /** @description OK */
             200: {

@@ -289,6 +289,16 @@ function TranslationEditor({ params }: PageProps) {
       reload(s.markedUpToDate);
     });
 
+  // One block: its translation still holds (a typo fixed in the original).
+  const markBlockUpToDate = (blockId: string) =>
+    action.run(async () => {
+      await call("put", "/api/entries/{entryId}/translations/{language}/mark-uptodate", {
+        params: { entryId, language },
+        body: { blockIds: [blockId] },
+      });
+      reload(s.blockMarkedUpToDate);
+    });
+
   const machineTranslate = () =>
     action.run(async () => {
       setMtRunning(true);
@@ -471,6 +481,12 @@ function TranslationEditor({ params }: PageProps) {
                           {edit && (
                             <button type="button" onClick={() => stopEdit(row.blockId, true)}>
                               {s.discardBlock}
+                              <span className="visually-hidden"> {format(s.blockEditor, { n: i + 1 })}</span>
+                            </button>
+                          )}
+                          {state === "stale" && !edit && (
+                            <button type="button" disabled={action.busy} onClick={() => markBlockUpToDate(row.blockId)}>
+                              {s.markBlockUpToDate}
                               <span className="visually-hidden"> {format(s.blockEditor, { n: i + 1 })}</span>
                             </button>
                           )}
