@@ -328,7 +328,7 @@ async function journey(h, mt) {
   const summary = await h.api("GET", `/api/analytics/entries/${entryId}/summary`, undefined, editor);
   expect(reads >= 1 && reads === summary.json.totalReads, `reads shown ${reads}, API ${summary.json.totalReads}`);
   await page.locator('tr[data-hub-key="ops"]').waitFor();
-  expect((await page.locator("figure.chart svg rect.bar").count()) >= 2, "bar charts drawn");
+  expect((await page.locator("figure.chart svg g.bar rect").count()) >= 2, "bar charts drawn");
   await h.checkA11y("analytics");
   await h.screenshot("work-analytics");
   await fitsPhone(h, "analytics");

@@ -5,7 +5,7 @@ import { useEffect, useId, useState } from "react";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Loading, Progress, useAction, useLoad } from "../../ui";
 import { download, reportFileName, tcall, utcDay, withQuery, type Report } from "./api";
-import { BarChart } from "./BarChart";
+import { BarChart } from "../../charts/BarChart";
 import { barsOf, chartColumns } from "./chart";
 import { FieldError, fmtTime, TableWrap } from "./common";
 import { useS } from "./strings";
@@ -149,7 +149,7 @@ function ReportView({ report }: { report: Report }) {
             <BarChart
               bars={bars}
               title={report.title}
-              valueLabel={s.chartCaption
+              caption={s.chartCaption
                 .replace("{value}", report.columns[pick.value].name)
                 .replace("{label}", pick.label >= 0 ? report.columns[pick.label].name : "")}
             />

@@ -1,39 +1,10 @@
-// Pure logic of the reports' bar chart (BarChart.tsx): which columns a
-// report is charted by, and the scale of the value axis.
+// Which columns a report is charted by, and its bars (src/charts draws
+// them).
+import type { Bar } from "../../charts/scale";
 
 export interface Column {
   name: string;
   type: string;
-}
-export interface Bar {
-  label: string;
-  value: number;
-}
-
-// Round numbers for an axis: the smallest of 1, 2, 2.5, 5 x 10^n at or
-// above `max / ticks` is the step; the axis ends at the first step at or
-// above `max`. A max of 0 (or less, or not finite) gives the axis 0..1.
-export function niceScale(max: number, ticks = 5): { max: number; step: number; ticks: number[] } {
-  if (!Number.isFinite(max) || max <= 0) return { max: 1, step: 1, ticks: [0, 1] };
-  const rough = max / ticks;
-  const power = Math.pow(10, Math.floor(Math.log10(rough)));
-  let step = power;
-  for (const m of [1, 2, 2.5, 5, 10]) {
-    step = m * power;
-    if (step >= rough) break;
-  }
-  // Counts never need fractional ticks.
-  if (step < 1 && Number.isInteger(max)) step = 1;
-  const top = Math.ceil(max / step - 1e-9) * step;
-  const values: number[] = [];
-  for (let v = 0; v <= top + step / 2; v += step) values.push(Number(v.toFixed(10)));
-  return { max: values[values.length - 1], step, ticks: values };
-}
-
-// Where a value lands on an axis of `length` pixels (0 at the start).
-export function scale(value: number, axisMax: number, length: number): number {
-  if (axisMax <= 0 || !Number.isFinite(value)) return 0;
-  return Math.max(0, Math.min(length, (value / axisMax) * length));
 }
 
 const labelPreference = ["classification", "reasonCode", "title", "appName", "channel", "sourceId", "entryId"];
@@ -68,9 +39,4 @@ export function barsOf(columns: Column[], rows: unknown[][], none: string, limit
     .map(([label, value]) => ({ label, value }))
     .sort((a, b) => b.value - a.value || a.label.localeCompare(b.label))
     .slice(0, limit);
-}
-
-// A label cut to `max` characters with an ellipsis.
-export function shorten(label: string, max: number): string {
-  return label.length <= max ? label : label.slice(0, Math.max(1, max - 1)) + "…";
 }

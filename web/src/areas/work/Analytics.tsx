@@ -8,7 +8,9 @@ import { call } from "../../api/client";
 import { format } from "../../i18n";
 import { EmptyState, ErrorBox, Link, Loading, Progress, useLoad } from "../../ui";
 import { useDates, type EntrySummary } from "./api";
-import { BarChart, StackedBars, type StateKey } from "./charts";
+import { BarChart } from "../../charts/BarChart";
+import { StackedBars } from "../../charts/StackedBars";
+import { STATES, type StateKey } from "./states";
 import { useS } from "./strings";
 import "./work.css";
 
@@ -159,7 +161,7 @@ export function AnalyticsPage() {
         {counts.finished && counts.rows.length > 0 && (
           <>
             <p className="hint">{format(s.sampled, { n: SAMPLE })}</p>
-            <BarChart title={s.topChart} items={top.slice(0, 10).map((r) => ({ label: r.title, value: r.summary.totalReads }))} />
+            <BarChart title={s.topChart} bars={top.slice(0, 10).map((r) => ({ label: r.title, value: r.summary.totalReads }))} />
             <div className="table-wrap">
               <table className="top-entries">
                 <thead>
@@ -189,7 +191,7 @@ export function AnalyticsPage() {
               </table>
             </div>
             <h2>{s.hubReads}</h2>
-            <BarChart title={s.hubReadsChart} items={hubRows.map(([, h]) => ({ label: h.name, value: h.reads }))} />
+            <BarChart title={s.hubReadsChart} bars={hubRows.map(([, h]) => ({ label: h.name, value: h.reads }))} />
             <div className="table-wrap">
               <table className="hub-reads">
                 <thead>
@@ -220,6 +222,7 @@ export function AnalyticsPage() {
         {summary.data && attention.length === 0 && <EmptyState>{s.noUpcoming}</EmptyState>}
         {attention.length > 0 && (
           <StackedBars
+            keys={STATES}
             title={s.attention}
             names={names}
             items={attention.map((h) => ({

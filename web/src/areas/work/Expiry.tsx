@@ -7,7 +7,8 @@ import { format } from "../../i18n";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Link, Loading, StatusBadge, useLoad } from "../../ui";
 import { useDates, useReload, type ExpiryCounts, type UpcomingRow } from "./api";
-import { StackedBars, STATES, type StateKey } from "./charts";
+import { StackedBars } from "../../charts/StackedBars";
+import { STATES, type StateKey } from "./states";
 import { RenewPanel, type RenewTarget } from "./Renew";
 import { useS } from "./strings";
 import "./work.css";
@@ -136,6 +137,7 @@ export function MyExpiryPage({ me }: PageProps) {
           <Counts counts={dashboard.data.counts} />
           {dashboard.data.counts.total > 0 && (
             <StackedBars
+              keys={STATES}
               title={s.countsChart}
               names={names}
               items={[{ label: s.total, counts: dashboard.data.counts }]}
@@ -211,6 +213,7 @@ export function SummaryPage() {
           ) : (
             <>
               <StackedBars
+              keys={STATES}
                 title={s.summaryChart}
                 names={names}
                 items={data.hubs.map((h) => ({ label: h.hubName, counts: h.counts }))}

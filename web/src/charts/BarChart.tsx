@@ -1,7 +1,10 @@
 // A horizontal bar chart in hand-written SVG (no chart library: bundle size,
-// and the CSP allows no inline styles; colours come from trust.css).
+// and the CSP allows no inline styles; colours come from charts.css). An
+// image with a title and a description listing every value; pages show the
+// same numbers in a table beside it.
 import { useId } from "react";
-import { niceScale, scale, shorten, type Bar } from "./chart";
+import "./charts.css";
+import { niceScale, scale, shorten, type Bar } from "./scale";
 
 const width = 640;
 const labelWidth = 200;
@@ -10,14 +13,14 @@ const gap = 8;
 const top = 8;
 const axisHeight = 28;
 
-export function BarChart({ bars, title, valueLabel }: { bars: Bar[]; title: string; valueLabel: string }) {
+export function BarChart({ bars, title, caption }: { bars: Bar[]; title: string; caption?: string }) {
   const id = useId();
   const axis = niceScale(Math.max(0, ...bars.map((b) => b.value)));
   const plot = width - labelWidth - 40;
   const height = top + bars.length * (barHeight + gap) + axisHeight;
   const format = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
   return (
-    <figure className="bar-chart" data-bars={bars.length}>
+    <figure className="chart bar-chart" data-chart={title} data-bars={bars.length}>
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="xMinYMin meet">
         <title id={`${id}-title`}>{title}</title>
         <desc id={`${id}-desc`}>{bars.map((b) => `${b.label}: ${format(b.value)}`).join("; ")}</desc>
@@ -36,7 +39,7 @@ export function BarChart({ bars, title, valueLabel }: { bars: Bar[]; title: stri
           const y = top + i * (barHeight + gap);
           const w = scale(b.value, axis.max, plot);
           return (
-            <g key={b.label} className="bar" data-label={b.label} data-value={b.value}>
+            <g key={`${b.label}-${i}`} className="bar" data-label={b.label} data-value={b.value}>
               <text x={labelWidth - 8} y={y + barHeight / 2} textAnchor="end" dominantBaseline="middle">
                 {shorten(b.label, 28)}
               </text>
@@ -48,7 +51,7 @@ export function BarChart({ bars, title, valueLabel }: { bars: Bar[]; title: stri
           );
         })}
       </svg>
-      <figcaption>{valueLabel}</figcaption>
+      <figcaption>{caption ?? title}</figcaption>
     </figure>
   );
 }
