@@ -1,10 +1,10 @@
 // Tenant API keys (docs/credentials.md): machine credentials that are also
 // OAuth 2.0 clients (client credentials at POST /connect/token).
+import { call } from "../../api/client";
 import "./trust.css";
 import { useId, useState } from "react";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Loading, useAction, useLoad } from "../../ui";
-import { tcall } from "./api";
 import { ConfirmButton, FieldError, SecretOnce, fmtTime, TableWrap } from "./common";
 import { useS } from "./strings";
 
@@ -15,8 +15,8 @@ export function ApiKeysPage({ query }: PageProps) {
   const s = useS();
   const id = useId();
   const [generation, setGeneration] = useState(0);
-  const keys = useLoad(() => tcall("get", "/api/apikeys"), [generation]);
-  const connectors = useLoad(() => tcall("get", "/trust-admin/connectors"), []);
+  const keys = useLoad(() => call("get", "/api/apikeys"), [generation]);
+  const connectors = useLoad(() => call("get", "/trust-admin/connectors"), []);
   const pushConnectors = (connectors.data ?? []).filter((c) => c.kind === "push");
   const preset = query.get("connector") ?? "";
   const [name, setName] = useState("");
@@ -37,7 +37,7 @@ export function ApiKeysPage({ query }: PageProps) {
         onSubmit={async (e) => {
           e.preventDefault();
           const key = await create.run(() =>
-            tcall("post", "/api/apikeys", {
+            call("post", "/api/apikeys", {
               body: {
                 name,
                 scopes,
@@ -149,7 +149,7 @@ export function ApiKeysPage({ query }: PageProps) {
                         confirmLabel={s.revoke}
                         danger
                         onConfirm={async () => {
-                          await tcall("delete", "/api/apikeys/{id}", { params: { id: key.id } });
+                          await call("delete", "/api/apikeys/{id}", { params: { id: key.id } });
                           setGeneration((g) => g + 1);
                         }}
                       />

@@ -1,10 +1,11 @@
 // AI applications and their keys (docs/apps.md): the registry, one app's
 // keys (minted, regenerated, disabled, enabled), its stats.
+import { call } from "../../api/client";
 import "./trust.css";
 import { useId, useState } from "react";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Link, Loading, navigate, useAction, useLoad } from "../../ui";
-import { tcall, utcDay, type App, type AppKey } from "./api";
+import { utcDay, type App, type AppKey } from "./api";
 import { ConfirmButton, FieldError, SecretOnce, TrustBadge, fmtTime, TableWrap } from "./common";
 import { draftOf, policyOf } from "./policy";
 import { PolicyFields } from "./PolicyEditor";
@@ -16,7 +17,7 @@ const appScopes = ["trust:evaluate", "trust:read", "trust:usage"] as const;
 export function AppsPage() {
   const s = useS();
   const [archived, setArchived] = useState(false);
-  const apps = useLoad(() => tcall("get", "/trust-admin/apps", { query: { includeArchived: archived ? "true" : undefined } }), [archived]);
+  const apps = useLoad(() => call("get", "/trust-admin/apps", { query: { includeArchived: archived ? "true" : undefined } }), [archived]);
   const [adding, setAdding] = useState(false);
   return (
     <main className="trust-page">
@@ -72,7 +73,7 @@ export function AppsPage() {
 }
 
 function useChannels() {
-  return useLoad(() => tcall("get", "/trust-admin/context"), []);
+  return useLoad(() => call("get", "/trust-admin/context"), []);
 }
 
 // Registers an app, or with `app` changes it (PATCH: every field sent).
@@ -95,11 +96,11 @@ function RegisterApp({ app, onCancel, onCreated }: { app?: App; onCancel: () => 
         e.preventDefault();
         const saved = await save.run(() =>
           app
-            ? tcall("patch", "/trust-admin/apps/{id}", {
+            ? call("patch", "/trust-admin/apps/{id}", {
                 params: { id: app.id },
                 body: { name, channel, risk, description, defaultPolicy: policyOf(draft) },
               })
-            : tcall("post", "/trust-admin/apps", {
+            : call("post", "/trust-admin/apps", {
                 body: { name, channel, risk, description: description || undefined, defaultPolicy: policyOf(draft) },
               }),
         );
@@ -177,8 +178,8 @@ export function AppPage({ params }: PageProps) {
   const appId = params.appId;
   const [generation, setGeneration] = useState(0);
   const refresh = () => setGeneration((g) => g + 1);
-  const app = useLoad(() => tcall("get", "/trust-admin/apps/{id}", { params: { id: appId } }), [appId, generation]);
-  const keys = useLoad(() => tcall("get", "/trust-admin/apps/{id}/keys", { params: { id: appId } }), [appId, generation]);
+  const app = useLoad(() => call("get", "/trust-admin/apps/{id}", { params: { id: appId } }), [appId, generation]);
+  const keys = useLoad(() => call("get", "/trust-admin/apps/{id}/keys", { params: { id: appId } }), [appId, generation]);
   const [secret, setSecret] = useState<{ secret: string; clientId: string } | null>(null);
   const [editing, setEditing] = useState(false);
   const archived = app.data?.status === "archived";
@@ -236,7 +237,7 @@ export function AppPage({ params }: PageProps) {
                 confirmLabel={s.archiveApp}
                 danger
                 onConfirm={async () => {
-                  await tcall("post", "/trust-admin/apps/{id}/archive", { params: { id: appId } });
+                  await call("post", "/trust-admin/apps/{id}/archive", { params: { id: appId } });
                   refresh();
                 }}
               />
@@ -343,7 +344,7 @@ function KeyTable({
                         aria-label={`${s.disable} ${key.name}`}
                         onClick={() =>
                           toggle
-                            .run(() => tcall("post", "/trust-admin/apps/{id}/keys/{keyId}/disable", { params: { id: appId, keyId: key.id } }))
+                            .run(() => call("post", "/trust-admin/apps/{id}/keys/{keyId}/disable", { params: { id: appId, keyId: key.id } }))
                             .then(onChanged)
                         }
                       >
@@ -357,7 +358,7 @@ function KeyTable({
                         aria-label={`${s.enable} ${key.name}`}
                         onClick={() =>
                           toggle
-                            .run(() => tcall("post", "/trust-admin/apps/{id}/keys/{keyId}/enable", { params: { id: appId, keyId: key.id } }))
+                            .run(() => call("post", "/trust-admin/apps/{id}/keys/{keyId}/enable", { params: { id: appId, keyId: key.id } }))
                             .then(onChanged)
                         }
                       >
@@ -372,7 +373,7 @@ function KeyTable({
                         confirmLabel={s.regenerate}
                         danger
                         onConfirm={async () => {
-                          const k = await tcall("post", "/trust-admin/apps/{id}/keys/{keyId}/regenerate", {
+                          const k = await call("post", "/trust-admin/apps/{id}/keys/{keyId}/regenerate", {
                             params: { id: appId, keyId: key.id },
                           });
                           onSecret(k.clientSecret, k.clientId);
@@ -405,7 +406,7 @@ function MintKey({ appId, onMinted }: { appId: string; onMinted: (secret: string
       onSubmit={async (e) => {
         e.preventDefault();
         const key = await mint.run(() =>
-          tcall("post", "/trust-admin/apps/{id}/keys", {
+          call("post", "/trust-admin/apps/{id}/keys", {
             params: { id: appId },
             body: {
               name,
@@ -475,7 +476,7 @@ function AppStats({ appId, generation }: { appId: string; generation: number }) 
   const [to, setTo] = useState(() => utcDay(new Date()));
   const [range, setRange] = useState({ from, to });
   const stats = useLoad(
-    () => tcall("get", "/trust-admin/apps/{id}/stats", { params: { id: appId }, query: { from: range.from, to: range.to } }),
+    () => call("get", "/trust-admin/apps/{id}/stats", { params: { id: appId }, query: { from: range.from, to: range.to } }),
     [appId, range.from, range.to, generation],
   );
   return (

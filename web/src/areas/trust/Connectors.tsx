@@ -1,10 +1,11 @@
 // Connectors (docs/connectors.md): git, web and push sources of connected
 // documents, their sync runs and status.
+import { call } from "../../api/client";
 import "./trust.css";
 import { useEffect, useId, useRef, useState } from "react";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Link, Loading, Progress, navigate, useAction, useLoad } from "../../ui";
-import { tcall, type Connector, type ConnectorRun } from "./api";
+import { type Connector, type ConnectorRun } from "./api";
 import { ConfirmButton, FieldError, TrustBadge, fmtTime, TableWrap } from "./common";
 import { useS } from "./strings";
 
@@ -13,7 +14,7 @@ type Kind = (typeof kinds)[number];
 
 export function ConnectorsPage() {
   const s = useS();
-  const connectors = useLoad(() => tcall("get", "/trust-admin/connectors"), []);
+  const connectors = useLoad(() => call("get", "/trust-admin/connectors"), []);
   const [adding, setAdding] = useState(false);
   return (
     <main className="trust-page">
@@ -102,7 +103,7 @@ function CreateConnector({ onCancel, onCreated }: { onCancel: () => void; onCrea
       onSubmit={async (e) => {
         e.preventDefault();
         const c = await save.run(() =>
-          tcall("post", "/trust-admin/connectors", {
+          call("post", "/trust-admin/connectors", {
             body: {
               key,
               kind,
@@ -212,11 +213,11 @@ export function ConnectorPage({ params }: PageProps) {
   const connectorId = params.connectorId;
   const [generation, setGeneration] = useState(0);
   const refresh = () => setGeneration((g) => g + 1);
-  const connector = useLoad(() => tcall("get", "/trust-admin/connectors/{id}", { params: { id: connectorId } }), [connectorId, generation]);
-  const runs = useLoad(() => tcall("get", "/trust-admin/connectors/{id}/runs", { params: { id: connectorId } }), [connectorId, generation]);
+  const connector = useLoad(() => call("get", "/trust-admin/connectors/{id}", { params: { id: connectorId } }), [connectorId, generation]);
+  const runs = useLoad(() => call("get", "/trust-admin/connectors/{id}/runs", { params: { id: connectorId } }), [connectorId, generation]);
   const key = connector.data?.key;
   const documents = useLoad(
-    () => (key ? tcall("get", "/trust-admin/connected-documents", { query: { connectorKey: key } }) : Promise.resolve(undefined)),
+    () => (key ? call("get", "/trust-admin/connected-documents", { query: { connectorKey: key } }) : Promise.resolve(undefined)),
     [key, generation],
   );
   const [run, setRun] = useState<ConnectorRun | null>(null);
@@ -230,7 +231,7 @@ export function ConnectorPage({ params }: PageProps) {
     let live = true;
     timer.current = window.setTimeout(async () => {
       try {
-        const next = await tcall("get", "/trust-admin/connectors/{id}/runs/{runId}", { params: { id: connectorId, runId: run.id } });
+        const next = await call("get", "/trust-admin/connectors/{id}/runs/{runId}", { params: { id: connectorId, runId: run.id } });
         if (!live) return;
         setRun(next);
         if (next.status === "succeeded" || next.status === "failed") refresh();
@@ -304,7 +305,7 @@ export function ConnectorPage({ params }: PageProps) {
                   type="button"
                   disabled={sync.busy || watching}
                   onClick={async () => {
-                    const r = await sync.run(() => tcall("post", "/trust-admin/connectors/{id}/sync", { params: { id: connectorId } }));
+                    const r = await sync.run(() => call("post", "/trust-admin/connectors/{id}/sync", { params: { id: connectorId } }));
                     if (r) setRun(r as ConnectorRun);
                   }}
                 >
@@ -333,7 +334,7 @@ export function ConnectorPage({ params }: PageProps) {
             confirmLabel={s.deleteConnector}
             danger
             onConfirm={async () => {
-              await tcall("delete", "/trust-admin/connectors/{id}", { params: { id: connectorId } });
+              await call("delete", "/trust-admin/connectors/{id}", { params: { id: connectorId } });
               navigate("/trust/connectors");
             }}
           />

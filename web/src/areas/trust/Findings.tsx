@@ -1,10 +1,11 @@
 // The content scanner's findings (docs/scanning.md): filters, dismiss and
 // restore, the auto-scan setting and a rescan.
+import { call } from "../../api/client";
 import "./trust.css";
 import { useId, useState } from "react";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Loading, Progress, navigate, useAction, useLoad } from "../../ui";
-import { tcall, withQuery, type Finding } from "./api";
+import { withQuery, type Finding } from "./api";
 import { ConfirmButton, TrustBadge, fmtTime, TableWrap } from "./common";
 import { useS } from "./strings";
 
@@ -36,7 +37,7 @@ export function FindingsPage({ query }: PageProps) {
   const [generation, setGeneration] = useState(0);
   const key = filterNames.map((f) => filters[f]).join("|");
   const findings = useLoad(
-    () => tcall("get", "/trust-admin/findings", { query: { ...filters, after: cursor, limit: "50" } }),
+    () => call("get", "/trust-admin/findings", { query: { ...filters, after: cursor, limit: "50" } }),
     [key, cursor, generation],
   );
   const setFilter = (name: string, value: string) => {
@@ -172,13 +173,13 @@ function FindingRow({ finding: f, onChanged }: { finding: Finding; onChanged: ()
             }
             confirmLabel={s.dismiss}
             onConfirm={async () => {
-              await tcall("post", "/trust-admin/findings/{id}/dismiss", { params: { id: f.id }, body: { reason: reason || null } });
+              await call("post", "/trust-admin/findings/{id}/dismiss", { params: { id: f.id }, body: { reason: reason || null } });
               onChanged();
             }}
           />
         )}
         {f.status === "dismissed" && (
-          <button type="button" disabled={restore.busy} onClick={() => restore.run(() => tcall("post", "/trust-admin/findings/{id}/restore", { params: { id: f.id } })).then(onChanged)}>
+          <button type="button" disabled={restore.busy} onClick={() => restore.run(() => call("post", "/trust-admin/findings/{id}/restore", { params: { id: f.id } })).then(onChanged)}>
             {s.restore}
           </button>
         )}
@@ -191,7 +192,7 @@ function FindingRow({ finding: f, onChanged }: { finding: Finding; onChanged: ()
 function ScanSettings({ onRescanned }: { onRescanned: () => void }) {
   const s = useS();
   const [generation, setGeneration] = useState(0);
-  const setting = useLoad(() => tcall("get", "/trust-admin/scanning"), [generation]);
+  const setting = useLoad(() => call("get", "/trust-admin/scanning"), [generation]);
   const toggle = useAction();
   const rescan = useAction();
   const [scanned, setScanned] = useState<number | null>(null);
@@ -208,7 +209,7 @@ function ScanSettings({ onRescanned }: { onRescanned: () => void }) {
               checked={setting.data.autoScan}
               disabled={toggle.busy}
               onChange={(e) =>
-                toggle.run(() => tcall("put", "/trust-admin/scanning", { body: { autoScan: e.target.checked } })).then(() => setGeneration((g) => g + 1))
+                toggle.run(() => call("put", "/trust-admin/scanning", { body: { autoScan: e.target.checked } })).then(() => setGeneration((g) => g + 1))
               }
             />{" "}
             {s.autoScan}
@@ -225,7 +226,7 @@ function ScanSettings({ onRescanned }: { onRescanned: () => void }) {
               onConfirm={async () => {
                 // The dialog closes at once; the page shows the progress.
                 setScanned(null);
-                void rescan.run(() => tcall("post", "/trust-admin/scanning/rescan")).then((r) => {
+                void rescan.run(() => call("post", "/trust-admin/scanning/rescan")).then((r) => {
                   if (r) {
                     setScanned(r.entriesScanned);
                     onRescanned();

@@ -2,12 +2,12 @@
 // /trust-admin/ledger/decisions, with filters and "Load more"), a decision
 // as recorded (sources, verdicts, reasons, obligations, evidence), the
 // chain's verification and its signed heads.
+import { call, type Answer } from "../../api/client";
 import "./trust.css";
 import { useId, useState } from "react";
-import type { Answer } from "../../api/client";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Link, Loading, Progress, navigate, useAction, useLoad } from "../../ui";
-import { tcall, type Verification } from "./api";
+import { type Verification } from "./api";
 import { TrustBadge, fmtTime, TableWrap } from "./common";
 import { useS } from "./strings";
 
@@ -33,7 +33,7 @@ export function LedgerPage() {
     to: f.to || undefined,
     cursor: cursor === undefined ? undefined : String(cursor),
   });
-  const first = useLoad(() => tcall("get", "/trust-admin/ledger/decisions", { query: query(applied) }), [applied]);
+  const first = useLoad(() => call("get", "/trust-admin/ledger/decisions", { query: query(applied) }), [applied]);
   const loadMore = useAction();
   const lines = [...(first.data?.decisions ?? []), ...(more?.lines ?? [])];
   const cursor = more ? more.cursor : (first.data?.nextCursor ?? null);
@@ -120,7 +120,7 @@ export function LedgerPage() {
             disabled={loadMore.busy}
             onClick={async () => {
               const page = await loadMore.run(() =>
-                tcall("get", "/trust-admin/ledger/decisions", { query: query(applied, cursor) }),
+                call("get", "/trust-admin/ledger/decisions", { query: query(applied, cursor) }),
               );
               if (page) setMore({ lines: [...(more?.lines ?? []), ...page.decisions], cursor: page.nextCursor });
             }}
@@ -165,7 +165,7 @@ function VerifyChain() {
         onSubmit={async (e) => {
           e.preventDefault();
           setResult(null);
-          const r = await verify.run(() => tcall("get", "/trust-admin/ledger/verify", { query: { fromSequence: from || undefined, toSequence: to || undefined } }));
+          const r = await verify.run(() => call("get", "/trust-admin/ledger/verify", { query: { fromSequence: from || undefined, toSequence: to || undefined } }));
           if (r) setResult(r);
         }}
       >
@@ -215,7 +215,7 @@ function VerificationResult({ result }: { result: Verification }) {
 function Heads() {
   const s = useS();
   const id = useId();
-  const heads = useLoad(() => tcall("get", "/trust-admin/ledger/heads", { query: { limit: "10" } }), []);
+  const heads = useLoad(() => call("get", "/trust-admin/ledger/heads", { query: { limit: "10" } }), []);
   return (
     <section aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{s.signedHeads}</h2>
@@ -285,7 +285,7 @@ export function DecisionPage({ params }: PageProps) {
   const s = useS();
   const decisionId = params.decisionId;
   const decision = useLoad(async () => {
-    const d = await tcall("get", "/api/trust/decisions/{decisionId}", { params: { decisionId } });
+    const d = await call("get", "/api/trust/decisions/{decisionId}", { params: { decisionId } });
     return d;
   }, [decisionId]);
   const d = decision.data;

@@ -4,7 +4,7 @@ import "./trust.css";
 import { useEffect, useId, useState } from "react";
 import { call } from "../../api/client";
 import { ErrorBox, Loading, useAction, useLoad } from "../../ui";
-import { tcall, type ContextVocabulary } from "./api";
+import { type ContextVocabulary } from "./api";
 import { FieldError, fmtTime, useResource } from "./common";
 import { sensitivities } from "./policy";
 import { PolicyEditor } from "./PolicyEditor";
@@ -32,7 +32,7 @@ export function PoliciesPage() {
 
 function TenantPolicy() {
   const s = useS();
-  const level = useResource(() => tcall("get", "/trust-admin/policies/tenant"), []);
+  const level = useResource(() => call("get", "/trust-admin/policies/tenant"), []);
   return (
     <section id="tenant-policy" aria-labelledby="tenant-policy-title">
       <h2 id="tenant-policy-title">{s.tenantPolicy}</h2>
@@ -46,7 +46,7 @@ function TenantPolicy() {
             policy={level.data.policy}
             effective={level.data.effective}
             onSave={async (policy) => {
-              level.set(await tcall("put", "/trust-admin/policies/tenant", { body: policy }));
+              level.set(await call("put", "/trust-admin/policies/tenant", { body: policy }));
             }}
           />
           <p className="hint">
@@ -64,7 +64,7 @@ function HubPolicy() {
   const hubs = useLoad(() => call("get", "/api/hubs"), []);
   const [hubKey, setHubKey] = useState("");
   const level = useResource(
-    () => (hubKey ? tcall("get", "/trust-admin/policies/hubs/{hubKey}", { params: { hubKey } }) : Promise.resolve(undefined)),
+    () => (hubKey ? call("get", "/trust-admin/policies/hubs/{hubKey}", { params: { hubKey } }) : Promise.resolve(undefined)),
     [hubKey],
   );
   return (
@@ -91,11 +91,11 @@ function HubPolicy() {
           policy={level.data.policy}
           effective={level.data.effective}
           onSave={async (policy) => {
-            level.set(await tcall("put", "/trust-admin/policies/hubs/{hubKey}", { params: { hubKey }, body: policy }));
+            level.set(await call("put", "/trust-admin/policies/hubs/{hubKey}", { params: { hubKey }, body: policy }));
           }}
           onRemove={async () => {
-            await tcall("delete", "/trust-admin/policies/hubs/{hubKey}", { params: { hubKey } });
-            level.set(await tcall("get", "/trust-admin/policies/hubs/{hubKey}", { params: { hubKey } }));
+            await call("delete", "/trust-admin/policies/hubs/{hubKey}", { params: { hubKey } });
+            level.set(await call("get", "/trust-admin/policies/hubs/{hubKey}", { params: { hubKey } }));
           }}
         />
       )}
@@ -137,7 +137,7 @@ function SourcePolicy() {
   const s = useS();
   const [sourceId, setSourceId] = useState("");
   const level = useResource(
-    () => (sourceId ? tcall("get", "/trust-admin/policies/sources", { query: { sourceId } }) : Promise.resolve(undefined)),
+    () => (sourceId ? call("get", "/trust-admin/policies/sources", { query: { sourceId } }) : Promise.resolve(undefined)),
     [sourceId],
   );
   return (
@@ -152,11 +152,11 @@ function SourcePolicy() {
           policy={level.data.policy}
           effective={level.data.effective}
           onSave={async (policy) => {
-            level.set(await tcall("put", "/trust-admin/policies/sources", { query: { sourceId }, body: policy }));
+            level.set(await call("put", "/trust-admin/policies/sources", { query: { sourceId }, body: policy }));
           }}
           onRemove={async () => {
-            await tcall("delete", "/trust-admin/policies/sources", { query: { sourceId } });
-            level.set(await tcall("get", "/trust-admin/policies/sources", { query: { sourceId } }));
+            await call("delete", "/trust-admin/policies/sources", { query: { sourceId } });
+            level.set(await call("get", "/trust-admin/policies/sources", { query: { sourceId } }));
           }}
         />
       )}
@@ -177,7 +177,7 @@ function ContextVocabularyForm() {
   const s = useS();
   const id = useId();
   const [generation, setGeneration] = useState(0);
-  const vocabulary = useLoad(() => tcall("get", "/trust-admin/context"), [generation]);
+  const vocabulary = useLoad(() => call("get", "/trust-admin/context"), [generation]);
   const [customer, setCustomer] = useState("");
   const [internal, setInternal] = useState("");
   const [actions, setActions] = useState<{ action: string; review: string }[]>([]);
@@ -204,7 +204,7 @@ function ContextVocabularyForm() {
             const actionRequiresReview: Record<string, string> = {};
             for (const a of actions) if (a.action.trim()) actionRequiresReview[a.action.trim()] = a.review;
             await save.run(async () => {
-              await tcall("put", "/trust-admin/context", {
+              await call("put", "/trust-admin/context", {
                 body: { customerFacingChannels: lines(customer), internalChannels: lines(internal), actionRequiresReview: actionRequiresReview as never },
               });
               setSaved(true);
@@ -292,7 +292,7 @@ function SensitivityForm() {
   const [sourceId, setSourceId] = useState("");
   const [generation, setGeneration] = useState(0);
   const fact = useLoad(
-    () => (sourceId ? tcall("get", "/trust-admin/sensitivity", { query: { sourceId } }) : Promise.resolve(undefined)),
+    () => (sourceId ? call("get", "/trust-admin/sensitivity", { query: { sourceId } }) : Promise.resolve(undefined)),
     [sourceId, generation],
   );
   const [classification, setClassification] = useState<(typeof sensitivities)[number]>("Internal");
@@ -317,7 +317,7 @@ function SensitivityForm() {
           onSubmit={async (e) => {
             e.preventDefault();
             await save.run(async () => {
-              await tcall("put", "/trust-admin/sensitivity", {
+              await call("put", "/trust-admin/sensitivity", {
                 query: { sourceId },
                 body: { classification, hasSecrets: secrets, hasPersonalData: personal },
               });
@@ -363,7 +363,7 @@ function SensitivityForm() {
               disabled={save.busy || !fact.data.setBy}
               onClick={() =>
                 save.run(async () => {
-                  await tcall("delete", "/trust-admin/sensitivity", { query: { sourceId } });
+                  await call("delete", "/trust-admin/sensitivity", { query: { sourceId } });
                   setGeneration((g) => g + 1);
                 })
               }

@@ -1,10 +1,11 @@
 // Compliance reports (docs/reports.md): run one over a window of UTC days,
 // optionally for one app; a table and a bar chart; CSV and JSON downloads.
+import { call } from "../../api/client";
 import "./trust.css";
 import { useEffect, useId, useState } from "react";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Loading, Progress, useAction, useLoad } from "../../ui";
-import { download, reportFileName, tcall, utcDay, withQuery, type Report } from "./api";
+import { download, reportFileName, utcDay, withQuery, type Report } from "./api";
 import { BarChart } from "../../charts/BarChart";
 import { barsOf, chartColumns } from "./chart";
 import { FieldError, fmtTime, TableWrap } from "./common";
@@ -13,8 +14,8 @@ import { useS } from "./strings";
 export function ReportsPage({ query }: PageProps) {
   const s = useS();
   const id = useId();
-  const reports = useLoad(() => tcall("get", "/trust-admin/reports"), []);
-  const apps = useLoad(() => tcall("get", "/trust-admin/apps", { query: { includeArchived: "true" } }), []);
+  const reports = useLoad(() => call("get", "/trust-admin/reports"), []);
+  const apps = useLoad(() => call("get", "/trust-admin/apps", { query: { includeArchived: "true" } }), []);
   const [key, setKey] = useState(query.get("key") ?? "");
   const [from, setFrom] = useState(query.get("from") ?? utcDay(new Date(), -29));
   const [to, setTo] = useState(query.get("to") ?? utcDay(new Date()));
@@ -24,7 +25,7 @@ export function ReportsPage({ query }: PageProps) {
   const chosen = reports.data?.reports.find((r) => r.key === key);
   const runReport = async () => {
     setReport(null);
-    const r = await runner.run(() => tcall("get", "/trust-admin/reports/{key}", { params: { key }, query: { from, to, appId } }));
+    const r = await runner.run(() => call("get", "/trust-admin/reports/{key}", { params: { key }, query: { from, to, appId } }));
     if (r) setReport(r);
   };
   // A link with ?key= (a bookmark, a reload) shows the report at once.

@@ -1,9 +1,8 @@
-// The trust area's calls: `call` from api/client.ts (typed paths, query,
-// problems with their field errors) and file downloads with the bearer token.
-import { call, problemFromResponse, Problem, queryString, session, type Answer } from "../../api/client";
+// The trust area's API types and file downloads with the bearer token (its
+// calls are api/client.ts's `call`).
+import { problemFromResponse, Problem, queryString, session, type Answer } from "../../api/client";
 
 export { errorFor, fieldErrors, type FieldError } from "../../api/client";
-export const tcall = call;
 
 // A path with its query string (empty values left out).
 export function withQuery(path: string, query?: Record<string, string | undefined>): string {
