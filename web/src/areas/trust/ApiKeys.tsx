@@ -5,7 +5,7 @@ import "./trust.css";
 import { useId, useState } from "react";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Loading, useAction, useLoad } from "../../ui";
-import { ConfirmButton, FieldError, SecretOnce, fmtTime, TableWrap } from "./common";
+import { ConfirmButton, FieldError, ScopesField, SecretOnce, fmtTime, TableWrap } from "./common";
 import { useS } from "./strings";
 
 const keyScopes = ["trust:evaluate", "trust:read", "trust:usage", "connector:push"] as const;
@@ -59,22 +59,7 @@ export function ApiKeysPage({ query }: PageProps) {
           <input id={`${id}-name`} name="apiKeyName" value={name} onChange={(e) => setName(e.target.value)} aria-describedby={`${id}-name-err`} />
           <FieldError error={create.error} field="name" id={`${id}-name-err`} />
         </div>
-        <fieldset>
-          <legend>{s.scopes}</legend>
-          {keyScopes.map((scope) => (
-            <label key={scope} className="inline">
-              <input
-                type="checkbox"
-                name="scope"
-                value={scope}
-                checked={scopes.includes(scope)}
-                onChange={(e) => setScopes(e.target.checked ? [...scopes, scope] : scopes.filter((x) => x !== scope))}
-              />{" "}
-              {scope}
-            </label>
-          ))}
-          <FieldError error={create.error} field="scopes" id={`${id}-scopes-err`} />
-        </fieldset>
+        <ScopesField choices={keyScopes} value={scopes} onChange={setScopes} error={create.error} id={`${id}-scopes-err`} />
         {scopes.includes("connector:push") && (
           <div className="field">
             <label htmlFor={`${id}-connector`}>{s.pushConnector}</label>

@@ -6,7 +6,7 @@ import { useId, useState } from "react";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Link, Loading, navigate, useAction, useLoad } from "../../ui";
 import { utcDay, type App, type AppKey } from "./api";
-import { ConfirmButton, FieldError, SecretOnce, TrustBadge, fmtTime, TableWrap } from "./common";
+import { ConfirmButton, FieldError, ScopesField, SecretOnce, TrustBadge, fmtTime, TableWrap } from "./common";
 import { draftOf, policyOf } from "./policy";
 import { PolicyFields } from "./PolicyEditor";
 import { useS } from "./strings";
@@ -443,22 +443,7 @@ function MintKey({ appId, onMinted }: { appId: string; onMinted: (secret: string
         </span>
         <FieldError error={mint.error} field="expiresAt" id={`${id}-expires-err`} />
       </div>
-      <fieldset>
-        <legend>{s.scopes}</legend>
-        {appScopes.map((scope) => (
-          <label key={scope} className="inline">
-            <input
-              type="checkbox"
-              name="scope"
-              value={scope}
-              checked={scopes.includes(scope)}
-              onChange={(e) => setScopes(e.target.checked ? [...scopes, scope] : scopes.filter((x) => x !== scope))}
-            />{" "}
-            {scope}
-          </label>
-        ))}
-        <FieldError error={mint.error} field="scopes" id={`${id}-scopes-err`} />
-      </fieldset>
+      <ScopesField choices={appScopes} value={scopes} onChange={setScopes} error={mint.error} id={`${id}-scopes-err`} />
       <ErrorBox error={mint.error} />
       <p className="actions">
         <button type="submit" disabled={mint.busy}>

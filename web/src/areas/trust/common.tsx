@@ -106,6 +106,42 @@ export function FieldError({ error, field, id }: { error: unknown; field: string
   );
 }
 
+// The scopes a key is minted with: one checkbox each, and the server's
+// message for the field.
+export function ScopesField<S extends string>({
+  choices,
+  value,
+  onChange,
+  error,
+  id,
+}: {
+  choices: readonly S[];
+  value: S[];
+  onChange: (scopes: S[]) => void;
+  error: unknown;
+  id: string;
+}) {
+  const s = useS();
+  return (
+    <fieldset>
+      <legend>{s.scopes}</legend>
+      {choices.map((scope) => (
+        <label key={scope} className="inline">
+          <input
+            type="checkbox"
+            name="scope"
+            value={scope}
+            checked={value.includes(scope)}
+            onChange={(e) => onChange(e.target.checked ? [...value, scope] : value.filter((x) => x !== scope))}
+          />{" "}
+          {scope}
+        </label>
+      ))}
+      <FieldError error={error} field="scopes" id={id} />
+    </fieldset>
+  );
+}
+
 export function fmtTime(iso: string | null | undefined, none = "—"): string {
   if (!iso) return none;
   const d = new Date(iso);

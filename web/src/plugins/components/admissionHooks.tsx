@@ -4,11 +4,11 @@
 // enables, disables and deletes them.
 import { useId, useState, type FormEvent } from "react";
 import { call, type Answer } from "../../api/client";
-import { CopyButton, Dialog, EmptyState, ErrorBox, Loading, useAction, useLoad } from "../../ui";
+import { CopyButton, EmptyState, ErrorBox, Loading, useAction, useLoad } from "../../ui";
 import type { SlotComponentProps } from "../manager";
 import { rawCall } from "../api";
 import { useS } from "../strings";
-import { FieldErrors } from "./common";
+import { ConfirmDelete, FieldErrors } from "./common";
 import { GUARDED_ACTIONS } from "./scriptGuards";
 
 export type AdmissionHook = Answer<"/api/plugins/admission-hooks/hooks", "get">[number];
@@ -47,29 +47,14 @@ function HookRow({ hook, onChanged }: { hook: AdmissionHook; onChanged: () => vo
         </button>
       </div>
       <ErrorBox error={act.error} />
-      <Dialog open={confirming} title={s.ah.deleteTitle.replace("{name}", hook.name)} onClose={() => setConfirming(false)}>
-        <p>{s.ah.deleteExplain}</p>
-        <ErrorBox error={act.error} />
-        <button
-          type="button"
-          disabled={act.busy}
-          onClick={async () => {
-            const ok = await act.run(async () => {
-              await call("delete", "/api/plugins/admission-hooks/hooks/{id}", { params: { id: hook.id } });
-              return true;
-            });
-            if (ok) {
-              setConfirming(false);
-              onChanged();
-            }
-          }}
-        >
-          {s.delete}
-        </button>
-        <button type="button" onClick={() => setConfirming(false)}>
-          {s.cancel}
-        </button>
-      </Dialog>
+      <ConfirmDelete
+        open={confirming}
+        title={s.ah.deleteTitle.replace("{name}", hook.name)}
+        explain={s.ah.deleteExplain}
+        remove={() => call("delete", "/api/plugins/admission-hooks/hooks/{id}", { params: { id: hook.id } })}
+        close={() => setConfirming(false)}
+        done={onChanged}
+      />
     </li>
   );
 }

@@ -2,7 +2,7 @@
 // list (saved with PUT /api/tenant/plugins/{id}/settings, the server's
 // field errors shown beside it) and the field-error list.
 import { useId, useState, type FormEvent, type ReactNode } from "react";
-import { ErrorBox, useAction } from "../../ui";
+import { Dialog, ErrorBox, useAction } from "../../ui";
 import { fieldErrorsOf, putPluginSettings } from "../api";
 import { refreshServerPlugins } from "../serverPlugins";
 import { useS } from "../strings";
@@ -169,5 +169,50 @@ export function SettingsForm({
         </span>
       )}
     </form>
+  );
+}
+
+// A delete, asked first: `remove` runs on confirming, then `done`.
+export function ConfirmDelete({
+  open,
+  title,
+  explain,
+  remove,
+  close,
+  done,
+}: {
+  open: boolean;
+  title: string;
+  explain: string;
+  remove: () => Promise<unknown>;
+  close: () => void;
+  done: () => void;
+}) {
+  const s = useS();
+  const act = useAction();
+  return (
+    <Dialog open={open} title={title} onClose={close}>
+      <p>{explain}</p>
+      <ErrorBox error={act.error} />
+      <button
+        type="button"
+        disabled={act.busy}
+        onClick={async () => {
+          const ok = await act.run(async () => {
+            await remove();
+            return true;
+          });
+          if (ok) {
+            close();
+            done();
+          }
+        }}
+      >
+        {s.delete}
+      </button>
+      <button type="button" onClick={close}>
+        {s.cancel}
+      </button>
+    </Dialog>
   );
 }

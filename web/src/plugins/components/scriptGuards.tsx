@@ -6,11 +6,11 @@
 // limits (instruction budget, memory, time).
 import { useId, useState, type FormEvent } from "react";
 import { call, type Answer } from "../../api/client";
-import { Dialog, EmptyState, ErrorBox, Loading, useAction, useLoad } from "../../ui";
+import { EmptyState, ErrorBox, Loading, useAction, useLoad } from "../../ui";
 import type { SlotComponentProps } from "../manager";
 import { rawCall } from "../api";
 import { useS } from "../strings";
-import { FieldErrors, SettingsForm } from "./common";
+import { ConfirmDelete, FieldErrors, SettingsForm } from "./common";
 
 export type GuardScript = Answer<"/api/plugins/script-guards/scripts", "get">[number];
 type TestResult = Answer<"/api/plugins/script-guards/scripts/{id}/test", "post">;
@@ -207,29 +207,14 @@ function ScriptRow({ script, onChanged }: { script: GuardScript; onChanged: () =
           }}
         />
       )}
-      <Dialog open={confirming} title={s.sg.deleteTitle.replace("{name}", script.name)} onClose={() => setConfirming(false)}>
-        <p>{s.sg.deleteExplain}</p>
-        <ErrorBox error={act.error} />
-        <button
-          type="button"
-          disabled={act.busy}
-          onClick={async () => {
-            const ok = await act.run(async () => {
-              await call("delete", "/api/plugins/script-guards/scripts/{id}", { params: { id: script.id } });
-              return true;
-            });
-            if (ok) {
-              setConfirming(false);
-              onChanged();
-            }
-          }}
-        >
-          {s.delete}
-        </button>
-        <button type="button" onClick={() => setConfirming(false)}>
-          {s.cancel}
-        </button>
-      </Dialog>
+      <ConfirmDelete
+        open={confirming}
+        title={s.sg.deleteTitle.replace("{name}", script.name)}
+        explain={s.sg.deleteExplain}
+        remove={() => call("delete", "/api/plugins/script-guards/scripts/{id}", { params: { id: script.id } })}
+        close={() => setConfirming(false)}
+        done={onChanged}
+      />
     </li>
   );
 }
