@@ -9,7 +9,7 @@ import { workArea } from "./areas/work";
 import { I18n, pickLanguage, strings, UiLang, useUiLanguage } from "./i18n";
 import { pluginsArea } from "./plugins";
 import { matchRoute, type NavSection } from "./shell/area";
-import { SignInPage, takeReturnPath } from "./shell/SignIn";
+import { ChooseTenantPage, SignInPage, takeReturnPath } from "./shell/SignIn";
 import { ErrorBoundary, ErrorBox, Link, Loading, navigate, usePath } from "./ui";
 
 const areas = [kbArea, workArea, trustArea, adminArea, pluginsArea];
@@ -29,9 +29,12 @@ export function App() {
   const [error, setError] = useState<unknown>(null);
   const [checked, setChecked] = useState(false);
   const [generation, setGeneration] = useState(0);
+  // Signed in, but no tenant selected (several, or none).
+  const [needsTenant, setNeedsTenant] = useState(false);
 
   useEffect(() => {
     setError(null);
+    setNeedsTenant(false);
     if (!session.token) {
       setMe(null);
       setChecked(true);
@@ -47,6 +50,7 @@ export function App() {
         }),
       (e) => {
         if (e instanceof Problem && e.status === 401) session.token = null;
+        else if (e instanceof Problem && e.code === "tenant_not_selected") setNeedsTenant(true);
         else setError(e);
         setMe(null);
         setChecked(true);
@@ -75,6 +79,15 @@ export function App() {
   }, [pageKey]);
   let page: React.ReactNode;
   if (!checked) page = <Loading />;
+  else if (needsTenant)
+    page = (
+      <ChooseTenantPage
+        onChosen={() => {
+          setGeneration((g) => g + 1);
+          navigate(takeReturnPath());
+        }}
+      />
+    );
   else if (!me)
     page = (
       <SignInPage

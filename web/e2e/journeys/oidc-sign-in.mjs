@@ -125,6 +125,21 @@ export async function run(outer) {
       expect(shown === "Acme Corporation", `the switcher shows ${shown}`);
       await h.checkA11y("hubs after a tenant switch");
 
+      step("someone in no workspace yet signs in: the page says so and offers sign-out");
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByRole("heading", { name: "Sign in to Credence" }).waitFor();
+      await outer.context.clearCookies(); // the provider's session too: a new person signs in
+      await page.getByRole("link", { name: "testidp" }).click();
+      await page.locator('input[name="login"]').fill("nobody@example.com");
+      await page.locator('input[name="password"]').fill("any password");
+      await page.locator('button[type="submit"]').click();
+      await page.waitForURL((u) => u.pathname.startsWith("/sign-in/callback") || u.host !== new URL(base).host);
+      if (!page.url().startsWith(base)) await page.locator('button[type="submit"]').click();
+      await page.getByRole("heading", { name: "No workspace yet" }).waitFor();
+      await h.checkA11y("no workspace");
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByRole("heading", { name: "Sign in to Credence" }).waitFor();
+
       step("an API client still gets JSON from /auth/callback (no redirect without text/html)");
       const r = await fetch(`${base}/auth/callback?code=x&state=y`, { headers: { Accept: "application/json" }, redirect: "manual" });
       expect(r.status === 400, `GET /auth/callback as an API client: ${r.status}`);

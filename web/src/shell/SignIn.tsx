@@ -37,7 +37,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
 function CallbackPage({ onSignedIn }: { onSignedIn: () => void }) {
   const t = useT();
   const [error, setError] = useState<unknown>(null);
-  const [tenants, setTenants] = useState<Tenant[] | null>(null);
+  const [needsTenant, setNeedsTenant] = useState(false);
   const started = useRef(false);
 
   useEffect(() => {
@@ -56,31 +56,57 @@ function CallbackPage({ onSignedIn }: { onSignedIn: () => void }) {
       (answer) => {
         session.token = answer.token;
         window.history.replaceState(null, "", "/sign-in/callback"); // the code leaves the address bar
-        if (!answer.user.tenantId && answer.tenants.length > 1) setTenants(answer.tenants);
+        // Several tenants and none chosen, or none at all: ask, or say so.
+        if (!answer.user.tenantId) setNeedsTenant(true);
         else onSignedIn();
       },
       setError,
     );
   }, [onSignedIn, t]);
 
+  if (needsTenant) return <ChooseTenantPage onChosen={onSignedIn} />;
+  return (
+    <main className="sign-in">
+      <h1>{t.signingIn}</h1>
+      <ErrorBox error={error} />
+      {!error && <Loading />}
+      {error != null && (
+        <p>
+          <a href="/">{t.tryAgain}</a>
+        </p>
+      )}
+    </main>
+  );
+}
+
+// A session without a tenant (GET /api/users/me answers 403
+// tenant_not_selected): the person picks one of theirs, or learns that they
+// belong to none yet.
+export function ChooseTenantPage({ onChosen }: { onChosen: () => void }) {
+  const t = useT();
+  const tenants = useLoad(() => call("get", "/auth/tenants"), []);
+  const [error, setError] = useState<unknown>(null);
+
   async function choose(tenantId: string) {
     setError(null);
     try {
       await call("post", "/auth/select-tenant", { body: { tenantId } });
-      onSignedIn();
+      onChosen();
     } catch (e) {
       setError(e);
     }
   }
 
+  const none = tenants.data?.length === 0;
   return (
     <main className="sign-in">
-      <h1>{tenants ? t.chooseTenant : t.signingIn}</h1>
-      <ErrorBox error={error} />
-      {!error && !tenants && <Loading />}
-      {tenants && (
+      <h1>{none ? t.noWorkspace : t.chooseTenant}</h1>
+      <ErrorBox error={error ?? tenants.error} />
+      {tenants.loading && <Loading />}
+      {none && <p>{t.noWorkspaceText}</p>}
+      {tenants.data && tenants.data.length > 0 && (
         <ul className="cards tenant-picker">
-          {tenants.map((tenant) => (
+          {tenants.data.map((tenant: Tenant) => (
             <li key={tenant.id}>
               <button type="button" data-tenant-slug={tenant.slug} onClick={() => choose(tenant.id)}>
                 {tenant.name}
@@ -90,11 +116,18 @@ function CallbackPage({ onSignedIn }: { onSignedIn: () => void }) {
           ))}
         </ul>
       )}
-      {error != null && (
-        <p>
-          <a href="/">{t.tryAgain}</a>
-        </p>
-      )}
+      <p>
+        <button
+          type="button"
+          onClick={() => {
+            call("post", "/auth/logout").catch(() => undefined);
+            session.token = null;
+            window.location.assign("/");
+          }}
+        >
+          {t.signOut}
+        </button>
+      </p>
     </main>
   );
 }
