@@ -89,6 +89,17 @@ export async function run(h) {
   await page.goto(`${base}/hubs`);
   await page.getByRole("heading", { name: "Espacios" }).waitFor();
   await page.getByRole("button", { name: "Cerrar sesión" }).waitFor();
+  step("another tenant's people cannot open this tenant's entry or hub: the 404 problem, not its content");
+  const demo = await h.tokenFor("editor", await h.demoTenantId());
+  const expensesId = (await h.api("GET", "/api/entries/hubs/handbook", undefined, demo)).json.find((e) => e.key === "expenses").id;
+  const outsider = await h.newTenant("Outsiders");
+  await h.signIn("admin", outsider, `/entries/${expensesId}`);
+  await page.locator('[role="alert"]', { hasText: "(404)" }).waitFor();
+  expect((await page.getByText("Expense policy").count()) === 0, "another tenant's entry title is shown");
+  await page.goto(`${base}/hubs/handbook`);
+  await page.locator('[role="alert"]', { hasText: "(404)" }).waitFor();
+  await h.signIn("editor", await h.demoTenantId(), "/hubs");
+
   // Back to English for the journeys after this one (same demo user).
   await page.evaluate(async () => {
     await fetch("/api/users/me/preferred-language", {
