@@ -1,16 +1,16 @@
 // The shell: who is signed in (GET /api/users/me picks the UI language), the
 // navigation, and the page the path names (src/shell/area.ts).
-import { startTransition, Suspense, useEffect, useRef, useState } from "react";
+import { startTransition, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { call, Problem, session, type Me } from "./api/client";
 import { adminArea } from "./areas/admin";
 import { kbArea } from "./areas/kb";
 import { trustArea } from "./areas/trust";
 import { workArea } from "./areas/work";
-import { I18n, pickLanguage, strings, UiLang, useUiLanguage } from "./i18n";
+import { I18n, pickLanguage, strings, UiLang, useUiLanguage, type UiLanguage } from "./i18n";
 import { pluginsArea } from "./plugins";
 import { matchRoute, type NavSection } from "./shell/area";
 import { ChooseTenantPage, SignInPage, takeReturnPath } from "./shell/SignIn";
-import { ErrorBoundary, ErrorBox, Link, Loading, navigate, usePath } from "./ui";
+import { ErrorBoundary, ErrorBox, Link, Loading, navigate, useCountsChanged, usePath } from "./ui";
 
 const areas = [kbArea, workArea, trustArea, adminArea, pluginsArea];
 const routes = areas.flatMap((a) => a.routes);
@@ -160,6 +160,7 @@ export function App() {
                       <li key={n.to}>
                         <Link to={n.to} className={n.to === currentNav ? "current" : undefined} current={n.to === currentNav}>
                           {n.label[language]}
+                          {n.count && <NavCount count={n.count} when={url.pathname} language={language} />}
                         </Link>
                       </li>
                     ))}
@@ -213,5 +214,31 @@ function TenantSwitcher({ me, onSwitched }: { me: Me; onSwitched: () => void }) 
       </select>{" "}
       {error != null && <ErrorBox error={error} />}
     </>
+  );
+}
+
+// The number beside a navigation link, asked again on each page change;
+// nothing while it is 0 or cannot be known.
+function NavCount({ count, when, language }: { count: () => Promise<number>; when: string; language: UiLanguage }) {
+  const [n, setN] = useState(0);
+  const [asked, setAsked] = useState(0);
+  useCountsChanged(useCallback(() => setAsked((a) => a + 1), []));
+  useEffect(() => {
+    let live = true;
+    count().then(
+      (value) => live && setN(value),
+      () => live && setN(0),
+    );
+    return () => {
+      live = false;
+    };
+  }, [count, when, asked]);
+  if (n <= 0) return null;
+  return (
+    <span className="nav-count" data-count={n}>
+      {" "}
+      <span aria-hidden="true">{n}</span>
+      <span className="visually-hidden">{language === "es" ? `(${n} sin leer)` : `(${n} unread)`}</span>
+    </span>
   );
 }

@@ -184,3 +184,16 @@ export function Progress({ label, value, max }: { label: string; value?: number;
     </div>
   );
 }
+
+// Something the navigation counts (e.g. unread notifications) changed: the
+// counts are asked again.
+const COUNTS_EVENT = "credence:counts-changed";
+export function countsChanged() {
+  window.dispatchEvent(new Event(COUNTS_EVENT));
+}
+export function useCountsChanged(listener: () => void) {
+  useEffect(() => {
+    window.addEventListener(COUNTS_EVENT, listener);
+    return () => window.removeEventListener(COUNTS_EVENT, listener);
+  }, [listener]);
+}

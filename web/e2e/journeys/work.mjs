@@ -276,8 +276,10 @@ async function journey(h, mt) {
   expect((await page.locator('table.hub-expiry tr[data-status="ExpiringSoon"]').count()) === 4, "four expiring in the hub");
   await h.checkA11y("hub expiry");
 
-  step("notifications: acknowledge one");
-  await page.getByRole("link", { name: "Notifications", exact: true }).click();
+  step("notifications: the navigation counts them; acknowledge one");
+  const navCount = page.locator('nav.side a[href="/notifications"] .nav-count');
+  await page.locator('nav.side a[href="/notifications"] .nav-count[data-count="4"]').waitFor();
+  await page.getByRole("link", { name: /^Notifications/ }).click();
   await page.getByRole("heading", { name: /^Notifications/ }).waitFor();
   await page.locator("tr[data-notification-id]").nth(3).waitFor();
   await h.checkA11y("notifications");
@@ -315,6 +317,7 @@ async function journey(h, mt) {
   step("acknowledge all");
   await page.getByRole("button", { name: "Acknowledge all" }).click();
   await page.getByText("No notifications.", { exact: false }).waitFor();
+  await navCount.waitFor({ state: "detached" }); // the count follows at once
   const none = await h.api("GET", "/api/notifications/expiry-warnings", undefined, editor);
   expect(none.json.length === 0, `every notification acknowledged: ${JSON.stringify(none.json)}`);
 

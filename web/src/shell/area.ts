@@ -54,6 +54,9 @@ export interface NavItem {
   // Shown only to tenant owners (the Owner role; trust and platform
   // administration answer 403 to others anyway).
   ownerOnly?: boolean;
+  // A count shown beside the link (e.g. unread notifications), asked again
+  // on each page change.
+  count?: () => Promise<number>;
 }
 
 export interface Area {

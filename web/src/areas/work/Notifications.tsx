@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { call } from "../../api/client";
 import { format } from "../../i18n";
-import { EmptyState, ErrorBox, Link, Loading, Progress, StatusBadge, useAction } from "../../ui";
+import { EmptyState, ErrorBox, Link, Loading, Progress, StatusBadge, useAction, countsChanged } from "../../ui";
 import { eachInTurn, useDates, useReload, type ExpiryWarning } from "./api";
 import { RenewPanel } from "./Renew";
 import { useS } from "./strings";
@@ -23,7 +23,10 @@ export function NotificationsPage() {
   // One row per notification; renewing works per entry.
   const entries = new Map<string, string>();
   for (const n of items) if (selected.has(n.id)) entries.set(n.entryId, n.entryTitle);
-  const reload = () => setVersion((v) => v + 1);
+  const reload = () => {
+    setVersion((v) => v + 1);
+    countsChanged(); // the navigation's unread count
+  };
 
   const acknowledge = (n: ExpiryWarning) =>
     action.run(async () => {

@@ -1,6 +1,7 @@
 // The work area's pages and navigation (src/shell/area.ts): translations
 // side by side (reached from an entry), expiry dashboards, notifications
 // and analytics.
+import { call } from "../../api/client";
 import { lazyPage } from "../../shell/area";
 import type { Area } from "../../shell/area";
 
@@ -25,7 +26,12 @@ export const workArea: Area = {
   nav: [
     { to: "/me/expiry", label: { en: "My expiry", es: "Mi caducidad" }, section: "knowledge" },
     { to: "/summary", label: { en: "Summary", es: "Resumen" }, section: "knowledge" },
-    { to: "/notifications", label: { en: "Notifications", es: "Notificaciones" }, section: "knowledge" },
+    {
+      to: "/notifications",
+      label: { en: "Notifications", es: "Notificaciones" },
+      section: "knowledge",
+      count: () => call("get", "/api/notifications/expiry-warnings").then((list) => list.length),
+    },
     { to: "/analytics", label: { en: "Analytics", es: "Analítica" }, section: "knowledge" },
   ],
 };
