@@ -55,6 +55,14 @@ constexpr TenantQuery kInactive{
     " LEFT JOIN analytics_entries a ON a.tenant_id = e.tenant_id AND a.entry_id = e.id"
     " WHERE e.tenant_id = $1 AND e.created_at < $2 AND (a.last_read_at IS NULL OR a.last_read_at < $2) "
     "AND " CREDENCE_KB_CAN_VIEW_ENTRY " ORDER BY COALESCE(a.last_read_at, -1), e.created_at, e.id"};
+constexpr TenantQuery kTop{
+    "analytics.top",
+    "SELECT e.id, h.hub_key, e.entry_key, e.title, SUM(d.reads), SUM(d.time_spent_seconds)"
+    " FROM analytics_daily d JOIN entries e ON e.tenant_id = d.tenant_id AND e.id = d.entry_id"
+    " JOIN hubs h ON h.tenant_id = e.tenant_id AND h.id = e.hub_id"
+    " WHERE d.tenant_id = $1 AND d.day >= $2 AND " CREDENCE_KB_CAN_VIEW_ENTRY
+    " GROUP BY e.id, h.hub_key, e.entry_key, e.title HAVING SUM(d.reads) > 0"
+    " ORDER BY SUM(d.reads) DESC, e.title, e.id LIMIT $6"};
 constexpr TenantQuery kGetSettings{
     "analytics.get_settings",
     "SELECT retention_days, updated_by, updated_at FROM analytics_settings WHERE tenant_id = $1"};
@@ -181,6 +189,21 @@ Result<Event> AnalyticsService::RecordTimeSpent(const identity::Principal& calle
   s.Run(kAddDailyTime, {entry_id, e.occurred_at / kMsPerDay, seconds});
   session.Commit();
   return e;
+}
+
+Result<std::vector<TopEntry>> AnalyticsService::Top(const identity::Principal& caller, int days, int limit) const {
+  std::vector<FieldError> errors;
+  if (days < 1 || days > kMaxInactiveDays) errors.push_back({"days", "must be an integer from 1 to 3650"});
+  if (limit < 1 || limit > kMaxTopLimit) errors.push_back({"limit", "must be an integer from 1 to 100"});
+  if (!errors.empty()) return Error::Validation(std::move(errors));
+  const int64_t first_day = clock_.Now() / kMsPerDay - (days - 1);
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession s(session, caller.tenant_id);
+  std::vector<TopEntry> out;
+  for (const auto& r : s.Run(kTop, {first_day, caller.user_id, caller.is_global_admin(),
+                                    kb::DefaultOrgRoleApplies(caller), int64_t{limit}}))
+    out.push_back({r.Text(0), r.Text(1), r.Text(2), r.Text(3), r.Int(4), r.Int(5)});
+  return out;
 }
 
 Result<std::vector<InactiveEntry>> AnalyticsService::Inactive(const identity::Principal& caller, int days) const {

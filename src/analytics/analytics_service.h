@@ -87,6 +87,18 @@ struct PruneOutcome {
 
 bool IsEventType(const std::string& type);
 
+// One line of the most-read ranking.
+struct TopEntry {
+  std::string id;
+  std::string hub_key;
+  std::string key;
+  std::string title;
+  int64_t reads = 0;
+  int64_t time_spent_seconds = 0;
+};
+inline constexpr int kDefaultTopDays = 30;
+inline constexpr int kMaxTopLimit = 100;
+
 class AnalyticsService final : public kb::ActivityObserver {
  public:
   // `record_reads` false: reads are not recorded (--record-reads=false, to
@@ -115,6 +127,10 @@ class AnalyticsService final : public kb::ActivityObserver {
   // Entries the caller can view, older than `days`, that nobody read within
   // the last `days` days; least recently read first (never read first).
   Result<std::vector<InactiveEntry>> Inactive(const identity::Principal& caller, int days) const;
+  // The entries the caller can view, most read in the last `days` days
+  // (today included) first, at most `limit`; entries without reads are left
+  // out.
+  Result<std::vector<TopEntry>> Top(const identity::Principal& caller, int days, int limit) const;
 
   // Global admins; the change is audited (analytics.settings_updated).
   Result<Settings> GetSettings(const identity::Principal& caller) const;

@@ -199,6 +199,39 @@ TEST_F(Analytics, InactiveEntriesFollowTheClock) {
   EXPECT_TRUE(r.Json().at("entries").as_array().empty());
 }
 
+TEST_F(Analytics, TheMostReadEntriesOfAWindowThatTheCallerCanSee) {
+  auto t = Tenant("an-top");
+  const std::string a = Str(MakeEntry(api(), t.token("editor"), "kb", "a", {"A."}), "id");
+  const std::string b = Str(MakeEntry(api(), t.token("editor"), "kb", "b", {"B."}), "id");
+  Str(MakeEntry(api(), t.token("editor"), "kb", "unread", {"C."}), "id");
+  Read(t, "viewer", a, 2);
+  Run();
+  AdvanceServerDays(api(), 10);
+  Read(t, "viewer", b, 3);
+  Read(t, "editor", a, 1);
+  Run();
+
+  auto top = [&](const std::string& query, const std::string& persona = "viewer") {
+    auto r = api().Get("/api/analytics/top" + query, t.token(persona));
+    EXPECT_EQ(r.status, 200) << r.body;
+    std::vector<std::pair<std::string, int64_t>> out;
+    const json::value body = r.Json();
+    for (const auto& e : body.at("entries").as_array()) out.emplace_back(Str(e, "id"), e.at("reads").as_int64());
+    return out;
+  };
+  using Ranking = std::vector<std::pair<std::string, int64_t>>;
+  EXPECT_EQ(top(""), (Ranking{{a, 3}, {b, 3}}));          // 30 days; a tie goes by title
+  EXPECT_EQ(top("?days=1"), (Ranking{{b, 3}, {a, 1}}));   // today only
+  EXPECT_EQ(top("?days=1&limit=1"), (Ranking{{b, 3}}));
+  EXPECT_TRUE(top("", "guest").empty());                  // sees no entry of the hub
+  ExpectValidation(api().Get("/api/analytics/top?limit=0", t.token("viewer")), "limit");
+  ExpectValidation(api().Get("/api/analytics/top?days=0", t.token("viewer")), "days");
+  auto other = Tenant("an-top-other");
+  auto r = api().Get("/api/analytics/top", other.token("admin"));
+  ASSERT_EQ(r.status, 200);
+  EXPECT_TRUE(r.Json().at("entries").as_array().empty());
+}
+
 TEST_F(Analytics, RetentionPrunesRawEventsAndKeepsTheSummary) {
   auto t = Tenant("an-retention");
   const std::string id = Str(MakeEntry(api(), t.token("editor"), "kb", "deploy", {"Text."}), "id");

@@ -187,6 +187,45 @@ void AddAnalyticsRoutes(Router& router, const Services& services) {
                .path_params = EntryIdParam()}});
 
   router.Add({Method::kGet,
+              "/api/analytics/top",
+              Auth::kUser,
+              "",
+              [&analytics](RequestContext& ctx) {
+                auto days = IntParam(ctx, "days", analytics::kDefaultTopDays, 1, analytics::kMaxInactiveDays);
+                if (!days) return Problem(ctx, days.error());
+                auto limit = IntParam(ctx, "limit", 20, 1, analytics::kMaxTopLimit);
+                if (!limit) return Problem(ctx, limit.error());
+                auto list = analytics.Top(ctx.Caller(), *days, *limit);
+                if (!list) return Problem(ctx, list.error());
+                json::array entries;
+                for (const auto& e : *list)
+                  entries.push_back(json::object{{"id", e.id},
+                                                 {"hubKey", e.hub_key},
+                                                 {"key", e.key},
+                                                 {"title", e.title},
+                                                 {"reads", e.reads},
+                                                 {"timeSpentSeconds", e.time_spent_seconds}});
+                return JsonResponse(200, json::object{{"days", *days}, {"entries", std::move(entries)}});
+              },
+              {.summary = "The entries the caller can view, most read in the last `days` days (today included) "
+                          "first; entries nobody read are left out.",
+               .tag = "analytics",
+               .response = Schema::Object({
+                   Required("days", Schema::Integer().Min(1).Max(analytics::kMaxInactiveDays)),
+                   Required("entries", Schema::Array(Schema::Object({
+                                           Required("id", Schema::Uuid()),
+                                           Required("hubKey", Schema::String()),
+                                           Required("key", Schema::String()),
+                                           Required("title", Schema::String()),
+                                           Required("reads", Schema::Integer().Min(1)),
+                                           Required("timeSpentSeconds", Schema::Integer().Min(0)),
+                                       }))),
+               }),
+               .query = {{"days", Schema::Integer().Min(1).Max(analytics::kMaxInactiveDays), false, "default 30"},
+                         {"limit", Schema::Integer().Min(1).Max(analytics::kMaxTopLimit), false, "default 20"}},
+               .errors = {400}}});
+
+  router.Add({Method::kGet,
               "/api/analytics/inactive",
               Auth::kUser,
               "",
