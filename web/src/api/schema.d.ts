@@ -5508,6 +5508,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analytics/top": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The entries the caller can view, most read in the last `days` days (today included) first; entries nobody read are left out.
+         * @description The entries the caller can view, most read in the last `days` days (today included) first; entries nobody read are left out.
+         *
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         */
+        get: operations["getApiAnalyticsTop"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analytics/inactive": {
         parameters: {
             query?: never;
@@ -33385,6 +33407,73 @@ export interface operations {
             };
             /** @description Not found (also for other tenants' resources) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getApiAnalyticsTop: {
+        parameters: {
+            query?: {
+                /** @description default 30 */
+                days?: number;
+                /** @description default 20 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        days: number;
+                        entries: {
+                            /** Format: uuid */
+                            id: string;
+                            hubKey: string;
+                            key: string;
+                            title: string;
+                            reads: number;
+                            timeSpentSeconds: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

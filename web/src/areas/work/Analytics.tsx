@@ -1,70 +1,21 @@
-// Reading analytics: the most read entries and reads per hub (from the
-// per-entry summaries: the server has no tenant-wide ranking, so the page
-// counts over the first entries the caller can view), inactive entries
-// (GET /api/analytics/inactive?days=) and the stale or expiring entries per
-// hub (the expiry summary). Charts are hand-written SVG (charts.tsx).
-import { useEffect, useState } from "react";
+// Reading analytics: the most read entries of a window of days and reads per
+// hub (GET /api/analytics/top), inactive entries (GET
+// /api/analytics/inactive?days=) and the stale or expiring entries per hub
+// (the expiry summary). Charts are hand-written SVG (src/charts).
+import { useState } from "react";
 import { call } from "../../api/client";
 import { format } from "../../i18n";
-import { EmptyState, ErrorBox, Link, Loading, Progress, useLoad } from "../../ui";
-import { useDates, type EntrySummary } from "./api";
+import { EmptyState, ErrorBox, Link, Loading, useLoad } from "../../ui";
+import { useDates } from "./api";
 import { BarChart } from "../../charts/BarChart";
 import { StackedBars } from "../../charts/StackedBars";
 import { STATES, type StateKey } from "./states";
 import { useS } from "./strings";
 import "./work.css";
 
-// How many entries the page sums reads over, and how many requests at once.
-const SAMPLE = 100;
-const PARALLEL = 4;
-
-interface Counted {
-  id: string;
-  title: string;
-  hubKey: string;
-  hubName: string;
-  summary: EntrySummary;
-}
-
-function useReadCounts() {
-  const [state, setState] = useState<{ done: number; total: number; rows: Counted[]; error?: unknown; finished: boolean }>({
-    done: 0,
-    total: 0,
-    rows: [],
-    finished: false,
-  });
-  useEffect(() => {
-    let live = true;
-    (async () => {
-      const hubs = await call("get", "/api/hubs");
-      const entries: { id: string; title: string; hubKey: string; hubName: string }[] = [];
-      for (const hub of hubs) {
-        if (entries.length >= SAMPLE) break;
-        const list = await call("get", "/api/entries/hubs/{hubKey}", { params: { hubKey: hub.key } });
-        for (const e of list) if (entries.length < SAMPLE) entries.push({ id: e.id, title: e.title, hubKey: hub.key, hubName: hub.name });
-      }
-      if (!live) return;
-      setState({ done: 0, total: entries.length, rows: [], finished: entries.length === 0 });
-      const rows: Counted[] = [];
-      let next = 0;
-      let done = 0;
-      const worker = async () => {
-        while (live && next < entries.length) {
-          const e = entries[next++];
-          const summary = await call("get", "/api/analytics/entries/{id}/summary", { params: { id: e.id } });
-          rows.push({ ...e, summary });
-          done++;
-          if (live) setState({ done, total: entries.length, rows: [...rows], finished: done === entries.length });
-        }
-      };
-      await Promise.all(Array.from({ length: PARALLEL }, worker));
-    })().catch((error) => live && setState((s) => ({ ...s, error, finished: true })));
-    return () => {
-      live = false;
-    };
-  }, []);
-  return state;
-}
+// The ranking asked for: the chart shows the first 10, the table 20, and
+// reads per hub add up all of them.
+const RANKED = 100;
 
 function InactiveSection() {
   const s = useS();
@@ -122,17 +73,15 @@ function InactiveSection() {
 
 export function AnalyticsPage() {
   const s = useS();
-  const dates = useDates();
-  const counts = useReadCounts();
+  const [days, setDays] = useState("30");
+  const ranked = useLoad(() => call("get", "/api/analytics/top", { query: { days, limit: RANKED } }), [days]);
+  const hubs = useLoad(() => call("get", "/api/hubs"), []);
   const summary = useLoad(() => call("get", "/api/expiry-dashboard/summary"), []);
-  const top = [...counts.rows].sort((a, b) => b.summary.totalReads - a.summary.totalReads || a.title.localeCompare(b.title));
-  const perHub = new Map<string, { name: string; reads: number }>();
-  for (const r of counts.rows) {
-    const h = perHub.get(r.hubKey) ?? { name: r.hubName, reads: 0 };
-    h.reads += r.summary.totalReads;
-    perHub.set(r.hubKey, h);
-  }
-  const hubRows = [...perHub.entries()].sort((a, b) => b[1].reads - a[1].reads);
+  const top = ranked.data?.entries ?? [];
+  const hubName = (key: string) => hubs.data?.find((h) => h.key === key)?.name ?? key;
+  const perHub = new Map<string, number>();
+  for (const r of top) perHub.set(r.hubKey, (perHub.get(r.hubKey) ?? 0) + r.reads);
+  const hubRows = [...perHub.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   const names: Record<StateKey, string> = {
     draft: s.draft,
     published: s.published,
@@ -149,19 +98,24 @@ export function AnalyticsPage() {
 
       <section aria-labelledby="top-title">
         <h2 id="top-title">{s.topEntries}</h2>
-        <ErrorBox error={counts.error} />
-        {!counts.finished && (
-          <Progress
-            label={format(s.loadingCounts, { done: counts.done, total: counts.total })}
-            value={counts.total ? counts.done : undefined}
-            max={counts.total || undefined}
-          />
-        )}
-        {counts.finished && counts.rows.length === 0 && !counts.error && <EmptyState>{s.noReads}</EmptyState>}
-        {counts.finished && counts.rows.length > 0 && (
+        <div className="toolbar-row">
+          <label>
+            {s.readWindow}{" "}
+            <select name="readWindow" value={days} onChange={(e) => setDays(e.target.value)}>
+              {["7", "30", "90", "365"].map((d) => (
+                <option key={d} value={d}>
+                  {format(s.daysN, { n: d })}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <ErrorBox error={ranked.error} />
+        {ranked.loading && <Loading />}
+        {ranked.data && top.length === 0 && <EmptyState>{s.noReads}</EmptyState>}
+        {top.length > 0 && (
           <>
-            <p className="hint">{format(s.sampled, { n: SAMPLE })}</p>
-            <BarChart title={s.topChart} bars={top.slice(0, 10).map((r) => ({ label: r.title, value: r.summary.totalReads }))} />
+            <BarChart title={s.topChart} bars={top.slice(0, 10).map((r) => ({ label: r.title, value: r.reads }))} />
             <div className="table-wrap">
               <table className="top-entries">
                 <thead>
@@ -169,29 +123,25 @@ export function AnalyticsPage() {
                     <th scope="col">{s.entry}</th>
                     <th scope="col">{s.hub}</th>
                     <th scope="col">{s.reads}</th>
-                    <th scope="col">{s.editors}</th>
-                    <th scope="col">{s.edits}</th>
-                    <th scope="col">{s.lastRead}</th>
+                    <th scope="col">{s.timeSpent}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {top.slice(0, 20).map((r) => (
-                    <tr key={r.id} data-entry-id={r.id} data-reads={r.summary.totalReads}>
+                    <tr key={r.id} data-entry-id={r.id} data-reads={r.reads}>
                       <td>
                         <Link to={`/entries/${r.id}`}>{r.title}</Link>
                       </td>
-                      <td>{r.hubKey}</td>
-                      <td>{r.summary.totalReads}</td>
-                      <td>{r.summary.uniqueEditors}</td>
-                      <td>{r.summary.totalEdits}</td>
-                      <td>{r.summary.lastReadAt ? dates.time(r.summary.lastReadAt) : s.never}</td>
+                      <td>{hubName(r.hubKey)}</td>
+                      <td>{r.reads}</td>
+                      <td>{format(s.minutes, { n: Math.round(r.timeSpentSeconds / 60) })}</td>
                     </tr>
                   ))}
                 </tbody>
               </table>
             </div>
             <h2>{s.hubReads}</h2>
-            <BarChart title={s.hubReadsChart} bars={hubRows.map(([, h]) => ({ label: h.name, value: h.reads }))} />
+            <BarChart title={s.hubReadsChart} bars={hubRows.map(([key, reads]) => ({ label: hubName(key), value: reads }))} />
             <div className="table-wrap">
               <table className="hub-reads">
                 <thead>
@@ -201,10 +151,10 @@ export function AnalyticsPage() {
                   </tr>
                 </thead>
                 <tbody>
-                  {hubRows.map(([key, h]) => (
+                  {hubRows.map(([key, reads]) => (
                     <tr key={key} data-hub-key={key}>
-                      <td>{h.name}</td>
-                      <td>{h.reads}</td>
+                      <td>{hubName(key)}</td>
+                      <td>{reads}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -122,8 +122,10 @@ const en = {
   topChart: "Reads of the most read entries",
   hubReads: "Reads per hub",
   hubReadsChart: "Reads per hub",
-  sampled: "Counted over the first {n} entries you can view (the server offers per-entry summaries only).",
-  noReads: "No entries to count yet. Reads appear here as people open entries.",
+  readWindow: "Reads in the last",
+  timeSpent: "Time spent",
+  minutes: "{n} min",
+  noReads: "Nobody read an entry you can see in this window. Reads appear here as people open entries.",
   inactive: "Inactive entries",
   inactiveIntro: "Entries nobody read in the last {days} days.",
   inactiveDays: "Window",
@@ -131,7 +133,6 @@ const en = {
   noInactive: "Every entry was read in this window.",
   attention: "Stale or expiring",
   attentionIntro: "Entries past or near their expiry date, per hub.",
-  loadingCounts: "Counting reads: {done} of {total} entries…",
   created: "Created",
 };
 
@@ -252,8 +253,10 @@ const es: Strings = {
   topChart: "Lecturas de las entradas más leídas",
   hubReads: "Lecturas por espacio",
   hubReadsChart: "Lecturas por espacio",
-  sampled: "Contado sobre las primeras {n} entradas que puedes ver (el servidor solo ofrece resúmenes por entrada).",
-  noReads: "Aún no hay entradas que contar. Las lecturas aparecen aquí a medida que se abren entradas.",
+  readWindow: "Lecturas de los últimos",
+  timeSpent: "Tiempo de lectura",
+  minutes: "{n} min",
+  noReads: "Nadie leyó en este periodo una entrada que puedas ver. Las lecturas aparecen aquí a medida que se abren entradas.",
   inactive: "Entradas inactivas",
   inactiveIntro: "Entradas que nadie leyó en los últimos {days} días.",
   inactiveDays: "Periodo",
@@ -261,7 +264,6 @@ const es: Strings = {
   noInactive: "Todas las entradas se leyeron en este periodo.",
   attention: "Desactualizadas o por caducar",
   attentionIntro: "Entradas pasadas o cerca de su fecha de caducidad, por espacio.",
-  loadingCounts: "Contando lecturas: {done} de {total} entradas…",
   created: "Creada",
 };
 
