@@ -26,6 +26,10 @@ constexpr TenantQuery kAcknowledge{
     "lifecycle.acknowledge_notification",
     "UPDATE notifications SET acknowledged_at = $3 WHERE tenant_id = $1 AND id = $2 AND acknowledged_at IS NULL"};
 
+constexpr TenantQuery kAcknowledgeAll{
+    "lifecycle.acknowledge_all_notifications",
+    "UPDATE notifications SET acknowledged_at = $3 WHERE tenant_id = $1 AND user_id = $2 AND acknowledged_at IS NULL"};
+
 ExpiryNotification FromRow(const storage::Row& r) {
   return {r.Text(0), r.Text(1), r.Text(2), r.Text(3), r.Text(4), r.Int(5), r.Int(6), r.OptInt(7)};
 }
@@ -55,6 +59,15 @@ Result<ExpiryNotification> NotificationService::Acknowledge(const identity::Prin
     n.acknowledged_at = clock_.Now();
     tenant.Run(kAcknowledge, {id, *n.acknowledged_at});
   }
+  session.Commit();
+  return n;
+}
+
+Result<int64_t> NotificationService::AcknowledgeAll(const identity::Principal& caller) const {
+  CR_TRY(identity::RequireUser(caller));
+  storage::Session session(db_, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  const int64_t n = tenant.Run(kAcknowledgeAll, {caller.user_id, clock_.Now()}).affected();
   session.Commit();
   return n;
 }

@@ -39,6 +39,8 @@ class NotificationService {
   // The caller's own notification (404 for anyone else's). Acknowledging
   // twice keeps the first time.
   Result<ExpiryNotification> Acknowledge(const identity::Principal& caller, const std::string& id) const;
+  // Every unacknowledged notification of the caller; answers how many.
+  Result<int64_t> AcknowledgeAll(const identity::Principal& caller) const;
 
  private:
   storage::Database& db_;

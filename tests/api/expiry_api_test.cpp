@@ -284,6 +284,31 @@ TEST_F(Expiry, AcknowledgeRemovesAWarningForItsOwnerOnly) {
   EXPECT_TRUE(Warnings(other, "admin").empty());
 }
 
+TEST_F(Expiry, AcknowledgeAllClearsTheCallersWarningsOnly) {
+  auto w = Make("exp-ack-all");
+  auto other = Make("exp-ack-all-other");
+  SetServerTime(api(), At(31));
+  RunJobs(api());
+  SetServerTime(api(), At(36));
+  RunJobs(api());
+  ASSERT_EQ(Warnings(w.t).size(), 2u);
+  const size_t theirs = Warnings(other.t).size();
+  ASSERT_GT(theirs, 0u);
+
+  auto none = api().Post("/api/notifications/acknowledge-all", json::object{}, w.t.token("admin"));
+  ASSERT_EQ(none.status, 200) << none.body;
+  EXPECT_EQ(none.Json().at("acknowledged").as_int64(), 0);  // the admin has none
+  auto all = api().Post("/api/notifications/acknowledge-all", json::object{}, w.t.token("editor"));
+  ASSERT_EQ(all.status, 200) << all.body;
+  EXPECT_EQ(all.Json().at("acknowledged").as_int64(), 2);
+  EXPECT_TRUE(Warnings(w.t).empty());
+  EXPECT_EQ(Warnings(other.t).size(), theirs);  // another tenant's stay
+  EXPECT_EQ(api().Post("/api/notifications/acknowledge-all", json::object{}, w.t.token("editor")).Json().at(
+                "acknowledged").as_int64(),
+            0);
+  ExpectProblem(api().Post("/api/notifications/acknowledge-all", json::object{}), 401, "missing_credentials");
+}
+
 TEST_F(Expiry, MyDashboardCountsTheEntriesIOwn) {
   auto w = Make("exp-me");
   NewEntry(w.t, "short", 5);

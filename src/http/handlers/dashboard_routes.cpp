@@ -158,6 +158,16 @@ void AddDashboardRoutes(Router& router, const Services& s) {
                .tag = "notifications",
                .response = Schema::Array(NotificationSchema())}});
 
+  router.Add({Method::kPost, "/api/notifications/acknowledge-all", Auth::kUser, "",
+              [&notifications](RequestContext& ctx) {
+                auto n = notifications.AcknowledgeAll(ctx.Caller());
+                if (!n) return Problem(ctx, n.error());
+                return JsonResponse(200, json::object{{"acknowledged", *n}});
+              },
+              {.summary = "Acknowledge every unacknowledged notification of the caller at once; answers how many.",
+               .tag = "notifications",
+               .response = Schema::Object({Required("acknowledged", Schema::Integer().Min(0))})}});
+
   router.Add({Method::kPost, "/api/notifications/{id}/acknowledge", Auth::kUser, "",
               [&notifications](RequestContext& ctx) {
                 auto n = notifications.Acknowledge(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")));
