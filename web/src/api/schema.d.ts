@@ -2190,6 +2190,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notifications/acknowledge-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge every unacknowledged notification of the caller at once; answers how many.
+         * @description Acknowledge every unacknowledged notification of the caller at once; answers how many.
+         *
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         */
+        post: operations["postApiNotificationsAcknowledgeAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/notifications/{id}/acknowledge": {
         parameters: {
             query?: never;
@@ -16132,6 +16154,51 @@ export interface operations {
                         /** Format: date-time */
                         acknowledgedAt: string | null;
                     }[];
+                };
+            };
+            400: components["responses"]["Status400"];
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    postApiNotificationsAcknowledgeAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        acknowledged: number;
+                    };
                 };
             };
             400: components["responses"]["Status400"];

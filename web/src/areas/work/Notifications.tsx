@@ -4,8 +4,8 @@
 import { useState } from "react";
 import { call } from "../../api/client";
 import { format } from "../../i18n";
-import { EmptyState, ErrorBox, Link, Loading, Progress, StatusBadge, useAction, countsChanged } from "../../ui";
-import { eachInTurn, useDates, useReload, type ExpiryWarning } from "./api";
+import { EmptyState, ErrorBox, Link, Loading, StatusBadge, useAction, countsChanged } from "../../ui";
+import { useDates, useReload, type ExpiryWarning } from "./api";
 import { RenewPanel } from "./Renew";
 import { useS } from "./strings";
 import "./work.css";
@@ -16,7 +16,6 @@ export function NotificationsPage() {
   const [version, setVersion] = useState(0);
   const list = useReload(() => call("get", "/api/notifications/expiry-warnings"), [version]);
   const action = useAction();
-  const [ackProgress, setAckProgress] = useState<{ done: number; total: number } | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [alsoAck, setAlsoAck] = useState(true);
   const items = list.data ?? [];
@@ -36,20 +35,8 @@ export function NotificationsPage() {
 
   const acknowledgeAll = () =>
     action.run(async () => {
-      const all = [...items];
-      setAckProgress({ done: 0, total: all.length });
-      const failures: unknown[] = [];
-      await eachInTurn(
-        all,
-        (n) => call("post", "/api/notifications/{id}/acknowledge", { params: { id: n.id } }),
-        (done, _r, error) => {
-          if (error) failures.push(error);
-          setAckProgress({ done, total: all.length });
-        },
-      );
-      setAckProgress(null);
+      await call("post", "/api/notifications/acknowledge-all");
       reload();
-      if (failures.length) throw failures[0];
     });
 
   // After an entry renewed: acknowledge every listed notification of it.
@@ -77,13 +64,6 @@ export function NotificationsPage() {
               {s.acknowledgeAll}
             </button>
           </div>
-          {ackProgress && (
-            <Progress
-              label={format(s.acknowledging, { done: ackProgress.done, total: ackProgress.total })}
-              value={ackProgress.done}
-              max={ackProgress.total}
-            />
-          )}
           <div className="table-wrap">
             <table className="notifications">
               <thead>
