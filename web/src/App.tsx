@@ -187,6 +187,9 @@ function TenantSwitcher({ me, onSwitched }: { me: Me; onSwitched: () => void }) 
   const language = useUiLanguage();
   const [tenants, setTenants] = useState<{ id: string; name: string }[]>([]);
   const [error, setError] = useState<unknown>(null);
+  // The tenant being switched to, shown until the new session answers.
+  const [pending, setPending] = useState<string | null>(null);
+  useEffect(() => setPending(null), [me.tenantId]);
   useEffect(() => {
     if (session.token?.startsWith("dev-token-")) return;
     call("get", "/auth/tenants").then(setTenants, () => setTenants([]));
@@ -197,13 +200,17 @@ function TenantSwitcher({ me, onSwitched }: { me: Me; onSwitched: () => void }) 
       <select
         className="tenant-switcher"
         aria-label={language === "es" ? "Espacio de trabajo" : "Workspace"}
-        value={me.tenantId ?? ""}
+        value={pending ?? me.tenantId ?? ""}
         onChange={(e) => {
           setError(null);
+          setPending(e.target.value);
           call("post", "/auth/select-tenant", { body: { tenantId: e.target.value } }).then(() => {
             navigate("/hubs");
             onSwitched();
-          }, setError);
+          }, (e) => {
+            setPending(null);
+            setError(e);
+          });
         }}
       >
         {tenants.map((t) => (

@@ -197,3 +197,48 @@ export function useCountsChanged(listener: () => void) {
     return () => window.removeEventListener(COUNTS_EVENT, listener);
   }, [listener]);
 }
+
+// "Are you sure?" for a destructive action; a refusal (e.g. 409 in use) is
+// shown inside the dialog with its detail.
+export function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  question: ReactNode;
+  confirmLabel: string;
+  busy: boolean;
+  error: unknown;
+  onCancel: () => void;
+  onConfirm: () => void;
+  // Another destructive way out, offered after a refusal.
+  alternative?: { label: string; run: () => void };
+  // The confirm button looks destructive unless this is false.
+  danger?: boolean;
+}) {
+  const t = useT();
+  return (
+    <Dialog open={props.open} title={props.title} onClose={props.onCancel}>
+      <div>{props.question}</div>
+      <ErrorBox error={props.error} />
+      <div className="form-buttons">
+        {props.alternative ? (
+          <button type="button" className="danger" disabled={props.busy} onClick={props.alternative.run}>
+            {props.busy ? t.working : props.alternative.label}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className={props.danger === false ? undefined : "danger"}
+            disabled={props.busy}
+            onClick={props.onConfirm}
+          >
+            {props.busy ? t.working : props.confirmLabel}
+          </button>
+        )}
+        <button type="button" onClick={props.onCancel}>
+          {t.cancel}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+

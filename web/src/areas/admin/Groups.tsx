@@ -5,9 +5,9 @@ import { useState } from "react";
 import { call, Problem, type Answer } from "../../api/client";
 import type { PageProps } from "../../shell/area";
 import { format } from "../../i18n";
-import { EmptyState, ErrorBox, Link, Loading, useAction, useLoad } from "../../ui";
+import { ConfirmDialog, EmptyState, ErrorBox, Link, Loading, useAction, useLoad } from "../../ui";
 import { AdminPage } from "./AdminPage";
-import { ConfirmDialog, ResourcePage, type ResourceConfig } from "./ResourceList";
+import { ResourcePage, type ResourceConfig } from "./ResourceList";
 import { useS } from "./strings";
 
 export type Group = Answer<"/api/groups", "get">[number];

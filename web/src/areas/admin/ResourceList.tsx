@@ -4,7 +4,7 @@
 import { useEffect, useId, useState, type ReactNode } from "react";
 import { Problem, type Me } from "../../api/client";
 import { format } from "../../i18n";
-import { Dialog, EmptyState, ErrorBox, Loading, useAction } from "../../ui";
+import { ConfirmDialog, Dialog, EmptyState, ErrorBox, Loading, useAction } from "../../ui";
 import {
   emptyRow,
   initialValues,
@@ -220,43 +220,6 @@ export function ResourcePage<T>({ config, me }: { config: ResourceConfig<T>; me:
         }
       />
     </AdminPage>
-  );
-}
-
-// "Are you sure?" for a destructive action; a refusal (e.g. 409 in use)
-// is shown inside the dialog with its detail.
-export function ConfirmDialog(props: {
-  open: boolean;
-  title: string;
-  question: string;
-  confirmLabel: string;
-  busy: boolean;
-  error: unknown;
-  onCancel: () => void;
-  onConfirm: () => void;
-  // Another destructive way out, offered after a refusal.
-  alternative?: { label: string; run: () => void };
-}) {
-  const s = useS();
-  return (
-    <Dialog open={props.open} title={props.title} onClose={props.onCancel}>
-      <p>{props.question}</p>
-      <ErrorBox error={props.error} />
-      <div className="form-buttons">
-        {props.alternative ? (
-          <button type="button" className="danger" disabled={props.busy} onClick={props.alternative.run}>
-            {props.busy ? s.working : props.alternative.label}
-          </button>
-        ) : (
-          <button type="button" className="danger" disabled={props.busy} onClick={props.onConfirm}>
-            {props.busy ? s.working : props.confirmLabel}
-          </button>
-        )}
-        <button type="button" onClick={props.onCancel}>
-          {s.cancel}
-        </button>
-      </div>
-    </Dialog>
   );
 }
 

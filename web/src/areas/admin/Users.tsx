@@ -5,10 +5,10 @@ import { useState } from "react";
 import { call, type Answer } from "../../api/client";
 import type { PageProps } from "../../shell/area";
 import { format } from "../../i18n";
-import { EmptyState, ErrorBox, Loading, useAction, useLoad } from "../../ui";
+import { ConfirmDialog, EmptyState, ErrorBox, Loading, useAction, useLoad } from "../../ui";
 import { initialValues, type FieldDef } from "./fields";
 import { AdminPage } from "./AdminPage";
-import { ConfirmDialog, ResourceForm } from "./ResourceList";
+import { ResourceForm } from "./ResourceList";
 import { useS } from "./strings";
 import { useWhen } from "./when";
 

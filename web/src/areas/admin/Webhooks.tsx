@@ -5,9 +5,9 @@ import { useState } from "react";
 import { call, type Answer } from "../../api/client";
 import type { PageProps } from "../../shell/area";
 import { format } from "../../i18n";
-import { CopyButton, EmptyState, ErrorBox, Link, Loading, useAction, useLoad } from "../../ui";
+import { ConfirmDialog, CopyButton, EmptyState, ErrorBox, Link, Loading, useAction, useLoad } from "../../ui";
 import { AdminPage } from "./AdminPage";
-import { ConfirmDialog, ResourcePage, type ResourceConfig } from "./ResourceList";
+import { ResourcePage, type ResourceConfig } from "./ResourceList";
 import { useS } from "./strings";
 import { useWhen } from "./when";
 

@@ -1,7 +1,7 @@
 // Pieces the trust pages share: a secret shown once, a confirmed action,
 // field errors beside their fields, dates.
 import { useState, type ReactNode } from "react";
-import { CopyButton, Dialog, ErrorBox, useAction, useLoad } from "../../ui";
+import { ConfirmDialog, CopyButton, useAction, useLoad } from "../../ui";
 import { errorFor } from "./api";
 import { useS } from "./strings";
 import "./trust.css";
@@ -52,45 +52,35 @@ export function ConfirmButton({
   disabled?: boolean;
   onConfirm: () => Promise<unknown>;
 }) {
-  const s = useS();
   const [open, setOpen] = useState(false);
   const action = useAction();
+  const close = () => {
+    setOpen(false);
+    action.clear();
+  };
   return (
     <>
       <button type="button" className={danger ? "danger" : undefined} disabled={disabled} onClick={() => setOpen(true)}>
         {label}
       </button>
-      <Dialog
+      <ConfirmDialog
         open={open}
         title={title}
-        onClose={() => {
-          setOpen(false);
-          action.clear();
+        question={body}
+        confirmLabel={confirmLabel}
+        danger={!!danger}
+        busy={action.busy}
+        error={action.error}
+        onCancel={close}
+        onConfirm={async () => {
+          let ok = false;
+          await action.run(async () => {
+            await onConfirm();
+            ok = true;
+          });
+          if (ok) setOpen(false);
         }}
-      >
-        <div>{body}</div>
-        <ErrorBox error={action.error} />
-        <p className="actions">
-          <button
-            type="button"
-            className={danger ? "danger" : undefined}
-            disabled={action.busy}
-            onClick={async () => {
-              let ok = false;
-              await action.run(async () => {
-                await onConfirm();
-                ok = true;
-              });
-              if (ok) setOpen(false);
-            }}
-          >
-            {action.busy ? s.working : confirmLabel}
-          </button>
-          <button type="button" onClick={() => setOpen(false)}>
-            {s.cancel}
-          </button>
-        </p>
-      </Dialog>
+      />
     </>
   );
 }

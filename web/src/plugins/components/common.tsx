@@ -2,7 +2,7 @@
 // list (saved with PUT /api/tenant/plugins/{id}/settings, the server's
 // field errors shown beside it) and the field-error list.
 import { useId, useState, type FormEvent, type ReactNode } from "react";
-import { Dialog, ErrorBox, useAction } from "../../ui";
+import { ConfirmDialog, ErrorBox, useAction } from "../../ui";
 import { fieldErrorsOf, putPluginSettings } from "../api";
 import { refreshServerPlugins } from "../serverPlugins";
 import { useS } from "../strings";
@@ -191,28 +191,24 @@ export function ConfirmDelete({
   const s = useS();
   const act = useAction();
   return (
-    <Dialog open={open} title={title} onClose={close}>
-      <p>{explain}</p>
-      <ErrorBox error={act.error} />
-      <button
-        type="button"
-        disabled={act.busy}
-        onClick={async () => {
-          const ok = await act.run(async () => {
-            await remove();
-            return true;
-          });
-          if (ok) {
-            close();
-            done();
-          }
-        }}
-      >
-        {s.delete}
-      </button>
-      <button type="button" onClick={close}>
-        {s.cancel}
-      </button>
-    </Dialog>
+    <ConfirmDialog
+      open={open}
+      title={title}
+      question={explain}
+      confirmLabel={s.delete}
+      busy={act.busy}
+      error={act.error}
+      onCancel={close}
+      onConfirm={async () => {
+        const ok = await act.run(async () => {
+          await remove();
+          return true;
+        });
+        if (ok) {
+          close();
+          done();
+        }
+      }}
+    />
   );
 }
