@@ -165,9 +165,9 @@ Result<SignedIn> SignInService::Complete(const std::string& code, const std::str
     // First sign-in with this identity: link it to the user with this
     // verified email (created by an operator, an invitation's earlier
     // acceptance, or another provider), or create the user.
-    if (auto rows = tx.Run(internal::kFindUserByEmail, {email}); !rows.empty()) {
-      user_id = rows.front().Text(0);
-      display_name = rows.front().Text(1);
+    if (auto by_email = tx.Run(internal::kFindUserByEmail, {email}); !by_email.empty()) {
+      user_id = by_email.front().Text(0);
+      display_name = by_email.front().Text(1);
     } else {
       user_id = NewId();
       tx.Run(internal::kInsertUser, {user_id, email, display_name, now});

@@ -335,7 +335,7 @@ TEST_P(AuditLogTest, FiltersPagesAndRefusesBadInput) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, AuditLogTest, ::testing::Values("sqlite", "postgres"),
-                         [](const auto& info) { return info.param; });
+                         [](const auto& test) { return test.param; });
 
 }  // namespace
 }  // namespace credence::platform
