@@ -88,20 +88,23 @@ void Append(Slist& list, const std::string& item) {
   list.reset(grown);
 }
 
-// A receiver's answer: its first bytes, kept for the error message, and a
-// bound on how much of it is read at all.
+// A receiver's answer, read up to a bound.
 struct Answer {
-  static constexpr size_t kMaxRead = 64 * 1024;
-  std::string kept;
-  size_t read = 0;
+  size_t max = 0;
+  std::string body;
+  bool too_large = false;
 };
 
-size_t KeepSome(char* data, size_t size, size_t count, void* user) {
+size_t Collect(char* data, size_t size, size_t count, void* user) {
   auto* answer = static_cast<Answer*>(user);
   const size_t n = size * count;
-  if (answer->kept.size() < 512) answer->kept.append(data, std::min(n, 512 - answer->kept.size()));
-  answer->read += n;
-  return answer->read > Answer::kMaxRead ? 0 : n;  // 0 stops the transfer
+  if (answer->body.size() + n > answer->max) {
+    answer->body.append(data, answer->max - answer->body.size());
+    answer->too_large = true;
+    return 0;  // stops the transfer
+  }
+  answer->body.append(data, n);
+  return n;
 }
 
 struct Upload {
@@ -281,47 +284,59 @@ void InitCurl() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
+PostAnswer PostPinned(const PinnedPost& request) {
+  InitCurl();
+  CurlHandle c(curl_easy_init());
+  if (!c) return {.error = "cannot create an HTTP client"};
+  char error_buffer[CURL_ERROR_SIZE] = {};
+  CommonOptions(c.get(), request.protocols, request.timeout_ms, error_buffer);
+  Slist list;
+  Append(list, "Content-Type: application/json");
+  // Without this curl may wait for "100 Continue" before sending the body.
+  Append(list, "Expect:");
+  for (const auto& line : request.header_lines) Append(list, line);
+  // Connect to the address that was checked, whatever DNS answers next.
+  Slist pinned;
+  Append(pinned, request.target.curl_resolve_entry());
+  Answer answer{.max = request.max_answer_bytes};
+  curl_easy_setopt(c.get(), CURLOPT_RESOLVE, pinned.get());
+  // A proxy from the environment would resolve the host itself and undo the pin.
+  curl_easy_setopt(c.get(), CURLOPT_PROXY, "");
+  curl_easy_setopt(c.get(), CURLOPT_URL, request.url.c_str());
+  curl_easy_setopt(c.get(), CURLOPT_POST, 1L);
+  curl_easy_setopt(c.get(), CURLOPT_POSTFIELDS, request.body.data());
+  curl_easy_setopt(c.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+  curl_easy_setopt(c.get(), CURLOPT_HTTPHEADER, list.get());
+  curl_easy_setopt(c.get(), CURLOPT_USERAGENT, request.user_agent);
+  curl_easy_setopt(c.get(), CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(c.get(), CURLOPT_WRITEFUNCTION, &Collect);
+  curl_easy_setopt(c.get(), CURLOPT_WRITEDATA, &answer);
+  const CURLcode rc = curl_easy_perform(c.get());
+  PostAnswer out;
+  curl_easy_getinfo(c.get(), CURLINFO_RESPONSE_CODE, &out.status);
+  out.too_large = answer.too_large;
+  out.body = std::move(answer.body);
+  out.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
+  // An answer stopped at the bound was cut, not failed: its status counts.
+  out.sent = (rc == CURLE_OK || (out.too_large && rc == CURLE_WRITE_ERROR)) && out.status != 0;
+  if (!out.sent) out.error = TransportError(rc, error_buffer);
+  return out;
+}
+
 SendResult PostJson(const std::string& url, const std::string& body,
                     const std::vector<std::pair<std::string, std::string>>& headers, int64_t timeout_ms,
                     const outbound::Policy& outbound) {
   auto target = outbound::Resolve(url, outbound);
   if (!target) return {false, target.error().code + ": " + target.error().detail};
-  InitCurl();
-  CurlHandle c(curl_easy_init());
-  if (!c) return {false, "cannot create an HTTP client"};
-  char error_buffer[CURL_ERROR_SIZE] = {};
-  CommonOptions(c.get(), "http,https", timeout_ms, error_buffer);
-  Slist list;
-  Append(list, "Content-Type: application/json");
-  // Without this curl may wait for "100 Continue" before sending the body.
-  Append(list, "Expect:");
-  for (const auto& [name, value] : headers) Append(list, OneLine(name) + ": " + OneLine(value));
-  Answer response;
-  // Connect to the address that was checked, whatever DNS answers next.
-  Slist pinned;
-  Append(pinned, target->curl_resolve_entry());
-  curl_easy_setopt(c.get(), CURLOPT_RESOLVE, pinned.get());
-  // A proxy from the environment would resolve the host itself and undo the pin.
-  curl_easy_setopt(c.get(), CURLOPT_PROXY, "");
-  curl_easy_setopt(c.get(), CURLOPT_URL, url.c_str());
-  curl_easy_setopt(c.get(), CURLOPT_POST, 1L);
-  curl_easy_setopt(c.get(), CURLOPT_POSTFIELDS, body.data());
-  curl_easy_setopt(c.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  curl_easy_setopt(c.get(), CURLOPT_HTTPHEADER, list.get());
-  curl_easy_setopt(c.get(), CURLOPT_USERAGENT, "Credence-Notify/1");
-  curl_easy_setopt(c.get(), CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(c.get(), CURLOPT_WRITEFUNCTION, &KeepSome);
-  curl_easy_setopt(c.get(), CURLOPT_WRITEDATA, &response);
-  const CURLcode rc = curl_easy_perform(c.get());
-  long status = 0;
-  curl_easy_getinfo(c.get(), CURLINFO_RESPONSE_CODE, &status);
-  // An answer longer than the bound was cut, not failed: its status counts.
-  const bool cut = rc == CURLE_WRITE_ERROR && response.read > Answer::kMaxRead && status != 0;
-  if (rc != CURLE_OK && !cut) return {false, "HTTP request failed: " + TransportError(rc, error_buffer)};
-  if (status >= 200 && status < 300) return {true, "", status};
-  std::string error = "HTTP " + std::to_string(status);
-  if (!response.kept.empty()) error += ": " + Printable(response.kept, 200);
-  return {false, error, status};
+  PinnedPost request{.url = url, .target = *target, .body = body, .timeout_ms = timeout_ms,
+                     .user_agent = "Credence-Notify/1"};
+  for (const auto& [name, value] : headers) request.header_lines.push_back(OneLine(name) + ": " + OneLine(value));
+  const PostAnswer answer = PostPinned(request);
+  if (!answer.sent) return {false, "HTTP request failed: " + answer.error};
+  if (answer.status >= 200 && answer.status < 300) return {true, "", answer.status};
+  std::string error = "HTTP " + std::to_string(answer.status);
+  if (!answer.body.empty()) error += ": " + Printable(answer.body, 200);
+  return {false, error, answer.status};
 }
 
 SendResult SendMail(const std::string& smtp_url, const std::string& from, const std::vector<std::string>& recipients,

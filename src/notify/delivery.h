@@ -83,6 +83,30 @@ void InitCurl();
 // connection is pinned to the address checked (docs/outbound.md): a refusal
 // is a failure whose error starts with url_not_allowed. At most 64 KiB of
 // the answer is read.
+// One POST of a JSON body to an address already checked (outbound::Resolve):
+// the connection is pinned to it, no proxy, no redirect followed. At most
+// `max_answer_bytes` of the answer are read. The shared transfer of
+// PostJson and admission hooks.
+struct PinnedPost {
+  const std::string& url;
+  const outbound::PinnedTarget& target;
+  const std::string& body;
+  std::vector<std::string> header_lines;  // "Name: value", besides Content-Type
+  int64_t timeout_ms = 0;                 // bounds the whole transfer
+  const char* protocols = "http,https";
+  const char* user_agent = "Credence/1";
+  size_t max_answer_bytes = 64 * 1024;
+};
+struct PostAnswer {
+  bool sent = false;        // a status was answered (transport succeeded)
+  bool timed_out = false;
+  bool too_large = false;   // the answer passed max_answer_bytes (reading stopped there)
+  std::string error;        // the transport's error when not sent
+  long status = 0;
+  std::string body;         // the answer, up to max_answer_bytes
+};
+PostAnswer PostPinned(const PinnedPost& request);
+
 SendResult PostJson(const std::string& url, const std::string& body,
                     const std::vector<std::pair<std::string, std::string>>& headers, int64_t timeout_ms,
                     const outbound::Policy& outbound);

@@ -1,7 +1,5 @@
 #include "plugins/admission/admission_hook.h"
 
-#include <curl/curl.h>
-
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
@@ -146,38 +144,6 @@ outbound::Resolver BoundedResolver(const outbound::Resolver& resolve, SteadyCloc
   };
 }
 
-struct CurlDeleter {
-  void operator()(CURL* c) const { curl_easy_cleanup(c); }
-};
-struct SlistDeleter {
-  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
-};
-using CurlHandle = std::unique_ptr<CURL, CurlDeleter>;
-using Slist = std::unique_ptr<curl_slist, SlistDeleter>;
-
-void Append(Slist& list, const std::string& item) {
-  curl_slist* grown = curl_slist_append(list.get(), item.c_str());
-  if (grown == nullptr) throw std::bad_alloc();
-  (void)list.release();
-  list.reset(grown);
-}
-
-struct Answer {
-  std::string body;
-  bool too_large = false;
-};
-
-size_t Collect(char* data, size_t size, size_t count, void* user) {
-  auto* answer = static_cast<Answer*>(user);
-  const size_t n = size * count;
-  if (answer->body.size() + n > kMaxAnswerBytes) {
-    answer->too_large = true;
-    return 0;  // stops the transfer
-  }
-  answer->body.append(data, n);
-  return n;
-}
-
 HookVerdict CallUnguarded(const HookRequest& request, const outbound::Resolver& resolve,
                           SteadyClock::time_point start) {
   const int64_t timeout_ms = std::clamp<int64_t>(request.timeout_ms, 1, kMaxTimeoutMs);
@@ -206,52 +172,21 @@ HookVerdict CallUnguarded(const HookRequest& request, const outbound::Resolver& 
   const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now()).count();
   if (remaining <= 0) return Failed(timed_out_text);
 
-  notify::InitCurl();
-  CurlHandle c(curl_easy_init());
-  if (!c) return Failed("HTTP request failed: cannot create an HTTP client");
-  char error_buffer[CURL_ERROR_SIZE] = {};
-  Slist headers;
-  Append(headers, "Content-Type: application/json");
-  Append(headers, "Accept: application/json");
-  Append(headers, "Expect:");  // no wait for "100 Continue"
-  Append(headers, "webhook-id: " + id);
-  Append(headers, "webhook-timestamp: " + std::to_string(timestamp));
-  Append(headers, "webhook-signature: " + signature);
-  // Connect to the address that was checked, whatever DNS answers next.
-  Slist pinned;
-  Append(pinned, target->curl_resolve_entry());
-  Answer answer;
-  CURL* h = c.get();
-  curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(remaining));
-  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(remaining));
-  curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, request.policy.allow_loopback ? "http,https" : "https");
-  curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error_buffer);
-  // A proxy from the environment would resolve the host itself and defeat
-  // the pinning.
-  curl_easy_setopt(h, CURLOPT_PROXY, "");
-  curl_easy_setopt(h, CURLOPT_RESOLVE, pinned.get());
-  curl_easy_setopt(h, CURLOPT_URL, request.url.c_str());
-  curl_easy_setopt(h, CURLOPT_POST, 1L);
-  curl_easy_setopt(h, CURLOPT_POSTFIELDS, body.data());
-  curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.get());
-  curl_easy_setopt(h, CURLOPT_USERAGENT, "Credence-Admission/1");
-  curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(kMaxAnswerBytes));
-  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &Collect);
-  curl_easy_setopt(h, CURLOPT_WRITEDATA, &answer);
-  const CURLcode rc = curl_easy_perform(h);
-  long status_long = 0;
-  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status_long);
-  const int status = static_cast<int>(status_long);
-
-  if (rc == CURLE_OPERATION_TIMEDOUT) return Failed(timed_out_text, status);
-  if (answer.too_large || rc == CURLE_FILESIZE_EXCEEDED)
-    return Failed("bad answer: larger than " + std::to_string(kMaxAnswerBytes) + " bytes", status);
-  if (rc != CURLE_OK)
-    return Failed(
-        "HTTP request failed: " + std::string(error_buffer[0] != '\0' ? error_buffer : curl_easy_strerror(rc)), status);
+  const notify::PostAnswer answer = notify::PostPinned({
+      .url = request.url,
+      .target = *target,
+      .body = body,
+      .header_lines = {"Accept: application/json", "webhook-id: " + id,
+                       "webhook-timestamp: " + std::to_string(timestamp), "webhook-signature: " + signature},
+      .timeout_ms = remaining,
+      .protocols = request.policy.allow_loopback ? "http,https" : "https",
+      .user_agent = "Credence-Admission/1",
+      .max_answer_bytes = kMaxAnswerBytes,
+  });
+  const int status = static_cast<int>(answer.status);
+  if (answer.timed_out) return Failed(timed_out_text, status);
+  if (answer.too_large) return Failed("bad answer: larger than " + std::to_string(kMaxAnswerBytes) + " bytes", status);
+  if (!answer.sent) return Failed("HTTP request failed: " + answer.error, status);
   if (status >= 300 && status < 400)
     return Failed("HTTP " + std::to_string(status) + " (redirects are not followed)", status);
   if (status < 200 || status >= 300) return Failed("HTTP " + std::to_string(status), status);
