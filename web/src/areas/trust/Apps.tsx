@@ -337,32 +337,26 @@ function KeyTable({
                     </details>
                   </td>
                   <td className="actions">
-                    {live && key.status === "enabled" && (
+                    {live && (key.status === "enabled" || key.status === "disabled") && (
                       <button
                         type="button"
                         disabled={toggle.busy}
-                        aria-label={`${s.disable} ${key.name}`}
+                        aria-label={`${key.status === "enabled" ? s.disable : s.enable} ${key.name}`}
                         onClick={() =>
                           toggle
-                            .run(() => call("post", "/trust-admin/apps/{id}/keys/{keyId}/disable", { params: { id: appId, keyId: key.id } }))
+                            .run(() =>
+                              call(
+                                "post",
+                                key.status === "enabled"
+                                  ? "/trust-admin/apps/{id}/keys/{keyId}/disable"
+                                  : "/trust-admin/apps/{id}/keys/{keyId}/enable",
+                                { params: { id: appId, keyId: key.id } },
+                              ),
+                            )
                             .then(onChanged)
                         }
                       >
-                        {s.disable}
-                      </button>
-                    )}
-                    {live && key.status === "disabled" && (
-                      <button
-                        type="button"
-                        disabled={toggle.busy}
-                        aria-label={`${s.enable} ${key.name}`}
-                        onClick={() =>
-                          toggle
-                            .run(() => call("post", "/trust-admin/apps/{id}/keys/{keyId}/enable", { params: { id: appId, keyId: key.id } }))
-                            .then(onChanged)
-                        }
-                      >
-                        {s.enable}
+                        {key.status === "enabled" ? s.disable : s.enable}
                       </button>
                     )}
                     {live && (
