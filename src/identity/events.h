@@ -40,6 +40,12 @@ class EventSink {
                         const std::function<boost::json::object()>& data) const {
     Emit(tx, type, data());
   }
+
+  // Whether anything in `tx`'s tenant would receive `type`: for events
+  // whose occurrence itself costs work to find out (a translation becoming
+  // stale), so the work is skipped when nobody listens. True unless a sink
+  // knows better.
+  virtual bool Wants(storage::TenantSession& /*tx*/, std::string_view /*type*/) const { return true; }
 };
 
 // Emits nothing: for tools and tests that build a service alone.
@@ -48,6 +54,7 @@ class NoEvents final : public EventSink {
   void Emit(storage::TenantSession&, std::string_view, const boost::json::object&) const override {}
   void EmitLazy(storage::TenantSession&, std::string_view, const std::function<boost::json::object()>&) const override {
   }
+  bool Wants(storage::TenantSession&, std::string_view) const override { return false; }
 };
 inline const NoEvents kNoEvents{};
 

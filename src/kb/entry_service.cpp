@@ -315,8 +315,10 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
                                          {"contentUpdatedAt", now}}}))
       return GuardDeniedError(*denial);
   // Which translations are stale before the save: those that become stale
-  // with it are told (translation.stale).
-  const auto stale_before = StaleTranslations(s, id);
+  // with it are told (translation.stale), when anyone listens; comparing
+  // the two costs two summaries of every translation.
+  const bool tell_stale = events_.Wants(s, "translation.stale");
+  const auto stale_before = tell_stale ? StaleTranslations(s, id) : std::pair<std::vector<std::string>, bool>{{}, true};
   std::unordered_map<std::string, StoredBlock> existing;
   for (const auto& row : s.Run(internal::kBlockHashesOfEntry, {id}))
     existing.emplace(row.Text(0), StoredBlock{static_cast<int>(row.Int(1)), row.Text(2), row.Bool(3)});

@@ -236,6 +236,14 @@ void WebhookService::Emit(storage::TenantSession& tx, std::string_view type, con
   EmitLazy(tx, type, [&data] { return data; });
 }
 
+bool WebhookService::Wants(storage::TenantSession& tx, std::string_view type) const {
+  for (const auto& row : tx.Run(internal::kEnabledWebhooks)) {
+    const auto types = StringListFromJson(row.TextView(1));
+    if (std::find(types.begin(), types.end(), type) != types.end()) return true;
+  }
+  return false;
+}
+
 void WebhookService::EmitLazy(storage::TenantSession& tx, std::string_view type,
                               const std::function<json::object()>& data) const {
   if (!IsWebhookEventType(type)) throw std::invalid_argument("unknown webhook event type: " + std::string(type));

@@ -89,6 +89,7 @@ class WebhookService final : public identity::EventSink {
 
   // identity::EventSink.
   void Emit(storage::TenantSession& tx, std::string_view type, const boost::json::object& data) const override;
+  bool Wants(storage::TenantSession& tx, std::string_view type) const override;
   void EmitLazy(storage::TenantSession& tx, std::string_view type,
                 const std::function<boost::json::object()>& data) const override;
 

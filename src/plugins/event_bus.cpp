@@ -57,6 +57,10 @@ void EventBus::EmitLazy(storage::TenantSession& tx, std::string_view type,
   Emit(tx, type, data());
 }
 
+bool EventBus::Wants(storage::TenantSession& tx, std::string_view type) const {
+  return Handled(type) || webhooks_.Wants(tx, type);
+}
+
 void EventBus::Dispatch(const std::string& tenant_id, const std::string& type, const json::object& data) const {
   std::vector<Installation> enabled;
   try {

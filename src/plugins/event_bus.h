@@ -32,6 +32,7 @@ class EventBus final : public identity::EventSink {
   void Emit(storage::TenantSession& tx, std::string_view type, const boost::json::object& data) const override;
   void EmitLazy(storage::TenantSession& tx, std::string_view type,
                 const std::function<boost::json::object()>& data) const override;
+  bool Wants(storage::TenantSession& tx, std::string_view type) const override;
 
   // Prometheus text: handler runs by plugin, event and outcome (ok, error).
   std::string RenderPrometheus() const;

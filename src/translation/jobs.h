@@ -34,6 +34,9 @@ class TriggeringEvents final : public identity::EventSink {
   void Emit(storage::TenantSession& tx, std::string_view type, const boost::json::object& data) const override;
   void EmitLazy(storage::TenantSession& tx, std::string_view type,
                 const std::function<boost::json::object()>& data) const override;
+  bool Wants(storage::TenantSession& tx, std::string_view type) const override {
+    return type == "entry.published" || type == "entry.updated" || next_.Wants(tx, type);
+  }
 
  private:
   const Clock& clock_;
