@@ -13,7 +13,7 @@ import { embedChoices, emitEditorEvent } from "../../plugins/editorHooks";
 import { ErrorBox, Link, Loading, navigate, useAction, useLoad } from "../../ui";
 import { slugify, type EntryT } from "./api";
 import { EntryActions } from "./EntryActions";
-import { loadEntry } from "./Reader";
+import { loadOriginal } from "../../api/entries";
 import { useS } from "./strings";
 import "./kb.css";
 
@@ -23,8 +23,7 @@ export function EditorPage({ params, query }: PageProps) {
   // Editing: the entry in its original language.
   const loaded = useLoad(async () => {
     if (!entryId) return null;
-    const meta = await loadEntry(entryId);
-    return meta.isTranslation ? loadEntry(entryId, meta.originalLanguage) : meta;
+    return loadOriginal(entryId);
   }, [entryId]);
   if (!entryId)
     return (

@@ -7,11 +7,10 @@ import { useCallback, useMemo, useRef, useState } from "react";
 import { call } from "../../api/client";
 import { Slot } from "../../plugins/Slot";
 import { format } from "../../i18n";
-import { Dialog, ErrorBox, Loading, StatusBadge, navigate, useAction, useLoad } from "../../ui";
-import { guardMessage, type EntryT } from "./api";
+import { Dialog, ErrorBox, Loading, StatusBadge, navigate, useAction, useLoad, useStableLoad } from "../../ui";
+import {guardMessage, type EntryT } from "./api";
 import { ExpiryBadge } from "./Badges";
 import { useS } from "./strings";
-import { useStableLoad } from "./useStableLoad";
 
 type Open = null | "approval" | "review" | "renew" | "transfer" | "delete";
 

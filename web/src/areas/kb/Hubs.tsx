@@ -6,11 +6,10 @@ import { call } from "../../api/client";
 import type { PageProps } from "../../shell/area";
 import { Slot } from "../../plugins/Slot";
 import { format } from "../../i18n";
-import { Dialog, EmptyState, ErrorBox, Link, Loading, StatusBadge, navigate, useAction, useLoad } from "../../ui";
-import { ROLES, slugify, type ExpiryTemplateT, type GroupT, type HubT, type MembershipT, type Role, type UserT } from "./api";
+import { Dialog, EmptyState, ErrorBox, Link, Loading, StatusBadge, navigate, useAction, useLoad, useStableLoad } from "../../ui";
+import {ROLES, slugify, type ExpiryTemplateT, type GroupT, type HubT, type MembershipT, type Role, type UserT } from "./api";
 import { ExpiryBadge } from "./Badges";
 import { useS } from "./strings";
-import { useStableLoad } from "./useStableLoad";
 import "./kb.css";
 
 const KEY_PATTERN = "[a-z0-9]+(-[a-z0-9]+)*";

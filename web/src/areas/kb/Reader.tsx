@@ -8,21 +8,16 @@
 // nowhere) and the entry.sidebar.status plugin slot.
 import { useCallback, useMemo, useState } from "react";
 import { call, Problem } from "../../api/client";
+import { loadEntry, loadOriginal } from "../../api/entries";
 import type { PageProps } from "../../shell/area";
 import { DocumentView, type StaleDetail } from "../../editor/Document";
 import { Slot } from "../../plugins/Slot";
 import { format } from "../../i18n";
-import { ErrorBox, Link, Loading, StatusBadge, navigate, useLoad } from "../../ui";
+import { ErrorBox, Link, Loading, StatusBadge, navigate, useLoad, useStableLoad } from "../../ui";
 import type { EntryT, TrustDecisionT } from "./api";
 import { ExpiryBadge } from "./Badges";
 import { useS } from "./strings";
-import { useStableLoad } from "./useStableLoad";
 import "./kb.css";
-
-// GET /api/entries/{id} in one language.
-export function loadEntry(id: string, language?: string): Promise<EntryT> {
-  return call("get", "/api/entries/{id}", { params: { id }, query: { language } });
-}
 
 export function ReaderPage({ params, query }: PageProps) {
   const entryId = params.entryId;
@@ -30,13 +25,15 @@ export function ReaderPage({ params, query }: PageProps) {
   const s = useS();
   const [version, setVersion] = useState(0);
   const refresh = useCallback(() => setVersion((v) => v + 1), []);
-  const meta = useStableLoad(() => loadEntry(entryId), [entryId, version]);
+  // The original (its sidebar, and the page unless a translation is asked for).
+  const meta = useStableLoad(() => loadOriginal(entryId), [entryId, version]);
   const original = meta.data?.originalLanguage;
   const shown = language && original && language !== original ? language : null;
-  const view = useStableLoad(
-    () => (original ? loadEntry(entryId, shown ?? original) : Promise.resolve(null)),
-    [entryId, shown, original, version],
+  const translated = useStableLoad(
+    () => (shown ? loadEntry(entryId, shown) : Promise.resolve(null)),
+    [entryId, shown, version],
   );
+  const view = shown ? translated : meta;
   const translations = useStableLoad(() => call("get", "/api/entries/{entryId}/translations", { params: { entryId } }), [entryId, version]);
   const staleBlocks = useLoad(
     () =>

@@ -5,8 +5,8 @@ import { useState } from "react";
 import { call } from "../../api/client";
 import { format } from "../../i18n";
 import type { PageProps } from "../../shell/area";
-import { EmptyState, ErrorBox, Link, Loading, StatusBadge, useLoad } from "../../ui";
-import { useDates, useReload, type ExpiryCounts, type UpcomingRow } from "./api";
+import { EmptyState, ErrorBox, Link, Loading, StatusBadge, useLoad, useStableLoad } from "../../ui";
+import {useDates, type ExpiryCounts, type UpcomingRow } from "./api";
 import { StackedBars } from "../../charts/StackedBars";
 import { STATES, type StateKey } from "./states";
 import { RenewPanel, type RenewTarget } from "./Renew";
@@ -120,8 +120,8 @@ export function MyExpiryPage({ me }: PageProps) {
   const dates = useDates();
   const names = useStateNames();
   const [version, setVersion] = useState(0);
-  const dashboard = useReload(() => call("get", "/api/expiry-dashboard/me"), [version]);
-  const expired = useReload(() => call("get", "/api/entries/expired"), [version]);
+  const dashboard = useStableLoad(() => call("get", "/api/expiry-dashboard/me"), [version]);
+  const expired = useStableLoad(() => call("get", "/api/entries/expired"), [version]);
   const selection = useSelection();
   const check = selection.check;
   const mine = (expired.data ?? []).filter((e) => e.ownerId === me.id);
@@ -265,7 +265,7 @@ export function SummaryHubPage({ params }: PageProps) {
   const s = useS();
   const [version, setVersion] = useState(0);
   const hub = useLoad(() => call("get", "/api/hubs/{key}", { params: { key: hubKey } }), [hubKey]);
-  const rows = useReload(
+  const rows = useStableLoad(
     () => call("get", "/api/expiry-dashboard/hubs/{hubKey}/entries", { params: { hubKey } }),
     [hubKey, version],
   );

@@ -4,8 +4,8 @@
 import { useState } from "react";
 import { call } from "../../api/client";
 import { format } from "../../i18n";
-import { EmptyState, ErrorBox, Link, Loading, StatusBadge, useAction, countsChanged } from "../../ui";
-import { useDates, useReload, type ExpiryWarning } from "./api";
+import { EmptyState, ErrorBox, Link, Loading, StatusBadge, useAction, countsChanged, useStableLoad } from "../../ui";
+import {useDates, type ExpiryWarning } from "./api";
 import { RenewPanel } from "./Renew";
 import { useS } from "./strings";
 import "./work.css";
@@ -14,7 +14,7 @@ export function NotificationsPage() {
   const s = useS();
   const dates = useDates();
   const [version, setVersion] = useState(0);
-  const list = useReload(() => call("get", "/api/notifications/expiry-warnings"), [version]);
+  const list = useStableLoad(() => call("get", "/api/notifications/expiry-warnings"), [version]);
   const action = useAction();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [alsoAck, setAlsoAck] = useState(true);

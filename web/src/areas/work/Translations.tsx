@@ -8,9 +8,9 @@ import { call, Problem } from "../../api/client";
 import { DocumentView, parseDocument, SourceChange, type PmNode } from "../../editor/Document";
 import { format } from "../../i18n";
 import type { PageProps } from "../../shell/area";
-import { Dialog, EmptyState, ErrorBox, Link, Loading, Progress, StatusBadge, navigate, useAction, useLoad } from "../../ui";
+import { Dialog, EmptyState, ErrorBox, Link, Loading, Progress, StatusBadge, navigate, useAction, useLoad, useStableLoad } from "../../ui";
 import { alignBlocks, buildTranslationDocument, countRows, sameBlock, type AlignedRow } from "./align";
-import { loadOriginal, mtAvailability, useMachineTranslation, useDates, useLanguageName, useReload } from "./api";
+import {loadOriginal, mtAvailability, useMachineTranslation, useDates, useLanguageName } from "./api";
 import { useS } from "./strings";
 import "./work.css";
 
@@ -207,8 +207,8 @@ function TranslationEditor({ params }: PageProps) {
   const s = useS();
   const languageName = useLanguageName();
   const [version, setVersion] = useState(0);
-  const original = useReload(() => loadOriginal(entryId), [entryId, version]);
-  const translation = useReload(async () => {
+  const original = useStableLoad(() => loadOriginal(entryId), [entryId, version]);
+  const translation = useStableLoad(async () => {
     try {
       const [full, stale] = await Promise.all([
         call("get", "/api/entries/{entryId}/translations/{language}", { params: { entryId, language } }),

@@ -1,9 +1,8 @@
 // The work area's API shapes (generated types, src/api/schema.d.ts) and
 // small helpers its pages share.
 import { call, type Answer } from "../../api/client";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { useUiLanguage } from "../../i18n";
-import { useLoad } from "../../ui";
 
 export type TranslationSummary = Answer<"/api/entries/{entryId}/translations", "get">[number];
 export type FullTranslation = Answer<"/api/entries/{entryId}/translations/{language}", "get">;
@@ -97,23 +96,6 @@ export function useMachineTranslation(): boolean | undefined {
 }
 
 export type EntryAnswer = Answer<"/api/entries/{id}", "get">;
+export { loadOriginal } from "../../api/entries";
 
-// The entry's original: GET /api/entries/{id} answers the ?language=
-// translation (default en) when there is one, so ask again in the original
-// language when the first answer was a translation.
-export async function loadOriginal(entryId: string): Promise<EntryAnswer> {
-  const first = await call("get", "/api/entries/{id}", { params: { id: entryId } });
-  if (!first.isTranslation) return first;
-  return call("get", "/api/entries/{id}", { params: { id: entryId }, query: { language: first.originalLanguage } });
-}
 
-// useLoad that keeps showing the previous answer while it loads again (after
-// a save or an acknowledgement), so the page does not flash empty and the
-// focused control stays where it was.
-export function useReload<T>(load: () => Promise<T>, deps: unknown[]): { data?: T; error?: unknown; loading: boolean } {
-  const state = useLoad(load, deps);
-  const last = useRef<T | undefined>(undefined);
-  if (state.data !== undefined) last.current = state.data;
-  if (state.error !== undefined) last.current = undefined;
-  return state.loading ? { ...state, data: last.current } : state;
-}
