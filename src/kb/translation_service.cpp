@@ -1,7 +1,6 @@
 #include "kb/translation_service.h"
 
 #include <unordered_map>
-#include <unordered_set>
 
 #include "identity/tenant_service.h"
 #include "kb/document.h"
@@ -169,13 +168,12 @@ Result<TranslationSummary> TranslationService::MarkUpToDate(
                                       {{"hubKey", loaded.hub.key}, {"language", language}}}))
     return GuardDeniedError(*denial);
   if (block_ids) {
-    std::unordered_set<std::string> translated;
-    for (const auto& row : s.Run(internal::kTranslationBlocks, {entry_id, language})) translated.insert(row.Text(0));
-    for (size_t i = 0; i < block_ids->size(); ++i)
-      if (!translated.count((*block_ids)[i]))
+    // A block the translation does not have updates nothing: the request is
+    // refused, and the transaction, not committed, undoes the others.
+    for (size_t i = 0; i < block_ids->size(); ++i) {
+      const std::string& block_id = (*block_ids)[i];
+      if (s.Run(internal::kMarkTranslationBlockUpToDate, {entry_id, language, block_id}).affected() == 0)
         return Error::Validation({{"blockIds[" + std::to_string(i) + "]", "is not a block of this translation"}});
-    for (const auto& block_id : *block_ids) {
-      s.Run(internal::kMarkTranslationBlockUpToDate, {entry_id, language, block_id});
       s.Run(internal::kConfirmMachineTranslatedBlock, {entry_id, language, block_id});
     }
   } else {
