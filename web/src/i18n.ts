@@ -4,7 +4,6 @@ import { createContext, useContext } from "react";
 
 const en = {
   appName: "Credence",
-  signIn: "Sign in",
   signInTitle: "Sign in to Credence",
   devPersonas: "Development personas",
   tenant: "Tenant",
@@ -59,7 +58,6 @@ type Strings = typeof en;
 
 const es: Strings = {
   appName: "Credence",
-  signIn: "Iniciar sesión",
   signInTitle: "Inicia sesión en Credence",
   devPersonas: "Personas de desarrollo",
   tenant: "Organización",
