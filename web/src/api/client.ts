@@ -114,31 +114,49 @@ function fill(path: string, params: Record<string, string>): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
 }
 
+// The one fetch of the client: the bearer token, a JSON or text body, and a
+// non-2xx answer thrown as its Problem. `call` is the typed form; files and
+// plugin routes use this directly.
+export async function send(
+  method: string,
+  url: string,
+  options: { json?: unknown; text?: string; contentType?: string; accept?: string } = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { Accept: options.accept ?? "application/json" };
+  if (session.token) headers.Authorization = `Bearer ${session.token}`;
+  let body: string | undefined;
+  if (options.json !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(options.json);
+  } else if (options.text !== undefined) {
+    headers["Content-Type"] = options.contentType ?? "text/plain";
+    body = options.text;
+  }
+  let response: Response;
+  try {
+    response = await fetch(url, { method: method.toUpperCase(), headers, body });
+  } catch (e) {
+    throw new Problem(0, "Network error", e instanceof Error ? e.message : String(e));
+  }
+  if (!response.ok) throw problemFromResponse(response.status, response.statusText, await response.text());
+  return response;
+}
+
+// A JSON answer's value; undefined for an empty or non-JSON body.
+export async function jsonOf<T>(response: Response): Promise<T> {
+  const text = await response.text();
+  try {
+    return (text ? JSON.parse(text) : undefined) as T;
+  } catch {
+    return undefined as T;
+  }
+}
+
 export async function call<P extends keyof paths, M extends Method>(
   method: M,
   path: P,
   options: { params?: Record<string, string>; query?: Query<P, M>; body?: Body<P, M> } = {},
 ): Promise<Answer<P, M>> {
-  const headers: Record<string, string> = { Accept: "application/json" };
-  if (session.token) headers.Authorization = `Bearer ${session.token}`;
-  if (options.body !== undefined) headers["Content-Type"] = "application/json";
-  let response: Response;
-  try {
-    response = await fetch(fill(path as string, options.params ?? {}) + queryString(options.query), {
-      method: method.toUpperCase(),
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-  } catch (e) {
-    throw new Problem(0, "Network error", e instanceof Error ? e.message : String(e));
-  }
-  const text = await response.text();
-  if (!response.ok) throw problemFromResponse(response.status, response.statusText, text);
-  let json: unknown = undefined;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* not JSON */
-  }
-  return json as Answer<P, M>;
+  const url = fill(path as string, options.params ?? {}) + queryString(options.query);
+  return jsonOf<Answer<P, M>>(await send(method, url, { json: options.body }));
 }
