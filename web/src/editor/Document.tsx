@@ -76,7 +76,7 @@ function renderNode(node: PmNode, key: number): ReactNode {
       return <hr key={key} />;
     case "table":
       return (
-        <div key={key} className="table-scroll">
+        <div key={key} className="table-wrap">
           <table>
             <tbody>{renderChildren(node.content)}</tbody>
           </table>

@@ -395,7 +395,7 @@ function Members({
           <p>{s.noMembers}</p>
         </EmptyState>
       ) : (
-        <div className="table-scroll">
+        <div className="table-wrap">
           <table className="members">
             <thead>
               <tr>
