@@ -17,6 +17,25 @@ import "./work.css";
 // reads per hub add up all of them.
 const RANKED = 100;
 
+// A window of days to choose.
+function DaysChoice(props: { label: string; name: string; choices: string[]; value: string; onChange: (days: string) => void }) {
+  const s = useS();
+  return (
+    <div className="toolbar-row">
+      <label>
+        {props.label}{" "}
+        <select name={props.name} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+          {props.choices.map((d) => (
+            <option key={d} value={d}>
+              {format(s.daysN, { n: d })}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
+
 function InactiveSection() {
   const s = useS();
   const dates = useDates();
@@ -25,18 +44,7 @@ function InactiveSection() {
   return (
     <section aria-labelledby="inactive-title">
       <h2 id="inactive-title">{s.inactive}</h2>
-      <div className="toolbar-row">
-        <label>
-          {s.inactiveDays}
-          <select name="inactiveDays" value={days} onChange={(e) => setDays(e.target.value)}>
-            {["30", "90", "180", "365"].map((d) => (
-              <option key={d} value={d}>
-                {format(s.daysN, { n: d })}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <DaysChoice label={s.inactiveDays} name="inactiveDays" choices={["30", "90", "180", "365"]} value={days} onChange={setDays} />
       <p>{format(s.inactiveIntro, { days })}</p>
       <ErrorBox error={inactive.error} />
       {inactive.loading && <Loading />}
@@ -98,18 +106,7 @@ export function AnalyticsPage() {
 
       <section aria-labelledby="top-title">
         <h2 id="top-title">{s.topEntries}</h2>
-        <div className="toolbar-row">
-          <label>
-            {s.readWindow}{" "}
-            <select name="readWindow" value={days} onChange={(e) => setDays(e.target.value)}>
-              {["7", "30", "90", "365"].map((d) => (
-                <option key={d} value={d}>
-                  {format(s.daysN, { n: d })}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
+        <DaysChoice label={s.readWindow} name="readWindow" choices={["7", "30", "90", "365"]} value={days} onChange={setDays} />
         <ErrorBox error={ranked.error} />
         {ranked.loading && <Loading />}
         {ranked.data && top.length === 0 && <EmptyState>{s.noReads}</EmptyState>}
