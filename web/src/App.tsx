@@ -181,8 +181,7 @@ export function App() {
   );
 }
 
-// A signed-in person in several tenants switches between them here (a
-// sign-in session only; development tokens are bound to one tenant).
+// A signed-in person in several tenants switches between them here.
 function TenantSwitcher({ me, onSwitched }: { me: Me; onSwitched: () => void }) {
   const language = useUiLanguage();
   const [tenants, setTenants] = useState<{ id: string; name: string }[]>([]);
@@ -191,7 +190,6 @@ function TenantSwitcher({ me, onSwitched }: { me: Me; onSwitched: () => void }) 
   const [pending, setPending] = useState<string | null>(null);
   useEffect(() => setPending(null), [me.tenantId]);
   useEffect(() => {
-    if (session.token?.startsWith("dev-token-")) return;
     call("get", "/auth/tenants").then(setTenants, () => setTenants([]));
   }, [me.tenantId]);
   if (tenants.length < 2) return null;
