@@ -22,6 +22,7 @@
 #include "identity/authenticator.h"
 #include "integrity/signing_key.h"
 #include "storage/database.h"
+#include "storage/cluster_lock.h"
 #include "storage/migrations.h"
 
 namespace credence::app {
@@ -119,7 +120,11 @@ int Serve(const Config& config) {
   }
   if (config.dev) {
     try {
-      SeedDevelopmentData({set.tenants, set.groups, set.hubs, set.entries, set.translations, set.memberships});
+      // Nodes starting together on one fresh database seed one after the
+      // other; the seed finds what an earlier node made (by slug).
+      storage::RunExclusively(*db, "dev-seed", [&] {
+        SeedDevelopmentData({set.tenants, set.groups, set.hubs, set.entries, set.translations, set.memberships});
+      });
     } catch (const std::exception& e) {
       LogLine(LogLevel::kError, "development seed failed").Str("error", e.what());
       return 1;

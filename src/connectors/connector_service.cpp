@@ -266,6 +266,7 @@ Result<Run> ConnectorService::SyncNow(const identity::Principal& caller, const s
   if (c->kind == kKindPush)
     return Error::Conflict("connector_not_syncable",
                            "A push connector receives its documents; it has nothing to sync.");
+  tenant.Run(kLockConnector, {c->id});
   if (auto open = tenant.Run(kOpenRun, {c->id}); !open.empty()) return RunFromRow(open.front());
   const std::string run_id = NewId();
   tenant.Run(kInsertRun, {run_id, c->id, "manual", clock_.Now()});

@@ -116,18 +116,33 @@ Result<SigningKey> SigningKey::LoadOrCreate(const std::string& path) {
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
   SigningKey key = Generate();
   const std::string pem = key.PrivatePem();
-  // O_EXCL: two nodes starting together on a shared directory do not
-  // overwrite each other; the loser reads the winner's key.
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    if (errno == EEXIST) return LoadOrCreate(path);
-    return Error::InvalidArgument("invalid_chain_key", path + ": cannot create: " + std::strerror(errno));
-  }
+  // Written whole to a file of its own, then linked into place: link() fails
+  // with EEXIST if another node got there first, and then the loser reads a
+  // complete key (with O_EXCL on the final name it could read the winner's
+  // file before its bytes were written).
+  const std::string temp = path + ".tmp-" + std::to_string(::getpid());
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return Error::InvalidArgument("invalid_chain_key", path + ": cannot create: " + std::strerror(errno));
   const bool written = ::write(fd, pem.data(), pem.size()) == static_cast<ssize_t>(pem.size()) && ::fsync(fd) == 0;
   ::close(fd);
   if (!written) {
-    ::unlink(path.c_str());
+    ::unlink(temp.c_str());
     return Error::InvalidArgument("invalid_chain_key", path + ": cannot write the new key");
+  }
+  const int linked = ::link(temp.c_str(), path.c_str());
+  const int link_errno = errno;
+  ::unlink(temp.c_str());
+  if (linked != 0) {
+    if (link_errno == EEXIST) return LoadOrCreate(path);
+    return Error::InvalidArgument("invalid_chain_key", path + ": cannot create: " + std::strerror(link_errno));
+  }
+  if (file.has_parent_path()) {
+    // The new name survives a crash only once its directory is on disk.
+    const int dir = ::open(file.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir >= 0) {
+      ::fsync(dir);
+      ::close(dir);
+    }
   }
   return key;
 }

@@ -67,10 +67,6 @@ class LedgerWriter {
   void Write(std::deque<Job*>& batch);
 
   static constexpr size_t kMaxBatch = 64;
-  // The end of each tenant's chain as of the last commit: saves reading it
-  // per append. Only the writer thread touches it; any failed batch clears
-  // it, since what its transaction appended was rolled back.
-  std::unordered_map<std::string, ChainTip> tips_;
   // Only the writer's thread touches it; filled after each commit.
   EvidenceListDigests list_digests_;
   storage::Database& db_;

@@ -7,6 +7,8 @@
 // allow and reported, the URL checked at registration). Isolation between
 // tenants. Runs on SQLite and on PostgreSQL (CREDENCE_TEST_BACKEND).
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <string>
 
 #include "plugins/admission/testing/hook_test_server.h"
@@ -229,6 +231,48 @@ TEST_F(PluginGuards, AdmissionHooksAllowDenyAndFailOpen) {
   const std::string id = Str(created.Json(), "id");
   EXPECT_EQ(api().Post(std::string(kHooks) + "/" + id + "/disable", json::object{}, t.token("admin")).status, 200);
   EXPECT_EQ(api().Delete(std::string(kHooks) + "/" + id, t.token("admin")).status, 204);
+}
+
+}  // namespace
+}  // namespace credence::test
+
+namespace credence::test {
+namespace {
+
+// A request that takes its time holds one worker thread, and nothing else:
+// connections accepted meanwhile go to workers that are free, so health
+// checks (and HAProxy's, which open a connection each) answer at once
+// (docs/operations.md). The shared server runs two workers.
+TEST_F(PluginGuards, ASlowRequestDelaysNoHealthCheck) {
+  HookTestServer hook([](const HookTestServer::Request&) {
+    HookTestServer::Response r;
+    r.delay_ms = 2500;
+    r.body = R"({"allowed":true})";
+    return r;
+  });
+  auto t = CreateTenant(api(), "slow-hook");
+  Install(t, "admission-hooks");
+  ASSERT_EQ(api().Post(kHooks, {{"name", "slow"}, {"url", hook.Url("/guard")}, {"timeoutMs", 4000}}, t.token("admin"))
+                .status,
+            201);
+  const std::string entry = Draft(t, "slow", "Slow");
+  std::thread publish([&] {
+    HttpClient client(SharedServer().base_url());
+    EXPECT_EQ(client.Post("/api/entries/" + entry + "/publish", json::object{}, t.token("editor")).status, 200);
+  });
+  // Until the hook has the request, the publish has not reached its worker.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (hook.Requests().empty() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_FALSE(hook.Requests().empty());
+  for (int i = 0; i < 8; ++i) {
+    HttpClient fresh(SharedServer().base_url());  // a new connection each
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(fresh.Get(i % 2 == 0 ? "/healthz" : "/readyz").status, 200);
+    const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    EXPECT_LT(took.count(), 500) << "health check " << i << " waited behind the slow request";
+  }
+  publish.join();
 }
 
 }  // namespace

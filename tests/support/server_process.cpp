@@ -62,7 +62,9 @@ ServerProcess::ServerProcess(ServerOptions options) : options_(std::move(options
   if (::mkdtemp(tmpl) == nullptr) throw std::runtime_error("mkdtemp failed");
   data_dir_ = tmpl;
   log_path_ = data_dir_ + "/server.log";
-  if (TestBackend() == "postgres") {
+  if (!options_.database_url.empty()) {
+    database_url_ = options_.database_url;
+  } else if (TestBackend() == "postgres") {
     auto server = PgServerUrlFromEnv();
     if (!server) throw std::runtime_error("CREDENCE_TEST_PG_URL is not set");
     pg_ = std::make_unique<PgTestDatabase>(*server);
@@ -73,10 +75,19 @@ ServerProcess::ServerProcess(ServerOptions options) : options_(std::move(options
   port_ = options_.port != 0 ? options_.port : FreePort();
   base_url_ = "http://127.0.0.1:" + std::to_string(port_);
   RegisterCredenceServer(base_url_);
-  Start();
+  if (options_.wait_until_healthy) {
+    Start();
+  } else {
+    Spawn();
+  }
 }
 
 void ServerProcess::Start() {
+  Spawn();
+  WaitUntilHealthy();
+}
+
+void ServerProcess::Spawn() {
   std::vector<std::string> args = {CREDENCE_BINARY_PATH, "serve", "--listen", "127.0.0.1:" + std::to_string(port_),
                                    "--data-dir", data_dir_, "--database", database_url_, "--threads", "2",
                                    "--shutdown-timeout-ms", "3000"};
@@ -105,6 +116,9 @@ void ServerProcess::Start() {
     ::execv(argv[0], argv.data());
     std::_Exit(127);
   }
+}
+
+void ServerProcess::WaitUntilHealthy() {
   HttpClient client(base_url_);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (std::chrono::steady_clock::now() < deadline) {

@@ -28,6 +28,12 @@ struct ServerOptions {
   // When not empty: written to oidc.json in the server's directory and
   // passed as --oidc-config, with --public-url <base_url> (see support/oidc.h).
   std::string oidc_config;
+  // When not empty: the server uses this database (another node's, for
+  // tests of several nodes) instead of a fresh one of its own.
+  std::string database_url;
+  // False: the constructor returns once the process is started; call
+  // WaitUntilHealthy() (tests that start several nodes at one instant).
+  bool wait_until_healthy = true;
 };
 
 class ServerProcess {
@@ -45,6 +51,9 @@ class ServerProcess {
   // The server's temporary directory (its data, log and config files).
   const std::string& data_dir() const { return data_dir_; }
 
+  // Waits for /healthz (30 s); throws with the log when the process exits
+  // or does not become healthy.
+  void WaitUntilHealthy();
   // Sends SIGTERM and waits; returns the exit status (or -signal).
   int Terminate();
   // SIGKILL, as a crash would.
@@ -55,6 +64,7 @@ class ServerProcess {
 
  private:
   void Start();
+  void Spawn();
   ServerOptions options_;
   std::unique_ptr<PgTestDatabase> pg_;
   std::string data_dir_;

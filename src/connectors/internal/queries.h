@@ -29,6 +29,12 @@ inline constexpr TenantQuery kOpenRun{"connectors.open_run",
                                       "SELECT " CREDENCE_RUN_COLUMNS
                                       " FROM connector_runs WHERE tenant_id = $1 AND connector_id = $2"
                                       " AND status IN ('queued', 'running') ORDER BY queued_at LIMIT 1"};
+// Takes the connector row's lock for the transaction (PostgreSQL; SQLite's
+// write transaction already excludes other writers), so that the check for
+// an open run and the insert of a new one are one step across nodes: the
+// scheduler's schedule advance takes the same lock.
+inline constexpr TenantQuery kLockConnector{
+    "connectors.lock_connector", "UPDATE connectors SET updated_at = updated_at WHERE tenant_id = $1 AND id = $2"};
 inline constexpr TenantQuery kInsertRun{
     "connectors.insert_run",
     "INSERT INTO connector_runs (tenant_id, id, connector_id, run_trigger, status, queued_at, updated_at)"

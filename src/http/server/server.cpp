@@ -55,6 +55,22 @@ struct Worker {
   asio::executor_work_guard<asio::io_context::executor_type> guard = asio::make_work_guard(ioc);
   std::list<Connection*> connections;
   std::thread thread;
+  // Requests this worker's thread is running a handler for right now
+  // (handlers block on storage). The accept loop hands new connections to
+  // a worker that is not, so a long request delays no one else's.
+  std::atomic<int> in_handler{0};
+};
+
+// Counts a handler running on the worker's thread for its lifetime.
+class HandlerScope {
+ public:
+  explicit HandlerScope(Worker& worker) : worker_(worker) { worker_.in_handler.fetch_add(1, std::memory_order_relaxed); }
+  ~HandlerScope() { worker_.in_handler.fetch_sub(1, std::memory_order_relaxed); }
+  HandlerScope(const HandlerScope&) = delete;
+  HandlerScope& operator=(const HandlerScope&) = delete;
+
+ private:
+  Worker& worker_;
 };
 
 HttpRequest ToHttpRequest(bhttp::request<bhttp::string_body>&& in) {
@@ -111,6 +127,7 @@ struct Server::Impl {
   }
 
   asio::awaitable<void> AcceptLoop();
+  Worker& NextWorker();
   asio::awaitable<void> Serve(Worker& worker, tcp::socket socket);
   asio::awaitable<void> Refuse(beast::tcp_stream& stream, const Error& error, Method method,
                                std::string_view target, unsigned version);
@@ -119,6 +136,11 @@ struct Server::Impl {
   const ServerOptions options;
   const Dispatcher& dispatcher;
   std::vector<std::unique_ptr<Worker>> workers;
+  // The acceptor and the signals live on a thread of their own, so that
+  // accepting a connection never waits behind a handler: a health check
+  // is answered at once however long other requests run.
+  asio::io_context accept_ioc{1};
+  std::thread accept_thread;
   std::unique_ptr<tcp::acceptor> acceptor;
   std::unique_ptr<asio::signal_set> signals;
   size_t next_worker = 0;  // only the accept loop touches it
@@ -130,9 +152,20 @@ struct Server::Impl {
   std::atomic<bool> stopping_flag{false};
 };
 
+Worker& Server::Impl::NextWorker() {
+  // Round-robin over the workers that are not inside a handler; when every
+  // one is, plain round-robin.
+  const size_t n = workers.size();
+  for (size_t tried = 0; tried < n; ++tried) {
+    Worker& candidate = *workers[next_worker++ % n];
+    if (candidate.in_handler.load(std::memory_order_relaxed) == 0) return candidate;
+  }
+  return *workers[next_worker++ % n];
+}
+
 asio::awaitable<void> Server::Impl::AcceptLoop() {
   while (true) {
-    Worker& worker = *workers[next_worker++ % workers.size()];
+    Worker& worker = NextWorker();
     auto [ec, socket] = co_await acceptor->async_accept(worker.ioc, kUseTuple);
     if (ec) {
       if (stopping_flag || ec == asio::error::operation_aborted) co_return;
@@ -270,10 +303,15 @@ asio::awaitable<void> Server::Impl::Serve(Worker& worker, tcp::socket socket) {
     const bool keep_alive = parser.get().keep_alive();
     HttpRequest request = ToHttpRequest(parser.release());
     request.client_address = client_address;
-    HttpResponse response = dispatcher.Dispatch(request);
+    HttpResponse response;
+    {
+      HandlerScope running(worker);
+      response = dispatcher.Dispatch(request);
+    }
     if (response.pending) {
       const std::shared_ptr<PendingResponse> pending = std::move(response.pending);
       co_await WhenReady(*pending);
+      HandlerScope running(worker);
       response = pending->Finish();
     }
     const bool keep_open = keep_alive && !stopping_flag;
@@ -299,7 +337,7 @@ void Server::Impl::BeginShutdown() {
     stopping_flag = true;
   }
   LogLine(LogLevel::kInfo, "shutdown requested").Int("openConnections", open_connections.load());
-  asio::post(workers[0]->ioc, [this] {
+  asio::post(accept_ioc, [this] {
     boost::system::error_code ignored;
     acceptor->close(ignored);
     if (signals) signals->cancel(ignored);
@@ -319,7 +357,7 @@ Server::Server(ServerOptions options, const Dispatcher& dispatcher)
 Server::~Server() = default;
 
 uint16_t Server::Listen() {
-  auto& ioc = impl_->workers[0]->ioc;
+  auto& ioc = impl_->accept_ioc;
   boost::system::error_code ec;
   const auto address = asio::ip::make_address(impl_->options.host, ec);
   if (ec) throw std::runtime_error("invalid listen address '" + impl_->options.host + "'");
@@ -337,11 +375,18 @@ uint16_t Server::Listen() {
 
 void Server::Run() {
   Impl& s = *impl_;
-  s.signals = std::make_unique<asio::signal_set>(s.workers[0]->ioc, SIGINT, SIGTERM);
+  s.signals = std::make_unique<asio::signal_set>(s.accept_ioc, SIGINT, SIGTERM);
   s.signals->async_wait([&s](const boost::system::error_code& ec, int) {
     if (!ec) s.BeginShutdown();
   });
-  asio::co_spawn(s.workers[0]->ioc, s.AcceptLoop(), asio::detached);
+  asio::co_spawn(s.accept_ioc, s.AcceptLoop(), asio::detached);
+  s.accept_thread = std::thread([&s] {
+    try {
+      s.accept_ioc.run();
+    } catch (const std::exception& e) {
+      LogLine(LogLevel::kError, "accept loop stopped").Str("error", e.what());
+    }
+  });
   for (auto& worker : s.workers) {
     worker->thread = std::thread([w = worker.get()] {
       try {
@@ -366,6 +411,8 @@ void Server::Run() {
     worker->guard.reset();
     worker->ioc.stop();
   }
+  s.accept_ioc.stop();
+  if (s.accept_thread.joinable()) s.accept_thread.join();
   for (auto& worker : s.workers)
     if (worker->thread.joinable()) worker->thread.join();
   LogLine(LogLevel::kInfo, "server stopped");

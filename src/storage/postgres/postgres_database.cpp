@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -134,8 +135,15 @@ class PostgresConnection final : public Connection {
   PostgresConnection(const std::string& url, const std::string& described) {
     // Keywords are applied in order: "dbname" comes last so that settings in
     // the URL (expanded from it) override the defaults before it.
-    const char* keywords[] = {"connect_timeout", "fallback_application_name", "dbname", nullptr};
-    const char* values[] = {kDefaultConnectTimeoutSeconds, "credence", url.c_str(), nullptr};
+    // TCP keepalives and a user timeout: a server that vanishes without
+    // closing its sockets (a host lost, a network partition) fails the
+    // connection within seconds instead of leaving a request waiting for
+    // the kernel's default of minutes; the pool then drops it and the next
+    // request connects again, to whichever server is primary by then.
+    const char* keywords[] = {"connect_timeout",  "keepalives_idle",           "keepalives_interval",
+                              "keepalives_count", "tcp_user_timeout",          "fallback_application_name",
+                              "dbname",           nullptr};
+    const char* values[] = {kDefaultConnectTimeoutSeconds, "5", "2", "3", "15000", "credence", url.c_str(), nullptr};
     conn_ = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
     if (conn_ == nullptr)
       throw StorageError(StorageError::Kind::kUnavailable, "cannot connect to " + described + ": out of memory");
@@ -253,6 +261,10 @@ class PostgresConnection final : public Connection {
     Result res(PQexec(conn_, "ROLLBACK"));
   }
 
+  // BeginCopyIn: sends the COPY statement and hands the connection's copy
+  // state to the returned object.
+  std::unique_ptr<CopyIn> StartCopy(const std::string& statement);
+
   // Makes a returned connection safe to hand to the next borrower: a
   // transaction its last user left open is rolled back. False when the
   // connection must be dropped instead.
@@ -263,6 +275,7 @@ class PostgresConnection final : public Connection {
   }
 
  private:
+  friend class PostgresCopyIn;
   [[noreturn]] void Throw(const PGresult* res, std::string_view what) {
     const char* message = res != nullptr ? PQresultErrorMessage(res) : PQerrorMessage(conn_);
     if (message == nullptr || message[0] == '\0') message = PQerrorMessage(conn_);
@@ -314,6 +327,67 @@ class PostgresConnection final : public Connection {
   int generated_names_ = 0;
 };
 
+class PostgresCopyIn final : public CopyIn {
+ public:
+  explicit PostgresCopyIn(PostgresConnection& conn) : conn_(conn) { buffer_.reserve(kChunk + 4096); }
+  ~PostgresCopyIn() override {
+    if (finished_) return;
+    // Abandoned (an exception on the way): end the copy with an error so the
+    // connection leaves COPY mode; the transaction is aborted.
+    if (PQputCopyEnd(conn_.conn_, "copy abandoned by the client") == 1)
+      while (Result res{PQgetResult(conn_.conn_)}) {
+      }
+  }
+  PostgresCopyIn(const PostgresCopyIn&) = delete;
+  PostgresCopyIn& operator=(const PostgresCopyIn&) = delete;
+
+  void Put(std::string_view rows) override {
+    buffer_.append(rows);
+    if (buffer_.size() >= kChunk) Flush();
+  }
+
+  int64_t Finish() override {
+    Flush();
+    finished_ = true;
+    if (PQputCopyEnd(conn_.conn_, nullptr) != 1) conn_.Throw(nullptr, "copy (end)");
+    // The COPY's own result, then the end of the command.
+    Result res(PQgetResult(conn_.conn_));
+    while (Result more{PQgetResult(conn_.conn_)}) {
+    }
+    if (!res || PQresultStatus(res.get()) != PGRES_COMMAND_OK) conn_.Throw(res.get(), "copy");
+    const std::string_view stored = PQcmdTuples(res.get());
+    int64_t n = 0;
+    std::from_chars(stored.data(), stored.data() + stored.size(), n);
+    return n;
+  }
+
+ private:
+  // Rows go to the server in chunks of about this size: large enough that
+  // the per-call cost vanishes, small enough to keep memory flat.
+  static constexpr size_t kChunk = size_t{1} << 20;
+
+  void Flush() {
+    if (buffer_.empty()) return;
+    if (PQputCopyData(conn_.conn_, buffer_.data(), static_cast<int>(buffer_.size())) != 1)
+      conn_.Throw(nullptr, "copy (data)");
+    buffer_.clear();
+  }
+
+  PostgresConnection& conn_;
+  std::string buffer_;
+  bool finished_ = false;
+};
+
+std::unique_ptr<CopyIn> PostgresConnection::StartCopy(const std::string& statement) {
+  Result res(PQexec(conn_, statement.c_str()));
+  if (!res || PQresultStatus(res.get()) != PGRES_COPY_IN) {
+    // A statement that is not a COPY would have run to completion: nothing
+    // to drain. A failed one leaves its error in `res`.
+    Throw(res.get(), "copy (start)");
+  }
+  return std::make_unique<PostgresCopyIn>(*this);
+}
+
 class PostgresDatabase final : public Database {
  public:
   PostgresDatabase(std::string url, const DatabaseOptions& options)
@@ -343,6 +417,37 @@ class PostgresDatabase final : public Database {
 };
 
 }  // namespace
+
+std::string QuoteIdentifier(std::string_view name) {
+  std::string out = "\"";
+  for (char c : name) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+void AppendCopyText(std::string& out, std::string_view value) {
+  size_t start = 0;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const char c = value[i];
+    const char* escaped = c == '\\' ? "\\\\" : c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : nullptr;
+    if (escaped == nullptr) continue;
+    out.append(value.data() + start, i - start);
+    out += escaped;
+    start = i + 1;
+  }
+  out.append(value.data() + start, value.size() - start);
+}
+
+std::unique_ptr<CopyIn> BeginCopyIn(Connection& conn, std::string_view table, std::span<const std::string> columns) {
+  auto* pg = dynamic_cast<PostgresConnection*>(&conn);
+  if (pg == nullptr) throw std::invalid_argument("BeginCopyIn needs a PostgreSQL connection");
+  std::string statement = "COPY " + QuoteIdentifier(table) + " (";
+  for (size_t i = 0; i < columns.size(); ++i) statement += (i > 0 ? ", " : "") + QuoteIdentifier(columns[i]);
+  statement += ") FROM STDIN";
+  return pg->StartCopy(statement);
+}
 
 std::unique_ptr<Database> OpenPostgres(const std::string& url, const DatabaseOptions& options) {
   return std::make_unique<PostgresDatabase>(url, options);
