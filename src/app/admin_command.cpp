@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 
+#include "app/migrate_database.h"
 #include "app/migrations.h"
 #include "core/clock.h"
 #include "core/config.h"
@@ -17,7 +18,7 @@
 namespace credence::app {
 namespace {
 
-constexpr const char* kUsage =
+const std::string kUsage = std::string(
     "usage: credence admin create-tenant --name NAME --slug SLUG --owner-email EMAIL\n"
     "         [--owner-name NAME] [--domain DOMAIN] [--allow-all-users] [--languages en,de]\n"
     "         [--database URL] [--data-dir DIR]\n"
@@ -27,10 +28,11 @@ constexpr const char* kUsage =
     "  verified email.\n"
     "       credence admin platform-audit [--limit N] [--database URL] [--data-dir DIR]\n"
     "  Prints the platform audit chain (sign-ins that named no tenant), newest first,\n"
-    "  one JSON object a line, then a line with its verification.\n";
+    "  one JSON object a line, then a line with its verification.\n") +
+    kMigrateDatabaseUsage;
 
 int Fail(const std::string& message) {
-  std::fprintf(stderr, "credence admin: %s\n\n%s", message.c_str(), kUsage);
+  std::fprintf(stderr, "credence admin: %s\n\n%s", message.c_str(), kUsage.c_str());
   return 2;
 }
 
@@ -104,9 +106,10 @@ int PlatformAudit(std::map<std::string, std::string>& flags) {
 
 int RunAdminCommand(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "help") {
-    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    std::fputs(kUsage.c_str(), args.empty() ? stderr : stdout);
     return args.empty() ? 2 : 0;
   }
+  if (args[0] == "migrate-database") return MigrateDatabase({args.begin() + 1, args.end()});
   if (args[0] != "create-tenant" && args[0] != "platform-audit")
     return Fail("unknown admin command '" + args[0] + "'");
   const bool create = args[0] == "create-tenant";

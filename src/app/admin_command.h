@@ -9,6 +9,10 @@
 //
 // creates the tenant and its first Owner, who then signs in with OpenID
 // Connect and is linked by verified email.
+//
+//   credence admin migrate-database --from sqlite:PATH --to postgresql://...
+//
+// moves an installation from SQLite to PostgreSQL (app/migrate_database.h).
 #include <string>
 #include <vector>
 

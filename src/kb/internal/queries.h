@@ -1,5 +1,6 @@
 #pragma once
 // SQL of the knowledge base. $1 is always the tenant (bound by TenantSession).
+#include "kb/search_schema.h"
 #include "storage/query.h"
 
 namespace credence::kb::internal {
@@ -359,8 +360,9 @@ inline constexpr TenantQuery kSearchInsert{
     "INSERT INTO entry_search (rowid, title, body)"
     " SELECT rowid, $3, $4 FROM search_docs WHERE tenant_id = $1 AND entry_id = $2",
     "INSERT INTO entry_search (tenant_id, entry_id, hub_id, title, document)"
-    " SELECT $1, $2, hub_id, CAST($3 AS TEXT), setweight(to_tsvector('simple', CAST($3 AS TEXT)), 'A')"
-    " || setweight(to_tsvector('simple', CAST($4 AS TEXT)), 'B') FROM entries WHERE tenant_id = $1 AND id = $2"};
+    " SELECT $1, $2, hub_id, CAST($3 AS TEXT), "
+    CREDENCE_KB_SEARCH_DOCUMENT("CAST($3 AS TEXT)", "CAST($4 AS TEXT)")
+    " FROM entries WHERE tenant_id = $1 AND id = $2"};
 
 // SQLite search runs in three steps so that a common word matching most of
 // the corpus costs a bounded amount of work: (1) the newest N matching

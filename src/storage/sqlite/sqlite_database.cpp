@@ -11,6 +11,7 @@
 #include <chrono>
 #include <thread>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -164,6 +165,53 @@ class SqliteConnection final : public Connection {
   void Rollback() override {
     if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     ReleaseWriter();
+  }
+
+  // ForEachSqliteRow: a one-off statement (a whole-table read is not worth
+  // a cache slot), stepped row by row.
+  void StreamRows(std::string_view sql, const std::function<void(std::span<const SqliteValue>)>& row) {
+    sqlite3_stmt* stmt = nullptr;
+    const int prepared = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
+    if (prepared != SQLITE_OK) Throw(db_, prepared, "stream (prepare)");
+    struct Finalizer {
+      sqlite3_stmt* s;
+      ~Finalizer() { sqlite3_finalize(s); }
+    } finalizer{stmt};
+    const int columns = sqlite3_column_count(stmt);
+    std::vector<SqliteValue> values(static_cast<size_t>(columns));
+    while (true) {
+      const int rc = sqlite3_step(stmt);
+      if (rc == SQLITE_DONE) break;
+      if (rc != SQLITE_ROW) Throw(db_, rc, "stream");
+      for (int c = 0; c < columns; ++c) {
+        SqliteValue& v = values[static_cast<size_t>(c)];
+        switch (sqlite3_column_type(stmt, c)) {
+          case SQLITE_NULL: v.type = SqliteValue::Type::kNull; break;
+          case SQLITE_INTEGER:
+            v.type = SqliteValue::Type::kInteger;
+            v.integer = sqlite3_column_int64(stmt, c);
+            break;
+          case SQLITE_FLOAT:
+            v.type = SqliteValue::Type::kReal;
+            v.real = sqlite3_column_double(stmt, c);
+            break;
+          case SQLITE_BLOB: {
+            v.type = SqliteValue::Type::kBlob;
+            const void* blob = sqlite3_column_blob(stmt, c);
+            v.bytes = std::string_view(static_cast<const char*>(blob),
+                                       blob != nullptr ? static_cast<size_t>(sqlite3_column_bytes(stmt, c)) : 0);
+            break;
+          }
+          default: {
+            v.type = SqliteValue::Type::kText;
+            const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
+            v.bytes = std::string_view(text != nullptr ? text : "",
+                                       text != nullptr ? static_cast<size_t>(sqlite3_column_bytes(stmt, c)) : 0);
+          }
+        }
+      }
+      row(values);
+    }
   }
 
  private:
@@ -324,6 +372,13 @@ class SqliteDatabase final : public Database {
 };
 
 }  // namespace
+
+void ForEachSqliteRow(Connection& conn, std::string_view sql,
+                      const std::function<void(std::span<const SqliteValue>)>& row) {
+  auto* sqlite = dynamic_cast<SqliteConnection*>(&conn);
+  if (sqlite == nullptr) throw std::invalid_argument("ForEachSqliteRow needs a SQLite connection");
+  sqlite->StreamRows(sql, row);
+}
 
 std::unique_ptr<Database> OpenSqlite(const std::string& path, const DatabaseOptions& options) {
   // Memory statistics make every SQLite allocation take one process-wide

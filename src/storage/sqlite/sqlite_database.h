@@ -1,6 +1,10 @@
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "storage/database.h"
 
@@ -15,5 +19,25 @@ std::unique_ptr<Database> OpenSqlite(const std::string& path, const DatabaseOpti
 // The kind of a SQLite extended result code: SQLITE_FULL is kStorageFull,
 // every SQLITE_IOERR_* kIoError, busy and locked kBusy.
 StorageError::Kind SqliteErrorKind(int extended_code);
+
+// One value of a row as SQLite steps it: `bytes` points into SQLite's own
+// buffer and is valid only during the callback that receives it.
+struct SqliteValue {
+  enum class Type { kNull, kInteger, kReal, kText, kBlob };
+  Type type = Type::kNull;
+  int64_t integer = 0;
+  double real = 0;
+  std::string_view bytes;  // kText, kBlob
+};
+
+// Runs `sql` (one statement without parameters) on `conn`, which must come
+// from a SQLite Database, and hands each result row to `row` as SQLite
+// steps it, without materializing the result as Connection::Execute does:
+// for reading whole tables (credence admin migrate-database). The statement
+// is prepared for this call only. Throws StorageError, and
+// std::invalid_argument for a connection of another backend; whatever `row`
+// throws ends the walk and reaches the caller.
+void ForEachSqliteRow(Connection& conn, std::string_view sql,
+                      const std::function<void(std::span<const SqliteValue>)>& row);
 
 }  // namespace credence::storage
