@@ -15,6 +15,7 @@
 #include "app/migrations.h"
 #include "core/clock.h"
 #include "core/json_text.h"
+#include "core/logging.h"
 #include "integrity/chain_heads.h"
 #include "integrity/signing_key.h"
 #include "kb/search_schema.h"
@@ -320,6 +321,7 @@ std::vector<ChainCheck> VerifyChains(storage::Database& db, const integrity::Cha
   const std::string audit = platform::AuditChain().name;
   for (const bool ledger : {true, false}) {
     for (const auto& tenant_id : ledger ? ledger_tenants : audit_tenants) {
+      const auto start = Clk::now();
       storage::Session session(db, storage::TxMode::kRead);
       storage::TenantSession tenant(session, tenant_id);
       ChainCheck c{ledger ? trust::kLedgerChain : audit, tenant_id};
@@ -341,6 +343,9 @@ std::vector<ChainCheck> VerifyChains(storage::Database& db, const integrity::Cha
         c.problem = "signed head " + std::to_string(signed_heads.first_invalid_seq.value_or(0)) + ": " +
                     signed_heads.problem;
       }
+      std::fprintf(stderr, "checked the %s chain of tenant %s: %lld records, %lld signed heads, %s, in %.2f s\n",
+                   c.chain.c_str(), tenant_id.c_str(), static_cast<long long>(c.records),
+                   static_cast<long long>(c.heads), c.ok ? "verified" : "NOT verified", Seconds(start));
       out.push_back(std::move(c));
     }
   }
@@ -366,7 +371,8 @@ int Run(const Flags& flags) {
   std::unique_ptr<storage::Database> source, target;
   try {
     source = storage::OpenDatabase("sqlite:" + flags.from_path, storage::DatabaseOptions{});
-    storage::ApplyMigrations(*source, migrations);
+    const int applied = storage::ApplyMigrations(*source, migrations);
+    if (applied > 0) std::fprintf(stderr, "the SQLite database brought to this version: %d migrations\n", applied);
   } catch (const std::exception& e) {
     return Report({1, "--from: cannot open the SQLite database " + flags.from_path + ": " + e.what()});
   }
@@ -392,7 +398,8 @@ int Run(const Flags& flags) {
     if (const auto table = FirstTableWithRows(*target->Acquire()); !table.empty())
       return Report({1, "--to: " + target_name + " is not empty (the table " + table +
                             " has rows); migrate-database copies into an empty database only"});
-    storage::ApplyMigrations(*target, migrations);
+    const int applied = storage::ApplyMigrations(*target, migrations);
+    std::fprintf(stderr, "the schema made in %s: %d migrations\n", target_name.c_str(), applied);
   } catch (const std::exception& e) {
     return Report({1, "--to: " + std::string(e.what())});
   }
@@ -508,6 +515,9 @@ int Run(const Flags& flags) {
 }  // namespace
 
 int MigrateDatabase(const std::vector<std::string>& args) {
+  // This command reports its own progress; the storage layer's info lines
+  // (one per migration applied) would bury it.
+  SetLogLevel(LogLevel::kWarn);
   Flags flags;
   if (auto failed = ParseFlags(args, flags)) return Report(*failed);
   try {
