@@ -43,18 +43,17 @@ namespace {
 constexpr storage::GlobalQuery kLockChain{
     "trust.ledger_lock_chain", "SELECT 1",
     "SELECT pg_advisory_xact_lock(hashtextextended('credence:ledger:' || CAST($1 AS TEXT), 0))"};
+// The same lock, when no other node holds it: true when taken.
+constexpr storage::GlobalQuery kTryLockChain{
+    "trust.ledger_try_lock_chain", "SELECT 1",
+    "SELECT CAST(pg_try_advisory_xact_lock(hashtextextended('credence:ledger:' || CAST($1 AS TEXT), 0)) AS INTEGER)"};
 
 }  // namespace
 
-void LedgerWriter::Write(std::deque<Job*>& batch) {
-  // One tenant's jobs together, tenants in one order on every node: each
-  // node then takes the chain locks in the same order, so two nodes writing
-  // batches for the same tenants wait for each other instead of deadlocking.
-  // Within a tenant, arrival order is kept.
-  std::stable_sort(batch.begin(), batch.end(), [](const Job* a, const Job* b) { return a->tenant_id < b->tenant_id; });
-  // Read once per tenant and batch: every job of the batch was decided
-  // before the batch began, so a generation read at its start is as late as
-  // the check needs (and ledger writes do not move generations).
+bool LedgerWriter::Write(std::span<Job* const> jobs, bool wait) {
+  // Read once per tenant and transaction: every job was decided before the
+  // batch began, so a generation read at its start is as late as the check
+  // needs (and ledger writes do not move generations).
   std::unordered_map<std::string, int64_t> generations;
   storage::Session session(db_, storage::TxMode::kWrite);
   const bool postgres = session.dialect() == storage::Dialect::kPostgres;
@@ -63,10 +62,15 @@ void LedgerWriter::Write(std::deque<Job*>& batch) {
   // the first of each tenant's jobs (another node may have appended since
   // this one last did).
   std::optional<ChainTip> tip;
-  for (Job* job : batch) {
+  for (Job* job : jobs) {
     storage::TenantSession tenant(session, job->tenant_id);
     if (locked_tenant == nullptr || *locked_tenant != job->tenant_id) {
-      if (postgres) session.Run(kLockChain, {job->tenant_id});
+      if (postgres && wait) {
+        session.Run(kLockChain, {job->tenant_id});
+      } else if (postgres) {
+        auto taken = session.Run(kTryLockChain, {job->tenant_id});
+        if (taken.empty() || !taken.front().Bool(0)) return false;  // rolls back: nothing was written
+      }
       locked_tenant = &job->tenant_id;
       tip.reset();
     }
@@ -83,14 +87,61 @@ void LedgerWriter::Write(std::deque<Job*>& batch) {
     if (job->blocked_event) events_.EmitLazy(tenant, "trust.decision.blocked", job->blocked_event);
   }
   session.Commit();
-  for (Job* job : batch)
+  for (Job* job : jobs)
     if (auto& learned = job->outcome.learned_list_digest)
       list_digests_.Add(job->tenant_id, learned->first, std::move(learned->second));
+  return true;
+}
+
+void LedgerWriter::WriteBatch(std::vector<Job*>& batch) {
+  // One tenant's jobs together, in arrival order.
+  std::stable_sort(batch.begin(), batch.end(), [](const Job* a, const Job* b) { return a->tenant_id < b->tenant_id; });
+  // On PostgreSQL one transaction per tenant, each holding only that
+  // tenant's chain lock: no two transactions can wait for each other's locks
+  // (no deadlock, whatever order other nodes take), and two nodes writing
+  // batches of the same tenants commit different tenants side by side
+  // instead of one after the other. A first pass takes the tenants no other
+  // node is appending to right now; a second waits for the rest. On SQLite
+  // the store has one writer: the whole batch is one transaction.
+  std::vector<std::span<Job* const>> groups;
+  if (db_.dialect() == storage::Dialect::kPostgres) {
+    for (size_t begin = 0; begin < batch.size();) {
+      size_t end = begin + 1;
+      while (end < batch.size() && batch[end]->tenant_id == batch[begin]->tenant_id) ++end;
+      groups.emplace_back(batch.data() + begin, end - begin);
+      begin = end;
+    }
+  } else {
+    groups.emplace_back(batch.data(), batch.size());
+  }
+  std::vector<bool> written(groups.size(), false);
+  for (const bool wait : {false, true}) {
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (written[g]) continue;
+      try {
+        written[g] = Write(groups[g], wait);
+      } catch (...) {
+        // One append failed and took its transaction with it: write that
+        // transaction's jobs one by one, so only the failing one reports
+        // its error.
+        for (Job* job : groups[g]) {
+          job->stale = false;
+          job->outcome = {};
+          try {
+            Write(std::span<Job* const>(&job, 1), true);
+          } catch (...) {
+            job->error = std::current_exception();
+          }
+        }
+        written[g] = true;
+      }
+    }
+  }
 }
 
 void LedgerWriter::Loop() {
   for (;;) {
-    std::deque<Job*> batch;
+    std::vector<Job*> batch;
     {
       std::unique_lock lock(mu_);
       work_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
@@ -100,22 +151,7 @@ void LedgerWriter::Loop() {
         queue_.pop_front();
       }
     }
-    try {
-      Write(batch);
-    } catch (...) {
-      // One append failed and took the batch's transaction with it: write
-      // them one by one, so only the failing one reports its error.
-      for (Job* job : batch) {
-        job->stale = false;
-        job->outcome = {};
-        std::deque<Job*> one{job};
-        try {
-          Write(one);
-        } catch (...) {
-          job->error = std::current_exception();
-        }
-      }
-    }
+    WriteBatch(batch);
     std::vector<std::function<void()>> callbacks;
     {
       std::lock_guard lock(mu_);

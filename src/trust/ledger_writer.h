@@ -12,9 +12,11 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include <boost/json/object.hpp>
 
@@ -63,8 +65,13 @@ class LedgerWriter {
 
  private:
   void Loop();
-  // Appends `batch` in one transaction; throws when any append fails.
-  void Write(std::deque<Job*>& batch);
+  // Appends the batch: one transaction per tenant on PostgreSQL, one for
+  // all on SQLite; sets each job's outcome or error.
+  void WriteBatch(std::vector<Job*>& batch);
+  // Appends `jobs` in one transaction. False, having written nothing, when
+  // `wait` is false and another node holds a tenant's chain lock. Throws
+  // when an append fails.
+  bool Write(std::span<Job* const> jobs, bool wait);
 
   static constexpr size_t kMaxBatch = 64;
   // Only the writer's thread touches it; filled after each commit.

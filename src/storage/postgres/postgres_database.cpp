@@ -25,6 +25,8 @@ constexpr size_t kMaxStatementName = 63;
 // Bounds a connection attempt to an unreachable host; a URL that sets its own
 // connect_timeout wins (see NewConnection).
 constexpr const char* kDefaultConnectTimeoutSeconds = "10";
+// SQLSTATE read_only_sql_transaction: a write reached a standby.
+constexpr std::string_view kReadOnlyTransaction = "25006";
 
 // Owns a PGresult.
 struct ResultDeleter {
@@ -167,7 +169,7 @@ class PostgresConnection final : public Connection {
   PostgresConnection& operator=(const PostgresConnection&) = delete;
 
   Dialect dialect() const override { return Dialect::kPostgres; }
-  bool healthy() const override { return PQstatus(conn_) == CONNECTION_OK; }
+  bool healthy() const override { return !retired_ && PQstatus(conn_) == CONNECTION_OK; }
 
   Rows Execute(std::string_view name, std::string_view sql, std::span<const Param> params) override {
     const PreparedStatement& statement = Prepare(name, sql);
@@ -279,6 +281,15 @@ class PostgresConnection final : public Connection {
   [[noreturn]] void Throw(const PGresult* res, std::string_view what) {
     const char* message = res != nullptr ? PQresultErrorMessage(res) : PQerrorMessage(conn_);
     if (message == nullptr || message[0] == '\0') message = PQerrorMessage(conn_);
+    const char* state = res != nullptr ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
+    if (state != nullptr && std::string_view(state) == kReadOnlyTransaction) {
+      // The server this connection reaches is a standby now (a primary that
+      // Patroni demoted): retire the connection, so the pool connects again
+      // through the address that leads to the new primary, and answer 503
+      // meanwhile rather than 500.
+      retired_ = true;
+      throw StorageError(StorageError::Kind::kUnavailable, std::string(what) + ": " + OneLine(message));
+    }
     throw StorageError(KindFor(conn_, res), std::string(what) + ": " + OneLine(message));
   }
 
@@ -321,6 +332,7 @@ class PostgresConnection final : public Connection {
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
   };
   PGconn* conn_ = nullptr;
+  bool retired_ = false;  // healthy no more: the pool drops it
   // SQL text -> its prepared statement on this connection.
   std::unordered_map<std::string, PreparedStatement, Hash, std::equal_to<>> statements_;
   std::unordered_set<std::string> used_names_;
