@@ -162,8 +162,8 @@ int main(int argc, char** argv) {
     s.Commit();
     if (++transactions % 10 == 0 || done >= records) heads.SignMovedHeads();  // every 100,000 records
   }
-  std::printf("appended %lld ledger records (%d sources each) in %.1f s\n", static_cast<long long>(records),
-              per_record, Seconds(t0));
+  std::printf("appended %lld ledger records (%d sources each) in %.1f s\n", static_cast<long long>(records), per_record,
+              Seconds(t0));
 
   platform::AuditLog audit(*db, clock);
   for (int tx = 0; tx < 100; ++tx) {

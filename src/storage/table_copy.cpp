@@ -48,7 +48,7 @@ std::vector<SqliteTable> ListSqliteTables(Connection& sqlite) {
     SqliteTable t;
     t.name = row.Text(0);
     const std::string type = row.Text(1);
-    t.kind = type == "virtual" ? SqliteTable::Kind::kVirtual
+    t.kind = type == "virtual"  ? SqliteTable::Kind::kVirtual
              : type == "shadow" ? SqliteTable::Kind::kShadow
                                 : SqliteTable::Kind::kTable;
     const Param params[] = {t.name};
@@ -120,8 +120,7 @@ void AppendCopyValue(std::string& out, const SqliteValue& v, CopyKind kind) {
       if (v.type == Type::kBlob) throw std::invalid_argument("a blob in a boolean column");
       return AppendCopyText(out, v.bytes);  // 'true', 't', ...
     case CopyKind::kBytea: {
-      if (v.type == Type::kInteger || v.type == Type::kReal)
-        throw std::invalid_argument("a number in a bytea column");
+      if (v.type == Type::kInteger || v.type == Type::kReal) throw std::invalid_argument("a number in a bytea column");
       // The bytea hex form, \x..., its backslash escaped for COPY.
       static constexpr char kHex[] = "0123456789abcdef";
       out += "\\\\x";
@@ -153,15 +152,15 @@ int64_t CopyRows(Connection& sqlite, std::string_view select_sql, Connection& pg
   int64_t sent = 0;
   ForEachSqliteRow(sqlite, select_sql, [&](std::span<const SqliteValue> row) {
     if (row.size() != kinds.size())
-      throw std::invalid_argument("copying " + std::string(table) + ": the select reads " +
-                                  std::to_string(row.size()) + " columns for " + std::to_string(kinds.size()));
+      throw std::invalid_argument("copying " + std::string(table) + ": the select reads " + std::to_string(row.size()) +
+                                  " columns for " + std::to_string(kinds.size()));
     for (size_t i = 0; i < row.size(); ++i) {
       if (i > 0) rows += '\t';
       try {
         AppendCopyValue(rows, row[i], kinds[i]);
       } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(std::string(table) + "." + names[i] + ", row " + std::to_string(sent + 1) +
-                                    ": " + e.what());
+        throw std::invalid_argument(std::string(table) + "." + names[i] + ", row " + std::to_string(sent + 1) + ": " +
+                                    e.what());
       }
     }
     rows += '\n';
@@ -211,6 +210,38 @@ void AddForeignKeys(Connection& pg, std::span<const ForeignKey> keys) {
   for (const auto& k : keys)
     pg.ExecuteScript("ALTER TABLE " + QuoteIdentifier(k.table) + " ADD CONSTRAINT " + QuoteIdentifier(k.name) + " " +
                      k.definition);
+}
+
+std::vector<Index> ListIndexes(Connection& pg) {
+  static constexpr std::string_view kIndexes =
+      "SELECT t.relname, COALESCE(k.conname, i.relname),"
+      " COALESCE(pg_get_constraintdef(k.oid), pg_get_indexdef(x.indexrelid)), k.oid IS NOT NULL"
+      " FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid"
+      " JOIN pg_namespace n ON n.oid = t.relnamespace"
+      " LEFT JOIN pg_constraint k ON k.conindid = x.indexrelid AND k.conrelid = x.indrelid"
+      "  AND k.contype IN ('p', 'u', 'x')"
+      " WHERE n.nspname = current_schema() AND t.relkind = 'r' ORDER BY t.relname, 2";
+  std::vector<Index> out;
+  for (const auto& row : pg.Execute("copy.indexes", kIndexes, {}))
+    out.push_back(Index{row.Text(0), row.Text(1), row.Text(2), row.Text(3) == "t"});
+  return out;
+}
+
+void DropIndexes(Connection& pg, std::span<const Index> indexes) {
+  std::string script;
+  for (const auto& x : indexes)
+    script += x.constraint
+                  ? "ALTER TABLE " + QuoteIdentifier(x.table) + " DROP CONSTRAINT " + QuoteIdentifier(x.name) + ";\n"
+                  : "DROP INDEX " + QuoteIdentifier(x.name) + ";\n";
+  if (!script.empty()) pg.ExecuteScript(script);
+}
+
+void CreateIndexes(Connection& pg, std::span<const Index> indexes) {
+  // One statement each, so that a failure (a duplicate key) names its index.
+  for (const auto& x : indexes)
+    pg.ExecuteScript(x.constraint ? "ALTER TABLE " + QuoteIdentifier(x.table) + " ADD CONSTRAINT " +
+                                        QuoteIdentifier(x.name) + " " + x.definition
+                                  : x.definition);
 }
 
 void SetUserTriggersEnabled(Connection& pg, std::span<const std::string> tables, bool enabled) {

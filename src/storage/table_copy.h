@@ -87,6 +87,21 @@ void DropForeignKeys(Connection& pg, std::span<const ForeignKey> keys);
 // throws kForeignKeyViolation).
 void AddForeignKeys(Connection& pg, std::span<const ForeignKey> keys);
 
+// An index of the current schema's tables: a primary key, unique or
+// exclusion constraint (re-made with ALTER TABLE ... ADD CONSTRAINT), or a
+// plain index (its CREATE INDEX statement).
+struct Index {
+  std::string table, name;  // name: the constraint's, or the index's
+  std::string definition;   // pg_get_constraintdef, or pg_get_indexdef
+  bool constraint = false;
+};
+std::vector<Index> ListIndexes(Connection& pg);
+// Dropped before a bulk load and made again after it, each index is built
+// once from sorted rows instead of being updated row by row. Foreign keys
+// that rely on a unique index must be dropped first and added back after.
+void DropIndexes(Connection& pg, std::span<const Index> indexes);
+void CreateIndexes(Connection& pg, std::span<const Index> indexes);
+
 // ALTER TABLE ... ENABLE / DISABLE TRIGGER USER: the triggers the schema
 // defined, not the ones PostgreSQL keeps foreign keys with.
 void SetUserTriggersEnabled(Connection& pg, std::span<const std::string> tables, bool enabled);

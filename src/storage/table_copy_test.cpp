@@ -2,8 +2,9 @@
 // into PostgreSQL through COPY with the values that need escaping or
 // converting (tabs, backslashes, newlines, NUL bytes, booleans, reals,
 // bytea, JSON), a generated column, a serial column's sequence, foreign
-// keys set aside and checked again, and how SQLite's virtual and shadow
-// tables are told apart. The PostgreSQL part needs CREDENCE_TEST_PG_URL.
+// keys and indexes set aside and made again, and how SQLite's virtual and
+// shadow tables are told apart. The PostgreSQL part needs
+// CREDENCE_TEST_PG_URL.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -99,8 +100,8 @@ TEST_F(TableCopyPg, CopiesEveryKindOfValueAndSetsAsideWhatABulkLoadMust) {
   EXPECT_EQ(kinds["search_content"], SqliteTable::Kind::kShadow);
   for (const auto& t : lite_tables)
     if (t.name == "items") {
-      EXPECT_EQ(t.columns, (std::vector<std::string>{"id", "parent", "name", "flag", "score", "data", "doc",
-                                                      "only_here"}));
+      EXPECT_EQ(t.columns,
+                (std::vector<std::string>{"id", "parent", "name", "flag", "score", "data", "doc", "only_here"}));
     }
 
   auto to = pg_->Acquire();
@@ -109,6 +110,8 @@ TEST_F(TableCopyPg, CopiesEveryKindOfValueAndSetsAsideWhatABulkLoadMust) {
       "CREATE TABLE items (id BIGINT PRIMARY KEY, parent TEXT REFERENCES parents (id) ON DELETE CASCADE,"
       " name TEXT, flag BOOLEAN, score DOUBLE PRECISION, data BYTEA, doc JSONB,"
       " twice BIGINT GENERATED ALWAYS AS (id * 2) STORED, n BIGSERIAL);"
+      "CREATE UNIQUE INDEX items_name ON items (name) WHERE name <> '';"
+      "CREATE INDEX items_parent ON items (parent, score DESC);"
       "CREATE FUNCTION no_inserts() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
       " RAISE EXCEPTION 'the trigger ran'; END $$;"
       "CREATE TRIGGER items_guard BEFORE INSERT ON items FOR EACH ROW EXECUTE FUNCTION no_inserts();");
@@ -137,23 +140,48 @@ TEST_F(TableCopyPg, CopiesEveryKindOfValueAndSetsAsideWhatABulkLoadMust) {
   EXPECT_EQ(keys[0].table, "items");
   EXPECT_EQ(keys[0].definition, "FOREIGN KEY (parent) REFERENCES parents(id) ON DELETE CASCADE");
   DropForeignKeys(*to, keys);
+  // The indexes go too (the foreign key that needs parents' key is gone).
+  const auto indexes = ListIndexes(*to);
+  std::map<std::string, Index> by_name;
+  for (const auto& x : indexes) by_name[x.name] = x;
+  ASSERT_EQ(by_name.size(), 4u);
+  EXPECT_TRUE(by_name["items_pkey"].constraint);
+  EXPECT_EQ(by_name["items_pkey"].definition, "PRIMARY KEY (id)");
+  EXPECT_TRUE(by_name["parents_pkey"].constraint);
+  EXPECT_FALSE(by_name["items_name"].constraint);
+  EXPECT_EQ(by_name["items_name"].definition,
+            "CREATE UNIQUE INDEX items_name ON public.items USING btree (name) WHERE (name <> ''::text)");
+  EXPECT_EQ(by_name["items_parent"].definition,
+            "CREATE INDEX items_parent ON public.items USING btree (parent, score DESC)");
+  DropIndexes(*to, indexes);
+  EXPECT_TRUE(ListIndexes(*to).empty());
   const std::vector<std::string> names = {"parents", "items"};
   SetUserTriggersEnabled(*to, names, false);
   // The child first: no foreign key is in the way.
   EXPECT_EQ(CopyRows(*from, "SELECT id, parent, name, flag, score, data, doc FROM items", *to, "items", written), 3);
-  EXPECT_EQ(CopyRows(*from, "SELECT id FROM parents", *to, "parents",
-                     std::vector<PostgresColumn>{tables[1].columns[0]}),
-            1);
+  EXPECT_EQ(
+      CopyRows(*from, "SELECT id FROM parents", *to, "parents", std::vector<PostgresColumn>{tables[1].columns[0]}), 1);
   SetUserTriggersEnabled(*to, names, true);
+  CreateIndexes(*to, indexes);
   AddForeignKeys(*to, keys);
   ResetSequences(*to, items);
   to->Commit();
+  {
+    const auto made = ListIndexes(*to);
+    ASSERT_EQ(made.size(), indexes.size());
+    for (size_t i = 0; i < made.size(); ++i) {
+      EXPECT_EQ(made[i].name, indexes[i].name);
+      EXPECT_EQ(made[i].definition, indexes[i].definition);
+    }
+  }
   EXPECT_EQ(CountRows(*to, "items"), 3);
   EXPECT_EQ(CountRows(*from, "items"), 3);
   EXPECT_TRUE(HasRows(*to, "parents"));
 
-  const auto rows = to->Execute("test.read", "SELECT id, name, flag, score, encode(data, 'hex'), doc::text, twice, n"
-                                " FROM items ORDER BY id", {});
+  const auto rows = to->Execute("test.read",
+                                "SELECT id, name, flag, score, encode(data, 'hex'), doc::text, twice, n"
+                                " FROM items ORDER BY id",
+                                {});
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].Text(1), "a\tb\\c\nd\r\xc3\xa9");
   EXPECT_EQ(rows[0].Text(2), "t");
@@ -193,6 +221,14 @@ TEST_F(TableCopyPg, CopiesEveryKindOfValueAndSetsAsideWhatABulkLoadMust) {
   }
   to->Rollback();
   EXPECT_EQ(ListForeignKeys(*to).size(), 1u);
+
+  // A unique index made again over a duplicate fails.
+  to->Begin(TxMode::kWrite);
+  DropForeignKeys(*to, keys);
+  DropIndexes(*to, indexes);
+  to->ExecuteScript("INSERT INTO items (id, parent) VALUES (4, 'p1')");
+  EXPECT_THROW(CreateIndexes(*to, indexes), StorageError);
+  to->Rollback();
 
   // A value the column's type refuses fails the copy, naming the table.
   to->Begin(TxMode::kWrite);

@@ -232,8 +232,7 @@ TEST_F(MigrateDatabase, CopiesEverythingAndThePostgresServerAnswersTheSame) {
   ServerProcess pg(Options({"--database", target.url(), "--chain-signing-key", s.key_path()}));
   HttpClient api(pg.base_url());
   const auto after = Answers(api, s);
-  for (const auto& [name, value] : before)
-    EXPECT_EQ(json::serialize(after.at(name)), json::serialize(value)) << name;
+  for (const auto& [name, value] : before) EXPECT_EQ(json::serialize(after.at(name)), json::serialize(value)) << name;
   EXPECT_EQ(SearchIds(api, "zanzibarian", s.t.token("admin")), found_before);
   EXPECT_EQ(SearchIds(api, "finance", s.t.token("admin")), found_before);  // the body is indexed too
   auto ledger = api.Get("/trust-admin/ledger/verify", s.t.token("admin"));
@@ -289,7 +288,8 @@ TEST_F(MigrateDatabase, RefusesBadInputAndLeavesTheTargetEmpty) {
       {{"--from", from}, 2, "--to is required"},
       {{"--from", from, "--to", "mysql://127.0.0.1/x"}, 2, "--to: expected a postgresql:// URL"},
       {{"--from", from, "--to", "postgresql://127.0.0.1:1/x"}, 1, "--to: cannot connect"},
-      {{"--from", from, "--to", "postgresql://127.0.0.1:1/x", "--chain-signing-key", "/nonexistent.pem"}, 2,
+      {{"--from", from, "--to", "postgresql://127.0.0.1:1/x", "--chain-signing-key", "/nonexistent.pem"},
+       2,
        "--chain-signing-key: there is no key file"},
       {{"--from", from, "--to"}, 2, "--to needs a value"},
       {{"--from", from, "--to", "postgresql://127.0.0.1:1/x", "--force"}, 2, "unknown flag --force"},
@@ -339,8 +339,10 @@ TEST_F(MigrateDatabase, RefusesBadInputAndLeavesTheTargetEmpty) {
   {
     auto db = storage::OpenDatabase(from, {});
     storage::Session session(*db);
-    session.connection().ExecuteScript("UPDATE trust_decisions SET overall = substr(overall, 1, length(overall) - 1)"
-                                       " WHERE id = '" + s.decisions[3] + "'");
+    session.connection().ExecuteScript(
+        "UPDATE trust_decisions SET overall = substr(overall, 1, length(overall) - 1)"
+        " WHERE id = '" +
+        s.decisions[3] + "'");
   }
   auto retried = Migrate({"--from", from, "--to", target.url()});
   EXPECT_EQ(retried.exit_code, 0) << retried.err;
