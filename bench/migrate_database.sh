@@ -45,7 +45,7 @@ psql -q "$CREDENCE_TEST_PG_URL" -c "CREATE DATABASE $DB"
 /usr/bin/time -f "%e s elapsed, %M KiB peak memory, %U s user, %S s system" -o "$DIR/time" \
   "$BIN" admin migrate-database --from "sqlite:$DIR/credence.db" --to "$TARGET" >"$DIR/summary.json" 2>"$DIR/stderr" \
   || { cat "$DIR/stderr" >&2; exit 1; }
-grep -E "^copied (trust_|audit_log|chain_heads)|^made|^foreign" "$DIR/stderr" >&2 || true
+grep -E "^copied (trust_decisions|trust_evidence|audit_log)|^made|^indexes|^foreign|^checked" "$DIR/stderr" >&2 || true
 echo "migrate-database: $(cat "$DIR/time")" >&2
 echo "PostgreSQL database: $(psql -tA "$CREDENCE_TEST_PG_URL" -c "SELECT pg_size_pretty(pg_database_size('$DB'))")" >&2
 python3 - "$DIR/summary.json" <<'PY'
