@@ -50,29 +50,36 @@ constexpr storage::GlobalQuery kTryLockChain{
 
 }  // namespace
 
-bool LedgerWriter::Write(std::span<Job* const> jobs, bool wait) {
+std::vector<LedgerWriter::Job*> LedgerWriter::Write(std::span<Job* const> jobs, bool wait) {
   // Read once per tenant and transaction: every job was decided before the
   // batch began, so a generation read at its start is as late as the check
   // needs (and ledger writes do not move generations).
   std::unordered_map<std::string, int64_t> generations;
+  std::vector<Job*> deferred;
   storage::Session session(db_, storage::TxMode::kWrite);
   const bool postgres = session.dialect() == storage::Dialect::kPostgres;
-  const std::string* locked_tenant = nullptr;
+  const std::string* current_tenant = nullptr;
+  bool locked = false;
   // The chain's end as this transaction moves it; read under the lock for
   // the first of each tenant's jobs (another node may have appended since
   // this one last did).
   std::optional<ChainTip> tip;
   for (Job* job : jobs) {
     storage::TenantSession tenant(session, job->tenant_id);
-    if (locked_tenant == nullptr || *locked_tenant != job->tenant_id) {
+    if (current_tenant == nullptr || *current_tenant != job->tenant_id) {
+      current_tenant = &job->tenant_id;
+      tip.reset();
+      locked = true;
       if (postgres && wait) {
         session.Run(kLockChain, {job->tenant_id});
       } else if (postgres) {
         auto taken = session.Run(kTryLockChain, {job->tenant_id});
-        if (taken.empty() || !taken.front().Bool(0)) return false;  // rolls back: nothing was written
+        locked = !taken.empty() && taken.front().Bool(0);
       }
-      locked_tenant = &job->tenant_id;
-      tip.reset();
+    }
+    if (!locked) {
+      deferred.push_back(job);
+      continue;
     }
     auto generation = [&] {
       auto [it, fresh] = generations.try_emplace(job->tenant_id, 0);
@@ -90,52 +97,50 @@ bool LedgerWriter::Write(std::span<Job* const> jobs, bool wait) {
   for (Job* job : jobs)
     if (auto& learned = job->outcome.learned_list_digest)
       list_digests_.Add(job->tenant_id, learned->first, std::move(learned->second));
-  return true;
+  return deferred;
+}
+
+void LedgerWriter::WriteOneByOne(std::span<Job* const> jobs) {
+  for (Job* job : jobs) {
+    job->stale = false;
+    job->outcome = {};
+    try {
+      Write(std::span<Job* const>(&job, 1), true);
+    } catch (...) {
+      job->error = std::current_exception();
+    }
+  }
 }
 
 void LedgerWriter::WriteBatch(std::vector<Job*>& batch) {
   // One tenant's jobs together, in arrival order.
   std::stable_sort(batch.begin(), batch.end(), [](const Job* a, const Job* b) { return a->tenant_id < b->tenant_id; });
-  // On PostgreSQL one transaction per tenant, each holding only that
-  // tenant's chain lock: no two transactions can wait for each other's locks
-  // (no deadlock, whatever order other nodes take), and two nodes writing
-  // batches of the same tenants commit different tenants side by side
-  // instead of one after the other. A first pass takes the tenants no other
-  // node is appending to right now; a second waits for the rest. On SQLite
-  // the store has one writer: the whole batch is one transaction.
-  std::vector<std::span<Job* const>> groups;
-  if (db_.dialect() == storage::Dialect::kPostgres) {
-    for (size_t begin = 0; begin < batch.size();) {
-      size_t end = begin + 1;
-      while (end < batch.size() && batch[end]->tenant_id == batch[begin]->tenant_id) ++end;
-      groups.emplace_back(batch.data() + begin, end - begin);
-      begin = end;
-    }
-  } else {
-    groups.emplace_back(batch.data(), batch.size());
+  // The batch in one transaction, taking on PostgreSQL only the chain locks
+  // no other node holds right now (pg_try_advisory_xact_lock never waits);
+  // the tenants another node is appending to follow, each in a transaction
+  // of its own that waits for that one lock. No transaction ever waits while
+  // it holds a lock another could want, so nodes cannot deadlock, and two
+  // nodes with batches of the same tenants commit different tenants side by
+  // side. On SQLite the store has one writer: every lock is taken at once.
+  std::vector<Job*> deferred;
+  try {
+    deferred = Write(batch, false);
+  } catch (...) {
+    // One append failed and took the transaction with it: write its jobs
+    // one by one, so only the failing one reports its error.
+    WriteOneByOne(batch);
+    return;
   }
-  std::vector<bool> written(groups.size(), false);
-  for (const bool wait : {false, true}) {
-    for (size_t g = 0; g < groups.size(); ++g) {
-      if (written[g]) continue;
-      try {
-        written[g] = Write(groups[g], wait);
-      } catch (...) {
-        // One append failed and took its transaction with it: write that
-        // transaction's jobs one by one, so only the failing one reports
-        // its error.
-        for (Job* job : groups[g]) {
-          job->stale = false;
-          job->outcome = {};
-          try {
-            Write(std::span<Job* const>(&job, 1), true);
-          } catch (...) {
-            job->error = std::current_exception();
-          }
-        }
-        written[g] = true;
-      }
+  for (size_t begin = 0; begin < deferred.size();) {
+    size_t end = begin + 1;
+    while (end < deferred.size() && deferred[end]->tenant_id == deferred[begin]->tenant_id) ++end;
+    const std::span<Job* const> tenant_jobs(deferred.data() + begin, end - begin);
+    try {
+      Write(tenant_jobs, true);
+    } catch (...) {
+      WriteOneByOne(tenant_jobs);
     }
+    begin = end;
   }
 }
 

@@ -65,13 +65,14 @@ class LedgerWriter {
 
  private:
   void Loop();
-  // Appends the batch: one transaction per tenant on PostgreSQL, one for
-  // all on SQLite; sets each job's outcome or error.
+  // Appends the batch (ledger_writer.cpp says how it locks on PostgreSQL);
+  // sets each job's outcome or error.
   void WriteBatch(std::vector<Job*>& batch);
-  // Appends `jobs` in one transaction. False, having written nothing, when
-  // `wait` is false and another node holds a tenant's chain lock. Throws
-  // when an append fails.
-  bool Write(std::span<Job* const> jobs, bool wait);
+  // Appends `jobs` (sorted by tenant) in one transaction. With `wait`
+  // false, on PostgreSQL, the jobs of a tenant whose chain lock another node
+  // holds are not written but returned. Throws when an append fails.
+  std::vector<Job*> Write(std::span<Job* const> jobs, bool wait);
+  void WriteOneByOne(std::span<Job* const> jobs);
 
   static constexpr size_t kMaxBatch = 64;
   // Only the writer's thread touches it; filled after each commit.
