@@ -333,19 +333,31 @@ void EvidenceListDigests::Add(const std::string& tenant_id, const std::string& r
   if (digests_[tenant_id].insert_or_assign(refs, std::move(digest)).second) ++size_;
 }
 
-AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& record, const EvidenceCache* cache,
-                            std::optional<ChainTip>* tip, const EvidenceListDigests* list_digests) {
+namespace {
+
+// A record ready to insert: everything AppendDecision computes before its
+// INSERT. Text the record holds is borrowed from it.
+struct PreparedAppend {
+  const LedgerRecord* record = nullptr;
+  int64_t seq = 0;
+  std::string header, refs, prev, hash;
+};
+
+// Stores the record's evidence and computes its chain position and hash
+// from `tip` (read from the chain when not given), which it moves on.
+PreparedAppend PrepareAppend(storage::TenantSession& tx, const LedgerRecord& record, const EvidenceCache* cache,
+                             std::optional<ChainTip>& tip, const EvidenceListDigests* list_digests,
+                             AppendOutcome& result) {
   int64_t seq = 1;
   std::string prev = kGenesisHash;
-  if (tip != nullptr && tip->has_value()) {
-    seq = (*tip)->seq + 1;
-    prev = (*tip)->hash;
+  if (tip.has_value()) {
+    seq = tip->seq + 1;
+    prev = tip->hash;
   } else if (auto last = tx.Run(kLastLink); !last.empty()) {
     seq = last.front().Int(0) + 1;
     prev = last.front().Text(1);
   }
   const size_t n = record.evidence.size();
-  AppendOutcome result;
   result.stored.resize(n);
   // Each evidence's hash: the location the caller gave (no copy), or one
   // found in the cache or computed here (kept in result.stored).
@@ -403,14 +415,97 @@ AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& rec
     list_digest = EvidenceListDigest(hashes);
     if (list_digests) result.learned_list_digest.emplace(refs, list_digest);
   }
-  const std::string hash = RecordHashV3(tx.tenant_id(), seq, prev, header, list_digest);
+  std::string hash = RecordHashV3(tx.tenant_id(), seq, prev, header, list_digest);
+  tip = ChainTip{seq, hash};
+  return PreparedAppend{&record, seq, std::move(header), std::move(refs), std::move(prev), std::move(hash)};
+}
+
+// The 23 values of a decision row after its tenant, in kInsertDecision's order.
+void AddRowParams(std::vector<storage::Param>& params, const PreparedAppend& p) {
+  const LedgerRecord& r = *p.record;
+  const auto& c = r.counts;
+  for (storage::Param v : {storage::Param(r.decision_id), storage::Param(p.seq), storage::Param(r.evaluated_at),
+                           storage::Param(r.endpoint), storage::Param(r.actor_kind), storage::Param(r.actor_label),
+                           storage::Param(r.actor_type), storage::Param(r.action), storage::Param(r.channel),
+                           storage::Param(p.header), storage::Param(r.user_id), storage::Param(r.key_id),
+                           storage::Param(r.app_id), storage::Param(r.overall), storage::Param(c.total),
+                           storage::Param(c.allowed), storage::Param(c.warned), storage::Param(c.blocked),
+                           storage::Param(c.escalated), storage::Param(p.refs), storage::Param(p.prev),
+                           storage::Param(p.hash), storage::Param(kHashFormat)})
+    params.push_back(v);
+}
+
+constexpr size_t kRowParams = 23;
+constexpr size_t kMaxRowsPerInsert = 64;
+
+// INSERT INTO trust_decisions ... VALUES ($1, $2..$24), ($1, $25..$47), ...:
+// `rows` decisions of one tenant ($1) in one statement, one round trip to
+// the server instead of one per decision. Built once per row count; the
+// texts live as long as the process (connections cache statements by them).
+std::string_view InsertDecisionsSql(size_t rows) {
+  static const std::vector<std::string> texts = [] {
+    std::vector<std::string> out(kMaxRowsPerInsert + 1);
+    for (size_t n = 1; n <= kMaxRowsPerInsert; ++n) {
+      std::string sql =
+          "INSERT INTO trust_decisions (tenant_id, id, seq, evaluated_at, endpoint, actor_kind, actor_label,"
+          " actor_type, action, channel, header, user_id, key_id, app_id, overall, total, allowed, warned, blocked,"
+          " escalated, evidence, prev_hash, hash, hash_format) VALUES ";
+      for (size_t row = 0; row < n; ++row) {
+        sql += row == 0 ? "($1" : ", ($1";
+        for (size_t col = 0; col < kRowParams; ++col) sql += ", $" + std::to_string(2 + row * kRowParams + col);
+        sql += ")";
+      }
+      out[n] = std::move(sql);
+    }
+    return out;
+  }();
+  return texts.at(rows);
+}
+
+const std::string& InsertDecisionsName(size_t rows) {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out(kMaxRowsPerInsert + 1);
+    for (size_t n = 1; n <= kMaxRowsPerInsert; ++n) out[n] = "trust.ledger_insert_decisions_" + std::to_string(n);
+    return out;
+  }();
+  return names.at(rows);
+}
+
+}  // namespace
+
+AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& record, const EvidenceCache* cache,
+                            std::optional<ChainTip>* tip, const EvidenceListDigests* list_digests) {
+  AppendOutcome result;
+  std::optional<ChainTip> local;
+  std::optional<ChainTip>& position = tip != nullptr ? *tip : local;
+  const PreparedAppend p = PrepareAppend(tx, record, cache, position, list_digests, result);
   const auto& c = record.counts;
   tx.Run(kInsertDecision,
-         {record.decision_id, seq, record.evaluated_at, record.endpoint, record.actor_kind, record.actor_label,
-          record.actor_type, record.action, record.channel, header, record.user_id, record.key_id, record.app_id,
-          record.overall, c.total, c.allowed, c.warned, c.blocked, c.escalated, refs, prev, hash, kHashFormat});
-  if (tip != nullptr) *tip = ChainTip{seq, hash};
+         {record.decision_id, p.seq, record.evaluated_at, record.endpoint, record.actor_kind, record.actor_label,
+          record.actor_type, record.action, record.channel, p.header, record.user_id, record.key_id, record.app_id,
+          record.overall, c.total, c.allowed, c.warned, c.blocked, c.escalated, p.refs, p.prev, p.hash, kHashFormat});
   return result;
+}
+
+std::vector<AppendOutcome> AppendDecisions(storage::TenantSession& tx, std::span<const LedgerRecord* const> records,
+                                           const EvidenceCache* cache, std::optional<ChainTip>& tip,
+                                           const EvidenceListDigests* list_digests) {
+  std::vector<AppendOutcome> outcomes(records.size());
+  std::vector<PreparedAppend> prepared;
+  prepared.reserve(records.size());
+  for (size_t i = 0; i < records.size(); ++i)
+    prepared.push_back(PrepareAppend(tx, *records[i], cache, tip, list_digests, outcomes[i]));
+  std::vector<storage::Param> params;
+  for (size_t begin = 0; begin < prepared.size(); begin += kMaxRowsPerInsert) {
+    const size_t rows = std::min(kMaxRowsPerInsert, prepared.size() - begin);
+    params.clear();
+    params.reserve(1 + rows * kRowParams);
+    // The statement is about this tenant only: its $1 is the session's tenant.
+    params.emplace_back(std::string_view(tx.tenant_id()));
+    for (size_t i = begin; i < begin + rows; ++i) AddRowParams(params, prepared[i]);
+    tx.session().Execute(InsertDecisionsName(rows), InsertDecisionsSql(rows), params);
+  }
+  return outcomes;
 }
 
 constexpr TenantQuery kListDecisions{

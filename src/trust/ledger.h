@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <optional>
 #include <shared_mutex>
+#include <span>
 #include <unordered_map>
 #include <utility>
 #include <string>
@@ -136,6 +137,13 @@ struct ChainTip {
 AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& record,
                             const EvidenceCache* cache = nullptr, std::optional<ChainTip>* tip = nullptr,
                             const EvidenceListDigests* list_digests = nullptr);
+
+// AppendDecision for several records of one tenant, in order: the chain
+// moves from `tip` (read from the chain when not set) record by record, and
+// the decisions are inserted with one statement per 64 records.
+std::vector<AppendOutcome> AppendDecisions(storage::TenantSession& tx, std::span<const LedgerRecord* const> records,
+                                           const EvidenceCache* cache, std::optional<ChainTip>& tip,
+                                           const EvidenceListDigests* list_digests = nullptr);
 
 // The record as it was written, with its evidence; nullopt when the tenant
 // has no such decision.

@@ -51,24 +51,35 @@ constexpr storage::GlobalQuery kTryLockChain{
 }  // namespace
 
 std::vector<LedgerWriter::Job*> LedgerWriter::Write(std::span<Job* const> jobs, bool wait) {
-  // Read once per tenant and transaction: every job was decided before the
-  // batch began, so a generation read at its start is as late as the check
-  // needs (and ledger writes do not move generations).
-  std::unordered_map<std::string, int64_t> generations;
   std::vector<Job*> deferred;
   storage::Session session(db_, storage::TxMode::kWrite);
   const bool postgres = session.dialect() == storage::Dialect::kPostgres;
+  // The current tenant's jobs to append, appended together (one INSERT for
+  // their decisions) when the next tenant begins, and at the end.
+  std::vector<Job*> pending;
+  std::vector<const LedgerRecord*> records;
+  auto append_pending = [&] {
+    if (pending.empty()) return;
+    storage::TenantSession tenant(session, pending.front()->tenant_id);
+    records.clear();
+    for (Job* job : pending) records.push_back(job->record);
+    // The chain's end is read under the lock, once per tenant and
+    // transaction: another node may have appended since this one last did.
+    std::optional<ChainTip> tip;
+    auto outcomes = AppendDecisions(tenant, records, &cache_, tip, &list_digests_);
+    for (size_t i = 0; i < pending.size(); ++i) {
+      pending[i]->outcome = std::move(outcomes[i]);
+      if (pending[i]->blocked_event) events_.EmitLazy(tenant, "trust.decision.blocked", pending[i]->blocked_event);
+    }
+    pending.clear();
+  };
   const std::string* current_tenant = nullptr;
   bool locked = false;
-  // The chain's end as this transaction moves it; read under the lock for
-  // the first of each tenant's jobs (another node may have appended since
-  // this one last did).
-  std::optional<ChainTip> tip;
+  std::optional<int64_t> generation;
   for (Job* job : jobs) {
-    storage::TenantSession tenant(session, job->tenant_id);
     if (current_tenant == nullptr || *current_tenant != job->tenant_id) {
+      append_pending();
       current_tenant = &job->tenant_id;
-      tip.reset();
       locked = true;
       if (postgres && wait) {
         session.Run(kLockChain, {job->tenant_id});
@@ -76,23 +87,26 @@ std::vector<LedgerWriter::Job*> LedgerWriter::Write(std::span<Job* const> jobs, 
         auto taken = session.Run(kTryLockChain, {job->tenant_id});
         locked = !taken.empty() && taken.front().Bool(0);
       }
+      generation.reset();
     }
     if (!locked) {
       deferred.push_back(job);
       continue;
     }
-    auto generation = [&] {
-      auto [it, fresh] = generations.try_emplace(job->tenant_id, 0);
-      if (fresh) it->second = SourceCache::CurrentGeneration(tenant);
-      return it->second;
-    };
-    if (job->expected_generation && generation() != *job->expected_generation) {
+    // Read once per tenant and transaction: every job was decided before
+    // the batch began, so a generation read now is as late as the check
+    // needs (and ledger writes do not move generations).
+    if (job->expected_generation && !generation) {
+      storage::TenantSession tenant(session, job->tenant_id);
+      generation = SourceCache::CurrentGeneration(tenant);
+    }
+    if (job->expected_generation && *generation != *job->expected_generation) {
       job->stale = true;
       continue;
     }
-    job->outcome = AppendDecision(tenant, *job->record, &cache_, &tip, &list_digests_);
-    if (job->blocked_event) events_.EmitLazy(tenant, "trust.decision.blocked", job->blocked_event);
+    pending.push_back(job);
   }
+  append_pending();
   session.Commit();
   for (Job* job : jobs)
     if (auto& learned = job->outcome.learned_list_digest)
