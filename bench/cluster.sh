@@ -125,6 +125,23 @@ function request()
 end
 EOF
 
+# CPU time (clock ticks) used so far by a group of processes: the nodes,
+# PostgreSQL (every process of the postgres user), HAProxy.
+ticks() {
+  local total=0 pid
+  for pid in "$@"; do
+    [[ -r /proc/$pid/stat ]] || continue
+    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
+  done
+  echo "$total"
+}
+NODE_PIDS=("${PIDS[0]}" "${PIDS[1]}")
+HAPROXY_PID=${PIDS[2]}
+cpu_snapshot() {
+  echo "$(ticks "${NODE_PIDS[@]}") $(ticks $(pgrep -u postgres)) $(ticks "$HAPROXY_PID")"
+}
+HZ=$(getconf CLK_TCK)
+
 run() {  # label url tenants
   local label=$1 url=$2
   export WRK_TENANTS=$3
@@ -135,7 +152,10 @@ run() {  # label url tenants
   # share the two cores).
   vmstat 1 "$((SECONDS_RUN + 1))" >"$DIR/vmstat" &
   local vmstat_pid=$!
+  local before after
+  before=$(cpu_snapshot)
   out=$(wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_RUN}s" --latency -s "$DIR/rotate.lua" "$url/api/trust/evaluate")
+  after=$(cpu_snapshot)
   wait "$vmstat_pid" || true
   local idle
   idle=$(awk 'NR > 3 {sum += $15; n++} END {if (n) printf "%d%%", sum / n}' "$DIR/vmstat")
@@ -143,7 +163,18 @@ run() {  # label url tenants
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
   p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
   bad=$(awk '/Non-2xx/ {print $5}' <<<"$out")
-  printf '%-34s %10s req/s   p99 %8s   failed %s   cpu idle %s\n' "$label" "$rps" "$p99" "${bad:-0}" "$idle"
+  # CPU milliseconds per request, by part: what a machine of each part
+  # would have to supply (docs/performance.md, "the model").
+  local requests cpu
+  requests=$(awk '/requests in/ {print $1}' <<<"$out")
+  cpu=$(python3 -c '
+import sys
+b = [int(x) for x in sys.argv[1].split()]; a = [int(x) for x in sys.argv[2].split()]
+hz, n = int(sys.argv[3]), max(int(sys.argv[4]), 1)
+print(" ".join(f"{(a[i] - b[i]) * 1000 / hz / n:.3f}" for i in range(3)))' "$before" "$after" "$HZ" "$requests")
+  read -r cpu_nodes cpu_pg cpu_haproxy <<<"$cpu"
+  printf '%-34s %8s req/s  p99 %8s  failed %s  idle %4s  cpu ms/request: nodes %s, PostgreSQL %s, HAProxy %s\n' \
+    "$label" "$rps" "$p99" "${bad:-0}" "$idle" "$cpu_nodes" "$cpu_pg" "$cpu_haproxy"
   echo "$label|$rps|$p99|${bad:-0}" >>"$DIR/results"
 }
 echo "== POST /api/trust/evaluate, 100 sources, $CONNECTIONS connections, ${SECONDS_RUN}s each, PostgreSQL 15"

@@ -10,6 +10,7 @@ readonly CREDENCE_PACKAGES=(
   libhyperscan-dev libgit2-dev liblua5.4-dev
   libphonenumber8 libprotobuf-dev libabsl-dev
   postgresql-15 wrk curl python3 python3-aiosmtpd
+  haproxy patroni etcd-server etcd-client
   apertium-apy apertium-eng-spa
   chromium
 )
