@@ -1,5 +1,6 @@
 #include "app/application.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -37,9 +38,38 @@ std::string NodeId() {
   return std::string(host) + ":" + std::to_string(getpid());
 }
 
+// Raises the soft open-files limit to the hard one, as Go's runtime and
+// nginx's worker_rlimit_nofile do: systemd gives a service a soft limit of
+// 1,024 (hard 524,288), and each connection takes a descriptor, so 1,024
+// slow clients would otherwise take the service offline. Returns the soft
+// limit in force.
+uint64_t RaiseOpenFilesLimit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return 1024;
+  const uint64_t before = limit.rlim_cur;
+  if (limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &limit) != 0) limit.rlim_cur = before;
+  }
+  LogLine(LogLevel::kInfo, "open files limit")
+      .Int("soft", static_cast<int64_t>(limit.rlim_cur))
+      .Int("hard", static_cast<int64_t>(limit.rlim_max))
+      .Int("softBefore", static_cast<int64_t>(before));
+  return limit.rlim_cur;
+}
+
+// The connection cap derived from the open-files limit: what is left after
+// the database pool and a reserve for the files, outbound requests and
+// listening socket a node also opens.
+size_t DerivedMaxConnections(uint64_t open_files, int pool_size) {
+  const uint64_t reserve = static_cast<uint64_t>(pool_size) + 64;
+  return static_cast<size_t>(open_files > reserve + 16 ? open_files - reserve : 16);
+}
+
 }  // namespace
 
 int Serve(const Config& config) {
+  const uint64_t open_files = RaiseOpenFilesLimit();
   const int threads = config.EffectiveThreads();
   storage::DatabaseOptions db_options;
   db_options.pool_size = config.db_pool_size > 0 ? config.db_pool_size : threads + 2;
@@ -158,6 +188,9 @@ int Serve(const Config& config) {
   http::ServerOptions options{config.listen_host,    config.listen_port,     threads,
                               config.max_body_bytes, config.max_header_bytes, config.read_timeout_ms,
                               config.idle_timeout_ms, config.shutdown_timeout_ms};
+  options.max_connections = config.max_connections > 0 ? static_cast<size_t>(config.max_connections)
+                                                       : DerivedMaxConnections(open_files, db_options.pool_size);
+  options.max_connections_per_address = static_cast<size_t>(config.max_connections_per_address);
   http::Server server(options, dispatcher);
   uint16_t port = 0;
   try {
@@ -172,6 +205,7 @@ int Serve(const Config& config) {
       .Str("database", db->Describe())
       .Bool("dev", config.dev)
       .Int("threads", threads)
+      .Int("maxConnections", static_cast<int64_t>(options.max_connections))
       .Int("routes", static_cast<int64_t>(router->routes().size()));
   server.Run();
   jobs.reset();

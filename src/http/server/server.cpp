@@ -25,6 +25,9 @@
 #include <condition_variable>
 #include <list>
 #include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -59,6 +62,109 @@ struct Worker {
   // (handlers block on storage). The accept loop hands new connections to
   // a worker that is not, so a long request delays no one else's.
   std::atomic<int> in_handler{0};
+};
+
+// Every open connection, for shedding: those that have not sent a whole
+// request yet (fresh ones, slow senders) and idle keep-alive ones, each list
+// oldest first, and how many each client address holds. Touched by the
+// acceptor thread and every worker, under one mutex (a few list splices per
+// request).
+class ConnectionRegistry {
+ public:
+  enum class State { kIncomplete, kIdle, kHandling, kShed };
+  struct Entry {
+    uint64_t id = 0;
+    Worker* worker = nullptr;
+    std::string address;
+    beast::tcp_stream* stream = nullptr;  // set by its coroutine, on its worker's thread
+    State state = State::kIncomplete;
+    std::list<Entry*>::iterator position;
+  };
+
+  size_t Open() const { return open_.load(std::memory_order_relaxed); }
+
+  void Add(Entry& e) {
+    std::lock_guard lock(mu_);
+    e.state = State::kIncomplete;
+    incomplete_.push_back(&e);
+    e.position = std::prev(incomplete_.end());
+    live_.emplace(e.id, &e);
+    ++per_address_[e.address];
+    open_.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  void Remove(Entry& e) {
+    std::lock_guard lock(mu_);
+    Unlist(e);
+    live_.erase(e.id);
+    if (auto it = per_address_.find(e.address); it != per_address_.end() && --it->second == 0) per_address_.erase(it);
+    open_.fetch_sub(1, std::memory_order_relaxed);
+  }
+
+  void Move(Entry& e, State state) {
+    std::lock_guard lock(mu_);
+    if (e.state == State::kShed || e.state == state) return;
+    Unlist(e);
+    e.state = state;
+    if (state == State::kIncomplete) {
+      incomplete_.push_back(&e);
+      e.position = std::prev(incomplete_.end());
+    } else if (state == State::kIdle) {
+      idle_.push_back(&e);
+      e.position = std::prev(idle_.end());
+    }
+  }
+
+  size_t OpenFrom(const std::string& address) const {
+    std::lock_guard lock(mu_);
+    auto it = per_address_.find(address);
+    return it == per_address_.end() ? 0 : static_cast<size_t>(it->second);
+  }
+
+  // Chooses a connection to shed (of `address` when given): the oldest
+  // incomplete, else the oldest idle one; marks it shed. Its worker closes
+  // it (Close, posted there). nullopt when every candidate is handling a
+  // request.
+  std::optional<std::pair<uint64_t, Worker*>> PickVictim(const std::string* address) {
+    std::lock_guard lock(mu_);
+    for (auto* list : {&incomplete_, &idle_}) {
+      for (Entry* e : *list) {
+        if (address != nullptr && e->address != *address) continue;
+        Unlist(*e);
+        e->state = State::kShed;
+        return std::make_pair(e->id, e->worker);
+      }
+    }
+    return std::nullopt;
+  }
+
+  // On the connection's worker thread: its coroutine cannot end meanwhile.
+  void Close(uint64_t id) {
+    beast::tcp_stream* stream = nullptr;
+    {
+      std::lock_guard lock(mu_);
+      auto it = live_.find(id);
+      if (it == live_.end()) return;
+      stream = it->second->stream;
+    }
+    if (stream != nullptr) stream->close();
+  }
+
+  bool Shed(const Entry& e) const {
+    std::lock_guard lock(mu_);
+    return e.state == State::kShed;
+  }
+
+ private:
+  void Unlist(Entry& e) {
+    if (e.state == State::kIncomplete) incomplete_.erase(e.position);
+    if (e.state == State::kIdle) idle_.erase(e.position);
+  }
+  mutable std::mutex mu_;
+  std::list<Entry*> incomplete_, idle_;
+  std::unordered_map<uint64_t, Entry*> live_;
+  std::unordered_map<std::string, int> per_address_;
+  std::atomic<size_t> open_{0};
 };
 
 // Counts a handler running on the worker's thread for its lifetime.
@@ -128,7 +234,10 @@ struct Server::Impl {
 
   asio::awaitable<void> AcceptLoop();
   Worker& NextWorker();
-  asio::awaitable<void> Serve(Worker& worker, tcp::socket socket);
+  asio::awaitable<void> Serve(Worker& worker, tcp::socket socket, std::unique_ptr<ConnectionRegistry::Entry> entry);
+  // Makes room for one more connection from `address`; false when none
+  // can be shed (the new one is then refused).
+  bool MakeRoom(const std::string& address);
   asio::awaitable<void> Refuse(beast::tcp_stream& stream, const Error& error, Method method,
                                std::string_view target, unsigned version);
   void BeginShutdown();
@@ -144,6 +253,10 @@ struct Server::Impl {
   std::unique_ptr<tcp::acceptor> acceptor;
   std::unique_ptr<asio::signal_set> signals;
   size_t next_worker = 0;  // only the accept loop touches it
+  uint64_t next_connection_id = 0;  // only the accept loop touches it
+  ConnectionRegistry registry;
+  std::atomic<int64_t> shed_connections{0};
+  std::atomic<int64_t> refused_connections{0};
   std::atomic<int> open_connections{0};
 
   std::mutex mu;
@@ -177,7 +290,28 @@ asio::awaitable<void> Server::Impl::AcceptLoop() {
     }
     boost::system::error_code ignored;
     socket.set_option(tcp::no_delay(true), ignored);
-    asio::co_spawn(worker.ioc, Serve(worker, std::move(socket)), asio::detached);
+    auto entry = std::make_unique<ConnectionRegistry::Entry>();
+    entry->id = ++next_connection_id;
+    entry->worker = &worker;
+    {
+      boost::system::error_code peer_ec;
+      const auto peer = socket.remote_endpoint(peer_ec);
+      if (!peer_ec) {
+        auto address = peer.address();
+        // An IPv4 client of a dual-stack socket is counted (and logged) in its IPv4 form.
+        if (address.is_v6() && address.to_v6().is_v4_mapped())
+          address = asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6());
+        entry->address = address.to_string();
+      }
+    }
+    if (!MakeRoom(entry->address)) {
+      // Every connection is inside a request: nothing can be shed.
+      refused_connections.fetch_add(1, std::memory_order_relaxed);
+      socket.close(ignored);
+      continue;
+    }
+    registry.Add(*entry);
+    asio::co_spawn(worker.ioc, Serve(worker, std::move(socket), std::move(entry)), asio::detached);
   }
 }
 
@@ -202,26 +336,33 @@ asio::awaitable<void> Server::Impl::Refuse(beast::tcp_stream& stream, const Erro
   }
 }
 
-asio::awaitable<void> Server::Impl::Serve(Worker& worker, tcp::socket socket) {
+bool Server::Impl::MakeRoom(const std::string& address) {
+  auto shed = [this](std::optional<std::pair<uint64_t, Worker*>> victim) {
+    if (!victim) return false;
+    shed_connections.fetch_add(1, std::memory_order_relaxed);
+    asio::post(victim->second->ioc, [this, id = victim->first] { registry.Close(id); });
+    return true;
+  };
+  if (options.max_connections > 0 && registry.Open() >= options.max_connections && !shed(registry.PickVictim(nullptr)))
+    return false;
+  if (options.max_connections_per_address > 0 && registry.OpenFrom(address) >= options.max_connections_per_address &&
+      !shed(registry.PickVictim(&address)))
+    return false;
+  return true;
+}
+
+asio::awaitable<void> Server::Impl::Serve(Worker& worker, tcp::socket socket,
+                                          std::unique_ptr<ConnectionRegistry::Entry> entry) {
   beast::tcp_stream stream(std::move(socket));
+  entry->stream = &stream;
   Connection connection{&stream};
   worker.connections.push_front(&connection);
   const auto self = worker.connections.begin();
   ++open_connections;
   beast::flat_buffer buffer;
-  // The peer's address, for the audit log (identity::RequestMeta). An
-  // IPv4 client of a dual-stack socket is answered in its IPv4 form.
-  std::string client_address;
-  {
-    boost::system::error_code peer_ec;
-    const auto peer = stream.socket().remote_endpoint(peer_ec);
-    if (!peer_ec) {
-      auto address = peer.address();
-      if (address.is_v6() && address.to_v6().is_v4_mapped())
-        address = asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6());
-      client_address = address.to_string();
-    }
-  }
+  // The peer's address, for the audit log (identity::RequestMeta).
+  const std::string client_address = entry->address;
+  if (registry.Shed(*entry)) stream.close();  // shed before it began
 
   while (!stopping_flag) {
     // Wait for the next request under the idle timeout, unless pipelined
@@ -232,6 +373,7 @@ asio::awaitable<void> Server::Impl::Serve(Worker& worker, tcp::socket socket) {
       if (ec) break;
       buffer.commit(n);
     }
+    registry.Move(*entry, ConnectionRegistry::State::kIncomplete);
     connection.busy = true;
     // The whole request, header and body, must arrive within the read timeout.
     stream.expires_after(milliseconds(options.read_timeout_ms));
@@ -300,6 +442,7 @@ asio::awaitable<void> Server::Impl::Serve(Worker& worker, tcp::socket socket) {
       }
     }
 
+    registry.Move(*entry, ConnectionRegistry::State::kHandling);
     const bool keep_alive = parser.get().keep_alive();
     HttpRequest request = ToHttpRequest(parser.release());
     request.client_address = client_address;
@@ -320,6 +463,7 @@ asio::awaitable<void> Server::Impl::Serve(Worker& worker, tcp::socket socket) {
     auto [write_ec, written] = co_await bhttp::async_write(stream, out, kUseTuple);
     connection.busy = false;
     if (write_ec || !keep_open) break;
+    registry.Move(*entry, ConnectionRegistry::State::kIdle);
   }
 
   boost::system::error_code ignored;
@@ -327,6 +471,7 @@ asio::awaitable<void> Server::Impl::Serve(Worker& worker, tcp::socket socket) {
   stream.socket().close(ignored);
   worker.connections.erase(self);
   --open_connections;
+  registry.Remove(*entry);
 }
 
 void Server::Impl::BeginShutdown() {
@@ -407,6 +552,9 @@ void Server::Run() {
     std::this_thread::sleep_for(milliseconds(5));
   if (s.open_connections.load() > 0)
     LogLine(LogLevel::kWarn, "shutdown timeout; closing remaining connections").Int("open", s.open_connections.load());
+  LogLine(LogLevel::kInfo, "connections shed")
+      .Int("shed", s.shed_connections.load())
+      .Int("refused", s.refused_connections.load());
   for (auto& worker : s.workers) {
     worker->guard.reset();
     worker->ioc.stop();

@@ -4,6 +4,11 @@
 // is read with header and body limits and timeouts, handed to the
 // Dispatcher as a plain HttpRequest, and answered on the same thread.
 //
+// Connections past max_connections (or a client address's share) shed the
+// oldest connections that have not sent a whole request, then idle
+// keep-alive ones, so slow or idle clients cannot hold every socket while
+// a normal client waits (docs/operations.md, "Connections").
+//
 // Graceful shutdown on SIGTERM/SIGINT or Stop(): stop accepting, close idle
 // keep-alive connections, let in-flight requests finish (up to
 // shutdown_timeout_ms), then return from Run().
@@ -21,9 +26,16 @@ struct ServerOptions {
   int threads = 2;
   size_t max_body_bytes = 1 << 20;
   size_t max_header_bytes = 16 << 10;
-  int64_t read_timeout_ms = 30'000;
+  int64_t read_timeout_ms = 10'000;
   int64_t idle_timeout_ms = 60'000;
   int64_t shutdown_timeout_ms = 10'000;
+  // Open connections at most (0: no cap). A connection accepted at the cap
+  // sheds another: the oldest that has not sent a complete request, else the
+  // oldest idle keep-alive one; with none of those it is closed at once.
+  size_t max_connections = 0;
+  // The same per client address (0: no cap): behind a proxy every client
+  // shares the proxy's address.
+  size_t max_connections_per_address = 0;
 };
 
 class Server {
