@@ -1,8 +1,14 @@
 #include "core/config.h"
 
 #include <charconv>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <map>
 #include <thread>
+
+#include "core/text.h"
 
 namespace credence {
 namespace {
@@ -16,6 +22,9 @@ struct FlagSpec {
 };
 
 constexpr FlagSpec kFlags[] = {
+    {"config", FlagType::kString,
+     "read settings from this file first: `name = value` lines, # comments (docs/packaging.md); the environment "
+     "and flags override it"},
     {"listen", FlagType::kString, "HOST:PORT to listen on (default 127.0.0.1:8080)"},
     {"database", FlagType::kString, "sqlite:<path> or postgresql://... (default sqlite:<data-dir>/credence.db)"},
     {"data-dir", FlagType::kString, "directory for the SQLite file and other state (default ./data)"},
@@ -24,9 +33,15 @@ constexpr FlagSpec kFlags[] = {
     {"db-pool-size", FlagType::kInt, "database connections (default: threads + 2)"},
     {"max-body-bytes", FlagType::kInt, "largest request body accepted (default 1048576)"},
     {"max-header-bytes", FlagType::kInt, "largest request header block accepted (default 16384)"},
-    {"read-timeout-ms", FlagType::kInt, "time to receive a whole request (default 30000)"},
+    {"read-timeout-ms", FlagType::kInt, "time to receive a whole request, header and body (default 10000)"},
     {"idle-timeout-ms", FlagType::kInt, "keep-alive idle time before closing (default 60000)"},
     {"shutdown-timeout-ms", FlagType::kInt, "grace period for in-flight requests on SIGTERM (default 10000)"},
+    {"max-connections", FlagType::kInt,
+     "open connections at most; past it the oldest incomplete, then idle, connections are shed"
+     " (default 0: derived from the open-files limit)"},
+    {"max-connections-per-address", FlagType::kInt,
+     "open connections one client address may hold; past it its oldest incomplete or idle one is shed"
+     " (default 0: no cap, as behind a proxy every client shares its address)"},
     {"allow-private-outbound", FlagType::kBool,
      "notification channels and webhooks may call private and unique-local addresses (docs/outbound.md)"},
     {"test-clock", FlagType::kBool, "with --dev: the clock can be set with PUT /dev/clock (for tests)"},
@@ -153,6 +168,11 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
     c.idle_timeout_ms = number;
   } else if (name == "shutdown-timeout-ms") {
     c.shutdown_timeout_ms = number;
+  } else if (name == "max-connections") {
+    if (number != 0 && number < 16) return FlagError(name, "0 (derived) or at least 16");
+    c.max_connections = number;
+  } else if (name == "max-connections-per-address") {
+    c.max_connections_per_address = number;
   } else if (name == "allow-private-outbound") {
     auto b = ParseBool(value);
     if (!b) return FlagError(name, "expected true or false, got '" + value + "'");
@@ -249,7 +269,72 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
   return Ok();
 }
 
+// The name of the flag that names the configuration file: read before the
+// others, never set from inside a file.
+constexpr std::string_view kConfigFlag = "config";
+
+Error ConfigFileError(const std::string& path, int line, std::string_view key, const std::string& message) {
+  std::string detail = path + ":" + std::to_string(line) + ": " + (key.empty() ? "" : std::string(key) + ": ") + message;
+  return Error::InvalidArgument("invalid_config_file", std::move(detail),
+                                {{key.empty() ? std::string(kConfigFlag) : std::string(key), message}});
+}
+
+// Applies a configuration file's text (docs/packaging.md, "The
+// configuration file"): `name = value` per line, surrounding blanks
+// trimmed, the value taken as it stands up to the end of the line (no
+// quoting, so '#' and '=' may appear in it); blank lines and lines whose
+// first non-blank character is '#' are skipped. Every setting goes through
+// the same Apply as its flag, so the file accepts exactly what flags do.
+Status ApplyConfigFile(Config& c, const std::string& path, std::string_view text) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a byte-order mark some editors write
+  std::map<std::string, int, std::less<>> seen;  // name -> the line that set it
+  int line_number = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = text.find('\n', start);
+    std::string_view raw = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    start = end == std::string_view::npos ? text.size() : end + 1;
+    ++line_number;
+    const std::string line = Trim(raw);  // also drops the '\r' of a CRLF line
+    if (line.empty() || line.front() == '#') continue;
+    const size_t eq = line.find('=');
+    if (eq == std::string::npos)
+      return ConfigFileError(path, line_number, "", "expected `name = value`, got '" + line + "'");
+    const std::string name = Trim(std::string_view(line).substr(0, eq));
+    const std::string value = Trim(std::string_view(line).substr(eq + 1));
+    if (name.empty()) return ConfigFileError(path, line_number, "", "expected `name = value`, got '" + line + "'");
+    if (name == kConfigFlag) return ConfigFileError(path, line_number, name, "a configuration file cannot name another");
+    const FlagSpec* f = FindFlag(name);
+    if (f == nullptr) {
+      const bool dashed = name.rfind("--", 0) == 0 && FindFlag(std::string_view(name).substr(2)) != nullptr;
+      return ConfigFileError(path, line_number, name,
+                             dashed ? "unknown name; write it without the dashes" : "unknown name");
+    }
+    if (auto [it, fresh] = seen.emplace(name, line_number); !fresh)
+      return ConfigFileError(path, line_number, name, "set twice (first on line " + std::to_string(it->second) + ")");
+    if (auto applied = Apply(c, *f, value); !applied) {
+      const Error& e = applied.error();
+      return ConfigFileError(path, line_number, name, e.fields.empty() ? e.detail : e.fields[0].message);
+    }
+    c.origins[name] = path + ":" + std::to_string(line_number);
+  }
+  return Ok();
+}
+
 }  // namespace
+
+Result<std::string> ReadConfigFile(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return Error::InvalidArgument("unreadable_file", std::strerror(errno));
+  std::string text;
+  char buffer[4096];
+  size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
+  const int read_errno = std::ferror(file) != 0 ? errno : 0;  // a directory fails here (EISDIR)
+  std::fclose(file);
+  if (read_errno != 0) return Error::InvalidArgument("unreadable_file", std::strerror(read_errno));
+  return text;
+}
 
 std::string Config::EffectiveDatabaseUrl() const {
   if (!database_url.empty()) return database_url;
@@ -283,11 +368,15 @@ std::optional<std::string> ProcessEnv(const std::string& name) {
   return std::string(v);
 }
 
-Result<Config> ParseConfig(const std::vector<std::string>& args, const EnvLookup& env) {
-  Config config;
-  for (const auto& f : kFlags) {
-    if (auto value = env(EnvName(f.name))) CR_TRY(Apply(config, f, *value));
-  }
+Result<Config> ParseConfig(const std::vector<std::string>& args, const EnvLookup& env, const FileReader& read_file) {
+  // The flags are read first but applied last: the file they may name is
+  // applied before the environment, and the environment before them.
+  struct Given {
+    const FlagSpec* flag;
+    std::string value;
+  };
+  std::vector<Given> given;
+  std::optional<std::string> config_path;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string_view arg = args[i];
     if (arg.rfind("--", 0) != 0)
@@ -308,15 +397,48 @@ Result<Config> ParseConfig(const std::vector<std::string>& args, const EnvLookup
         value = args[++i];
       }
     }
-    CR_TRY(Apply(config, *f, *value));
+    if (f->name == kConfigFlag) {
+      if (config_path) return FlagError(kConfigFlag, "given twice; name one file");
+      config_path = *value;
+    } else {
+      given.push_back({f, std::move(*value)});
+    }
+  }
+  if (!config_path) config_path = env(EnvName(kConfigFlag));
+
+  Config config;
+  if (config_path) {
+    if (config_path->empty()) return FlagError(kConfigFlag, "must not be empty");
+    auto text = read_file(*config_path);
+    if (!text) return FlagError(kConfigFlag, "cannot read " + *config_path + ": " + text.error().detail);
+    CR_TRY(ApplyConfigFile(config, *config_path, *text));
+    config.config_file = *config_path;
+  }
+  for (const auto& f : kFlags) {
+    if (f.name == kConfigFlag) continue;
+    if (auto value = env(EnvName(f.name))) {
+      CR_TRY(Apply(config, f, *value));
+      config.origins[f.name] = EnvName(f.name);
+    }
+  }
+  for (const auto& g : given) {
+    CR_TRY(Apply(config, *g.flag, g.value));
+    config.origins[g.flag->name] = std::string("--") + g.flag->name;
   }
   if (config.test_clock && !config.dev)
     return FlagError("test-clock", "only with --dev (it lets any caller move the server's time)");
   return config;
 }
 
+bool IsFlagName(std::string_view name) { return FindFlag(name) != nullptr; }
+
 std::string ConfigUsage() {
-  std::string out = "usage: credence serve [flags]\n\nflags (each also read from CREDENCE_<NAME>):\n";
+  std::string out =
+      "usage: credence serve [flags]\n"
+      "       credence check-config [--require NAME]... [flags]   (read the settings, start nothing)\n"
+      "       credence admin ...\n\n"
+      "flags (each also read from CREDENCE_<NAME> and from the --config file;\n"
+      "a flag wins over the environment, the environment over the file):\n";
   for (const auto& f : kFlags) {
     std::string left = std::string("  --") + f.name + (f.type == FlagType::kBool ? "" : " VALUE");
     left.resize(std::max<size_t>(left.size() + 2, 30), ' ');

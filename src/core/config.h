@@ -1,10 +1,14 @@
 #pragma once
 // Server configuration: command-line flags, each also readable from the
-// environment as CREDENCE_<NAME> (flags win). decisions.md section 1.
+// environment as CREDENCE_<NAME> and from a configuration file (--config,
+// `name = value` lines). Precedence: flag > environment > file > default.
+// decisions.md section 1; the file's format: docs/packaging.md.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.h"
@@ -21,7 +25,11 @@ struct Config {
   int db_pool_size = 0;  // 0: derived from threads
   size_t max_body_bytes = 1 << 20;
   size_t max_header_bytes = 16 << 10;
-  int64_t read_timeout_ms = 30'000;  // to receive a whole request once it started
+  int64_t read_timeout_ms = 10'000;  // to receive a whole request once it started
+  // Open connections at most (0: derived from the open-files limit at
+  // start), and per client address (0: no cap); docs/operations.md.
+  int64_t max_connections = 0;
+  int64_t max_connections_per_address = 0;
   int64_t idle_timeout_ms = 60'000;  // keep-alive connection with no request
   int64_t shutdown_timeout_ms = 10'000;  // in-flight requests get this long on SIGTERM
   // Development only: the clock can be set over HTTP (PUT /dev/clock).
@@ -84,6 +92,13 @@ struct Config {
   int64_t mt_timeout_ms = 15'000;
   int64_t mt_jobs_per_tenant = 2;  // machine-translation jobs of one tenant at once
 
+  // The configuration file that was read (--config or CREDENCE_CONFIG);
+  // empty when none.
+  std::string config_file;
+  // Where each setting that is not a default came from, by flag name:
+  // "FILE:LINE", "CREDENCE_<NAME>" or "--<name>" (the last one applied).
+  std::map<std::string, std::string> origins;
+
   std::string EffectiveDatabaseUrl() const;
   int EffectiveThreads() const;
   std::string EffectivePublicUrl() const;
@@ -95,9 +110,26 @@ using EnvLookup = std::function<std::optional<std::string>(const std::string& na
 // The process environment.
 std::optional<std::string> ProcessEnv(const std::string& name);
 
+// The whole text of a file, or an error whose detail says why not
+// (e.g. "No such file or directory").
+using FileReader = std::function<Result<std::string>(const std::string& path)>;
+
+// Reads a file from disk.
+Result<std::string> ReadConfigFile(const std::string& path);
+
 // Parses `serve` flags (args exclude the program and command names). Unknown
-// flags and malformed values are errors naming the flag.
-Result<Config> ParseConfig(const std::vector<std::string>& args, const EnvLookup& env);
+// flags and malformed values are errors naming the flag. With --config FILE
+// (at most once; else CREDENCE_CONFIG), FILE is read through `read_file`
+// and applied first: one `name = value` per line, names as the flags'
+// without the dashes, blank lines and lines starting with '#' ignored.
+// A missing or unreadable file, a line without '=', an unknown or repeated
+// name and a bad value are errors whose detail names the file, the line and
+// the name. The environment then overrides the file, and flags override both.
+Result<Config> ParseConfig(const std::vector<std::string>& args, const EnvLookup& env,
+                           const FileReader& read_file = ReadConfigFile);
+
+// Whether `name` (without dashes) is a flag of `credence serve`.
+bool IsFlagName(std::string_view name);
 
 // Usage text for `credence --help`.
 std::string ConfigUsage();

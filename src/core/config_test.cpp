@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <optional>
@@ -45,7 +46,7 @@ TEST(ParseConfig, NoFlagsGivesDocumentedDefaults) {
   EXPECT_EQ(config->db_pool_size, 0);
   EXPECT_EQ(config->max_body_bytes, 1u << 20);
   EXPECT_EQ(config->max_header_bytes, 16u << 10);
-  EXPECT_EQ(config->read_timeout_ms, 30'000);
+  EXPECT_EQ(config->read_timeout_ms, 10'000);
   EXPECT_EQ(config->idle_timeout_ms, 60'000);
   EXPECT_EQ(config->shutdown_timeout_ms, 10'000);
   EXPECT_EQ(config->app_key_max_days, 365);
@@ -317,6 +318,236 @@ TEST(ParseConfig, BadDevValueIsAnError) { ExpectFlagError({"--dev=maybe"}, "dev"
 TEST(ParseConfig, BadEnvironmentValueIsAnErrorNamingTheFlag) {
   ExpectFlagError({}, "listen", {{"CREDENCE_LISTEN", "127.0.0.1:70000"}});
   ExpectFlagError({}, "threads", {{"CREDENCE_THREADS", "many"}});
+}
+
+// The configuration file (--config): a fake reader serves `files`.
+using Files = std::map<std::string, std::string>;
+
+Result<Config> ParseWithFiles(std::vector<std::string> args, Files files, Env env = {}) {
+  FileReader reader = [files = std::move(files)](const std::string& path) -> Result<std::string> {
+    auto it = files.find(path);
+    if (it == files.end()) return Error::InvalidArgument("unreadable_file", "No such file or directory");
+    return it->second;
+  };
+  return ParseConfig(args, FakeEnv(std::move(env)), reader);
+}
+
+// Asserts that parsing fails with a file error naming `file:line: key`.
+void ExpectFileError(const std::string& text, const std::string& where, std::vector<std::string> args = {}) {
+  args.insert(args.begin(), {"--config", "/etc/credence/credence.conf"});
+  auto config = ParseWithFiles(args, {{"/etc/credence/credence.conf", text}});
+  ASSERT_FALSE(config.ok()) << "expected an error for:\n" << text;
+  EXPECT_EQ(config.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_EQ(config.error().code, "invalid_config_file");
+  EXPECT_EQ(config.error().detail.rfind("/etc/credence/credence.conf:" + where, 0), 0u) << config.error().detail;
+}
+
+TEST(ConfigFile, SetsValuesOfEveryType) {
+  auto config = ParseWithFiles({"--config", "/c.conf"}, {{"/c.conf",
+                                                         "listen = 0.0.0.0:9000\n"
+                                                         "data-dir = /var/lib/credence\n"
+                                                         "threads = 6\n"
+                                                         "record-reads = false\n"
+                                                         "allow-local-repositories = yes\n"}});
+  ASSERT_TRUE(config.ok()) << config.error().detail;
+  EXPECT_EQ(config->listen_host, "0.0.0.0");
+  EXPECT_EQ(config->listen_port, 9000);
+  EXPECT_EQ(config->data_dir, "/var/lib/credence");
+  EXPECT_EQ(config->threads, 6);
+  EXPECT_FALSE(config->record_reads);
+  EXPECT_EQ(config->allow_local_repositories, std::optional<bool>(true));
+  EXPECT_EQ(config->config_file, "/c.conf");
+}
+
+TEST(ConfigFile, EveryFlagCanBeSetInTheFile) {
+  for (const auto& f : AllFlags()) {
+    SCOPED_TRACE(f.flag + " = " + f.value);
+    auto config = ParseWithFiles({"--config=/c.conf"}, {{"/c.conf", f.flag + " = " + f.value + "\n"}});
+    ASSERT_TRUE(config.ok()) << config.error().detail;
+    f.check(*config);
+  }
+}
+
+// Every flag the usage lists (the flag table) is a name the file knows: a
+// value may be refused, the name never.
+TEST(ConfigFile, KnowsEveryNameOfTheFlagTable) {
+  const std::string usage = ConfigUsage();
+  int names = 0;
+  for (size_t at = usage.find("\n  --"); at != std::string::npos; at = usage.find("\n  --", at + 1)) {
+    const size_t begin = at + 5;
+    const std::string name = usage.substr(begin, usage.find_first_of(" \n", begin) - begin);
+    if (name == "config") continue;
+    ++names;
+    SCOPED_TRACE(name);
+    auto config = ParseWithFiles({"--config", "/c.conf"}, {{"/c.conf", name + " = 1\n"}});
+    if (!config.ok()) {
+      EXPECT_EQ(config.error().detail.find("unknown name"), std::string::npos) << config.error().detail;
+    }
+  }
+  EXPECT_GT(names, 40);
+}
+
+TEST(ConfigFile, CommentsAndBlankLinesAreSkipped) {
+  auto config = ParseWithFiles({"--config", "/c.conf"}, {{"/c.conf",
+                                                         "# Credence\n"
+                                                         "\n"
+                                                         "   # an indented comment\n"
+                                                         "\t\n"
+                                                         "# threads = 99\n"
+                                                         "  threads\t=   3  \r\n"
+                                                         "smtp-from = ops#1@example.com\n"
+                                                         "mt-deepl-key = a=b\n"
+                                                         "smtp-url =\n"
+                                                         "data-dir = /srv/credence"}});  // no final newline
+  ASSERT_TRUE(config.ok()) << config.error().detail;
+  EXPECT_EQ(config->threads, 3);
+  EXPECT_EQ(config->smtp_from, "ops#1@example.com");  // '#' inside a value is part of it
+  EXPECT_EQ(config->mt_deepl_key, "a=b");             // so is a second '='
+  EXPECT_EQ(config->smtp_url, "");
+  EXPECT_EQ(config->data_dir, "/srv/credence");
+}
+
+TEST(ConfigFile, AByteOrderMarkIsIgnored) {
+  auto config = ParseWithFiles({"--config", "/c.conf"}, {{"/c.conf", "\xEF\xBB\xBFthreads = 3\n"}});
+  ASSERT_TRUE(config.ok()) << config.error().detail;
+  EXPECT_EQ(config->threads, 3);
+}
+
+TEST(ConfigFile, AnEmptyFileGivesTheDefaults) {
+  auto config = ParseWithFiles({"--config", "/c.conf"}, {{"/c.conf", ""}});
+  ASSERT_TRUE(config.ok()) << config.error().detail;
+  EXPECT_EQ(config->listen_port, 8080);
+  EXPECT_EQ(config->data_dir, "./data");
+}
+
+TEST(ConfigFile, UnknownNameIsAnErrorNamingFileLineAndName) {
+  ExpectFileError("# x\nthreads = 2\nport = 80\n", "3: port: unknown name");
+  ExpectFileError("--threads = 2\n", "1: --threads: unknown name; write it without the dashes");
+}
+
+TEST(ConfigFile, BadValueIsAnErrorNamingFileLineAndName) {
+  ExpectFileError("\nthreads = many\n", "2: threads: expected a non-negative integer, got 'many'");
+  ExpectFileError("listen = 127.0.0.1:70000\n", "1: listen: invalid port");
+  ExpectFileError("dev = maybe\n", "1: dev: expected true or false");
+  ExpectFileError("dev\n", "1: expected `name = value`, got 'dev'");
+  ExpectFileError("= 3\n", "1: expected `name = value`");
+  ExpectFileError("threads = 2\n\nthreads = 3\n", "3: threads: set twice (first on line 1)");
+  ExpectFileError("config = /other.conf\n", "1: config: a configuration file cannot name another");
+}
+
+TEST(ConfigFile, FileErrorCarriesTheNameAsAField) {
+  auto config = ParseWithFiles({"--config", "/c.conf"}, {{"/c.conf", "threads = abc\n"}});
+  ASSERT_FALSE(config.ok());
+  ASSERT_EQ(config.error().fields.size(), 1u);
+  EXPECT_EQ(config.error().fields[0].field, "threads");
+}
+
+TEST(ConfigFile, BadValueInTheFileIsAnErrorEvenWhenAFlagSetsIt) {
+  ExpectFileError("threads = abc\n", "1: threads", {"--threads", "2"});
+}
+
+TEST(ConfigFile, FlagsAndEnvironmentOverrideTheFile) {
+  const Files files = {{"/c.conf", "threads = 2\nlisten = 0.0.0.0:9000\ndata-dir = /file\ndev = true\n"}};
+  auto config = ParseWithFiles({"--config", "/c.conf", "--threads", "5", "--dev=false"}, files,
+                               {{"CREDENCE_LISTEN", "127.0.0.1:9100"}, {"CREDENCE_THREADS", "4"}});
+  ASSERT_TRUE(config.ok()) << config.error().detail;
+  EXPECT_EQ(config->threads, 5);           // flag > environment > file
+  EXPECT_EQ(config->listen_port, 9100);    // environment > file
+  EXPECT_EQ(config->data_dir, "/file");    // file > default
+  EXPECT_FALSE(config->dev);               // flag > file
+  EXPECT_EQ(config->max_body_bytes, 1u << 20);  // default
+}
+
+TEST(ConfigFile, ConfigMayComeAfterTheFlagsItIsOverriddenBy) {
+  auto config = ParseWithFiles({"--threads", "5", "--config", "/c.conf"}, {{"/c.conf", "threads = 2\n"}});
+  ASSERT_TRUE(config.ok()) << config.error().detail;
+  EXPECT_EQ(config->threads, 5);
+}
+
+TEST(ConfigFile, TheFileCanSatisfyTheDevRequirementOfAFlag) {
+  auto config = ParseWithFiles({"--config", "/c.conf", "--test-clock"}, {{"/c.conf", "dev = true\n"}});
+  ASSERT_TRUE(config.ok()) << config.error().detail;
+  EXPECT_TRUE(config->test_clock);
+}
+
+TEST(ConfigFile, MissingFileIsAnErrorNamingIt) {
+  auto config = ParseWithFiles({"--config", "/etc/credence/nope.conf"}, {});
+  ASSERT_FALSE(config.ok());
+  EXPECT_EQ(config.error().code, "invalid_flag");
+  EXPECT_EQ(config.error().detail, "--config: cannot read /etc/credence/nope.conf: No such file or directory");
+}
+
+TEST(ConfigFile, ConfigGivenTwiceIsAnError) {
+  const Files files = {{"/a.conf", ""}, {"/b.conf", ""}};
+  for (std::vector<std::string> args : {std::vector<std::string>{"--config", "/a.conf", "--config", "/b.conf"},
+                                        std::vector<std::string>{"--config=/a.conf", "--config=/a.conf"}}) {
+    auto config = ParseWithFiles(args, files);
+    ASSERT_FALSE(config.ok());
+    EXPECT_NE(config.error().detail.find("--config: given twice"), std::string::npos) << config.error().detail;
+  }
+}
+
+TEST(ConfigFile, ConfigNeedsAValue) {
+  ExpectFlagError({"--config"}, "config");
+  ExpectFlagError({"--config="}, "config");
+}
+
+TEST(ConfigFile, EnvironmentCanNameTheFileAndTheFlagWins) {
+  const Files files = {{"/env.conf", "threads = 7\n"}, {"/flag.conf", "threads = 9\n"}};
+  auto from_env = ParseWithFiles({}, files, {{"CREDENCE_CONFIG", "/env.conf"}});
+  ASSERT_TRUE(from_env.ok()) << from_env.error().detail;
+  EXPECT_EQ(from_env->threads, 7);
+  EXPECT_EQ(from_env->config_file, "/env.conf");
+  auto from_flag = ParseWithFiles({"--config", "/flag.conf"}, files, {{"CREDENCE_CONFIG", "/env.conf"}});
+  ASSERT_TRUE(from_flag.ok()) << from_flag.error().detail;
+  EXPECT_EQ(from_flag->threads, 9);
+}
+
+TEST(ConfigFile, OriginsSayWhereEachSettingCameFrom) {
+  auto config = ParseWithFiles({"--config", "/c.conf", "--threads", "5"},
+                               {{"/c.conf", "# x\nthreads = 2\ndata-dir = /file\nlisten = :9000\n"}},
+                               {{"CREDENCE_LISTEN", "127.0.0.1:9100"}});
+  ASSERT_TRUE(config.ok()) << config.error().detail;
+  const std::map<std::string, std::string> expected = {
+      {"threads", "--threads"}, {"data-dir", "/c.conf:3"}, {"listen", "CREDENCE_LISTEN"}};
+  EXPECT_EQ(config->origins, expected);
+  EXPECT_TRUE(IsFlagName("public-url"));
+  EXPECT_TRUE(IsFlagName("config"));
+  EXPECT_FALSE(IsFlagName("--public-url"));
+  EXPECT_FALSE(IsFlagName("port"));
+}
+
+TEST(ConfigFile, NoConfigReadsNoFile) {
+  bool read = false;
+  FileReader reader = [&read](const std::string&) -> Result<std::string> {
+    read = true;
+    return std::string();
+  };
+  auto config = ParseConfig({"--threads", "2"}, FakeEnv({}), reader);
+  ASSERT_TRUE(config.ok());
+  EXPECT_FALSE(read);
+  EXPECT_EQ(config->config_file, "");
+}
+
+TEST(ReadConfigFile, ReadsAFileAndRefusesWhatIsNotOne) {
+  const std::string path = ::testing::TempDir() + "credence-config-test.conf";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fputs("threads = 3\n", f);
+    std::fclose(f);
+  }
+  auto config = ParseConfig({"--config", path}, FakeEnv({}));
+  std::remove(path.c_str());
+  ASSERT_TRUE(config.ok()) << config.error().detail;
+  EXPECT_EQ(config->threads, 3);
+
+  auto directory = ReadConfigFile("/");
+  ASSERT_FALSE(directory.ok());
+  EXPECT_EQ(directory.error().detail, "Is a directory");
+  auto missing = ReadConfigFile("/nonexistent/credence.conf");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().detail, "No such file or directory");
 }
 
 TEST(ConfigUsage, ListsEveryFlag) {
