@@ -13,6 +13,7 @@
 #include "core/ids.h"
 #include "core/json_text.h"
 #include "core/logging.h"
+#include "core/outside_transaction.h"
 #include "http/metrics.h"
 #include "http/problem.h"
 #include "http/router.h"
@@ -271,7 +272,9 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
         return ProblemResponse(params.error(), request.path(), ctx.request_id);
       if (Status encoding = ValidateEncoding(request, ctx.path_params); !encoding)
         return ProblemResponse(encoding.error(), request.path(), ctx.request_id);
-      return route->handler(ctx);
+      // Slow work a handler meets inside a write transaction (an admission
+      // hook's call) is done outside it, and the handler run again.
+      return RunWithWorkOutsideTransaction([&] { return route->handler(ctx); });
     });
   }
 

@@ -6,11 +6,13 @@
 #include <set>
 #include <stdexcept>
 #include <thread>
+#include <unordered_map>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include "core/logging.h"
+#include "core/outside_transaction.h"
 #include "core/text.h"
 #include "kb/document.h"
 #include "plugins/admission/admission_hook.h"
@@ -263,24 +265,74 @@ std::optional<kb::GuardDenial> GuardPipeline::RunScripts(storage::TenantSession&
   return std::nullopt;
 }
 
+namespace {
+
+// Hook verdicts reached outside an action's transaction, kept on the thread
+// for the action's retry in the same run (core/outside_transaction.h), by
+// VerdictKey.
+struct PreparedVerdicts {
+  uint64_t run = 0;
+  std::unordered_map<std::string, std::optional<kb::GuardDenial>> by_key;
+};
+thread_local PreparedVerdicts prepared_hook_verdicts;
+
+// What a verdict was asked about: the context without what only the clock
+// changed between the attempts (a save's contentUpdatedAt is "now").
+std::string VerdictKey(const kb::GuardContext& context) {
+  json::object properties = context.properties;
+  properties.erase("contentUpdatedAt");
+  return json::serialize(json::object{{"action", context.action},
+                                      {"tenantId", context.tenant_id},
+                                      {"userId", context.user_id},
+                                      {"entityId", context.entity_id},
+                                      {"properties", std::move(properties)}});
+}
+
+}  // namespace
+
 std::optional<kb::GuardDenial> GuardPipeline::RunHooks(storage::TenantSession& tx, const kb::GuardContext& context,
                                                        const std::string& context_json) const {
-  for (const auto& g : EnabledCustomGuards(tx, CustomGuardKind::kHook, context.action)) {
-    const admission::HookVerdict v = admission::Call({g.url, g.secret, context_json, g.timeout_ms, hook_policy_});
-    if (v.kind == admission::HookVerdict::Kind::kError) {
-      // A hook that times out or fails counts as allow.
-      RecordFailure(context.tenant_id, "admission-hooks", v.error.starts_with("timed out") ? "timeout" : "error",
-                    "hook '" + g.name + "': " + v.error);
-      continue;
-    }
-    Count("admission-hooks", v.kind == admission::HookVerdict::Kind::kDeny ? "deny" : "allow");
-    if (v.kind == admission::HookVerdict::Kind::kDeny) {
-      auto metadata = MetadataOf(v.metadata_json);
-      metadata["hookId"] = g.id;
-      return kb::GuardDenial{"", v.reason_code, v.message, std::move(metadata)};
+  auto hooks = EnabledCustomGuards(tx, CustomGuardKind::kHook, context.action);
+  if (hooks.empty()) return std::nullopt;
+  std::string key = VerdictKey(context);
+  auto& prepared = prepared_hook_verdicts;
+  if (prepared.run == CurrentWorkRun()) {
+    if (auto it = prepared.by_key.find(key); it != prepared.by_key.end()) {
+      auto verdict = std::move(it->second);
+      prepared.by_key.erase(it);
+      return verdict;
     }
   }
-  return std::nullopt;
+  auto ask = [this, hooks = std::move(hooks), tenant_id = context.tenant_id,
+              context_json]() -> std::optional<kb::GuardDenial> {
+    for (const auto& g : hooks) {
+      const admission::HookVerdict v = admission::Call({g.url, g.secret, context_json, g.timeout_ms, hook_policy_});
+      if (v.kind == admission::HookVerdict::Kind::kError) {
+        // A hook that times out or fails counts as allow.
+        RecordFailure(tenant_id, "admission-hooks", v.error.starts_with("timed out") ? "timeout" : "error",
+                      "hook '" + g.name + "': " + v.error);
+        continue;
+      }
+      Count("admission-hooks", v.kind == admission::HookVerdict::Kind::kDeny ? "deny" : "allow");
+      if (v.kind == admission::HookVerdict::Kind::kDeny) {
+        auto metadata = MetadataOf(v.metadata_json);
+        metadata["hookId"] = g.id;
+        return kb::GuardDenial{"", v.reason_code, v.message, std::move(metadata)};
+      }
+    }
+    return std::nullopt;
+  };
+  // The hooks answer over the network, up to their timeouts: not while the
+  // action's write transaction holds the store. Where the caller allows it,
+  // the transaction is given up, the hooks asked, and the action run again
+  // with their verdict (which it finds above).
+  if (WorkOutsideTransactionAllowed())
+    throw OutsideTransaction([ask = std::move(ask), key = std::move(key)] {
+      auto& prepared = prepared_hook_verdicts;
+      if (prepared.run != CurrentWorkRun()) prepared = {CurrentWorkRun(), {}};
+      prepared.by_key[key] = ask();
+    });
+  return ask();
 }
 
 void GuardPipeline::RecordFailure(const std::string& tenant_id, const std::string& plugin_id, const std::string& kind,

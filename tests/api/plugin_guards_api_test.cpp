@@ -277,3 +277,67 @@ TEST_F(PluginGuards, ASlowRequestDelaysNoHealthCheck) {
 
 }  // namespace
 }  // namespace credence::test
+
+namespace credence::test {
+namespace {
+
+// An admission hook is asked outside the action's write transaction
+// (core/outside_transaction.h): while one tenant's hook takes its time,
+// another tenant's writes keep their latency (on SQLite the transaction
+// would hold the one write lock), and the hook's verdict still decides the
+// action.
+TEST_F(PluginGuards, ASlowHookHoldsNoOtherTenantsWrites) {
+  std::atomic<bool> deny{false};
+  HookTestServer hook([&deny](const HookTestServer::Request&) {
+    HookTestServer::Response r;
+    r.delay_ms = 1500;
+    r.body = deny ? R"({"allowed":false,"reasonCode":"hook_says_no","message":"No."})" : R"({"allowed":true})";
+    return r;
+  });
+  auto slow = CreateTenant(api(), "slow-hook-tenant");
+  auto other = CreateTenant(api(), "busy-tenant");
+  Install(slow, "admission-hooks");
+  ASSERT_EQ(
+      api().Post(kHooks, {{"name", "slow"}, {"url", hook.Url("/guard")}, {"timeoutMs", 4000}}, slow.token("admin")).status,
+      201);
+  for (const bool denied : {false, true}) {
+    deny = denied;
+    const std::string entry = Draft(slow, denied ? "denied" : "allowed", "Slow");
+    const size_t asked_before = hook.Requests().size();
+    Response published;
+    std::thread publish([&] {
+      HttpClient client(SharedServer().base_url());
+      published = client.Post("/api/entries/" + entry + "/publish", json::object{}, slow.token("editor"));
+    });
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (hook.Requests().size() == asked_before && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    // The hook is thinking: the other tenant writes (on connections of
+    // their own, which go to a worker that is not waiting on the hook).
+    for (int i = 0; i < 4; ++i) {
+      HttpClient fresh(SharedServer().base_url());
+      const auto start = std::chrono::steady_clock::now();
+      auto created = fresh.Post("/api/hubs",
+                                {{"key", "busy-" + std::to_string(denied) + "-" + std::to_string(i)},
+                                 {"name", "Busy"},
+                                 {"defaultExpiryDays", 90}},
+                                other.token("admin"));
+      EXPECT_EQ(created.status, 201) << created.body;
+      const auto took =
+          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+      EXPECT_LT(took.count(), 500) << "a write of another tenant waited " << took.count() << " ms behind the hook";
+    }
+    publish.join();
+    if (denied) {
+      ExpectProblem(published, 422, "guard_denied");
+      EXPECT_EQ(Str(api().Get("/api/entries/" + entry, slow.token("editor")).Json(), "status"), "Draft");
+    } else {
+      EXPECT_EQ(published.status, 200) << published.body;
+    }
+    // Asked once per action, though the action ran twice.
+    EXPECT_EQ(hook.Requests().size(), asked_before + 1);
+  }
+}
+
+}  // namespace
+}  // namespace credence::test

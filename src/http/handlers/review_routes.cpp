@@ -2,6 +2,7 @@
 // bulk), pausing and resuming expiry (docs/reviews-and-renewals.md).
 #include <boost/json/parse.hpp>
 
+#include "core/outside_transaction.h"
 #include "core/ids.h"
 #include "http/handlers/lifecycle_json.h"
 #include "http/handlers/routes.h"
@@ -322,6 +323,9 @@ void AddReviewRoutes(Router& router, const Services& s) {
               [&reviews](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kBulkRenewRequest);
                 if (!body) return Problem(ctx, body.error());
+                // Each renewal commits on its own: running the handler again for
+                // a hook's verdict would renew the earlier ones twice.
+                InlineWorkOnly hooks_inline;
                 auto items = reviews.BulkRenew(ctx.Caller(), GetStringArray(*body, "entryIds"), RenewInputOf(*body));
                 if (!items) return Problem(ctx, items.error());
                 json::array results;
