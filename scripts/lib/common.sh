@@ -13,6 +13,7 @@ readonly CREDENCE_PACKAGES=(
   haproxy patroni etcd-server etcd-client
   apertium-apy apertium-eng-spa
   chromium
+  dpkg-dev lintian
 )
 
 credence_install_packages() {

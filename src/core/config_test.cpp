@@ -344,11 +344,11 @@ void ExpectFileError(const std::string& text, const std::string& where, std::vec
 
 TEST(ConfigFile, SetsValuesOfEveryType) {
   auto config = ParseWithFiles({"--config", "/c.conf"}, {{"/c.conf",
-                                                         "listen = 0.0.0.0:9000\n"
-                                                         "data-dir = /var/lib/credence\n"
-                                                         "threads = 6\n"
-                                                         "record-reads = false\n"
-                                                         "allow-local-repositories = yes\n"}});
+                                                          "listen = 0.0.0.0:9000\n"
+                                                          "data-dir = /var/lib/credence\n"
+                                                          "threads = 6\n"
+                                                          "record-reads = false\n"
+                                                          "allow-local-repositories = yes\n"}});
   ASSERT_TRUE(config.ok()) << config.error().detail;
   EXPECT_EQ(config->listen_host, "0.0.0.0");
   EXPECT_EQ(config->listen_port, 9000);
@@ -389,16 +389,16 @@ TEST(ConfigFile, KnowsEveryNameOfTheFlagTable) {
 
 TEST(ConfigFile, CommentsAndBlankLinesAreSkipped) {
   auto config = ParseWithFiles({"--config", "/c.conf"}, {{"/c.conf",
-                                                         "# Credence\n"
-                                                         "\n"
-                                                         "   # an indented comment\n"
-                                                         "\t\n"
-                                                         "# threads = 99\n"
-                                                         "  threads\t=   3  \r\n"
-                                                         "smtp-from = ops#1@example.com\n"
-                                                         "mt-deepl-key = a=b\n"
-                                                         "smtp-url =\n"
-                                                         "data-dir = /srv/credence"}});  // no final newline
+                                                          "# Credence\n"
+                                                          "\n"
+                                                          "   # an indented comment\n"
+                                                          "\t\n"
+                                                          "# threads = 99\n"
+                                                          "  threads\t=   3  \r\n"
+                                                          "smtp-from = ops#1@example.com\n"
+                                                          "mt-deepl-key = a=b\n"
+                                                          "smtp-url =\n"
+                                                          "data-dir = /srv/credence"}});  // no final newline
   ASSERT_TRUE(config.ok()) << config.error().detail;
   EXPECT_EQ(config->threads, 3);
   EXPECT_EQ(config->smtp_from, "ops#1@example.com");  // '#' inside a value is part of it
@@ -451,10 +451,10 @@ TEST(ConfigFile, FlagsAndEnvironmentOverrideTheFile) {
   auto config = ParseWithFiles({"--config", "/c.conf", "--threads", "5", "--dev=false"}, files,
                                {{"CREDENCE_LISTEN", "127.0.0.1:9100"}, {"CREDENCE_THREADS", "4"}});
   ASSERT_TRUE(config.ok()) << config.error().detail;
-  EXPECT_EQ(config->threads, 5);           // flag > environment > file
-  EXPECT_EQ(config->listen_port, 9100);    // environment > file
-  EXPECT_EQ(config->data_dir, "/file");    // file > default
-  EXPECT_FALSE(config->dev);               // flag > file
+  EXPECT_EQ(config->threads, 5);                // flag > environment > file
+  EXPECT_EQ(config->listen_port, 9100);         // environment > file
+  EXPECT_EQ(config->data_dir, "/file");         // file > default
+  EXPECT_FALSE(config->dev);                    // flag > file
   EXPECT_EQ(config->max_body_bytes, 1u << 20);  // default
 }
 
