@@ -16,6 +16,7 @@
 #include "http/dispatcher.h"
 #include "http/handlers/routes.h"
 #include "http/metrics.h"
+#include "http/rate_limiter.h"
 #include "http/router.h"
 #include "http/server/server.h"
 #include "http/static_site.h"
@@ -172,6 +173,20 @@ int Serve(const Config& config) {
 
   identity::Authenticator authenticator(*db, config.dev, &set.api_keys, &set.sessions);
   http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev, &set.audit);
+  // Rate limits (docs/operations.md, "Rate limits"); burst 0 is twice the rps.
+  auto limit_of = [](int64_t rps, int64_t burst) {
+    return http::RateLimit{static_cast<double>(rps), burst > 0 ? burst : 2 * rps};
+  };
+  http::RateLimiter rate_limiter(
+      {limit_of(config.rate_limit_key_rps, config.rate_limit_key_burst),
+       limit_of(config.rate_limit_user_rps, config.rate_limit_user_burst),
+       limit_of(config.rate_limit_address_rps, config.rate_limit_address_burst), config.rate_limit_nodes},
+      [&apps = set.apps](const std::string& tenant_id, const std::string& app_id) -> std::optional<http::RateLimit> {
+        const auto limit = apps.RateLimitOf(tenant_id, app_id);
+        if (!limit) return std::nullopt;
+        return http::RateLimit{limit->requests_per_second, limit->burst};
+      });
+  dispatcher.LimitRates(&rate_limiter);
   std::optional<http::StaticSite> site;
   if (!config.web_dir.empty()) {
     std::error_code ec;

@@ -64,6 +64,18 @@ struct Config {
   // Tenants a signed-in user may create per day through POST
   // /api/tenant/create outside development mode (0: none).
   int64_t tenant_creations_per_day = 3;
+  // Rate limits (docs/operations.md, "Rate limits"): requests per second
+  // and burst per API key, per signed-in user, and per client address on
+  // the routes that need no credential; rps 0 disables one, burst 0 is
+  // twice the rps. Each node enforces its share: every limit is divided by
+  // rate_limit_nodes.
+  int64_t rate_limit_key_rps = 100;
+  int64_t rate_limit_key_burst = 200;
+  int64_t rate_limit_user_rps = 100;
+  int64_t rate_limit_user_burst = 1000;
+  int64_t rate_limit_address_rps = 50;
+  int64_t rate_limit_address_burst = 500;
+  int64_t rate_limit_nodes = 1;
 
   // The Ed25519 key that signs chain heads (docs/trust.md, "Signed chain
   // heads"); empty: <data_dir>/chain-signing-key.pem, created on first start.

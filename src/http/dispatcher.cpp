@@ -16,6 +16,7 @@
 #include "core/outside_transaction.h"
 #include "http/metrics.h"
 #include "http/problem.h"
+#include "http/rate_limiter.h"
 #include "http/router.h"
 #include "http/static_site.h"
 #include "identity/audit.h"
@@ -146,7 +147,11 @@ HttpResponse Guarded(const Route& route, const std::string& request_id, std::str
   try {
     return handle();
   } catch (const storage::StorageError& e) {
-    LogLine(LogLevel::kError, "storage error")
+    // A store that is unreachable or busy for a moment (a failover: every
+    // request of its few seconds meets it) is a warning; the rest are errors.
+    const bool passing = e.kind() == storage::StorageError::Kind::kBusy ||
+                         e.kind() == storage::StorageError::Kind::kUnavailable;
+    LogLine(passing ? LogLevel::kWarn : LogLevel::kError, "storage error")
         .Str("requestId", request_id)
         .Str("route", route.path)
         .Str("error", e.what());
@@ -192,6 +197,28 @@ void AddStandardHeaders(HttpResponse& response) {
   for (const auto& [name, value] : response.headers)
     if (boost::algorithm::iequals(name, "cache-control")) return;
   response.WithHeader("Cache-Control", "no-store");
+}
+
+// The RateLimit-Policy and RateLimit headers of the limits that applied
+// (draft-ietf-httpapi-ratelimit-headers), on whatever the request answered.
+struct RateLimitHeaders {
+  std::string policy, state;
+  void AddTo(HttpResponse& response) const {
+    if (policy.empty()) return;
+    response.WithHeader("RateLimit-Policy", policy);
+    response.WithHeader("RateLimit", state);
+  }
+};
+
+Error RateLimited(const RateLimitVerdict& verdict) {
+  return Error{ErrorKind::kRateLimited,
+               "rate_limited",
+               "Too many requests for this " + verdict.refused_by + "; retry after " +
+                   std::to_string(verdict.retry_after) + " s.",
+               {},
+               {}}
+      .With("retryAfter", "\"" + std::to_string(verdict.retry_after) + "\"")
+      .With("policy", Quoted(verdict.refused_by));
 }
 
 }  // namespace
@@ -256,6 +283,7 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
     route = nullptr;
   }
 
+  RateLimitHeaders rate_headers;
   if (route != nullptr) {
     ctx.path_params = std::move(match.params);
     response = Guarded(*route, ctx.request_id, request.path(), [&]() -> HttpResponse {
@@ -265,6 +293,12 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
       if (principal) {
         ctx.principal = std::move(*principal);  // nullopt when no credential was sent
         if (ctx.principal) ctx.principal->request = ctx.meta;
+      }
+      if (rate_limiter_ != nullptr) {
+        RateLimitVerdict verdict = rate_limiter_->Check(ctx.principal ? &*ctx.principal : nullptr,
+                                                        route->limit_by_address, request.client_address);
+        rate_headers = {std::move(verdict.policy), std::move(verdict.state)};
+        if (verdict.refused) return ProblemResponse(RateLimited(verdict), request.path(), ctx.request_id);
       }
       if (Status access = CheckAccess(*route, ctx.principal); !access)
         return ProblemResponse(access.error(), request.path(), ctx.request_id);
@@ -276,6 +310,7 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
       // hook's call) is done outside it, and the handler run again.
       return RunWithWorkOutsideTransaction([&] { return route->handler(ctx); });
     });
+    rate_headers.AddTo(response);
   }
 
   const std::string_view tenant = ctx.principal ? std::string_view(ctx.principal->tenant_id) : std::string_view();
@@ -283,8 +318,10 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
     // Finished later, on the server's thread: map errors and log then.
     response.pending->Wrap([this, route, started, method = request.method, method_name = request.method_name,
                             request_id = ctx.request_id, path = std::string(request.path()),
-                            tenant = std::string(tenant)](const PendingResponse::Step& finish) {
+                            tenant = std::string(tenant),
+                            rate_headers = std::move(rate_headers)](const PendingResponse::Step& finish) {
       HttpResponse r = Guarded(*route, request_id, path, finish);
+      rate_headers.AddTo(r);
       Conclude(r, route, method, method_name, request_id, tenant, started);
       return r;
     });

@@ -19,6 +19,7 @@ struct Principal;
 namespace credence::http {
 
 class Metrics;
+class RateLimiter;
 class Router;
 class StaticSite;
 struct Route;
@@ -39,6 +40,11 @@ class Dispatcher {
   // route matches (the web client, --web-dir); it must outlive this.
   void ServeStaticSite(const StaticSite* site) { site_ = site; }
 
+  // `limiter`, when set, limits request rates once the caller is
+  // authenticated (429 rate_limited, RateLimit headers); it must outlive
+  // this.
+  void LimitRates(const RateLimiter* limiter) { rate_limiter_ = limiter; }
+
   // For requests the server refuses before they are complete (body too
   // large, malformed, timed out): the same problem shape, log line and metric.
   HttpResponse Reject(const Error& error, Method method, std::string_view target) const;
@@ -58,6 +64,7 @@ class Dispatcher {
   const bool dev_mode_;
   const identity::AuditRecorder* audit_;
   const StaticSite* site_ = nullptr;
+  const RateLimiter* rate_limiter_ = nullptr;
 };
 
 }  // namespace credence::http

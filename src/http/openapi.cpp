@@ -41,6 +41,8 @@ json::value ProblemSchema() {
                           Schema::String().Describe("method_not_allowed: the allowed methods (also in Allow)")),
                  Optional("retryAfter", Schema::String().Describe(
                                             "seconds to wait before retrying (also in Retry-After), as a string")),
+                 Optional("policy", Schema::String().Enum({"key", "app", "user", "address"}).Describe(
+                                        "rate_limited: the limit that refused the request (RateLimit-Policy)")),
                  Optional("blockers", Schema::Array(Schema::String())
                                           .Describe("renewal_blocked: the codes of what blocks the renewal")),
                  Optional("usageCount", Schema::Integer().Min(0).Describe(
@@ -73,7 +75,7 @@ std::string_view StatusDescription(int status) {
     case 409: return "Conflict";
     case 413: return "Request body too large";
     case 422: return "A plugin action guard denied the action";
-    case 429: return "Rate limited (Retry-After)";
+    case 429: return "Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit)";
     case 431: return "Request header fields too large";
     case 502: return "An upstream service failed";
     case 503: return "Temporarily unavailable; retry (Retry-After)";
@@ -259,6 +261,10 @@ json::object Operation(const Route& route, std::string_view path, std::set<std::
   if (route.auth == Auth::kUser || route.auth == Auth::kSignedIn || route.auth == Auth::kUserOrMachine || route.auth == Auth::kTenantAdmin)
     errors.insert({401, 403});
   if (route.auth == Auth::kDevOnly) errors.insert(404);
+  // Rate limits (http/rate_limiter.h): every route a credential reaches,
+  // and the routes limited per client address.
+  if (route.auth != Auth::kPublic && route.auth != Auth::kDevOnly) errors.insert(429);
+  if (route.limit_by_address) errors.insert(429);
   if (route.path.find('{') != std::string::npos) errors.insert(404);
   const auto& foreign = route.doc.foreign_errors;
   if (route.doc.foreign_error_schema) errors.insert(foreign.begin(), foreign.end());

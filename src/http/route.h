@@ -92,12 +92,21 @@ struct Route {
   // order as `path`; the router serves them all, /openapi.json lists them
   // all, logs and metrics name the route by `path`.
   std::vector<std::string> aliases;
+  // A route that needs no credential but is limited per client address
+  // (the token endpoint, sign-in starts, dev login; http/rate_limiter.h).
+  bool limit_by_address = false;
 };
 
 // `route` served at `aliases` too, for route tables written as one
 // aggregate: router.Add(Aliased({"/groups"}, {Method::kGet, "/api/groups", ...})).
 inline Route Aliased(std::vector<std::string> aliases, Route route) {
   route.aliases = std::move(aliases);
+  return route;
+}
+
+// `route`, limited per client address when called without a credential.
+inline Route LimitedByAddress(Route route) {
+  route.limit_by_address = true;
   return route;
 }
 

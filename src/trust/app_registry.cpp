@@ -22,12 +22,16 @@ using storage::TenantQuery;
 
 #define CREDENCE_APP_COLUMNS                                                                            \
   "id, name, description, channel, risk, default_policy, owner_id, created_by, created_at, updated_at," \
-  " archived_at, archived_by"
+  " archived_at, archived_by, rate_limit_rps, rate_limit_burst"
 
 constexpr TenantQuery kInsertApp{
     "apps.insert",
     "INSERT INTO trust_apps (tenant_id, id, name, description, channel, risk, default_policy, owner_id,"
-    " created_by, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"};
+    " created_by, created_at, updated_at, rate_limit_rps, rate_limit_burst)"
+    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"};
+
+constexpr TenantQuery kAppRateLimit{
+    "apps.rate_limit", "SELECT rate_limit_rps, rate_limit_burst FROM trust_apps WHERE tenant_id = $1 AND id = $2"};
 
 constexpr TenantQuery kFindApp{"apps.find",
                                "SELECT " CREDENCE_APP_COLUMNS " FROM trust_apps WHERE tenant_id = $1 AND id = $2"};
@@ -58,7 +62,8 @@ constexpr TenantQuery kNameTaken{
 constexpr TenantQuery kUpdateApp{
     "apps.update",
     "UPDATE trust_apps SET name = $3, description = $4, channel = $5, risk = $6, default_policy = $7,"
-    " owner_id = $8, updated_at = $9 WHERE tenant_id = $1 AND id = $2 AND archived_at IS NULL"};
+    " owner_id = $8, updated_at = $9, rate_limit_rps = $10, rate_limit_burst = $11"
+    " WHERE tenant_id = $1 AND id = $2 AND archived_at IS NULL"};
 
 constexpr TenantQuery kArchiveApp{
     "apps.archive",
@@ -126,7 +131,15 @@ App AppFromRow(const storage::Row& r) {
   a.updated_at = r.Int(9);
   a.archived_at = r.OptInt(10);
   a.archived_by = r.OptText(11);
+  if (!r.IsNull(12) && !r.IsNull(13)) a.rate_limit = AppRateLimit{r.Real(12), r.Int(13)};
   return a;
+}
+
+std::optional<double> RpsOf(const App& app) {
+  return app.rate_limit ? std::optional<double>(app.rate_limit->requests_per_second) : std::nullopt;
+}
+std::optional<int64_t> BurstOf(const App& app) {
+  return app.rate_limit ? std::optional<int64_t>(app.rate_limit->burst) : std::nullopt;
 }
 
 // The tenant's context vocabulary, or the built-in one.
@@ -150,6 +163,13 @@ void ValidateFields(storage::TenantSession& tenant, const App& app, bool check_o
   if (!IsRisk(app.risk)) errors.push_back({"risk", "must be one of low, medium, high, critical"});
   if (Utf8Length(app.description) > kMaxAppDescriptionLength)
     errors.push_back({"description", "must be at most " + std::to_string(kMaxAppDescriptionLength) + " characters"});
+  if (app.rate_limit) {
+    const double rps = app.rate_limit->requests_per_second;
+    if (!(rps >= kMinAppRps && rps <= kMaxAppRps))
+      errors.push_back({"rateLimit.requestsPerSecond", "must be from 0.01 to 100000"});
+    if (app.rate_limit->burst < 1 || app.rate_limit->burst > kMaxAppBurst)
+      errors.push_back({"rateLimit.burst", "must be an integer from 1 to 1000000"});
+  }
   if (check_owner && app.owner_id && (!IsUuid(*app.owner_id) || tenant.Run(kIsActiveMember, {*app.owner_id}).empty()))
     errors.push_back({"ownerUserId", "must be an active member of the tenant"});
 }
@@ -197,6 +217,7 @@ Result<App> AppRegistry::Register(const identity::Principal& caller, const NewAp
   app.owner_id = request.owner_id ? LowerIfUuid(*request.owner_id) : caller.user_id;
   app.created_by = caller.user_id;
   app.description = request.description;
+  app.rate_limit = request.rate_limit;
   app.created_at = now;
   app.updated_at = now;
 
@@ -207,7 +228,8 @@ Result<App> AppRegistry::Register(const identity::Principal& caller, const NewAp
   if (!errors.empty()) return Error::Validation(std::move(errors));
   CR_TRY(WriteUnlessNameTaken(tenant, app, kInsertApp,
                               {app.id, app.name, app.description, app.channel, app.risk,
-                               PolicyOverrideToJson(app.default_policy), app.owner_id, app.created_by, now, now}));
+                               PolicyOverrideToJson(app.default_policy), app.owner_id, app.created_by, now, now,
+                               RpsOf(app), BurstOf(app)}));
   ClassifyChannel(LoadContextConfig(tenant), app);
   audit_.Record(tenant, identity::AuditOf(caller, "app.registered", {"app", app.id},
                                           {{"name", app.name}, {"channel", app.channel}, {"risk", app.risk}}));
@@ -262,12 +284,14 @@ Result<App> AppRegistry::Update(const identity::Principal& caller, const std::st
   if (patch.default_policy) app.default_policy = *patch.default_policy;
   if (patch.owner_id) app.owner_id = LowerIfUuid(*patch.owner_id);
   if (patch.description) app.description = *patch.description;
+  if (patch.rate_limit) app.rate_limit = *patch.rate_limit;
   boost::json::array fields;
   // Which fields the change named (their values are in the app itself).
   const std::pair<const char*, bool> named[] = {
       {"name", patch.name.has_value()},       {"channel", patch.channel.has_value()},
       {"risk", patch.risk.has_value()},       {"defaultPolicy", patch.default_policy.has_value()},
-      {"ownerId", patch.owner_id.has_value()}, {"description", patch.description.has_value()}};
+      {"ownerId", patch.owner_id.has_value()}, {"description", patch.description.has_value()},
+      {"rateLimit", patch.rate_limit.has_value()}};
   for (const auto& [name, given] : named)
     if (given) fields.emplace_back(name);
   std::vector<FieldError> errors;
@@ -276,7 +300,8 @@ Result<App> AppRegistry::Update(const identity::Principal& caller, const std::st
   app.updated_at = clock_.Now();
   CR_TRY(WriteUnlessNameTaken(tenant, app, kUpdateApp,
                               {app.id, app.name, app.description, app.channel, app.risk,
-                               PolicyOverrideToJson(app.default_policy), app.owner_id, app.updated_at}));
+                               PolicyOverrideToJson(app.default_policy), app.owner_id, app.updated_at,
+                               RpsOf(app), BurstOf(app)}));
   ClassifyChannel(LoadContextConfig(tenant), app);
   audit_.Record(tenant, identity::AuditOf(caller, "app.updated", {"app", app.id},
                                           {{"name", app.name}, {"fields", std::move(fields)}}));
@@ -331,6 +356,14 @@ Result<identity::CreatedAppKey> AppRegistry::RegenerateKey(const identity::Princ
   return ChangeKeys(db_, caller, app_id, [&](storage::TenantSession& tenant) {
     return keys_.RegenerateAppKey(tenant, caller, app_id, key_id);
   });
+}
+
+std::optional<AppRateLimit> AppRegistry::RateLimitOf(const std::string& tenant_id, const std::string& app_id) const {
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, tenant_id);
+  const auto rows = tenant.Run(kAppRateLimit, {app_id});
+  if (rows.empty() || rows.front().IsNull(0) || rows.front().IsNull(1)) return std::nullopt;
+  return AppRateLimit{rows.front().Real(0), rows.front().Int(1)};
 }
 
 Result<AppStats> AppRegistry::Stats(const identity::Principal& caller, const std::string& app_id,

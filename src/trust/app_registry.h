@@ -36,6 +36,18 @@ inline constexpr size_t kMaxAppDescriptionLength = 2000;
 inline constexpr char kAppActive[] = "active";
 inline constexpr char kAppArchived[] = "archived";
 
+// An app's own rate limit (docs/apps.md, "Rate limit"): its keys' requests
+// together, on top of each key's own limit. Requests per second from
+// kMinAppRps to kMaxAppRps, burst from 1 to kMaxAppBurst.
+inline constexpr double kMinAppRps = 0.01;
+inline constexpr double kMaxAppRps = 100'000;
+inline constexpr int64_t kMaxAppBurst = 1'000'000;
+
+struct AppRateLimit {
+  double requests_per_second = 0;
+  int64_t burst = 0;
+};
+
 // The declared risk scale, lowest first (docs/apps.md, "Risk").
 const std::vector<std::string>& AppRisks();
 
@@ -55,6 +67,7 @@ struct App {
   TimeMs updated_at = 0;
   std::optional<TimeMs> archived_at;
   std::optional<std::string> archived_by;
+  std::optional<AppRateLimit> rate_limit;  // none: only the keys' own limits
   std::string_view status() const { return archived_at ? kAppArchived : kAppActive; }
 };
 
@@ -65,6 +78,7 @@ struct NewApp {
   PolicyOverride default_policy;
   std::optional<std::string> owner_id;  // an active member of the tenant; default: the caller
   std::string description;              // up to 2000 characters
+  std::optional<AppRateLimit> rate_limit;
 };
 
 // A partial update: fields left unset keep their value. `default_policy`
@@ -76,6 +90,8 @@ struct AppPatch {
   std::optional<PolicyOverride> default_policy;
   std::optional<std::string> owner_id;
   std::optional<std::string> description;
+  // Unset: kept; set to nullopt: cleared.
+  std::optional<std::optional<AppRateLimit>> rate_limit;
 };
 
 struct DecisionCounts {
@@ -142,6 +158,11 @@ class AppRegistry {
   // too.
   Result<AppStats> Stats(const identity::Principal& caller, const std::string& app_id,
                          const std::optional<std::string>& from, const std::optional<std::string>& to) const;
+
+  // The app's own rate limit, for the rate limiter (http/rate_limiter.h):
+  // no caller check, one indexed read. nullopt for an unknown app or one
+  // without a limit.
+  std::optional<AppRateLimit> RateLimitOf(const std::string& tenant_id, const std::string& app_id) const;
 
   int64_t max_key_days() const { return max_key_days_; }
 

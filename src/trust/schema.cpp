@@ -355,6 +355,11 @@ CREATE TRIGGER trust_forget_hub AFTER DELETE ON hubs FOR EACH ROW EXECUTE FUNCTI
       // fingerprint key, the findings (never the matched text), and what the
       // scanner's facts were derived from. Findings go with their entry.
       {507, "trust: content scanning settings, findings, scanner detail of facts", scanning_sqlite, scanning_postgres},
+      // An app's own rate limit (docs/apps.md): both set or both NULL.
+      {508, "trust: app rate limits",
+       "ALTER TABLE trust_apps ADD COLUMN rate_limit_rps DOUBLE PRECISION;\n"
+       "ALTER TABLE trust_apps ADD COLUMN rate_limit_burst BIGINT;\n",
+       ""},
   };
   return kMigrations;
 }

@@ -22,6 +22,37 @@ namespace {
 
 Schema ScopeSchema() { return Schema::String().Enum(identity::MachineScopes()); }
 
+// An app's own rate limit (docs/apps.md, "Rate limit").
+Schema RateLimitSchema() {
+  return Schema::Object({
+             Required("requestsPerSecond", Schema::Number().Describe("0.01 to 100000; the bucket's refill rate")),
+             Required("burst", Schema::Integer().Min(1).Max(trust::kMaxAppBurst).Describe(
+                                   "1 to 1000000; requests the app's keys may send at once")),
+         })
+      .Nullable()
+      .Describe("the app's own limit on its keys' requests together, on top of each key's own limit (429 "
+                "rate_limited, policy \"app\"); null: none");
+}
+
+json::value RateLimitJson(const std::optional<trust::AppRateLimit>& limit) {
+  if (!limit) return nullptr;
+  return json::object{{"requestsPerSecond", limit->requests_per_second}, {"burst", limit->burst}};
+}
+
+// The rateLimit member: absent (nullopt), null (a nullopt inside), or a
+// limit. The schema checked the types; the registry checks the ranges.
+std::optional<std::optional<trust::AppRateLimit>> RateLimitOf(const json::object& body) {
+  const json::value* v = body.if_contains("rateLimit");
+  if (v == nullptr) return std::nullopt;
+  if (!v->is_object()) return std::optional<trust::AppRateLimit>();
+  const json::object& o = v->get_object();
+  trust::AppRateLimit limit;
+  boost::system::error_code ec;
+  if (const auto* rps = o.if_contains("requestsPerSecond")) limit.requests_per_second = rps->to_number<double>(ec);
+  limit.burst = GetInt(o, "burst");
+  return std::optional<trust::AppRateLimit>(limit);
+}
+
 Schema AppSchema() {
   return Schema::Object({
       Required("id", Schema::Uuid()),
@@ -42,6 +73,7 @@ Schema AppSchema() {
       Required("updatedAt", Schema::Timestamp()),
       Required("archivedAt", Schema::Timestamp().Nullable()),
       Required("archivedBy", Schema::Uuid().Nullable()),
+      Required("rateLimit", RateLimitSchema()),
   });
 }
 
@@ -59,7 +91,8 @@ json::object AppJson(const trust::App& a) {
           {"createdAt", FormatTimestamp(a.created_at)},
           {"updatedAt", FormatTimestamp(a.updated_at)},
           {"archivedAt", OptTime(a.archived_at)},
-          {"archivedBy", OptJson(a.archived_by)}};
+          {"archivedBy", OptJson(a.archived_by)},
+          {"rateLimit", RateLimitJson(a.rate_limit)}};
 }
 
 std::vector<Property> KeyProperties() {
@@ -239,6 +272,7 @@ void AddAppRoutes(Router& router, const Services& s) {
                                                                 "refused; default {}")),
       Optional("ownerUserId", Schema::Uuid().Describe("an active member of the tenant; default the caller")),
       Optional("description", description()),
+      Optional("rateLimit", RateLimitSchema()),
   });
   router.Add({Method::kPost,
               "/trust-admin/apps",
@@ -256,6 +290,7 @@ void AddAppRoutes(Router& router, const Services& s) {
                 request.default_policy = policy->value_or(trust::PolicyOverride{});
                 request.owner_id = OwnerOf(*body);
                 request.description = GetString(*body, "description");
+                request.rate_limit = RateLimitOf(*body).value_or(std::nullopt);
                 auto app = apps.Register(ctx.Caller(), request);
                 if (!app) return Problem(ctx, app.error());
                 return JsonResponse(201, AppJson(*app));
@@ -289,6 +324,7 @@ void AddAppRoutes(Router& router, const Services& s) {
       Optional("defaultPolicy", PolicyOverrideSchema().Describe("replaces the whole override; {} clears it")),
       Optional("ownerUserId", Schema::Uuid().Describe("an active member of the tenant")),
       Optional("description", description().Describe("\"\" clears it")),
+      Optional("rateLimit", RateLimitSchema().Describe("replaces the app's own rate limit; null clears it")),
   });
   router.Add({Method::kPatch,
               "/trust-admin/apps/{id}",
@@ -306,12 +342,13 @@ void AddAppRoutes(Router& router, const Services& s) {
                 patch.default_policy = std::move(*policy);
                 patch.owner_id = OwnerOf(*body);
                 patch.description = GetOptString(*body, "description");
+                patch.rate_limit = RateLimitOf(*body);
                 auto app = apps.Update(ctx.Caller(), AppId(ctx), patch);
                 if (!app) return Problem(ctx, app.error());
                 return JsonResponse(200, AppJson(*app));
               },
               {.summary = "Change an app (tenant admins): the fields sent are replaced, the others kept (null is "
-                          "the same as leaving a field out). An archived app cannot be changed (409 app_archived).",
+                          "the same as leaving a field out, except for rateLimit, which null clears). An archived app cannot be changed (409 app_archived).",
                .tag = "apps",
                .request = kUpdateRequest,
                .response = AppSchema(),

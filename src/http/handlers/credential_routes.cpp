@@ -278,7 +278,7 @@ void AddCredentialRoutes(Router& router, const Services& s) {
       Optional("client_secret", Schema::String().Describe("the key's clientSecret; or use HTTP Basic")),
       Optional("scope", Schema::String().Describe("space-separated subset of the key's scopes; omitted: all of them")),
   });
-  router.Add({Method::kPost, "/connect/token", Auth::kPublic, "",
+  router.Add(LimitedByAddress({Method::kPost, "/connect/token", Auth::kPublic, "",
               [&api_keys](RequestContext& ctx) { return Token(api_keys, ctx.request); },
               {.summary = "OAuth 2.0 token endpoint, client-credentials grant (RFC 6749 section 4.4). Client "
                           "authentication by HTTP Basic (RFC 6749 section 2.3.1) or client_id and client_secret "
@@ -301,7 +301,7 @@ void AddCredentialRoutes(Router& router, const Services& s) {
                    Required("error", Schema::String().Enum({"invalid_request", "invalid_client", "invalid_scope",
                                                             "unsupported_grant_type"})),
                    Optional("error_description", Schema::String()),
-               })}});
+               })}}));
 
   router.Add({Method::kGet, "/api/trust/whoami", Auth::kUserOrMachine, "",
               [](RequestContext& ctx) {

@@ -92,7 +92,7 @@ void AddIdentityRoutes(Router& router, const Services& s) {
                                                      "development token, for trying sessions without a provider")),
   });
   const identity::SessionService& sessions = s.sessions;
-  router.Add({Method::kPost, "/auth/dev-login", Auth::kDevOnly, "",
+  router.Add(LimitedByAddress({Method::kPost, "/auth/dev-login", Auth::kDevOnly, "",
               [&tenants, &sessions](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kDevLoginRequest);
                 if (!body) return Problem(ctx, body.error());
@@ -108,7 +108,7 @@ void AddIdentityRoutes(Router& router, const Services& s) {
                .tag = "auth",
                .request = kDevLoginRequest,
                .response = Schema::Object({Required("token", Schema::String()), Required("user", UserSchema())}),
-               .errors = {404}}});
+               .errors = {404}}}));
 
   static const Schema kCreateTenantRequest = Schema::Object({
       Required("name", Schema::String().MinLength(1).MaxLength(200)),

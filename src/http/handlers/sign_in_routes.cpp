@@ -89,12 +89,12 @@ void AddSignInRoutes(Router& router, const Services& s) {
                            .tag = "sign-in",
                            .success_status = 302,
                            .errors = {404, 429, 502}};
-  router.Add({Method::kGet, "/auth/login/{provider}", Auth::kPublic, "",
-              [login](RequestContext& ctx) { return login(ctx, ctx.PathParam("provider")); }, login_doc});
+  router.Add(LimitedByAddress({Method::kGet, "/auth/login/{provider}", Auth::kPublic, "",
+              [login](RequestContext& ctx) { return login(ctx, ctx.PathParam("provider")); }, login_doc}));
   RouteDoc query_login_doc = login_doc;
   query_login_doc.query = {{"provider", Schema::String(), true, "the configured provider name"}};
   query_login_doc.errors = {400, 404, 429, 502};
-  router.Add({Method::kGet, "/auth/login", Auth::kPublic, "",
+  router.Add(LimitedByAddress({Method::kGet, "/auth/login", Auth::kPublic, "",
               [login](RequestContext& ctx) {
                 auto provider = ctx.request.QueryParam("provider");
                 if (!provider || provider->empty())
@@ -102,7 +102,7 @@ void AddSignInRoutes(Router& router, const Services& s) {
                                                              {{"provider", "is required"}}));
                 return login(ctx, *provider);
               },
-              query_login_doc});
+              query_login_doc}));
 
   auto finish = [&sign_in](RequestContext& ctx, const std::string& code, const std::string& state,
                            const std::string& provider_error, const std::string& issuer) {
