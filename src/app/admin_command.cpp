@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 
+#include "app/backup_restore.h"
 #include "app/migrate_database.h"
 #include "app/migrations.h"
 #include "core/clock.h"
@@ -29,7 +30,7 @@ const std::string kUsage = std::string(
     "       credence admin platform-audit [--limit N] [--database URL] [--data-dir DIR]\n"
     "  Prints the platform audit chain (sign-ins that named no tenant), newest first,\n"
     "  one JSON object a line, then a line with its verification.\n") +
-    kMigrateDatabaseUsage;
+    kMigrateDatabaseUsage + kBackupUsage + kRestoreUsage;
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "credence admin: %s\n\n%s", message.c_str(), kUsage.c_str());
@@ -110,6 +111,8 @@ int RunAdminCommand(const std::vector<std::string>& args) {
     return args.empty() ? 2 : 0;
   }
   if (args[0] == "migrate-database") return MigrateDatabase({args.begin() + 1, args.end()});
+  if (args[0] == "backup") return BackupDatabase({args.begin() + 1, args.end()});
+  if (args[0] == "restore") return RestoreDatabase({args.begin() + 1, args.end()});
   if (args[0] != "create-tenant" && args[0] != "platform-audit")
     return Fail("unknown admin command '" + args[0] + "'");
   const bool create = args[0] == "create-tenant";

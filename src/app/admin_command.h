@@ -13,6 +13,12 @@
 //   credence admin migrate-database --from sqlite:PATH --to postgresql://...
 //
 // moves an installation from SQLite to PostgreSQL (app/migrate_database.h).
+//
+//   credence admin backup --out DIR ...
+//   credence admin restore --from DIR ...
+//
+// make an online backup and restore it into an empty store, checked
+// (app/backup_restore.h).
 #include <string>
 #include <vector>
 

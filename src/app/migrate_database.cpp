@@ -1,19 +1,16 @@
 #include "app/migrate_database.h"
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <stdexcept>
-#include <thread>
 #include <variant>
 
+#include "app/chain_checks.h"
 #include "app/migrations.h"
 #include "core/clock.h"
 #include "core/json_text.h"
@@ -132,18 +129,14 @@ std::optional<Failure> ParseFlags(const std::vector<std::string>& args, Flags& f
 
 // Not LoadOrCreate: a key made here would sign nothing the database holds.
 std::optional<Failure> LoadKey(const std::string& path, std::shared_ptr<const integrity::SigningKey>& key) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec))
-    return Failure{2, "--chain-signing-key: there is no key file at '" + path +
-                          "' (the chain heads in the database are signed with the key of the SQLite server's data"
+  std::string error;
+  key = ReadChainSigningKey(path, error);
+  if (key) return std::nullopt;
+  if (error.rfind("there is no key file", 0) == 0)
+    return Failure{2, "--chain-signing-key: " + error +
+                          " (the chain heads in the database are signed with the key of the SQLite server's data"
                           " directory; name it with --chain-signing-key)"};
-  std::ifstream in(path);
-  std::stringstream pem;
-  pem << in.rdbuf();
-  auto loaded = integrity::SigningKey::FromPem(pem.str());
-  if (!loaded) return Failure{2, "--chain-signing-key: '" + path + "': " + loaded.error().detail};
-  key = std::make_shared<const integrity::SigningKey>(std::move(*loaded));
-  return std::nullopt;
+  return Failure{2, "--chain-signing-key: " + error};
 }
 
 // What happens to each table.
@@ -309,99 +302,6 @@ std::vector<Copied> CopyAll(storage::Connection& source, storage::Connection& ta
   storage::AddForeignKeys(target, keys);
   for (const auto& t : plan.target_tables) storage::ResetSequences(target, t);
   std::fprintf(stderr, "foreign keys checked and sequences set in %.2f s\n", Seconds(start));
-  return out;
-}
-
-// The tenant's ledger, verified in ranges on as many threads as there are
-// cores when it is long: VerifyChain(from, to) links its first record to
-// the stored hash of the one before, so the ranges together check every
-// link, and the walk is CPU-bound (a hash and a header parse per record).
-trust::VerifyResult VerifyLedger(storage::Database& db, const std::string& tenant_id) {
-  int64_t last = 0;
-  {
-    storage::Session session(db, storage::TxMode::kRead);
-    storage::TenantSession tenant(session, tenant_id);
-    if (const auto head = trust::LedgerChain().head(tenant)) last = head->seq;
-  }
-  constexpr int64_t kRangeRecords = 100'000;
-  const int64_t parts = std::clamp<int64_t>(last / kRangeRecords, 1, std::max(1U, std::thread::hardware_concurrency()));
-  std::vector<trust::VerifyResult> results(static_cast<size_t>(parts));
-  std::vector<std::exception_ptr> errors(static_cast<size_t>(parts));
-  std::vector<std::thread> threads;
-  for (int64_t i = 0; i < parts; ++i) {
-    const int64_t from = 1 + last * i / parts;
-    const int64_t to = i + 1 == parts ? 0 : last * (i + 1) / parts;  // the last range: to the chain's end
-    threads.emplace_back([&db, &tenant_id, &results, &errors, i, from, to] {
-      try {
-        storage::Session session(db, storage::TxMode::kRead);
-        storage::TenantSession tenant(session, tenant_id);
-        results[static_cast<size_t>(i)] = trust::VerifyChain(tenant, from, to);
-      } catch (...) {
-        errors[static_cast<size_t>(i)] = std::current_exception();
-      }
-    });
-  }
-  for (auto& t : threads) t.join();
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
-  trust::VerifyResult out;
-  for (const auto& r : results) {
-    const int64_t checked = out.checked + r.checked;
-    if (out.ok && !r.ok) out = r;  // the first range that fails names the record
-    out.checked = checked;
-  }
-  return out;
-}
-
-// One tenant's chain, checked on the target.
-struct ChainCheck {
-  std::string chain, tenant_id;
-  int64_t records = 0, heads = 0;
-  bool ok = true;
-  std::string problem;
-};
-
-std::vector<ChainCheck> VerifyChains(storage::Database& db, const integrity::ChainHeads& heads) {
-  std::vector<ChainCheck> out;
-  std::vector<std::string> ledger_tenants, audit_tenants;
-  {
-    storage::Session session(db);
-    ledger_tenants = trust::LedgerChain().tenants(session);
-    audit_tenants = platform::AuditChainTenants(session);  // the platform chain among them
-  }
-  const std::string audit = platform::AuditChain().name;
-  for (const bool ledger : {true, false}) {
-    for (const auto& tenant_id : ledger ? ledger_tenants : audit_tenants) {
-      const auto start = Clk::now();
-      ChainCheck c{ledger ? trust::kLedgerChain : audit, tenant_id};
-      if (ledger) {
-        const auto records = VerifyLedger(db, tenant_id);
-        c.records = records.checked;
-        c.ok = records.ok;
-        c.problem = records.problem;
-      } else {
-        storage::Session session(db, storage::TxMode::kRead);
-        storage::TenantSession tenant(session, tenant_id);
-        const auto records = platform::VerifyAuditChain(tenant);
-        c.records = records.checked;
-        c.ok = records.ok;
-        c.problem = records.problem;
-      }
-      storage::Session session(db, storage::TxMode::kRead);
-      storage::TenantSession tenant(session, tenant_id);
-      const auto signed_heads = heads.Check(tenant, c.chain, 1, 0, std::nullopt);
-      c.heads = signed_heads.checked;
-      if (c.ok && !signed_heads.ok) {
-        c.ok = false;
-        c.problem =
-            "signed head " + std::to_string(signed_heads.first_invalid_seq.value_or(0)) + ": " + signed_heads.problem;
-      }
-      std::fprintf(stderr, "checked the %s chain of tenant %s: %lld records, %lld signed heads, %s, in %.2f s\n",
-                   c.chain.c_str(), tenant_id.c_str(), static_cast<long long>(c.records),
-                   static_cast<long long>(c.heads), c.ok ? "verified" : "NOT verified", Seconds(start));
-      out.push_back(std::move(c));
-    }
-  }
   return out;
 }
 

@@ -3,7 +3,9 @@
 #include "core/logging.h"
 #include "storage/internal/connection_pool.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <condition_variable>
 #include <cstdint>
@@ -165,6 +167,56 @@ class SqliteConnection final : public Connection {
   void Rollback() override {
     if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     ReleaseWriter();
+  }
+
+  // BackupSqliteSnapshot: inside the caller's read transaction.
+  SqliteBackupStats BackupTo(const std::string& dest_path, int pages_per_step,
+                             const std::function<void(int64_t, int64_t)>& progress) {
+    if (sqlite3_get_autocommit(db_) != 0)
+      throw std::invalid_argument("BackupSqliteSnapshot needs a connection inside a read transaction");
+    // BEGIN is deferred: the snapshot starts with the transaction's first
+    // read. Take it now, or the first step would open (and close) one of
+    // its own.
+    Execute("backup.snapshot", "SELECT count(*) FROM sqlite_schema", {});
+    sqlite3* dest = nullptr;
+    const int opened = sqlite3_open_v2(dest_path.c_str(), &dest,
+                                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+    struct Closer {
+      sqlite3* db;
+      ~Closer() { sqlite3_close(db); }
+    } closer{dest};
+    if (opened != SQLITE_OK) Throw(dest, opened, "backup: cannot open " + dest_path);
+    sqlite3_backup* backup = sqlite3_backup_init(dest, "main", db_, "main");
+    if (backup == nullptr) Throw(dest, sqlite3_errcode(dest), "backup (init)");
+    SqliteBackupStats stats;
+    // The copy's pages reach the file as each step spills them; their
+    // writeback is started after every step, so that the sync at the end
+    // does not flush the whole file at once (a burst that stalled the
+    // server's own writes).
+    int dest_fd = -1;
+    struct FdCloser {
+      int& fd;
+      ~FdCloser() {
+        if (fd >= 0) ::close(fd);
+      }
+    } fd_closer{dest_fd};
+    int rc = SQLITE_OK;
+    do {
+      rc = sqlite3_backup_step(backup, pages_per_step);
+      if (dest_fd < 0) dest_fd = ::open(dest_path.c_str(), O_RDONLY | O_CLOEXEC);
+      if (dest_fd >= 0) ::sync_file_range(dest_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+      ++stats.steps;
+      stats.pages = sqlite3_backup_pagecount(backup);
+      if (progress && (rc == SQLITE_OK || rc == SQLITE_DONE))
+        progress(stats.pages - sqlite3_backup_remaining(backup), stats.pages);
+    } while (rc == SQLITE_OK);
+    // Busy or locked cannot come from the source (its snapshot is held) and
+    // would mean something else has the new file open: not retried.
+    const int finished = sqlite3_backup_finish(backup);
+    if (rc != SQLITE_DONE) Throw(dest, rc, "backup");
+    if (finished != SQLITE_OK) Throw(dest, finished, "backup (finish)");
+    stats.page_size = Execute("backup.page_size", "PRAGMA page_size", {}).front().Int(0);
+    return stats;
   }
 
   // ForEachSqliteRow: a one-off statement (a whole-table read is not worth
@@ -378,6 +430,13 @@ void ForEachSqliteRow(Connection& conn, std::string_view sql,
   auto* sqlite = dynamic_cast<SqliteConnection*>(&conn);
   if (sqlite == nullptr) throw std::invalid_argument("ForEachSqliteRow needs a SQLite connection");
   sqlite->StreamRows(sql, row);
+}
+
+SqliteBackupStats BackupSqliteSnapshot(Connection& conn, const std::string& dest_path, int pages_per_step,
+                                       const std::function<void(int64_t copied, int64_t total)>& progress) {
+  auto* sqlite = dynamic_cast<SqliteConnection*>(&conn);
+  if (sqlite == nullptr) throw std::invalid_argument("BackupSqliteSnapshot needs a SQLite connection");
+  return sqlite->BackupTo(dest_path, pages_per_step, progress);
 }
 
 std::unique_ptr<Database> OpenSqlite(const std::string& path, const DatabaseOptions& options) {

@@ -40,4 +40,27 @@ struct SqliteValue {
 void ForEachSqliteRow(Connection& conn, std::string_view sql,
                       const std::function<void(std::span<const SqliteValue>)>& row);
 
+// What BackupSqliteSnapshot copied.
+struct SqliteBackupStats {
+  int64_t pages = 0;
+  int64_t page_size = 0;
+  int64_t steps = 0;
+};
+
+// Copies the database as `conn`'s open read transaction sees it into a new
+// SQLite file at `dest_path` (which must not exist), with SQLite's online
+// backup API, `pages_per_step` pages at a time; `progress` (may be empty)
+// is called after each step with the pages copied and the total. `conn`
+// must come from a SQLite Database and be inside a read transaction
+// (Begin(kRead)): every step then reads that one snapshot, so the copy is
+// consistent, and a writer committing meanwhile never restarts it (without
+// a transaction of its own, each step would begin a new one and SQLite
+// would start over whenever another connection wrote). In WAL mode the
+// transaction blocks no writer; the WAL grows past it until it ends. The
+// copy is synced to disk before this returns. Throws StorageError, and
+// std::invalid_argument for another backend's connection or one outside a
+// transaction.
+SqliteBackupStats BackupSqliteSnapshot(Connection& conn, const std::string& dest_path, int pages_per_step,
+                                       const std::function<void(int64_t copied, int64_t total)>& progress);
+
 }  // namespace credence::storage
