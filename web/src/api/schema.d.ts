@@ -3304,8 +3304,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change an app (tenant admins): the fields sent are replaced, the others kept (null is the same as leaving a field out). An archived app cannot be changed (409 app_archived).
-         * @description Change an app (tenant admins): the fields sent are replaced, the others kept (null is the same as leaving a field out). An archived app cannot be changed (409 app_archived).
+         * Change an app (tenant admins): the fields sent are replaced, the others kept (null is the same as leaving a field out, except for rateLimit, which null clears). An archived app cannot be changed (409 app_archived).
+         * @description Change an app (tenant admins): the fields sent are replaced, the others kept (null is the same as leaving a field out, except for rateLimit, which null clears). An archived app cannot be changed (409 app_archived).
          *
          *     Needs a signed-in owner of the tenant (tenant role Owner). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
@@ -6782,6 +6782,11 @@ export interface components {
             allow?: string;
             /** @description seconds to wait before retrying (also in Retry-After), as a string */
             retryAfter?: string;
+            /**
+             * @description rate_limited: the limit that refused the request (RateLimit-Policy)
+             * @enum {string}
+             */
+            policy?: "key" | "app" | "user" | "address";
             /** @description renewal_blocked: the codes of what blocks the renewal */
             blockers?: string[];
             /** @description in_use: how many hubs and entries use the category or tag */
@@ -7068,6 +7073,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -7153,7 +7167,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7247,7 +7261,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7339,6 +7353,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -7393,6 +7416,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -7446,6 +7478,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -7499,6 +7540,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -7558,6 +7608,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -7599,6 +7658,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -7658,6 +7726,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -7699,6 +7776,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -7773,6 +7859,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -7847,6 +7942,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -7907,6 +8011,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -7967,6 +8080,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -8001,7 +8123,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8062,7 +8184,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
-            /** @description Rate limited (Retry-After) */
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8369,6 +8491,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -8449,6 +8580,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -8529,6 +8669,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -8606,6 +8755,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -8658,6 +8816,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -8735,6 +8902,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -8809,6 +8985,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -8917,6 +9102,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -8991,6 +9185,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -9099,6 +9302,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -9160,6 +9372,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -9221,6 +9442,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -9309,6 +9539,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -9369,6 +9608,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -9457,6 +9705,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -9517,6 +9774,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -9686,6 +9952,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -9855,6 +10130,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -9951,6 +10235,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -10047,6 +10340,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -10116,6 +10418,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -10185,6 +10496,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -10250,6 +10570,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -10350,6 +10679,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -10426,6 +10764,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -10523,6 +10870,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -10577,6 +10933,15 @@ export interface operations {
             413: components["responses"]["Status413"];
             /** @description A plugin action guard denied the action */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10642,6 +11007,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -10733,6 +11107,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -10812,6 +11195,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -10911,6 +11303,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -10980,6 +11381,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -11048,6 +11458,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -11158,6 +11577,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -11289,6 +11717,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -11356,6 +11793,15 @@ export interface operations {
             413: components["responses"]["Status413"];
             /** @description A plugin action guard denied the action */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11484,6 +11930,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -11593,6 +12048,15 @@ export interface operations {
             413: components["responses"]["Status413"];
             /** @description A plugin action guard denied the action */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11714,6 +12178,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -11837,6 +12310,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -11944,6 +12426,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -12018,6 +12509,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -12092,6 +12592,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -12188,6 +12697,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             /** @description An upstream service failed */
@@ -12258,6 +12776,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -12304,6 +12831,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -12379,6 +12915,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -12470,6 +13015,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -12543,6 +13097,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -12628,6 +13191,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -12757,6 +13329,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -12889,6 +13470,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -12982,6 +13572,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -13043,6 +13642,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -13128,6 +13736,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -13257,6 +13874,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -13389,6 +14015,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -13450,6 +14085,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -13525,6 +14169,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -13635,6 +14288,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -13708,6 +14370,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -13791,6 +14462,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -13912,6 +14592,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -13981,6 +14670,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -14052,6 +14750,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -14135,6 +14842,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -14208,6 +14924,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -14299,6 +15024,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -14372,6 +15106,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -14463,6 +15206,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -14565,6 +15317,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -14634,6 +15395,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -14736,6 +15506,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -14805,6 +15584,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -14880,6 +15668,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -14977,6 +15774,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -15068,6 +15874,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -15171,6 +15986,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -15278,6 +16102,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -15367,6 +16200,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -15434,6 +16276,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -15522,6 +16373,15 @@ export interface operations {
             413: components["responses"]["Status413"];
             /** @description A plugin action guard denied the action */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15633,6 +16493,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -15724,6 +16593,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -15808,6 +16686,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -15898,6 +16785,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -15970,6 +16866,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -16040,6 +16945,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -16111,6 +17025,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -16176,6 +17099,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -16221,6 +17153,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -16305,6 +17246,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -16385,6 +17335,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -16514,6 +17473,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -16594,6 +17562,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -16723,6 +17700,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -16822,6 +17808,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -16962,6 +17957,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -17022,6 +18026,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -17121,6 +18134,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -17261,6 +18283,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -17321,6 +18352,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -17388,6 +18428,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -17455,6 +18504,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -17528,6 +18586,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -17601,6 +18668,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -17683,6 +18759,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -17765,6 +18850,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -17834,6 +18928,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -17932,6 +19035,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -18001,6 +19113,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -18099,6 +19220,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -18159,6 +19289,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -18219,6 +19358,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -18292,6 +19440,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -18364,6 +19521,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -18472,6 +19638,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -18578,6 +19753,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -18756,6 +19940,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -18839,6 +20032,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -18914,6 +20116,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -19014,6 +20225,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -19080,6 +20300,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -19168,6 +20397,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -19261,6 +20499,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -19331,6 +20578,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -19466,6 +20722,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -19594,6 +20859,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -19701,6 +20975,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -19843,6 +21126,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -19895,6 +21187,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -20010,6 +21311,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -20152,6 +21462,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -20213,6 +21532,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -20263,6 +21591,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -20332,6 +21669,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -20420,6 +21766,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -20519,6 +21874,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -20580,6 +21944,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -20665,6 +22038,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -20839,6 +22221,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -20932,6 +22323,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -20992,6 +22392,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -21059,6 +22468,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -21133,6 +22551,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -21183,6 +22610,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -21247,6 +22683,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -21292,6 +22737,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -21397,6 +22851,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -21495,6 +22958,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -21609,6 +23081,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -21707,6 +23188,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -21788,6 +23278,13 @@ export interface operations {
                             archivedAt: string | null;
                             /** Format: uuid */
                             archivedBy: string | null;
+                            /** @description the app's own limit on its keys' requests together, on top of each key's own limit (429 rate_limited, policy "app"); null: none */
+                            rateLimit: {
+                                /** @description 0.01 to 100000; the bucket's refill rate */
+                                requestsPerSecond: number;
+                                /** @description 1 to 1000000; requests the app's keys may send at once */
+                                burst: number;
+                            } | null;
                         }[];
                     };
                 };
@@ -21820,6 +23317,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -21872,6 +23378,13 @@ export interface operations {
                      */
                     ownerUserId?: string;
                     description?: string;
+                    /** @description the app's own limit on its keys' requests together, on top of each key's own limit (429 rate_limited, policy "app"); null: none */
+                    rateLimit?: {
+                        /** @description 0.01 to 100000; the bucket's refill rate */
+                        requestsPerSecond: number;
+                        /** @description 1 to 1000000; requests the app's keys may send at once */
+                        burst: number;
+                    } | null;
                 };
             };
         };
@@ -21939,6 +23452,13 @@ export interface operations {
                         archivedAt: string | null;
                         /** Format: uuid */
                         archivedBy: string | null;
+                        /** @description the app's own limit on its keys' requests together, on top of each key's own limit (429 rate_limited, policy "app"); null: none */
+                        rateLimit: {
+                            /** @description 0.01 to 100000; the bucket's refill rate */
+                            requestsPerSecond: number;
+                            /** @description 1 to 1000000; requests the app's keys may send at once */
+                            burst: number;
+                        } | null;
                     };
                 };
             };
@@ -21979,6 +23499,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -22058,6 +23587,13 @@ export interface operations {
                         archivedAt: string | null;
                         /** Format: uuid */
                         archivedBy: string | null;
+                        /** @description the app's own limit on its keys' requests together, on top of each key's own limit (429 rate_limited, policy "app"); null: none */
+                        rateLimit: {
+                            /** @description 0.01 to 100000; the bucket's refill rate */
+                            requestsPerSecond: number;
+                            /** @description 1 to 1000000; requests the app's keys may send at once */
+                            burst: number;
+                        } | null;
                     };
                 };
             };
@@ -22098,6 +23634,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -22152,6 +23697,13 @@ export interface operations {
                     ownerUserId?: string;
                     /** @description "" clears it */
                     description?: string;
+                    /** @description replaces the app's own rate limit; null clears it */
+                    rateLimit?: {
+                        /** @description 0.01 to 100000; the bucket's refill rate */
+                        requestsPerSecond: number;
+                        /** @description 1 to 1000000; requests the app's keys may send at once */
+                        burst: number;
+                    } | null;
                 };
             };
         };
@@ -22219,6 +23771,13 @@ export interface operations {
                         archivedAt: string | null;
                         /** Format: uuid */
                         archivedBy: string | null;
+                        /** @description the app's own limit on its keys' requests together, on top of each key's own limit (429 rate_limited, policy "app"); null: none */
+                        rateLimit: {
+                            /** @description 0.01 to 100000; the bucket's refill rate */
+                            requestsPerSecond: number;
+                            /** @description 1 to 1000000; requests the app's keys may send at once */
+                            burst: number;
+                        } | null;
                     };
                 };
             };
@@ -22268,6 +23827,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -22347,6 +23915,13 @@ export interface operations {
                         archivedAt: string | null;
                         /** Format: uuid */
                         archivedBy: string | null;
+                        /** @description the app's own limit on its keys' requests together, on top of each key's own limit (429 rate_limited, policy "app"); null: none */
+                        rateLimit: {
+                            /** @description 0.01 to 100000; the bucket's refill rate */
+                            requestsPerSecond: number;
+                            /** @description 1 to 1000000; requests the app's keys may send at once */
+                            burst: number;
+                        } | null;
                     };
                 };
             };
@@ -22396,6 +23971,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -22494,6 +24078,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -22615,6 +24208,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -22721,6 +24323,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -22827,6 +24438,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -22935,6 +24555,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -23034,6 +24663,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -23153,6 +24791,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -23304,6 +24951,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -23442,6 +25098,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -23592,6 +25257,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -23652,6 +25326,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -23767,6 +25450,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -23873,6 +25565,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -23980,6 +25681,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -24114,6 +25824,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -24186,6 +25905,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -24243,6 +25971,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -24339,6 +26076,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -24435,6 +26181,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -24541,6 +26296,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -24647,6 +26411,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -24753,6 +26526,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -24859,6 +26641,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -24946,6 +26737,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -25033,6 +26833,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -25103,6 +26912,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -25173,6 +26991,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -25235,6 +27062,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -25327,6 +27163,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -25408,6 +27253,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -25468,6 +27322,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -25560,6 +27423,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -25639,6 +27511,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -25706,6 +27587,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -25790,6 +27680,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -25858,6 +27757,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -25913,6 +27821,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -25998,6 +27915,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -26053,6 +27979,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -26138,6 +28073,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -26193,6 +28137,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -26248,6 +28201,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -26312,6 +28274,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -26376,6 +28347,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -26470,6 +28450,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -26539,6 +28528,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -26633,6 +28631,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -26702,6 +28709,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -26776,6 +28792,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -26850,6 +28875,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -26917,6 +28951,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -26984,6 +29027,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -27038,6 +29090,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -27117,6 +29178,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -27171,6 +29241,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -27250,6 +29329,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -27323,6 +29411,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -27413,6 +29510,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -27485,6 +29591,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -27558,6 +29673,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -27648,6 +29772,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -27720,6 +29853,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -27774,6 +29916,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -27853,6 +30004,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -27907,6 +30067,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -27986,6 +30155,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -28059,6 +30237,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -28149,6 +30336,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -28221,6 +30417,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -28294,6 +30499,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -28384,6 +30598,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -28456,6 +30679,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -28525,6 +30757,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -28606,6 +30847,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -28667,6 +30917,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -28748,6 +31007,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -28811,6 +31079,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -28917,6 +31194,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -28980,6 +31266,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -29086,6 +31381,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -29153,6 +31457,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -29220,6 +31533,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -29302,6 +31624,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -29419,6 +31750,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -29479,6 +31819,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -29561,6 +31910,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -29678,6 +32036,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -29738,6 +32105,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -29812,6 +32188,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -29920,6 +32305,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -29994,6 +32388,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -30102,6 +32505,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -30191,6 +32603,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -30280,6 +32701,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -30362,6 +32792,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -30481,6 +32920,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -30541,6 +32989,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -30623,6 +33080,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -30742,6 +33208,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -30802,6 +33277,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -30857,6 +33341,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -30950,6 +33443,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -31005,6 +33507,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -31098,6 +33609,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -31178,6 +33698,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -31282,6 +33811,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -31342,6 +33880,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -31422,6 +33969,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -31526,6 +34082,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -31586,6 +34151,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -31677,6 +34251,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -31768,6 +34351,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -31859,6 +34451,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -31950,6 +34551,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -32012,6 +34622,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -32074,6 +34693,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -32136,6 +34764,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -32198,6 +34835,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -32276,6 +34922,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             /** @description An upstream service failed */
@@ -32363,6 +35018,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             /** @description An upstream service failed */
@@ -32454,6 +35118,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -32542,6 +35215,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -32585,6 +35267,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -32669,6 +35360,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -32768,6 +35468,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -32828,6 +35537,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -32898,6 +35616,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -32968,6 +35695,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -33059,6 +35795,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -33137,6 +35882,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -33230,6 +35984,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -33306,6 +36069,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -33396,6 +36168,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -33482,6 +36263,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -33549,6 +36339,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -33620,6 +36419,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -33670,6 +36478,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -33734,6 +36551,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -33856,6 +36682,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -33920,6 +36755,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -33984,6 +36828,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -34050,6 +36903,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -34114,6 +36976,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -34168,6 +37039,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -34222,6 +37102,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -34304,6 +37193,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -34386,6 +37284,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -34468,6 +37375,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -34550,6 +37466,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -34632,6 +37557,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -34714,6 +37648,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -34783,6 +37726,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -34852,6 +37804,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -34929,6 +37890,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -35006,6 +37976,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -35085,6 +38064,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -35179,6 +38167,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -35273,6 +38270,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -35367,6 +38373,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -35434,6 +38449,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -35519,6 +38543,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -35606,6 +38639,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -35666,6 +38708,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -35743,6 +38794,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -35820,6 +38880,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -35907,6 +38976,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -35972,6 +39050,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -36059,6 +39146,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -36119,6 +39215,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -36194,6 +39299,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -36269,6 +39383,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -36333,6 +39456,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -36413,6 +39545,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -36474,6 +39615,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -36547,6 +39697,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -36744,6 +39903,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];

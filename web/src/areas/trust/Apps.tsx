@@ -210,6 +210,12 @@ export function AppPage({ params }: PageProps) {
                 <dd>{app.data.description}</dd>
               </>
             )}
+            <dt>{s.rateLimit}</dt>
+            <dd>
+              {app.data.rateLimit
+                ? s.rateLimitValue(app.data.rateLimit.requestsPerSecond, app.data.rateLimit.burst)
+                : s.rateLimitNone}
+            </dd>
             <dt>{s.defaultPolicy}</dt>
             <dd>
               <code>{JSON.stringify(app.data.defaultPolicy)}</code>
