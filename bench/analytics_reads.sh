@@ -20,7 +20,8 @@ one() {  # record_reads -> prints "reqs_per_s p99 cpu_us_per_req reads_recorded"
   local record=$1 dir port server
   dir=$(mktemp -d /tmp/credence-analytics-bench-XXXXXX)
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  "$BIN" serve --dev --listen "127.0.0.1:$port" --data-dir "$dir" --record-reads="$record" 2>"$dir/server.log" &
+  "$BIN" serve --dev --listen "127.0.0.1:$port" --data-dir "$dir" --record-reads="$record" \
+    --rate-limit-key-rps 0 --rate-limit-user-rps 0 --rate-limit-address-rps 0 2>"$dir/server.log" &
   server=$!
   for _ in $(seq 200); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.05; done
   eval "$(PORT=$port python3 - <<'PY'

@@ -40,7 +40,8 @@ for n in 1 2; do
   port=P$n
   mkdir -p "$DIR/node$n"
   "$BIN" serve --dev --listen "127.0.0.1:${!port}" --data-dir "$DIR/node$n" --database "$PG_URL" \
-    --chain-signing-key "$DIR/chain-signing-key.pem" --threads "$THREADS" 2>"$DIR/node$n.log" &
+    --chain-signing-key "$DIR/chain-signing-key.pem" --threads "$THREADS" \
+    --rate-limit-key-rps 0 --rate-limit-user-rps 0 --rate-limit-address-rps 0 2>"$DIR/node$n.log" &
   PIDS+=($!)
 done
 for port in $P1 $P2; do

@@ -17,7 +17,9 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; e
 
 DIR=$(mktemp -d /tmp/credence-bench-XXXXXX)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$BIN" serve --dev --listen "127.0.0.1:$PORT" --data-dir "$DIR" ${SERVER_ARGS:-} 2>"$DIR/server.log" &
+# Load benchmarks run without the rate limits (docs/operations.md); SERVER_ARGS may set them.
+NO_RATE_LIMITS="--rate-limit-key-rps 0 --rate-limit-user-rps 0 --rate-limit-address-rps 0"
+"$BIN" serve --dev --listen "127.0.0.1:$PORT" --data-dir "$DIR" $NO_RATE_LIMITS ${SERVER_ARGS:-} 2>"$DIR/server.log" &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$DIR"' EXIT
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.05; done
