@@ -284,6 +284,19 @@ json::object Operation(const Route& route, std::string_view path, std::set<std::
     }
     responses[std::to_string(status)] =
         json::object{{"description", StatusDescription(status)}, {"content", std::move(content)}};
+    if (status == 429) {
+      // http/rate_limiter.h; the RateLimit headers are on every answer of
+      // a limited route, documented here once.
+      auto header = [](const char* description) {
+        return json::object{{"description", description}, {"schema", json::object{{"type", "string"}}}};
+      };
+      responses["429"].as_object()["headers"] = json::object{
+          {"Retry-After", header("seconds to wait, rounded up")},
+          {"RateLimit-Policy", header("draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "
+                                      "\"key\";q=200;w=2 (also on successful answers)")},
+          {"RateLimit", header("draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "
+                               "\"key\";r=0;t=2 (also on successful answers)")}};
+    }
   }
   for (int status : kServerStatuses)
     if (!responses.contains(std::to_string(status)))

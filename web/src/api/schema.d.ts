@@ -7076,6 +7076,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7170,6 +7176,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7264,6 +7276,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7356,6 +7374,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7419,6 +7443,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7481,6 +7511,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7543,6 +7579,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7611,6 +7653,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7661,6 +7709,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7729,6 +7783,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7779,6 +7839,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7862,6 +7928,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7945,6 +8017,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8014,6 +8092,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8083,6 +8167,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8126,6 +8216,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8187,6 +8283,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8494,6 +8596,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8583,6 +8691,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8672,6 +8786,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8758,6 +8878,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8819,6 +8945,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8905,6 +9037,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8988,6 +9126,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9105,6 +9249,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9188,6 +9338,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9305,6 +9461,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9375,6 +9537,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9445,6 +9613,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9542,6 +9716,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9611,6 +9791,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9708,6 +9894,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9777,6 +9969,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9955,6 +10153,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10133,6 +10337,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10238,6 +10448,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10343,6 +10559,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10421,6 +10643,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10499,6 +10727,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10573,6 +10807,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10682,6 +10922,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10767,6 +11013,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10873,6 +11125,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10943,6 +11201,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11010,6 +11274,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11110,6 +11380,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11198,6 +11474,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11306,6 +11588,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11384,6 +11672,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11461,6 +11755,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11580,6 +11880,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11720,6 +12026,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11803,6 +12115,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11933,6 +12251,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12058,6 +12382,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12181,6 +12511,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12313,6 +12649,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12429,6 +12771,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12512,6 +12860,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12595,6 +12949,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12700,6 +13060,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12779,6 +13145,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12834,6 +13206,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12918,6 +13296,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13018,6 +13402,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13100,6 +13490,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13194,6 +13590,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13332,6 +13734,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13473,6 +13881,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13575,6 +13989,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13645,6 +14065,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13739,6 +14165,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13877,6 +14309,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14018,6 +14456,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14088,6 +14532,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14172,6 +14622,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14291,6 +14747,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14373,6 +14835,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14465,6 +14933,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14595,6 +15069,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14673,6 +15153,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14753,6 +15239,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14845,6 +15337,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14927,6 +15425,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15027,6 +15531,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15109,6 +15619,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15209,6 +15725,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15320,6 +15842,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15398,6 +15926,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15509,6 +16043,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15587,6 +16127,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15671,6 +16217,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15777,6 +16329,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15877,6 +16435,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15989,6 +16553,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16105,6 +16675,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16203,6 +16779,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16279,6 +16861,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16383,6 +16971,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16496,6 +17090,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16596,6 +17196,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16689,6 +17295,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16788,6 +17400,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16869,6 +17487,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16948,6 +17572,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17028,6 +17658,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17102,6 +17738,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17156,6 +17798,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17249,6 +17897,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17338,6 +17992,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17476,6 +18136,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17565,6 +18231,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17703,6 +18375,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17811,6 +18489,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17960,6 +18644,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18029,6 +18719,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18137,6 +18833,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18286,6 +18988,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18355,6 +19063,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18431,6 +19145,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18507,6 +19227,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18589,6 +19315,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18671,6 +19403,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18762,6 +19500,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18853,6 +19597,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18931,6 +19681,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19038,6 +19794,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19116,6 +19878,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19223,6 +19991,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19292,6 +20066,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19361,6 +20141,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19443,6 +20229,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19524,6 +20316,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19641,6 +20439,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19756,6 +20560,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19943,6 +20753,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20035,6 +20851,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20119,6 +20941,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20228,6 +21056,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20303,6 +21137,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20400,6 +21240,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20502,6 +21348,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20581,6 +21433,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20725,6 +21583,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20862,6 +21726,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20978,6 +21848,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21129,6 +22005,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21190,6 +22072,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21314,6 +22202,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21465,6 +22359,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21535,6 +22435,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21594,6 +22500,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21672,6 +22584,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21769,6 +22687,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21877,6 +22801,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21947,6 +22877,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22041,6 +22977,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22224,6 +23166,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22326,6 +23274,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22395,6 +23349,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22471,6 +23431,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22554,6 +23520,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22613,6 +23585,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22686,6 +23664,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22740,6 +23724,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22854,6 +23844,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22961,6 +23957,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23084,6 +24086,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23191,6 +24199,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23320,6 +24334,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23502,6 +24522,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23637,6 +24663,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23830,6 +24862,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23974,6 +25012,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24081,6 +25125,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24211,6 +25261,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24326,6 +25382,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24441,6 +25503,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24558,6 +25626,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24666,6 +25740,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24794,6 +25874,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24954,6 +26040,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25101,6 +26193,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25260,6 +26358,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25329,6 +26433,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25453,6 +26563,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25568,6 +26684,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25684,6 +26806,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25827,6 +26955,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25908,6 +27042,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25974,6 +27114,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26079,6 +27225,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26184,6 +27336,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26299,6 +27457,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26414,6 +27578,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26529,6 +27699,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26644,6 +27820,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26740,6 +27922,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26836,6 +28024,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26915,6 +28109,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26994,6 +28194,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27065,6 +28271,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27166,6 +28378,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27256,6 +28474,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27325,6 +28549,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27426,6 +28656,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27514,6 +28750,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27590,6 +28832,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27683,6 +28931,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27760,6 +29014,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27824,6 +29084,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27918,6 +29184,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27982,6 +29254,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28076,6 +29354,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28140,6 +29424,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28204,6 +29494,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28277,6 +29573,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28350,6 +29652,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28453,6 +29761,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28531,6 +29845,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28634,6 +29954,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28712,6 +30038,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28795,6 +30127,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28878,6 +30216,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28954,6 +30298,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29030,6 +30380,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29093,6 +30449,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29181,6 +30543,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29244,6 +30612,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29332,6 +30706,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29414,6 +30794,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29513,6 +30899,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29594,6 +30986,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29676,6 +31074,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29775,6 +31179,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29856,6 +31266,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29919,6 +31335,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30007,6 +31429,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30070,6 +31498,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30158,6 +31592,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30240,6 +31680,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30339,6 +31785,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30420,6 +31872,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30502,6 +31960,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30601,6 +32065,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30682,6 +32152,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30760,6 +32236,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30850,6 +32332,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30920,6 +32408,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31010,6 +32504,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31082,6 +32582,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31197,6 +32703,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31269,6 +32781,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31384,6 +32902,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31460,6 +32984,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31536,6 +33066,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31627,6 +33163,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31753,6 +33295,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31822,6 +33370,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31913,6 +33467,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32039,6 +33599,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32108,6 +33674,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32191,6 +33763,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32308,6 +33886,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32391,6 +33975,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32508,6 +34098,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32606,6 +34202,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32704,6 +34306,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32795,6 +34403,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32923,6 +34537,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32992,6 +34612,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33083,6 +34709,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33211,6 +34843,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33280,6 +34918,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33344,6 +34988,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33446,6 +35096,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33510,6 +35166,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33612,6 +35274,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33701,6 +35369,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33814,6 +35488,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33883,6 +35563,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33972,6 +35658,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34085,6 +35777,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34154,6 +35852,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34254,6 +35958,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34354,6 +36064,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34454,6 +36170,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34554,6 +36276,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34625,6 +36353,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34696,6 +36430,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34767,6 +36507,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34838,6 +36584,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34925,6 +36677,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35021,6 +36779,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35121,6 +36885,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35218,6 +36988,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35270,6 +37046,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35363,6 +37145,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35471,6 +37259,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35540,6 +37334,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35619,6 +37419,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35698,6 +37504,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35798,6 +37610,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35885,6 +37703,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35987,6 +37811,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36072,6 +37902,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36171,6 +38007,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36266,6 +38108,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36342,6 +38190,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36422,6 +38276,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36481,6 +38341,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36554,6 +38420,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36685,6 +38557,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36758,6 +38636,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36831,6 +38715,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36906,6 +38796,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36979,6 +38875,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37042,6 +38944,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37105,6 +39013,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37196,6 +39110,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37287,6 +39207,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37378,6 +39304,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37469,6 +39401,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37560,6 +39498,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37651,6 +39595,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37729,6 +39679,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37807,6 +39763,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37893,6 +39855,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37979,6 +39947,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38067,6 +40041,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38170,6 +40150,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38273,6 +40259,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38376,6 +40368,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38452,6 +40450,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38546,6 +40550,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38642,6 +40652,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38711,6 +40727,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38797,6 +40819,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38883,6 +40911,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38979,6 +41013,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -39053,6 +41093,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -39149,6 +41195,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -39218,6 +41270,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -39302,6 +41360,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -39386,6 +41450,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -39459,6 +41529,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -39548,6 +41624,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -39618,6 +41700,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -39700,6 +41788,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -39906,6 +42000,12 @@ export interface operations {
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
                 headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
