@@ -1,7 +1,7 @@
 #include "core/config.h"
 
-#include <charconv>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -61,6 +61,19 @@ constexpr FlagSpec kFlags[] = {
     {"session-max-hours", FlagType::kInt, "a session ends this long after sign-in (default 168)"},
     {"tenant-creations-per-day", FlagType::kInt,
      "tenants one signed-in user may create per day outside --dev (default 3; 0: none)"},
+    {"rate-limit-key-rps", FlagType::kInt,
+     "requests per second per API key (tenant and app-bound keys; default 100; 0: no limit; docs/operations.md)"},
+    {"rate-limit-key-burst", FlagType::kInt, "requests an API key may send at once (default 200; 0: twice the rps)"},
+    {"rate-limit-user-rps", FlagType::kInt,
+     "requests per second per signed-in user (sessions, development tokens; default 100; 0: no limit)"},
+    {"rate-limit-user-burst", FlagType::kInt, "requests a signed-in user may send at once (default 1000; 0: twice the rps)"},
+    {"rate-limit-address-rps", FlagType::kInt,
+     "requests per second per client address to the token endpoint, sign-in starts and dev login (default 50; 0: no "
+     "limit)"},
+    {"rate-limit-address-burst", FlagType::kInt,
+     "requests a client address may send at once to those routes (default 500; 0: twice the rps)"},
+    {"rate-limit-nodes", FlagType::kInt,
+     "nodes behind the load balancer: each enforces 1/N of every rate limit (default 1)"},
     {"chain-signing-key", FlagType::kString,
      "PEM file of the Ed25519 key that signs chain heads (default <data-dir>/chain-signing-key.pem; created if "
      "absent)"},
@@ -220,6 +233,22 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
   } else if (name == "tenant-creations-per-day") {
     if (number > 1000) return FlagError(name, "at most 1000");
     c.tenant_creations_per_day = number;
+  } else if (name.rfind("rate-limit-", 0) == 0) {
+    const bool burst = name.size() > 6 && name.substr(name.size() - 6) == "-burst";
+    if (name == "rate-limit-nodes") {
+      if (number < 1 || number > 1000) return FlagError(name, "expected 1 to 1000");
+      c.rate_limit_nodes = number;
+    } else if (burst ? number > 10'000'000 : number > 1'000'000) {
+      return FlagError(name, burst ? "at most 10000000" : "at most 1000000");
+    } else {
+      int64_t& field = name == "rate-limit-key-rps"     ? c.rate_limit_key_rps
+                       : name == "rate-limit-key-burst" ? c.rate_limit_key_burst
+                       : name == "rate-limit-user-rps"  ? c.rate_limit_user_rps
+                       : name == "rate-limit-user-burst" ? c.rate_limit_user_burst
+                       : name == "rate-limit-address-rps" ? c.rate_limit_address_rps
+                                                          : c.rate_limit_address_burst;
+      field = number;
+    }
   } else if (name == "chain-signing-key") {
     if (value.empty()) return FlagError(name, "must not be empty");
     c.chain_signing_key = value;
@@ -274,7 +303,8 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
 constexpr std::string_view kConfigFlag = "config";
 
 Error ConfigFileError(const std::string& path, int line, std::string_view key, const std::string& message) {
-  std::string detail = path + ":" + std::to_string(line) + ": " + (key.empty() ? "" : std::string(key) + ": ") + message;
+  std::string detail =
+      path + ":" + std::to_string(line) + ": " + (key.empty() ? "" : std::string(key) + ": ") + message;
   return Error::InvalidArgument("invalid_config_file", std::move(detail),
                                 {{key.empty() ? std::string(kConfigFlag) : std::string(key), message}});
 }
@@ -286,7 +316,8 @@ Error ConfigFileError(const std::string& path, int line, std::string_view key, c
 // first non-blank character is '#' are skipped. Every setting goes through
 // the same Apply as its flag, so the file accepts exactly what flags do.
 Status ApplyConfigFile(Config& c, const std::string& path, std::string_view text) {
-  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a byte-order mark some editors write
+  // A byte-order mark, as some editors write, is skipped.
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   std::map<std::string, int, std::less<>> seen;  // name -> the line that set it
   int line_number = 0;
   size_t start = 0;
@@ -303,7 +334,8 @@ Status ApplyConfigFile(Config& c, const std::string& path, std::string_view text
     const std::string name = Trim(std::string_view(line).substr(0, eq));
     const std::string value = Trim(std::string_view(line).substr(eq + 1));
     if (name.empty()) return ConfigFileError(path, line_number, "", "expected `name = value`, got '" + line + "'");
-    if (name == kConfigFlag) return ConfigFileError(path, line_number, name, "a configuration file cannot name another");
+    if (name == kConfigFlag)
+      return ConfigFileError(path, line_number, name, "a configuration file cannot name another");
     const FlagSpec* f = FindFlag(name);
     if (f == nullptr) {
       const bool dashed = name.rfind("--", 0) == 0 && FindFlag(std::string_view(name).substr(2)) != nullptr;

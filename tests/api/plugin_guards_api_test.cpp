@@ -290,7 +290,7 @@ TEST_F(PluginGuards, ASlowHookHoldsNoOtherTenantsWrites) {
   std::atomic<bool> deny{false};
   HookTestServer hook([&deny](const HookTestServer::Request&) {
     HookTestServer::Response r;
-    r.delay_ms = 1500;
+    r.delay_ms = 2500;
     r.body = deny ? R"({"allowed":false,"reasonCode":"hook_says_no","message":"No."})" : R"({"allowed":true})";
     return r;
   });
@@ -325,7 +325,8 @@ TEST_F(PluginGuards, ASlowHookHoldsNoOtherTenantsWrites) {
       EXPECT_EQ(created.status, 201) << created.body;
       const auto took =
           std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
-      EXPECT_LT(took.count(), 500) << "a write of another tenant waited " << took.count() << " ms behind the hook";
+      // Well below the hook's 2.5 s, with room for a busy machine.
+      EXPECT_LT(took.count(), 1000) << "a write of another tenant waited " << took.count() << " ms behind the hook";
     }
     publish.join();
     if (denied) {
