@@ -46,7 +46,10 @@ class Nodes {
       ServerOptions options;
       options.database_url = db_->url();
       options.wait_until_healthy = false;
-      options.extra_args = {"--chain-signing-key", shared_dir_ + "/chain-signing-key.pem", "--threads", "4"};
+      // Rate limits off: the tests send hundreds of requests with one key
+      // within a second (the limits have tests of their own).
+      options.extra_args = {"--chain-signing-key", shared_dir_ + "/chain-signing-key.pem", "--threads", "4",
+                            "--rate-limit-key-rps", "0", "--rate-limit-user-rps", "0"};
       options.extra_args.insert(options.extra_args.end(), extra_args.begin(), extra_args.end());
       nodes_.push_back(std::make_unique<ServerProcess>(options));
     }

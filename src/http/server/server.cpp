@@ -1,5 +1,7 @@
 #include "http/server/server.h"
 
+#include <unistd.h>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -278,8 +280,7 @@ Worker& Server::Impl::NextWorker() {
 
 asio::awaitable<void> Server::Impl::AcceptLoop() {
   while (true) {
-    Worker& worker = NextWorker();
-    auto [ec, socket] = co_await acceptor->async_accept(worker.ioc, kUseTuple);
+    auto [ec, accepted] = co_await acceptor->async_accept(accept_ioc, kUseTuple);
     if (ec) {
       if (stopping_flag || ec == asio::error::operation_aborted) co_return;
       // Out of file descriptors and the like: back off instead of spinning.
@@ -288,7 +289,24 @@ asio::awaitable<void> Server::Impl::AcceptLoop() {
       co_await pause.async_wait(kUseTuple);
       continue;
     }
+    // The worker is chosen now that the connection is here (chosen before
+    // the accept, it would be the one that was free when the previous
+    // connection came), and the socket moves to its io_context.
+    Worker& worker = NextWorker();
     boost::system::error_code ignored;
+    tcp::socket socket(worker.ioc);
+    {
+      boost::system::error_code move_ec;
+      const auto protocol = accepted.local_endpoint(move_ec).protocol();
+      const auto native = move_ec ? -1 : accepted.release(move_ec);
+      if (!move_ec) socket.assign(protocol, native, move_ec);
+      if (move_ec) {
+        LogLine(LogLevel::kWarn, "accepted connection could not be handed to a worker").Str("error", move_ec.message());
+        accepted.close(ignored);
+        if (native >= 0 && !socket.is_open()) ::close(native);
+        continue;
+      }
+    }
     socket.set_option(tcp::no_delay(true), ignored);
     auto entry = std::make_unique<ConnectionRegistry::Entry>();
     entry->id = ++next_connection_id;
