@@ -43,11 +43,6 @@ namespace json = boost::json;
 namespace fs = std::filesystem;
 using Clk = std::chrono::steady_clock;
 
-struct CommandResult {
-  int exit_code = -1;
-  std::string out, err;
-};
-
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
@@ -55,23 +50,11 @@ std::string ReadFile(const std::string& path) {
   return ss.str();
 }
 
-// `credence admin ARGS` (each argument single-quoted).
+// `credence admin ARGS`.
 CommandResult Admin(const std::vector<std::string>& args) {
-  const std::string err_path = fs::temp_directory_path() / ("backup-err-" + std::to_string(::getpid()));
-  std::string command = std::string("'") + CREDENCE_BINARY_PATH + "' admin";
-  for (const auto& a : args) command += " '" + a + "'";
-  command += " 2>'" + err_path + "'";
-  CommandResult r;
-  if (FILE* pipe = ::popen(command.c_str(), "r")) {
-    char buffer[4096];
-    size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-    const int status = ::pclose(pipe);
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  r.err = ReadFile(err_path);
-  std::remove(err_path.c_str());
-  return r;
+  std::vector<std::string> all = {"admin"};
+  all.insert(all.end(), args.begin(), args.end());
+  return RunCredence(all);
 }
 
 // A scratch directory, removed at the end.

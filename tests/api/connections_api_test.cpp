@@ -77,17 +77,6 @@ class RawConnection {
 
 constexpr char kPartialRequest[] = "GET /healthz HTTP/1.1\r\nHost: slow\r\n";
 
-int StartAndExit(const std::vector<std::string>& flags, std::string& output) {
-  std::string command = std::string("'") + CREDENCE_BINARY_PATH + "' serve --data-dir /tmp/credence-connections-flags";
-  for (const auto& f : flags) command += " " + f;
-  command += " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 class Connections : public ::testing::Test {
  protected:
@@ -190,9 +179,11 @@ TEST_F(Connections, BadConnectionFlagsAreRefusedAtStart) {
            {{"--max-connections", "many"}, "--max-connections"},
            {{"--max-connections-per-address", "-1"}, "--max-connections-per-address"},
            {{"--read-timeout-ms", "0"}, "--read-timeout-ms"}}) {
-    std::string output;
-    EXPECT_EQ(StartAndExit(flags, output), 2) << output;
-    EXPECT_NE(output.find(named), std::string::npos) << output;
+    std::vector<std::string> args = {"serve", "--data-dir", "/tmp/credence-connections-flags"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    const CommandResult started = RunCredence(args);
+    EXPECT_EQ(started.exit_code, 2) << started.err;
+    EXPECT_NE(started.err.find(named), std::string::npos) << started.err;
   }
 }
 

@@ -40,35 +40,11 @@ namespace {
 namespace json = boost::json;
 namespace fs = std::filesystem;
 
-struct CommandResult {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// `credence admin migrate-database ARGS` (each argument single-quoted).
+// `credence admin migrate-database ARGS`.
 CommandResult Migrate(const std::vector<std::string>& args) {
-  const std::string err_path = fs::temp_directory_path() / ("migrate-err-" + std::to_string(::getpid()));
-  std::string command = std::string("'") + CREDENCE_BINARY_PATH + "' admin migrate-database";
-  for (const auto& a : args) command += " '" + a + "'";
-  command += " 2>'" + err_path + "'";
-  CommandResult r;
-  if (FILE* pipe = ::popen(command.c_str(), "r")) {
-    char buffer[4096];
-    size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-    const int status = ::pclose(pipe);
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  r.err = ReadFile(err_path);
-  std::remove(err_path.c_str());
-  return r;
+  std::vector<std::string> all = {"admin", "migrate-database"};
+  all.insert(all.end(), args.begin(), args.end());
+  return RunCredence(all);
 }
 
 int64_t Count(const std::string& url, const std::string& table) {

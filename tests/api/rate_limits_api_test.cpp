@@ -41,17 +41,6 @@ struct Key {
   std::string id, client_id, secret;
 };
 
-int StartAndExit(const std::vector<std::string>& flags, std::string& output) {
-  std::string command = std::string("'") + CREDENCE_BINARY_PATH + "' serve --data-dir /tmp/credence-rate-limit-flags";
-  for (const auto& f : flags) command += " " + f;
-  command += " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 class RateLimits : public ::testing::Test {
  protected:
@@ -299,9 +288,10 @@ TEST(RateLimitFlags, BadValuesStopTheServerNamingTheFlag) {
       {"--rate-limit-nodes", "0"},            {"--rate-limit-nodes", "1001"},
   };
   for (const auto& flags : bad) {
-    std::string output;
-    EXPECT_EQ(StartAndExit({flags[0], "'" + flags[1] + "'"}, output), 2) << flags[0] << " " << flags[1];
-    EXPECT_NE(output.find(flags[0]), std::string::npos) << output;
+    const CommandResult started =
+        RunCredence({"serve", "--data-dir", "/tmp/credence-rate-limit-flags", flags[0], flags[1]});
+    EXPECT_EQ(started.exit_code, 2) << flags[0] << " " << flags[1];
+    EXPECT_NE(started.err.find(flags[0]), std::string::npos) << started.err;
   }
 }
 

@@ -45,6 +45,36 @@ int FreePort() {
   return ntohs(addr.sin_port);
 }
 
+CommandResult RunCredence(const std::vector<std::string>& args) {
+  // Single quotes keep every argument one word; a quote inside one is
+  // closed, escaped and reopened.
+  auto quote = [](const std::string& a) {
+    std::string q = "'";
+    for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+  };
+  char err_path[] = "/tmp/credence-command-err-XXXXXX";
+  const int err_fd = ::mkstemp(err_path);
+  if (err_fd >= 0) ::close(err_fd);
+  std::string command = quote(CREDENCE_BINARY_PATH);
+  for (const auto& a : args) command += " " + quote(a);
+  command += std::string(" 2>") + err_path;
+  CommandResult r;
+  if (FILE* pipe = ::popen(command.c_str(), "r")) {
+    char buffer[4096];
+    size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
+    const int status = ::pclose(pipe);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  std::ifstream err(err_path);
+  std::stringstream ss;
+  ss << err.rdbuf();
+  r.err = ss.str();
+  ::unlink(err_path);
+  return r;
+}
+
 std::string ServerUsage() {
   const std::string command = std::string("'") + CREDENCE_BINARY_PATH + "' --help 2>&1";
   std::string out;

@@ -75,6 +75,16 @@ class ServerProcess {
   pid_t pid_ = -1;
 };
 
+// The binary run to its end: its exit code (-1 when it did not exit), what
+// it printed on stdout and on stderr.
+struct CommandResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+// Runs `credence ARGS...`, each argument passed as it is (quoted for the
+// shell), e.g. {"admin", "backup", "--out", dir}.
+CommandResult RunCredence(const std::vector<std::string>& args);
+
 // What `credence --help` prints (its flags), e.g. to tell whether the
 // binary under test has a flag yet.
 std::string ServerUsage();
