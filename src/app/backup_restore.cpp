@@ -25,6 +25,7 @@
 #include <variant>
 
 #include "app/chain_checks.h"
+#include "app/command_report.h"
 #include "app/migrations.h"
 #include "core/clock.h"
 #include "core/config.h"
@@ -82,26 +83,9 @@ constexpr storage::GlobalQuery kSchemaVersion{"backup.schema_version",
 constexpr storage::GlobalQuery kKeys{"backup.keys",
                                      "SELECT key_id, retired_at FROM chain_signing_keys ORDER BY created_at, key_id"};
 
-double Seconds(Clk::time_point since) { return std::chrono::duration<double>(Clk::now() - since).count(); }
 
-std::string Fixed(double seconds) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3f", seconds);
-  return buffer;
-}
 
-// A failure with its exit code: 2 for what the operator typed, 1 for what
-// happened.
-struct Failure {
-  int code;
-  std::string message;
-};
 
-int Report(const char* command, const char* usage, const Failure& f) {
-  std::fprintf(stderr, "credence admin %s: %s\n", command, f.message.c_str());
-  if (f.code == 2) std::fprintf(stderr, "\nusage:\n%s", usage);
-  return f.code;
-}
 
 // --flag VALUE or --flag=VALUE, each flag among `known`, at most once.
 std::optional<Failure> ParseFlags(const std::vector<std::string>& args, const std::set<std::string>& known,
@@ -509,19 +493,19 @@ std::optional<Failure> SnapshotSqlite(storage::Database& db, const BackupFlags& 
   if (auto failed = CheckSchemaVersion(session, flags.store.flag, flags.store.url)) return failed;
   auto step_start = Clk::now();
   DescribeSnapshot(session, m);
-  std::fprintf(stderr, "the snapshot described (row counts, chain heads, keys) in %.2f s\n", Seconds(step_start));
+  std::fprintf(stderr, "the snapshot described (row counts, chain heads, keys) in %.2f s\n", SecondsSince(step_start));
   step_start = Clk::now();
   auto last_report = Clk::now();
   const auto stats = storage::BackupSqliteSnapshot(
       session.connection(), (dir / kSqliteFile).string(), kPagesPerStep, [&](int64_t copied, int64_t total) {
-        if (Seconds(last_report) < 1 && copied < total) return;
+        if (SecondsSince(last_report) < 1 && copied < total) return;
         last_report = Clk::now();
         std::fprintf(stderr, "copied %lld of %lld pages\n", static_cast<long long>(copied),
                      static_cast<long long>(total));
       });
   std::fprintf(stderr, "the SQLite snapshot copied: %lld pages of %lld bytes in %lld steps, %.2f s\n",
                static_cast<long long>(stats.pages), static_cast<long long>(stats.page_size),
-               static_cast<long long>(stats.steps), Seconds(step_start));
+               static_cast<long long>(stats.steps), SecondsSince(step_start));
   m.file = kSqliteFile;
   return std::nullopt;
 }
@@ -535,7 +519,7 @@ std::optional<Failure> SnapshotPostgres(storage::Database& db, const BackupFlags
       session.Execute("backup.export_snapshot", "SELECT pg_export_snapshot()", {}).front().Text(0);
   const auto describe_start = Clk::now();
   DescribeSnapshot(session, m);
-  std::fprintf(stderr, "the snapshot described (row counts, chain heads, keys) in %.2f s\n", Seconds(describe_start));
+  std::fprintf(stderr, "the snapshot described (row counts, chain heads, keys) in %.2f s\n", SecondsSince(describe_start));
   const auto login = storage::ToolLogin(flags.store.url);
   const auto started = Clk::now();
   auto run = RunTool("pg_dump", flags.pg_bin,
@@ -548,7 +532,7 @@ std::optional<Failure> SnapshotPostgres(storage::Database& db, const BackupFlags
     return Failure{1, "pg_dump failed (exit " + std::to_string(done.exit_code) + "): " + done.err +
                           "\n(pg_dump must be of the server's major version or newer; name its directory with"
                           " --pg-bin)"};
-  std::fprintf(stderr, "pg_dump wrote the snapshot in %.2f s\n", Seconds(started));
+  std::fprintf(stderr, "pg_dump wrote the snapshot in %.2f s\n", SecondsSince(started));
   m.file = kPostgresFile;
   return std::nullopt;
 }
@@ -582,7 +566,7 @@ int RunBackup(const BackupFlags& flags) {
     auto failed = m.backend == kSqlite ? SnapshotSqlite(*db, flags, partial, m)
                                        : SnapshotPostgres(*db, flags, partial, m.source, m);
     if (failed) return fail(*failed);
-    copy_seconds = Seconds(copy_start);
+    copy_seconds = SecondsSince(copy_start);
     // The chains, row counts and keys are the snapshot's; the file is what
     // restore finds it to be.
     const fs::path file = partial / m.file;
@@ -590,7 +574,7 @@ int RunBackup(const BackupFlags& flags) {
     const auto hash_start = Clk::now();
     m.file_sha256 = FileSha256(file);
     std::fprintf(stderr, "SHA-256 of %lld bytes in %.2f s\n", static_cast<long long>(m.file_bytes),
-                 Seconds(hash_start));
+                 SecondsSince(hash_start));
     SyncPath(file);
     std::ofstream manifest(partial / kManifestFile);
     manifest << ToJson(m) << "\n";
@@ -617,7 +601,7 @@ int RunBackup(const BackupFlags& flags) {
   summary.Str("createdAt", m.created_at).Int("schemaVersion", m.schema_version);
   summary.Str("file", (flags.out / m.file).string()).Int("bytes", m.file_bytes).Int("rows", rows);
   summary.Int("chains", static_cast<int64_t>(m.chains.size()));
-  summary.Raw("seconds", Fixed(Seconds(started))).Raw("copySeconds", Fixed(copy_seconds));
+  summary.Raw("seconds", Fixed(SecondsSince(started))).Raw("copySeconds", Fixed(copy_seconds));
   std::vector<std::string> key_ids;
   for (const auto& k : m.keys) key_ids.push_back(k.key_id);
   summary.Raw("chainSigningKeyIds", StringListToJson(key_ids));
@@ -866,7 +850,7 @@ int RunRestore(const RestoreFlags& flags) {
     RemoveSqliteFiles(staging);
     return Report("restore", kRestoreUsage, {1, std::string("the restore failed: ") + e.what()});
   }
-  const double restore_seconds = Seconds(restore_start);
+  const double restore_seconds = SecondsSince(restore_start);
   std::fprintf(stderr, "the backup of %s restored in %.2f s; checking it\n", m.created_at.c_str(), restore_seconds);
 
   const auto verify_start = Clk::now();
@@ -880,7 +864,7 @@ int RunRestore(const RestoreFlags& flags) {
   } catch (const std::exception& e) {
     checked.problems.push_back(std::string("the check failed: ") + e.what());
   }
-  const double verify_seconds = Seconds(verify_start);
+  const double verify_seconds = SecondsSince(verify_start);
 
   // Into place (SQLite): the database is closed, its WAL folded back in.
   if (checked.problems.empty() && flags.store.backend == kSqlite) {
@@ -934,7 +918,7 @@ int RunRestore(const RestoreFlags& flags) {
   summary.Raw("schemaVersion",
               "{\"backup\":" + std::to_string(m.schema_version) + ",\"now\":" + std::to_string(ours) + "}");
   summary.Int("migrationsApplied", checked.migrations).Int("rows", checked.rows);
-  summary.Raw("seconds", Fixed(Seconds(started))).Raw("restoreSeconds", Fixed(restore_seconds));
+  summary.Raw("seconds", Fixed(SecondsSince(started))).Raw("restoreSeconds", Fixed(restore_seconds));
   summary.Raw("verifySeconds", Fixed(verify_seconds)).Raw("chains", chains);
   std::string key_json;
   JsonObjectWriter key_writer(key_json);

@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "app/chain_checks.h"
+#include "app/command_report.h"
 #include "app/migrations.h"
 #include "core/clock.h"
 #include "core/json_text.h"
@@ -51,7 +52,6 @@ const std::set<std::string>& NotCopied() {
   return kTables;
 }
 
-double Seconds(Clk::time_point since) { return std::chrono::duration<double>(Clk::now() - since).count(); }
 
 std::string Json(std::string_view s) {
   std::string out;
@@ -59,24 +59,9 @@ std::string Json(std::string_view s) {
   return out;
 }
 
-std::string Fixed(double seconds) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3f", seconds);
-  return buffer;
-}
 
-// A failure with its exit code: 2 for what the operator typed, 1 for what
-// happened.
-struct Failure {
-  int code;
-  std::string message;
-};
 
-int Report(const Failure& f) {
-  std::fprintf(stderr, "credence admin migrate-database: %s\n", f.message.c_str());
-  if (f.code == 2) std::fprintf(stderr, "\nusage:\n%s", kMigrateDatabaseUsage);
-  return f.code;
-}
+int Report(const Failure& f) { return app::Report("migrate-database", kMigrateDatabaseUsage, f); }
 
 struct Flags {
   std::string from_path;  // the SQLite file
@@ -271,7 +256,7 @@ std::vector<Copied> CopyAll(storage::Connection& source, storage::Connection& ta
   for (const auto& copy : plan.copies) {
     const auto start = Clk::now();
     Copied c{copy.table, storage::CopyRows(source, SelectOf(copy), target, copy.table, copy.columns), 0};
-    c.seconds = Seconds(start);
+    c.seconds = SecondsSince(start);
     source_counts[copy.table] = storage::CountRows(source, copy.table);
     std::fprintf(stderr, "copied %s: %lld rows in %.2f s\n", copy.table.c_str(), static_cast<long long>(c.rows),
                  c.seconds);
@@ -286,7 +271,7 @@ std::vector<Copied> CopyAll(storage::Connection& source, storage::Connection& ta
     Copied c{std::string(kb::kSearchTable),
              storage::CopyRows(source, kb::kSqliteSearchText, target, kb::kPostgresSearchTextTable, text_columns), 0};
     target.ExecuteScript(kb::kPostgresSearchFromText);
-    c.seconds = Seconds(start);
+    c.seconds = SecondsSince(start);
     source_counts[c.table] = source.Execute("migrate.search_count", kb::kSqliteSearchCount, {}).front().Int(0);
     std::fprintf(stderr, "made %s from the SQLite full-text index: %lld entries in %.2f s\n", c.table.c_str(),
                  static_cast<long long>(c.rows), c.seconds);
@@ -297,11 +282,11 @@ std::vector<Copied> CopyAll(storage::Connection& source, storage::Connection& ta
   // Index builds sort; give them room (this transaction only).
   target.ExecuteScript("SET LOCAL maintenance_work_mem = '256MB'");
   storage::CreateIndexes(target, indexes);
-  std::fprintf(stderr, "indexes and unique constraints made in %.2f s\n", Seconds(start));
+  std::fprintf(stderr, "indexes and unique constraints made in %.2f s\n", SecondsSince(start));
   start = Clk::now();
   storage::AddForeignKeys(target, keys);
   for (const auto& t : plan.target_tables) storage::ResetSequences(target, t);
-  std::fprintf(stderr, "foreign keys checked and sequences set in %.2f s\n", Seconds(start));
+  std::fprintf(stderr, "foreign keys checked and sequences set in %.2f s\n", SecondsSince(start));
   return out;
 }
 
@@ -394,7 +379,7 @@ int Run(const Flags& flags) {
                    " again once the cause is fixed): " +
                        std::string(e.what())});
   }
-  const double copy_seconds = Seconds(copy_start);
+  const double copy_seconds = SecondsSince(copy_start);
 
   // The checks, on the target as the PostgreSQL nodes will read it.
   const auto verify_start = Clk::now();
@@ -420,7 +405,7 @@ int Run(const Flags& flags) {
   } catch (const std::exception& e) {
     problems.push_back(std::string("the check failed: ") + e.what());
   }
-  const double verify_seconds = Seconds(verify_start);
+  const double verify_seconds = SecondsSince(verify_start);
   if (!problems.empty()) {
     std::string message = "the copy does not match its source:";
     for (const auto& p : problems) message += "\n  " + p;
@@ -436,7 +421,7 @@ int Run(const Flags& flags) {
 
   // The summary.
   std::string out = "{\"ok\":true,\"from\":" + Json("sqlite:" + flags.from_path) + ",\"to\":" + Json(target_name) +
-                    ",\"rows\":" + std::to_string(total_rows) + ",\"seconds\":" + Fixed(Seconds(started)) +
+                    ",\"rows\":" + std::to_string(total_rows) + ",\"seconds\":" + Fixed(SecondsSince(started)) +
                     ",\"copySeconds\":" + Fixed(copy_seconds) + ",\"verifySeconds\":" + Fixed(verify_seconds) +
                     ",\"tables\":[";
   for (size_t i = 0; i < copied.size(); ++i)
