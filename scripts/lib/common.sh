@@ -14,6 +14,7 @@ readonly CREDENCE_PACKAGES=(
   apertium-apy apertium-eng-spa
   chromium
   dpkg-dev lintian
+  clang-16 libclang-rt-16-dev
 )
 
 credence_install_packages() {

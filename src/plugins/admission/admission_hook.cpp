@@ -19,6 +19,7 @@
 #include "core/ids.h"
 #include "notify/delivery.h"
 #include "notify/webhook.h"
+#include "plugins/admission/internal/answer.h"
 
 namespace credence::plugins::admission {
 namespace {
@@ -77,8 +78,10 @@ size_t CodePoints(std::string_view s) {
       std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; }));
 }
 
-// The hook's answer as a verdict (kind, reason, message, metadata) or a
-// kError "bad answer: ...".
+}  // namespace
+
+namespace internal {
+
 HookVerdict ParseAnswer(std::string_view body, int status) {
   boost::system::error_code ec;
   const json::value answer = json::parse(body, ec);
@@ -110,6 +113,10 @@ HookVerdict ParseAnswer(std::string_view body, int status) {
   }
   return v;
 }
+
+}  // namespace internal
+
+namespace {
 
 // Resolution on its own thread, waited for until the deadline: getaddrinfo
 // cannot be cancelled, and a slow DNS server must not stretch a guard past
@@ -190,7 +197,7 @@ HookVerdict CallUnguarded(const HookRequest& request, const outbound::Resolver& 
   if (status >= 300 && status < 400)
     return Failed("HTTP " + std::to_string(status) + " (redirects are not followed)", status);
   if (status < 200 || status >= 300) return Failed("HTTP " + std::to_string(status), status);
-  return ParseAnswer(answer.body, status);
+  return internal::ParseAnswer(answer.body, status);
 }
 
 }  // namespace

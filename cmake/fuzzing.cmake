@@ -1,0 +1,26 @@
+# libFuzzer builds (docs/fuzzing.md): cmake --preset fuzz, i.e. clang 16
+# with -DCREDENCE_FUZZ=ON in build/fuzz. Debian 12's default clang (14)
+# cannot compile the tree (no lambda captures of structured bindings, a
+# C++20 feature the code uses); clang-16 is in Debian 12 too. Every module
+# library is compiled with the fuzzer's coverage instrumentation and
+# ASan+UBSan, so a finding deep in a module a parser calls is reported where
+# it happens; only fuzz/ links the fuzzer runtime. Include before the
+# modules are added.
+option(CREDENCE_FUZZ "Build the libFuzzer targets in fuzz/ (clang only)" OFF)
+if(CREDENCE_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "CREDENCE_FUZZ needs clang 16 (cmake --preset fuzz, or -DCMAKE_CXX_COMPILER=clang++-16)")
+  endif()
+  # UBSan aborts instead of printing and going on, so a report fails the run.
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+                      -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+  # Optimized enough for a useful execution rate, with asserts kept and line
+  # tables for the reports; -O1 also keeps the compile time of the whole tree
+  # close to the release build's.
+  set(CMAKE_CXX_FLAGS_RELWITHDEBINFO "-O1 -gline-tables-only")
+  # warnings.cmake's flags are GCC's; clang names some differently.
+  add_compile_options(-Wno-unknown-warning-option)
+  set(CREDENCE_BUILD_TESTS OFF CACHE BOOL "" FORCE)
+  set(CREDENCE_BUILD_BENCH OFF CACHE BOOL "" FORCE)
+endif()
