@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 
+#include "app/archive_commands.h"
 #include "app/backup_restore.h"
 #include "app/migrate_database.h"
 #include "app/migrations.h"
@@ -30,7 +31,7 @@ const std::string kUsage = std::string(
     "       credence admin platform-audit [--limit N] [--database URL] [--data-dir DIR]\n"
     "  Prints the platform audit chain (sign-ins that named no tenant), newest first,\n"
     "  one JSON object a line, then a line with its verification.\n") +
-    kMigrateDatabaseUsage + kBackupUsage + kRestoreUsage;
+    kMigrateDatabaseUsage + kBackupUsage + kRestoreUsage + kArchiveUsage + kVerifyArchiveUsage;
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "credence admin: %s\n\n%s", message.c_str(), kUsage.c_str());
@@ -113,6 +114,8 @@ int RunAdminCommand(const std::vector<std::string>& args) {
   if (args[0] == "migrate-database") return MigrateDatabase({args.begin() + 1, args.end()});
   if (args[0] == "backup") return BackupDatabase({args.begin() + 1, args.end()});
   if (args[0] == "restore") return RestoreDatabase({args.begin() + 1, args.end()});
+  if (args[0] == "archive") return ArchiveNow({args.begin() + 1, args.end()});
+  if (args[0] == "verify-archive") return VerifyArchiveFiles({args.begin() + 1, args.end()});
   if (args[0] != "create-tenant" && args[0] != "platform-audit")
     return Fail("unknown admin command '" + args[0] + "'");
   const bool create = args[0] == "create-tenant";

@@ -88,6 +88,20 @@ int Serve(const Config& config) {
     LogLine(LogLevel::kError, "cannot load the chain-signing key").Str("error", chain_key.error().detail);
     return 1;
   }
+  // The archive directory must be there and writable: archiving deletes
+  // records only after their archive is written, and a typo should stop
+  // the start, not every archiving pass (docs/retention.md).
+  if (!config.archive_dir.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(config.archive_dir, ec)) {
+      LogLine(LogLevel::kError, "--archive-dir is not a directory").Str("archiveDir", config.archive_dir);
+      return 1;
+    }
+    if (::access(config.archive_dir.c_str(), W_OK | X_OK) != 0) {
+      LogLine(LogLevel::kError, "--archive-dir is not writable by this process").Str("archiveDir", config.archive_dir);
+      return 1;
+    }
+  }
   try {
     db = storage::OpenDatabase(config.EffectiveDatabaseUrl(), db_options);
     const auto migrations = AllMigrations();
@@ -134,6 +148,7 @@ int Serve(const Config& config) {
   set_options.connector_sync.batch_pause_ms = config.dev ? config.connector_batch_pause_ms : 0;
   set_options.chain_key = std::make_shared<const integrity::SigningKey>(std::move(*chain_key));
   set_options.record_reads = config.record_reads;
+  set_options.archive_dir = config.archive_dir;
   set_options.machine_translation = {.apertium_url = config.mt_apertium_url,
                                      .libretranslate_url = config.mt_libretranslate_url,
                                      .libretranslate_key = config.mt_libretranslate_key,
@@ -169,7 +184,8 @@ int Serve(const Config& config) {
   std::optional<BackgroundJobs> jobs;
   if (jobs_interval_ms > 0)
     jobs.emplace(set.scheduler, set.outbox, set.reports, jobs_interval_ms, &set.chain_heads,
-                 config.chain_head_interval_seconds * 1000, &set.connector_syncer, &set.analytics, &set.translation_jobs);
+                 config.chain_head_interval_seconds * 1000, &set.connector_syncer, &set.analytics, &set.translation_jobs,
+                 set.archiver.get(), config.archive_interval_minutes * 60'000);
 
   identity::Authenticator authenticator(*db, config.dev, &set.api_keys, &set.sessions);
   http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev, &set.audit);

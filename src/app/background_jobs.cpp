@@ -12,6 +12,7 @@
 #include "lifecycle/scheduler.h"
 #include "notify/outbox.h"
 #include "reports/report_service.h"
+#include "retention/archiver.h"
 #include "translation/jobs.h"
 
 namespace credence::app {
@@ -21,7 +22,8 @@ BackgroundJobs::BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, cons
                                const integrity::ChainHeads* chain_heads, int64_t chain_head_interval_ms,
                                const connectors::ConnectorSyncer* connectors,
                                const analytics::AnalyticsService* analytics,
-                               const translation::TranslationJobs* translation_jobs)
+                               const translation::TranslationJobs* translation_jobs,
+                               const retention::Archiver* archiver, int64_t archive_interval_ms)
     : scheduler_(scheduler),
       outbox_(outbox),
       reports_(reports),
@@ -31,6 +33,8 @@ BackgroundJobs::BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, cons
       connectors_(connectors),
       analytics_(analytics),
       translation_jobs_(translation_jobs),
+      archiver_(archiver),
+      archive_interval_ms_(archive_interval_ms),
       thread_([this] { Loop(); }) {}
 
 BackgroundJobs::~BackgroundJobs() {
@@ -49,6 +53,9 @@ void BackgroundJobs::Loop() {
   // Pruning scans the raw events: hourly is plenty for a retention in days.
   constexpr auto kPruneEvery = std::chrono::hours(1);
   auto last_pruned = std::chrono::steady_clock::now() - kPruneEvery;
+  // Archiving reads whole months: on its own, longer interval; its first
+  // pass after one interval, not at start-up.
+  auto last_archived = std::chrono::steady_clock::now();
   for (;;) {
     {
       std::unique_lock lock(mu_);
@@ -111,6 +118,20 @@ void BackgroundJobs::Loop() {
       run("analytics pruning", [&] {
         const auto p = analytics_->Prune();
         if (p.events_deleted > 0) LogLine(LogLevel::kInfo, "analytics pruning pass").Int("deleted", p.events_deleted);
+      });
+    }
+    if (archiver_ != nullptr &&
+        std::chrono::steady_clock::now() - last_archived >= std::chrono::milliseconds(archive_interval_ms_)) {
+      last_archived = std::chrono::steady_clock::now();
+      run("archiving", [&] {
+        const auto a = archiver_->RunOnce();
+        if (a.archives + a.failed > 0)
+          LogLine(LogLevel::kInfo, "archiving pass")
+              .Int("archives", a.archives)
+              .Int("decisions", a.decisions)
+              .Int("usage", a.usage)
+              .Int("audit", a.audit)
+              .Int("failed", a.failed);
       });
     }
     if (chain_heads_ != nullptr &&

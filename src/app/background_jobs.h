@@ -1,6 +1,6 @@
 #pragma once
 // Runs the expiry scheduler, the analytics' raw-event pruning, the notification outbox, the reports'
-// rollup and the connector syncs (a pass may run long: it syncs the open
+// rollup, the connector syncs, the archiving of records past retention (a pass may run long: it syncs the open
 // runs one after another) every interval on one thread, until destroyed; and, on its own
 // longer interval, signs the chain heads that moved (integrity/chain_heads.h). All are idempotent
 // and guarded (a lease, claims, a compare-and-set watermark), so several
@@ -31,6 +31,9 @@ class AnalyticsService;
 namespace credence::translation {
 class TranslationJobs;
 }
+namespace credence::retention {
+class Archiver;
+}
 
 namespace credence::app {
 
@@ -41,7 +44,8 @@ class BackgroundJobs {
                  const integrity::ChainHeads* chain_heads = nullptr, int64_t chain_head_interval_ms = 60'000,
                  const connectors::ConnectorSyncer* connectors = nullptr,
                  const analytics::AnalyticsService* analytics = nullptr,
-                 const translation::TranslationJobs* translation_jobs = nullptr);
+                 const translation::TranslationJobs* translation_jobs = nullptr,
+                 const retention::Archiver* archiver = nullptr, int64_t archive_interval_ms = 3'600'000);
   ~BackgroundJobs();  // stops after the pass in progress
   BackgroundJobs(const BackgroundJobs&) = delete;
   BackgroundJobs& operator=(const BackgroundJobs&) = delete;
@@ -58,6 +62,8 @@ class BackgroundJobs {
   const connectors::ConnectorSyncer* connectors_;
   const analytics::AnalyticsService* analytics_;
   const translation::TranslationJobs* translation_jobs_;
+  const retention::Archiver* archiver_;
+  int64_t archive_interval_ms_;
   std::mutex mu_;
   std::condition_variable wake_;
   bool stopping_ = false;

@@ -10,6 +10,7 @@
 #include "platform/schema.h"
 #include "plugins/schema.h"
 #include "reports/schema.h"
+#include "retention/schema.h"
 #include "trust/schema.h"
 
 namespace credence::app {
@@ -20,7 +21,7 @@ std::vector<storage::Migration> AllMigrations() {
   for (const auto* module : {&identity::Migrations(), &kb::Migrations(), &lifecycle::Migrations(),
                              &notify::Migrations(), &trust::Migrations(), &reports::Migrations(),
                              &platform::Migrations(), &integrity::Migrations(),
-                             &connectors::Migrations(), &plugins::Migrations(), &analytics::Migrations()})
+                             &connectors::Migrations(), &plugins::Migrations(), &analytics::Migrations(), &retention::Migrations()})
     all.insert(all.end(), module->begin(), module->end());
   return all;
 }

@@ -75,6 +75,10 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       translators(options.machine_translation),
       machine_translation(translations, block_heuristics, glossaries, languages, translators),
       translation_jobs(db, clock, machine_translation, options.machine_translation.jobs_per_tenant),
+      retention(db, clock, audit, !options.archive_dir.empty()),
+      archiver(options.archive_dir.empty()
+                   ? nullptr
+                   : std::make_unique<retention::Archiver>(db, clock, chain_heads, audit, options.archive_dir)),
       services_{db,
                 tenants,
                 users,
@@ -125,7 +129,9 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 content_rules,
                 events,
                 machine_translation,
-                translation_jobs} {
+                translation_jobs,
+                retention,
+                archiver.get()} {
   audit.SetChainHeads(&chain_heads);
   // A key with connector:push names a connector of its tenant.
   api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);

@@ -35,6 +35,8 @@
 #include "notify/outbox.h"
 #include "notify/webhook_service.h"
 #include "platform/audit_log.h"
+#include "retention/archiver.h"
+#include "retention/retention_service.h"
 #include "plugins/guard_pipeline.h"
 #include "plugins/plugin_service.h"
 #include "plugins/approvals.h"
@@ -92,6 +94,9 @@ struct ServiceSetOptions {
   bool record_reads = true;
   // Machine-translation providers (docs/machine-translation.md).
   translation::ProviderConfig machine_translation;
+  // Where records past retention are archived (docs/retention.md); empty:
+  // nothing is archived or deleted.
+  std::string archive_dir;
 };
 
 class ServiceSet {
@@ -166,6 +171,10 @@ class ServiceSet {
   translation::TranslatorSet translators;
   translation::MachineTranslationService machine_translation;
   translation::TranslationJobs translation_jobs;
+  // Retention settings and archives (docs/retention.md); the archiver only
+  // with an archive directory.
+  retention::RetentionService retention;
+  std::unique_ptr<retention::Archiver> archiver;
 
  private:
   http::Metrics metrics_;

@@ -78,6 +78,10 @@ constexpr FlagSpec kFlags[] = {
      "PEM file of the Ed25519 key that signs chain heads (default <data-dir>/chain-signing-key.pem; created if "
      "absent)"},
     {"chain-head-interval-seconds", FlagType::kInt, "how often moved chain heads are signed (default 60)"},
+    {"archive-dir", FlagType::kString,
+     "directory the records past each tenant's retention are archived to, then deleted (default: none, nothing is "
+     "archived; docs/retention.md)"},
+    {"archive-interval-minutes", FlagType::kInt, "how often the archiver looks for records past retention (default 60)"},
     {"connector-lease-seconds", FlagType::kInt,
      "how long a connector sync holds its connector without committing a batch (default 120)"},
     {"connector-batch-size", FlagType::kInt, "documents a connector sync commits per batch (default 200)"},
@@ -252,6 +256,12 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
   } else if (name == "chain-signing-key") {
     if (value.empty()) return FlagError(name, "must not be empty");
     c.chain_signing_key = value;
+  } else if (name == "archive-dir") {
+    if (value.empty()) return FlagError(name, "must not be empty");
+    c.archive_dir = value;
+  } else if (name == "archive-interval-minutes") {
+    if (number < 1 || number > 10'080) return FlagError(name, "expected 1 to 10080 minutes");
+    c.archive_interval_minutes = number;
   } else if (name == "chain-head-interval-seconds") {
     if (number < 1 || number > 86'400) return FlagError(name, "expected 1 to 86400 seconds");
     c.chain_head_interval_seconds = number;

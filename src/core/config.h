@@ -82,6 +82,10 @@ struct Config {
   std::string chain_signing_key;
   // How often the background jobs sign the chain heads that moved.
   int64_t chain_head_interval_seconds = 60;
+  // Retention (docs/retention.md): where archives are written (empty:
+  // nothing is archived or deleted) and how often the archiver runs.
+  std::string archive_dir;
+  int64_t archive_interval_minutes = 60;
   // Connector syncs (docs/connectors.md): the lease a sync holds on its
   // connector (renewed with every batch), the documents per committed
   // batch, and (development only) a pause after each batch for tests.

@@ -14,6 +14,7 @@ enum class ErrorKind {
   kNotFound,          // 404 (also for other tenants' resources)
   kMethodNotAllowed,  // 405
   kConflict,          // 409
+  kGone,              // 410: moved out for good (an archived record)
   kPayloadTooLarge,   // 413
   kGuardDenied,       // 422
   kRateLimited,       // 429

@@ -16,6 +16,7 @@ int StatusFor(ErrorKind kind) {
     case ErrorKind::kNotFound: return 404;
     case ErrorKind::kMethodNotAllowed: return 405;
     case ErrorKind::kConflict: return 409;
+    case ErrorKind::kGone: return 410;
     case ErrorKind::kPayloadTooLarge: return 413;
     case ErrorKind::kGuardDenied: return 422;
     case ErrorKind::kRateLimited: return 429;
@@ -37,6 +38,7 @@ std::string_view Title(int status) {
     case 405: return "Method Not Allowed";
     case 408: return "Request Timeout";
     case 409: return "Conflict";
+    case 410: return "Gone";
     case 413: return "Content Too Large";
     case 422: return "Unprocessable Content";
     case 429: return "Too Many Requests";

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/logging.h"
+#include "integrity/archive_boundary.h"
 #include "storage/session.h"
 
 namespace credence::integrity {
@@ -44,6 +45,9 @@ constexpr TenantQuery kHeadsInRange{
     "integrity.heads_in_range",
     "SELECT seq, hash, signed_at, key_id, signature FROM chain_heads WHERE tenant_id = $1 AND chain = $2"
     " AND seq >= $3 AND ($4 = 0 OR seq <= $4) ORDER BY seq LIMIT $5"};
+
+constexpr TenantQuery kDropHeadsBelow{"integrity.drop_heads_below",
+                                      "DELETE FROM chain_heads WHERE tenant_id = $1 AND chain = $2 AND seq < $3"};
 
 SignedHead HeadFromRow(const storage::Row& r, const std::string& tenant_id, const std::string& chain) {
   return SignedHead{tenant_id, chain, r.Int(0), r.Text(1), r.Int(2), r.Text(3), r.Text(4)};
@@ -100,15 +104,19 @@ ChainSource SqlChainSource(std::string name, const GlobalQuery& tenants, const T
     for (const auto& r : session.Run(tenants)) ids.push_back(r.Text(0));
     return ids;
   };
-  out.head = [&head](storage::TenantSession& tenant) -> std::optional<ChainHead> {
+  // A chain whose every record was archived ends at its archive boundary,
+  // and the boundary's record still answers for its hash.
+  out.head = [&head, name = out.name](storage::TenantSession& tenant) -> std::optional<ChainHead> {
     auto rows = tenant.Run(head);
-    if (rows.empty()) return std::nullopt;
+    if (rows.empty()) return ArchivedThrough(tenant, name);
     return ChainHead{rows.front().Int(0), rows.front().Text(1)};
   };
-  out.hash_at = [&hash_at](storage::TenantSession& tenant, int64_t seq) -> std::optional<std::string> {
+  out.hash_at = [&hash_at, name = out.name](storage::TenantSession& tenant,
+                                            int64_t seq) -> std::optional<std::string> {
     auto rows = tenant.Run(hash_at, {seq});
-    if (rows.empty()) return std::nullopt;
-    return rows.front().Text(0);
+    if (!rows.empty()) return rows.front().Text(0);
+    if (auto boundary = ArchivedThrough(tenant, name); boundary && boundary->seq == seq) return boundary->hash;
+    return std::nullopt;
   };
   return out;
 }
@@ -239,6 +247,39 @@ SignPass ChainHeads::SignMovedHeads() const {
   return pass;
 }
 
+SignedHead ChainHeads::SignHeadAt(storage::TenantSession& tx, const std::string& chain, const ChainHead& at) const {
+  auto rows = tx.Run(kHeadsInRange, {chain, at.seq, at.seq, 1});
+  if (!rows.empty()) {
+    SignedHead existing = HeadFromRow(rows.front(), tx.tenant_id(), chain);
+    if (existing.hash != at.hash)
+      throw std::runtime_error("the signed head at record " + std::to_string(at.seq) + " of chain " + chain +
+                               " names another hash than the record carries");
+    return existing;
+  }
+  const TimeMs now = clock_.Now();
+  SignedHead head{tx.tenant_id(), chain, at.seq, at.hash, now, key_->key_id(),
+                  key_->Sign(HeadMessage(chain, tx.tenant_id(), at.seq, at.hash, now))};
+  tx.Run(kInsertHead, {chain, head.seq, head.hash, head.signed_at, head.key_id, head.signature});
+  return head;
+}
+
+std::vector<SignedHead> ChainHeads::HeadsBetween(storage::TenantSession& tenant, const std::string& chain,
+                                                 int64_t from_seq, int64_t to_seq) const {
+  std::vector<SignedHead> out;
+  constexpr int64_t kPage = 1000;
+  for (int64_t next = from_seq;;) {
+    auto rows = tenant.Run(kHeadsInRange, {chain, next, to_seq, kPage});
+    for (const auto& r : rows) out.push_back(HeadFromRow(r, tenant.tenant_id(), chain));
+    if (static_cast<int64_t>(rows.size()) < kPage) break;
+    next = out.back().seq + 1;
+  }
+  return out;
+}
+
+void ChainHeads::DropHeadsBelow(storage::TenantSession& tx, const std::string& chain, int64_t seq) const {
+  tx.Run(kDropHeadsBelow, {chain, seq});
+}
+
 std::vector<SignedHead> ChainHeads::ListHeads(storage::TenantSession& tenant, const std::string& chain,
                                               int64_t before_seq, int64_t limit) const {
   std::vector<SignedHead> out;
@@ -268,7 +309,12 @@ HeadCheck ChainHeads::Check(storage::TenantSession& tenant, const std::string& c
       return "the chain ends at record " + std::to_string(chain_end) + ", before this head's record " +
              std::to_string(seq) + " (its tail was removed)";
     const auto at = chain->hash_at(tenant, seq);
-    if (!at) return "record " + std::to_string(seq) + " of the chain is missing";
+    if (!at) {
+      if (auto boundary = ArchivedThrough(tenant, chain_name); boundary && seq < boundary->seq)
+        return "record " + std::to_string(seq) + " was archived (the chain is archived through record " +
+               std::to_string(boundary->seq) + "): check it against the archive with credence admin verify-archive";
+      return "record " + std::to_string(seq) + " of the chain is missing";
+    }
     if (*at != hash) return "record " + std::to_string(seq) + " no longer carries the hash this head signed";
     return "";
   };

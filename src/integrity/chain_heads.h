@@ -139,6 +139,15 @@ class ChainHeads {
 
   const ChainSource* Find(const std::string& name) const;
 
+  // For archiving (docs/retention.md): the signed head at record `at` of
+  // the tenant's chain, signed now in `tx` when there is none; every head
+  // with sequence in [from_seq, to_seq]; removing those below `seq` once an
+  // archive carries them.
+  SignedHead SignHeadAt(storage::TenantSession& tx, const std::string& chain, const ChainHead& at) const;
+  std::vector<SignedHead> HeadsBetween(storage::TenantSession& tenant, const std::string& chain, int64_t from_seq,
+                                       int64_t to_seq) const;
+  void DropHeadsBelow(storage::TenantSession& tx, const std::string& chain, int64_t seq) const;
+
  private:
   std::optional<SignedHead> NewestHead(storage::TenantSession& tenant, const std::string& chain) const;
   enum class Signed { kUnchanged, kSigned, kRefused };

@@ -32,6 +32,20 @@ CREATE TABLE chain_heads (
 );
 )sql",
        ""},
+      // Per tenant and chain, the last record moved to an archive file
+      // (archive_boundary.h; docs/retention.md).
+      {801, "integrity: where each chain was archived through",
+       R"sql(
+CREATE TABLE chain_archive_boundaries (
+  tenant_id TEXT NOT NULL,
+  chain TEXT NOT NULL,
+  seq BIGINT NOT NULL,
+  hash TEXT NOT NULL,
+  archived_at BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, chain)
+);
+)sql",
+       ""},
   };
   return kMigrations;
 }

@@ -10,13 +10,13 @@
 #include "core/json_text.h"
 #include "core/text.h"
 #include "identity/authorization.h"
+#include "integrity/archive_boundary.h"
 #include "platform/internal/queries.h"
 #include "storage/session.h"
 
 namespace credence::platform {
 namespace {
 
-constexpr char kAuditChainName[] = "audit";
 
 // Columns of CREDENCE_AUDIT_COLUMNS.
 AuditEntry EntryFromRow(const storage::Row& r) {
@@ -248,14 +248,22 @@ ChainHead ReadChainHead(storage::TenantSession& tenant) {
 std::optional<std::string> ChainHashAt(storage::TenantSession& tenant, int64_t seq) {
   if (seq == 0) return std::string(kAuditGenesisHash);
   auto rows = tenant.Run(internal::kHashAt, {seq});
-  if (rows.empty()) return std::nullopt;
-  return rows.front().Text(0);
+  if (!rows.empty()) return rows.front().Text(0);
+  if (auto boundary = integrity::ArchivedThrough(tenant, kAuditChainName); boundary && boundary->seq == seq)
+    return boundary->hash;
+  return std::nullopt;
 }
 
 AuditVerifyResult VerifyAuditChain(storage::TenantSession& tenant, int64_t from_seq, int64_t to_seq) {
   AuditVerifyResult out;
   from_seq = std::max<int64_t>(from_seq, 1);
   std::string prev = kAuditGenesisHash;
+  // Entries up to the archive boundary are in archive files (verified
+  // there); the walk starts after it, linked to its hash.
+  if (auto boundary = integrity::ArchivedThrough(tenant, kAuditChainName); boundary && from_seq <= boundary->seq) {
+    out.archived_through = boundary->seq;
+    from_seq = boundary->seq + 1;
+  }
   if (from_seq > 1) {
     auto before = ChainHashAt(tenant, from_seq - 1);
     if (!before) {
@@ -309,6 +317,13 @@ AuditVerifyResult VerifyAuditChain(storage::TenantSession& tenant, int64_t from_
   } else if (head.front().Text(1) != prev) {
     Fail(out, std::nullopt, last, "the chain head's hash does not match the last entry");
   }
+  return out;
+}
+
+std::vector<AuditEntry> ReadAuditRange(storage::TenantSession& tenant, int64_t from_seq, int64_t to_seq,
+                                       int64_t limit) {
+  std::vector<AuditEntry> out;
+  for (const auto& r : tenant.Run(internal::kRange, {from_seq, to_seq, limit})) out.push_back(EntryFromRow(r));
   return out;
 }
 

@@ -77,12 +77,18 @@ struct AuditPage {
   std::optional<std::string> next_cursor;
 };
 
+// The audit log as a chain the integrity module signs heads of.
+inline constexpr char kAuditChainName[] = "audit";
+
 struct AuditVerifyResult {
   int64_t checked = 0;
   bool ok = true;
   std::optional<std::string> first_invalid_id;  // none when the entry is missing
   std::optional<int64_t> first_invalid_seq;
   std::string problem;
+  // Entries up to here were archived (docs/retention.md): the walk began
+  // after them, from the archive boundary's hash.
+  std::optional<int64_t> archived_through;
 };
 
 // The entries' own check and the check against the signed heads (nullopt
@@ -140,6 +146,9 @@ std::optional<std::string> ChainHashAt(storage::TenantSession& tenant, int64_t s
 // the start) through `to_seq` (0: the end, where the chain head row is
 // checked against the last entry too).
 AuditVerifyResult VerifyAuditChain(storage::TenantSession& tenant, int64_t from_seq = 1, int64_t to_seq = 0);
+// Entries `from_seq` to `to_seq` of the tenant's chain, at most `limit`, in
+// order (the archiver's read; docs/retention.md).
+std::vector<AuditEntry> ReadAuditRange(storage::TenantSession& tenant, int64_t from_seq, int64_t to_seq, int64_t limit);
 // Every tenant that has a chain (kPlatformTenantId included once it has one).
 std::vector<std::string> AuditChainTenants(storage::Session& session);
 // The hash of `entry` as entry `entry.seq` of `tenant_id`'s chain, linked to

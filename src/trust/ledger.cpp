@@ -9,10 +9,12 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "core/ids.h"
 #include "core/json_text.h"
+#include "integrity/archive_boundary.h"
 #include "storage/session.h"
 
 namespace credence::trust {
@@ -53,7 +55,7 @@ constexpr TenantQuery kInsertDecision{
   "id, seq, header, evidence, prev_hash, hash, overall, total, allowed, warned, blocked, escalated, hash_format," \
   " evaluated_at, endpoint, actor_kind, actor_label, actor_type, action, channel, user_id, key_id, app_id"
 
-constexpr int64_t kHashFormat = 3;  // what appends write (ledger.h)
+constexpr int64_t kHashFormat = kNewestHashFormat;  // what appends write (ledger.h)
 
 constexpr TenantQuery kDecisionById{
     "trust.ledger_decision_by_id",
@@ -356,6 +358,10 @@ PreparedAppend PrepareAppend(storage::TenantSession& tx, const LedgerRecord& rec
   } else if (auto last = tx.Run(kLastLink); !last.empty()) {
     seq = last.front().Int(0) + 1;
     prev = last.front().Text(1);
+  } else if (auto boundary = integrity::ArchivedThrough(tx, kLedgerChain)) {
+    // Every record was archived: the chain goes on from the last one.
+    seq = boundary->seq + 1;
+    prev = boundary->hash;
   }
   const size_t n = record.evidence.size();
   result.stored.resize(n);
@@ -562,7 +568,13 @@ VerifyResult VerifyChain(storage::TenantSession& tenant, int64_t from_seq, int64
   VerifyResult out;
   from_seq = std::max<int64_t>(from_seq, 1);
   std::string prev = kGenesisHash;
-  if (from_seq > 1) {
+  // Records up to the archive boundary are in archive files (verified
+  // there); the walk starts after it, linked to its hash.
+  if (auto boundary = integrity::ArchivedThrough(tenant, kLedgerChain); boundary && from_seq <= boundary->seq + 1) {
+    out.archived_through = boundary->seq;
+    from_seq = boundary->seq + 1;
+    prev = boundary->hash;
+  } else if (from_seq > 1) {
     auto before = tenant.Run(kLinkBefore, {from_seq - 1});
     if (!before.empty()) prev = before.front().Text(0);
   }
@@ -650,6 +662,17 @@ VerifyResult VerifyChain(storage::TenantSession& tenant, int64_t from_seq, int64
     if (static_cast<int64_t>(rows.size()) < kPage) break;
   }
   return out;
+}
+
+std::vector<int64_t> ParseEvidenceIds(std::string_view text) {
+  auto ids = ParseIds(text);
+  if (text != JoinIds(ids)) throw std::invalid_argument("the evidence column is not a plain list of ids");
+  return ids;
+}
+
+std::string RecordHashOf(int64_t format, const std::string& tenant_id, int64_t seq, const std::string& prev_hash,
+                         const std::string& header, const std::vector<std::string>& evidence_hashes) {
+  return RecordHash(format, tenant_id, seq, prev_hash, header, evidence_hashes);
 }
 
 integrity::ChainSource LedgerChain() {

@@ -22,6 +22,7 @@
 #include <unordered_map>
 #include <utility>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/clock.h"
@@ -181,11 +182,22 @@ struct VerifyResult {
   std::optional<std::string> first_invalid_decision_id;
   std::optional<int64_t> first_invalid_seq;
   std::string problem;  // why it does not verify
+  // Records up to here were archived (docs/retention.md): the walk began
+  // after them, from the archive boundary's hash.
+  std::optional<int64_t> archived_through;
 };
 
 // Walks the tenant's chain from sequence `from_seq` (1: the start) through
 // `to_seq` (0: the end), recomputing every hash.
 VerifyResult VerifyChain(storage::TenantSession& tenant, int64_t from_seq, int64_t to_seq);
+
+// For archives (docs/retention.md): the evidence column's ids (throws
+// std::invalid_argument when it is not a plain comma-separated list), and a
+// record's hash in `format` (1 to 3) from what it covers.
+std::vector<int64_t> ParseEvidenceIds(std::string_view text);
+std::string RecordHashOf(int64_t format, const std::string& tenant_id, int64_t seq, const std::string& prev_hash,
+                         const std::string& header, const std::vector<std::string>& evidence_hashes);
+inline constexpr int64_t kNewestHashFormat = 3;
 
 // The ledger as a chain the integrity module signs heads of ("ledger").
 inline constexpr char kLedgerChain[] = "ledger";

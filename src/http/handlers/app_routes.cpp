@@ -5,6 +5,7 @@
 #include <boost/json/serialize.hpp>
 
 #include "core/ids.h"
+#include "http/handlers/retention_json.h"
 #include "http/handlers/routes.h"
 #include "http/handlers/trust_json.h"
 #include "http/json_io.h"
@@ -179,6 +180,7 @@ Schema StatsSchema() {
                                          Required("lastRequestAt", Schema::Timestamp().Nullable()),
                                      }))
                            .Describe("every key of the app, oldest first, also those without requests")),
+      Required("archived", ArchivedWindowSchema()),
   });
 }
 
@@ -476,11 +478,16 @@ void AddAppRoutes(Router& router, const Services& s) {
               "/trust-admin/apps/{id}/stats",
               Auth::kTenantAdmin,
               "",
-              [&apps](RequestContext& ctx) {
+              [&apps, &s](RequestContext& ctx) {
                 auto stats =
                     apps.Stats(ctx.Caller(), AppId(ctx), ctx.request.QueryParam("from"), ctx.request.QueryParam("to"));
                 if (!stats) return Problem(ctx, stats.error());
-                return JsonResponse(200, StatsJson(*stats));
+                // Counted from the ledger's rows: a window reaching archived
+                // decisions says so (docs/retention.md).
+                auto out = StatsJson(*stats);
+                out["archived"] = ArchivedWindowJson(s, ctx.Caller().tenant_id, "decisions",
+                                                     stats->window.from_ms, stats->window.end_ms);
+                return JsonResponse(200, out);
               },
               {.summary = "Decision counts and per-key request volume of the app over a window of UTC days, both "
                           "ends inclusive (tenant admins); archived apps too.",

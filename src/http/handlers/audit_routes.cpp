@@ -6,7 +6,12 @@
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
 
+#include <limits>
+
+#include "core/date_window.h"
+
 #include "http/handlers/chain_json.h"
+#include "http/handlers/retention_json.h"
 #include "http/handlers/routes.h"
 #include "http/json_io.h"
 #include "http/problem.h"
@@ -67,6 +72,7 @@ Schema PageSchema() {
   return Schema::Object({
       Required("entries", Schema::Array(EntrySchema()).Describe("newest first")),
       Required("nextCursor", Schema::String().Nullable().Describe("pass as ?cursor= for the next page; null: last")),
+      Required("archived", ArchivedWindowSchema()),
   });
 }
 
@@ -127,6 +133,12 @@ HttpResponse Answer(RequestContext& ctx, const Services& s, const std::string& f
                                q.QueryParam("cursor"), q.QueryParam("limit")};
   auto page = s.audit.List(ctx.Caller(), filter, attach ? platform::kMaxAuditExportSize : platform::kMaxAuditPageSize);
   if (!page) return Problem(ctx, page.error());
+  // Entries past the tenant's retention are in archive files: say so when
+  // the window reaches them (docs/retention.md).
+  TimeMs from = 0, to = std::numeric_limits<TimeMs>::max();
+  if (filter.from) from = ParseTimeBound(*filter.from, false, 0).value_or(0);
+  if (filter.to) to = ParseTimeBound(*filter.to, true, 0).value_or(to);
+  json::value archived = ArchivedWindowJson(s, ctx.Caller().tenant_id, "audit", from, to);
   HttpResponse r;
   if (format == "csv") {
     r.status = 200;
@@ -137,10 +149,12 @@ HttpResponse Answer(RequestContext& ctx, const Services& s, const std::string& f
     entries.reserve(page->entries.size());
     for (const auto& e : page->entries) entries.push_back(EntryJson(e));
     r = JsonResponse(200, {{"entries", std::move(entries)},
-                           {"nextCursor", page->next_cursor ? json::value(*page->next_cursor) : json::value(nullptr)}});
+                           {"nextCursor", page->next_cursor ? json::value(*page->next_cursor) : json::value(nullptr)},
+                           {"archived", archived}});
   }
   // The cursor of the next page, also for CSV (which has no place for it).
   if (page->next_cursor) r.WithHeader("X-Next-Cursor", *page->next_cursor);
+  if (archived.is_object()) r.WithHeader("X-Archived-Before", std::string(archived.as_object().at("before").as_string()));
   if (attach)
     r.WithHeader("Content-Disposition", std::string("attachment; filename=\"credence-audit.") + format + "\"");
   return r;

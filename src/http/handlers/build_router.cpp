@@ -32,6 +32,7 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddConfigurationRoutes(*router, services);
   AddTemplateRoutes(*router, services);
   AddAnalyticsRoutes(*router, services);
+  AddRetentionRoutes(*router, services);
   AddPluginRoutes(*router, services);
   AddDevRoutes(*router, services);
   *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version, WebhookEventDocs()));

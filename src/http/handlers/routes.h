@@ -68,6 +68,10 @@ class BlockHeuristicService;
 class StyleRuleService;
 class GlossaryService;
 }  // namespace credence::platform
+namespace credence::retention {
+class RetentionService;
+class Archiver;
+}  // namespace credence::retention
 namespace credence::analytics {
 class AnalyticsService;
 }
@@ -153,6 +157,10 @@ struct Services {
   const translation::MachineTranslationService& machine_translation;
   // Its triggers' queue (POST /dev/jobs/run runs a pass).
   const translation::TranslationJobs& translation_jobs;
+  // Retention settings and archives (docs/retention.md); the archiver is
+  // null when the server has no archive directory.
+  const retention::RetentionService& retention;
+  const retention::Archiver* archiver;
 };
 
 struct WebhookDoc;
@@ -218,6 +226,8 @@ void AddConfigurationRoutes(Router& router, const Services& services);
 void AddTemplateRoutes(Router& router, const Services& services);
 // Reading analytics of entries (/api/analytics/..., docs/analytics.md).
 void AddAnalyticsRoutes(Router& router, const Services& services);
+// Retention settings and archives (/trust-admin/retention, docs/retention.md).
+void AddRetentionRoutes(Router& router, const Services& services);
 // Plugins (docs/plugins.md): manifests, tenant installations and settings,
 // plugin routes (content rules).
 void AddPluginRoutes(Router& router, const Services& services);

@@ -4,10 +4,12 @@
 #include <boost/json/parse.hpp>
 
 #include <charconv>
+#include <limits>
 
 #include "core/date_window.h"
 #include "core/ids.h"
 #include "http/handlers/chain_json.h"
+#include "http/handlers/retention_json.h"
 #include "http/handlers/routes.h"
 #include "http/json_io.h"
 #include "http/problem.h"
@@ -310,8 +312,11 @@ void AddTrustRoutes(Router& router, const Services& s) {
                .errors = {400, 403}}});
 
   router.Add({Method::kGet, "/api/trust/decisions/{decisionId}", Auth::kUserOrMachine, "trust:read",
-              [&trust](RequestContext& ctx) {
-                auto d = trust.GetDecision(ctx.Caller(), CanonicalUuid(ctx.PathParam("decisionId")));
+              [&trust, &s](RequestContext& ctx) {
+                const std::string id = CanonicalUuid(ctx.PathParam("decisionId"));
+                auto d = trust.GetDecision(ctx.Caller(), id);
+                if (!d && d.error().kind == ErrorKind::kNotFound)
+                  if (auto archived = ArchivedDecision(s, ctx.Caller().tenant_id, id)) return Problem(ctx, *archived);
                 if (!d) return Problem(ctx, d.error());
                 return JsonResponse(200, DecisionRecordJson(*d));
               },
@@ -347,7 +352,7 @@ void AddTrustRoutes(Router& router, const Services& s) {
                    Required("hash", Schema::String()),
                    Required("previousHash", Schema::String()),
                }),
-               .errors = {403, 404},
+               .errors = {403, 404, 410},
                .path_params = {{"decisionId", Schema::Uuid()}}}});
 
   static const Schema kUsage = Schema::Object({
@@ -426,7 +431,7 @@ void AddTrustRoutes(Router& router, const Services& s) {
                .errors = {400, 403}}});
 
   router.Add({Method::kGet, "/trust-admin/ledger/decisions", Auth::kTenantAdmin, "",
-              [&trust](RequestContext& ctx) {
+              [&trust, &s](RequestContext& ctx) {
                 const auto& q = ctx.request;
                 trust::DecisionFilter filter;
                 std::vector<FieldError> errors;
@@ -473,7 +478,12 @@ void AddTrustRoutes(Router& router, const Services& s) {
                                               {"escalated", d.counts.escalated}}}});
                 json::value next = nullptr;
                 if (static_cast<int64_t>(list->size()) == filter.limit && !list->empty()) next = list->back().seq;
-                return JsonResponse(200, json::object{{"decisions", std::move(decisions)}, {"nextCursor", next}});
+                return JsonResponse(
+                    200, json::object{{"decisions", std::move(decisions)},
+                                      {"nextCursor", next},
+                                      {"archived", ArchivedWindowJson(s, ctx.Caller().tenant_id, "decisions",
+                                                                      filter.from.value_or(0),
+                                                                      filter.to.value_or(std::numeric_limits<TimeMs>::max()))}});
               },
               {.summary = "The tenant's decision ledger (tenant admins), newest first: who asked, on which "
                           "channel, with which app, and the overall decision and counts of each record. "
@@ -493,6 +503,7 @@ void AddTrustRoutes(Router& router, const Services& s) {
                                              Required("counts", counts),
                                          }))),
                    Required("nextCursor", Schema::Integer().Nullable().Describe("the cursor of the next page")),
+                   Required("archived", ArchivedWindowSchema()),
                }),
                .query = {{"decision", Schema::String().Enum({"allow", "warn", "block"}), false, "only this overall decision"},
                          {"appId", Schema::Uuid(), false, "only decisions made with this app's keys"},
