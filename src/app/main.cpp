@@ -10,6 +10,7 @@
 #include "app/admin_command.h"
 #include "app/application.h"
 #include "core/config.h"
+#include "telemetry/tracing.h"
 
 namespace {
 
@@ -44,6 +45,10 @@ int CheckConfig(const std::vector<std::string>& args) {
   auto config = credence::ParseConfig(serve_args, credence::ProcessEnv);
   if (!config) {
     PrintConfigError(config.error());
+    return 2;
+  }
+  if (auto tracing = credence::telemetry::ReadTracingSettings(credence::ProcessEnv); !tracing) {
+    std::fprintf(stderr, "credence: %s (docs/tracing.md)\n", tracing.error().detail.c_str());
     return 2;
   }
   for (const auto& name : required) {
@@ -86,6 +91,13 @@ int main(int argc, char** argv) {
   auto config = credence::ParseConfig(args, credence::ProcessEnv);
   if (!config) {
     PrintConfigError(config.error());
+    return 2;
+  }
+  // Tracing (OTEL_* variables, docs/tracing.md) lives as long as the server:
+  // its destructor, after Serve, sends the spans still queued.
+  auto tracing = credence::telemetry::Tracing::Start(credence::ProcessEnv, "0.1.0");
+  if (!tracing) {
+    std::fprintf(stderr, "credence: %s (docs/tracing.md)\n", tracing.error().detail.c_str());
     return 2;
   }
   return credence::app::Serve(*config);

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <mutex>
 
+#include "telemetry/outbound_call.h"
+
 namespace credence::connectors {
 namespace {
 
@@ -104,6 +106,13 @@ Result<std::string> GitMirror::Fetch(const std::string& branch) {
   const bool fetched_before = git_reference_lookup(&existing, repo_, RefName(branch).c_str()) == 0;
   Reference existing_ref(existing);
   if (auto path = LocalPath(url_); path && fetched_before) return CopyLocal(*path, branch);
+  // libgit2 makes the requests itself: one span around the fetch, with no
+  // traceparent (it takes no extra headers per request here).
+  telemetry::Span span("git fetch", telemetry::SpanKind::kClient);
+  if (span.recording()) {
+    const telemetry::HostPort server = telemetry::HostPortOf(url_);
+    if (!server.host.empty()) span.SetString("server.address", server.host).SetInt("server.port", server.port);
+  }
 
   git_remote* r = nullptr;
   if (git_remote_create_anonymous(&r, repo_, url_.c_str()) != 0)
@@ -116,8 +125,10 @@ Result<std::string> GitMirror::Fetch(const std::string& branch) {
   opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
   // The tracking ref stays, so the negotiation tells the remote what the
   // mirror has and only new objects come.
-  if (git_remote_fetch(remote.get(), &refspecs, &opts, nullptr) != 0)
+  if (git_remote_fetch(remote.get(), &refspecs, &opts, nullptr) != 0) {
+    span.SetError("the fetch failed");
     return Error::InvalidArgument("repository_unreachable", LastError("cannot fetch from " + url_));
+  }
   // A branch gone from the remote must not be answered by the last fetch.
   const git_remote_head** heads = nullptr;
   size_t count = 0;

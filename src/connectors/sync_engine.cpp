@@ -19,6 +19,7 @@
 #include "outbound/outbound.h"
 #include "storage/database.h"
 #include "storage/session.h"
+#include "telemetry/span.h"
 
 namespace credence::connectors {
 namespace {
@@ -380,6 +381,12 @@ SyncPassSummary ConnectorSyncer::RunOnce() const {
       session.Commit();
     }
     ++summary.started;
+    // A trace per run (docs/tracing.md): its fetches and batches are spans in it.
+    telemetry::Span span = telemetry::Span::Root("connector sync");
+    if (span.recording())
+      span.SetString("credence.connector.kind", connector.kind)
+          .SetString("credence.connector.run_id", run_id)
+          .SetString("credence.tenant_id", tenant_id);
     RunScope scope{
         tenant_id, connector, run_id, holder, options_.lease_ms, options_.batch_size, options_.batch_pause_ms};
     RunWriter writer(db_, clock_, scanning_, scope);
@@ -400,8 +407,10 @@ SyncPassSummary ConnectorSyncer::RunOnce() const {
     }
     if (lost) {
       LogLine(LogLevel::kWarn, "connector sync lost its lease").Str("tenant", tenant_id).Str("run", run_id);
+      span.SetError("lost its lease");
       continue;
     }
+    if (error) span.SetError(*error);
     try {
       storage::Session session(db_, storage::TxMode::kWrite);
       storage::TenantSession tenant(session, tenant_id);

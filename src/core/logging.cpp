@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "core/json_text.h"
+#include "core/trace_context.h"
 
 namespace credence {
 namespace {
@@ -37,6 +38,16 @@ LogLine::LogLine(LogLevel level, std::string_view message) : enabled_(LogEnabled
   buffer_ += LevelName(level);
   buffer_ += "\",\"msg\":";
   AppendJsonString(buffer_, message);
+  // Every line written while a request (or a traced job) runs names its
+  // trace, so logs and traces join on the id (docs/tracing.md).
+  const TraceContext& trace = CurrentTraceContext();
+  if (trace.valid()) {
+    buffer_ += ",\"traceId\":\"";
+    AppendHex(buffer_, trace.trace_id.data(), trace.trace_id.size());
+    buffer_ += "\",\"spanId\":\"";
+    AppendHex(buffer_, trace.span_id.data(), trace.span_id.size());
+    buffer_.push_back('"');
+  }
 }
 
 LogLine::~LogLine() {

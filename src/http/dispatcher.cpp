@@ -23,6 +23,7 @@
 #include "identity/authenticator.h"
 #include "identity/authorization.h"
 #include "storage/database.h"
+#include "telemetry/span.h"
 
 namespace credence::http {
 namespace {
@@ -221,6 +222,38 @@ Error RateLimited(const RateLimitVerdict& verdict) {
       .With("policy", Quoted(verdict.refused_by));
 }
 
+// The request's span (docs/tracing.md): the caller's traceparent continued
+// (or a new trace), made current for everything the request does. Not even
+// the headers are read when tracing is off. Health probes are not traced:
+// a load balancer asks every few seconds and the traces would be noise.
+telemetry::Span StartRequestSpan(const HttpRequest& request) {
+  if (!telemetry::TracingEnabled()) return {};
+  if (request.path() == "/healthz" || request.path() == "/readyz") return {};
+  telemetry::Span span =
+      telemetry::Span::Server(request.method_name, request.Header("traceparent"), request.Header("tracestate"));
+  if (span.recording()) {
+    span.SetString("http.request.method", request.method_name)
+        .SetString("url.path", request.path())
+        .SetString("url.scheme", "http")
+        .SetString("client.address", request.client_address)
+        .SetString("user_agent.original", request.Header("user-agent").substr(0, kMaxUserAgentBytes));
+  }
+  return span;
+}
+
+void EndRequestSpan(telemetry::Span& span, const Route* route, int status, std::string_view request_id,
+                    std::string_view tenant) {
+  if (span.recording()) {
+    if (route != nullptr) span.SetString("http.route", route->path);
+    span.SetInt("http.response.status_code", status).SetString("credence.request_id", request_id);
+    if (!tenant.empty()) span.SetString("credence.tenant_id", tenant);
+    // A server span fails on 5xx only: a 4xx is the caller's error, not ours
+    // (OTel HTTP semantic conventions).
+    if (status >= 500) span.SetError("HTTP " + std::to_string(status));
+  }
+  span.End();
+}
+
 }  // namespace
 
 // What every answer gets once it is final: the request id header, the
@@ -242,6 +275,7 @@ void Dispatcher::Conclude(HttpResponse& response, const Route* route, Method met
 
 HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
   const auto started = Clock::now();
+  telemetry::Span span = StartRequestSpan(request);
   RequestContext ctx(request, RequestIdFor(request));
   ctx.meta = MetaOf(request, ctx.request_id);
   const Route* route = nullptr;
@@ -274,6 +308,9 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
       break;
     case Router::Match::Outcome::kFound:
       route = match.route;
+      // Named by the route template, not the path, so ids do not make
+      // every request a span name of its own.
+      if (span.recording()) span.SetName(request.method_name + " " + route->path);
       break;
   }
 
@@ -315,14 +352,21 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
 
   const std::string_view tenant = ctx.principal ? std::string_view(ctx.principal->tenant_id) : std::string_view();
   if (response.pending) {
-    // Finished later, on the server's thread: map errors and log then.
+    // Finished later, on the server's thread: map errors and log then. The
+    // span goes along (its context made current there, so the finishing
+    // step's log lines and spans join the request's trace) and ends then.
+    span.Deactivate();
+    const TraceContext trace = span.context();
+    auto open_span = span.recording() ? std::make_shared<telemetry::Span>(std::move(span)) : nullptr;
     response.pending->Wrap([this, route, started, method = request.method, method_name = request.method_name,
                             request_id = ctx.request_id, path = std::string(request.path()),
-                            tenant = std::string(tenant),
-                            rate_headers = std::move(rate_headers)](const PendingResponse::Step& finish) {
+                            tenant = std::string(tenant), rate_headers = std::move(rate_headers), trace,
+                            open_span](const PendingResponse::Step& finish) {
+      ScopedTraceContext in_trace(trace);
       HttpResponse r = Guarded(*route, request_id, path, finish);
       rate_headers.AddTo(r);
       Conclude(r, route, method, method_name, request_id, tenant, started);
+      if (open_span) EndRequestSpan(*open_span, route, r.status, request_id, tenant);
       return r;
     });
     return response;
@@ -330,6 +374,7 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
   if (audit_ != nullptr && route != nullptr && IsAuditedRefusal(*route, request.method, response, ctx.principal))
     RecordRefusal(match.path_template, request.method_name, response, *ctx.principal);
   Conclude(response, route, request.method, request.method_name, ctx.request_id, tenant, started);
+  EndRequestSpan(span, route, response.status, ctx.request_id, tenant);
   return response;
 }
 

@@ -15,6 +15,9 @@
 #include <memory>
 #include <mutex>
 
+#include "telemetry/outbound_call.h"
+#include "telemetry/span.h"
+
 namespace credence::notify {
 namespace {
 
@@ -285,6 +288,8 @@ void InitCurl() {
 }
 
 PostAnswer PostPinned(const PinnedPost& request) {
+  // The callee continues the caller's trace (W3C traceparent).
+  telemetry::OutboundCall call(request.purpose, "POST", request.url);
   InitCurl();
   CurlHandle c(curl_easy_init());
   if (!c) return {.error = "cannot create an HTTP client"};
@@ -295,6 +300,7 @@ PostAnswer PostPinned(const PinnedPost& request) {
   // Without this curl may wait for "100 Continue" before sending the body.
   Append(list, "Expect:");
   for (const auto& line : request.header_lines) Append(list, line);
+  for (const auto& line : call.HeaderLines()) Append(list, line);
   // Connect to the address that was checked, whatever DNS answers next.
   Slist pinned;
   Append(pinned, request.target.curl_resolve_entry());
@@ -320,16 +326,17 @@ PostAnswer PostPinned(const PinnedPost& request) {
   // An answer stopped at the bound was cut, not failed: its status counts.
   out.sent = (rc == CURLE_OK || (out.too_large && rc == CURLE_WRITE_ERROR)) && out.status != 0;
   if (!out.sent) out.error = TransportError(rc, error_buffer);
+  call.Finish(out.status, out.sent ? std::string_view() : std::string_view(out.error));
   return out;
 }
 
 SendResult PostJson(const std::string& url, const std::string& body,
                     const std::vector<std::pair<std::string, std::string>>& headers, int64_t timeout_ms,
-                    const outbound::Policy& outbound) {
+                    const outbound::Policy& outbound, const char* purpose) {
   auto target = outbound::Resolve(url, outbound);
   if (!target) return {false, target.error().code + ": " + target.error().detail};
   PinnedPost request{.url = url, .target = *target, .body = body, .timeout_ms = timeout_ms,
-                     .user_agent = "Credence-Notify/1"};
+                     .user_agent = "Credence-Notify/1", .purpose = purpose};
   for (const auto& [name, value] : headers) request.header_lines.push_back(OneLine(name) + ": " + OneLine(value));
   const PostAnswer answer = PostPinned(request);
   if (!answer.sent) return {false, "HTTP request failed: " + answer.error};
@@ -343,6 +350,12 @@ SendResult SendMail(const std::string& smtp_url, const std::string& from, const 
                     const std::string& message, int64_t timeout_ms) {
   if (smtp_url.empty()) return {false, "no SMTP server is configured (--smtp-url)"};
   if (recipients.empty()) return {false, "no recipients"};
+  telemetry::Span span("smtp send", telemetry::SpanKind::kClient);
+  if (span.recording()) {
+    const telemetry::HostPort server = telemetry::HostPortOf(smtp_url);
+    span.SetString("server.address", server.host).SetInt("credence.smtp.recipients", static_cast<int64_t>(recipients.size()));
+    if (server.port != 0) span.SetInt("server.port", server.port);
+  }
   InitCurl();
   CurlHandle c(curl_easy_init());
   if (!c) return {false, "cannot create an SMTP client"};
@@ -365,6 +378,7 @@ SendResult SendMail(const std::string& smtp_url, const std::string& from, const 
   curl_easy_getinfo(c.get(), CURLINFO_RESPONSE_CODE, &reply);
   std::string error = "SMTP failed: " + TransportError(rc, error_buffer);
   if (reply != 0) error += " (last reply " + std::to_string(reply) + ")";
+  span.SetError(error);
   return {false, error};
 }
 

@@ -96,6 +96,8 @@ struct PinnedPost {
   const char* protocols = "http,https";
   const char* user_agent = "Credence/1";
   size_t max_answer_bytes = 64 * 1024;
+  // Names the call's client span ("POST <purpose>", docs/tracing.md).
+  const char* purpose = "webhook";
 };
 struct PostAnswer {
   bool sent = false;        // a status was answered (transport succeeded)
@@ -109,7 +111,7 @@ PostAnswer PostPinned(const PinnedPost& request);
 
 SendResult PostJson(const std::string& url, const std::string& body,
                     const std::vector<std::pair<std::string, std::string>>& headers, int64_t timeout_ms,
-                    const outbound::Policy& outbound);
+                    const outbound::Policy& outbound, const char* purpose = "webhook");
 
 // Sends `message` through the SMTP server at `smtp_url` (MAIL FROM `from`,
 // RCPT TO each of `recipients`).

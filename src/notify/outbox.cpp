@@ -17,6 +17,7 @@
 #include "notify/internal/webhook_queries.h"
 #include "notify/webhook.h"
 #include "storage/session.h"
+#include "telemetry/span.h"
 
 namespace credence::notify {
 namespace {
@@ -162,7 +163,7 @@ SendResult OutboxWorker::SendWebhook(const Delivery& d, TimeMs now) const {
   return PostJson(url, d.text,
                   {{"webhook-id", d.id}, {"webhook-timestamp", std::to_string(timestamp)},
                    {"webhook-signature", signatures}},
-                  settings_.timeout_ms, settings_.outbound);
+                  settings_.timeout_ms, settings_.outbound, "webhook");
 }
 
 void OutboxWorker::WebhookFailed(storage::TenantSession& tx, const Delivery& d, TimeMs now) const {
@@ -202,6 +203,19 @@ void OutboxWorker::WebhookFailed(storage::TenantSession& tx, const Delivery& d, 
 }
 
 SendResult OutboxWorker::Send(const Delivery& d, TimeMs now) const {
+  // A delivery runs on the jobs' thread, long after the request that queued
+  // it: a trace of its own (docs/tracing.md), so its outbound call carries a
+  // traceparent all the same.
+  telemetry::Span span = telemetry::Span::Root("notify deliver");
+  if (span.recording())
+    span.SetString("credence.notify.event", d.event).SetString("credence.notify.delivery_id", d.id).SetString(
+        "credence.tenant_id", d.tenant_id);
+  SendResult sent = SendOne(d, now);
+  if (!sent.ok) span.SetError(sent.error);
+  return sent;
+}
+
+SendResult OutboxWorker::SendOne(const Delivery& d, TimeMs now) const {
   if (!d.webhook_id.empty()) return SendWebhook(d, now);
   std::string type(kTypeEmail);
   ChannelConfig config;
@@ -226,15 +240,15 @@ SendResult OutboxWorker::Send(const Delivery& d, TimeMs now) const {
     m.extra_headers = {{"X-Credence-Event", d.event}, {"X-Credence-Delivery", d.id}};
     sent = SendMail(settings_.smtp_url, settings_.smtp_from, m.to, FormatEmail(m), settings_.timeout_ms);
   } else if (type == kTypeSlack) {
-    sent = PostJson(config.url, SlackBody(d.subject, d.text), {}, settings_.timeout_ms, settings_.outbound);
+    sent = PostJson(config.url, SlackBody(d.subject, d.text), {}, settings_.timeout_ms, settings_.outbound, "slack");
   } else if (type == kTypeTeams) {
-    sent = PostJson(config.url, TeamsBody(d.subject, d.text), {}, settings_.timeout_ms, settings_.outbound);
+    sent = PostJson(config.url, TeamsBody(d.subject, d.text), {}, settings_.timeout_ms, settings_.outbound, "teams");
   } else if (type == kTypeWebhook) {
     const std::string body = WebhookBody(d);
     std::vector<std::pair<std::string, std::string>> headers = {{"X-Credence-Event", d.event},
                                                                 {"X-Credence-Delivery", d.id}};
     if (config.secret) headers.emplace_back("X-Credence-Signature", WebhookSignature(*config.secret, body));
-    sent = PostJson(config.url, body, headers, settings_.timeout_ms, settings_.outbound);
+    sent = PostJson(config.url, body, headers, settings_.timeout_ms, settings_.outbound, "webhook channel");
   } else {
     sent = {false, "unknown channel type '" + type + "'"};
   }

@@ -81,7 +81,8 @@ class OutboxWorker {
 
  private:
   // One attempt, outside any transaction: the error text, or "" on success.
-  SendResult Send(const Delivery& d, TimeMs now) const;
+  SendResult Send(const Delivery& d, TimeMs now) const;  // in a span of its own
+  SendResult SendOne(const Delivery& d, TimeMs now) const;
   SendResult SendWebhook(const Delivery& d, TimeMs now) const;
   // In the transaction recording a webhook delivery's failed attempt: starts
   // the webhook's failure clock, and disables it (audited, its owners told

@@ -21,6 +21,7 @@
 #include "plugins/custom_guards.h"
 #include "reports/entry_activity.h"
 #include "storage/database.h"
+#include "telemetry/span.h"
 #include "trust/entry_usage.h"
 
 namespace credence::plugins {
@@ -153,6 +154,8 @@ std::optional<kb::GuardDenial> ContentRulesGuard(const GuardView& view, const kb
 }
 
 std::optional<kb::GuardDenial> GuardPipeline::Check(storage::TenantSession& tx, const kb::GuardContext& context) const {
+  telemetry::Span span("plugins guards");
+  if (span.recording()) span.SetString("credence.guard.action", context.action);
   const auto installations = ReadInstallations(tx, /*enabled_only=*/true);
   if (installations.empty()) return std::nullopt;
   std::string context_json;  // built once, for scripts and hooks
@@ -179,6 +182,7 @@ std::optional<kb::GuardDenial> GuardPipeline::Check(storage::TenantSession& tx, 
                                                    : RunHooks(tx, context, context_text());
       if (denial) {
         denial->plugin_id = manifest.id;
+        if (span.recording()) span.SetString("credence.guard.denied_by", manifest.id);
         return denial;
       }
       continue;
@@ -217,6 +221,7 @@ std::optional<kb::GuardDenial> GuardPipeline::Check(storage::TenantSession& tx, 
     Count(manifest.id, verdict ? "deny" : "allow");
     if (verdict) {
       verdict->plugin_id = manifest.id;
+      if (span.recording()) span.SetString("credence.guard.denied_by", manifest.id);
       return verdict;
     }
   }
@@ -305,6 +310,10 @@ std::optional<kb::GuardDenial> GuardPipeline::RunHooks(storage::TenantSession& t
   }
   auto ask = [this, hooks = std::move(hooks), tenant_id = context.tenant_id,
               context_json]() -> std::optional<kb::GuardDenial> {
+    // Asked outside the guards' span when the dispatcher runs it (after the
+    // transaction was given up): a span of its own in the request's trace.
+    telemetry::Span span("plugins admission hooks");
+    if (span.recording()) span.SetInt("credence.guard.hooks", static_cast<int64_t>(hooks.size()));
     for (const auto& g : hooks) {
       const admission::HookVerdict v = admission::Call({g.url, g.secret, context_json, g.timeout_ms, hook_policy_});
       if (v.kind == admission::HookVerdict::Kind::kError) {

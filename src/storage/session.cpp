@@ -67,10 +67,23 @@ ConnectionLease::~ConnectionLease() {
 
 Session::Session(Database& db) : db_(db), lease_(db.Acquire()), dialect_(db.dialect()) {}
 
-Session::Session(Database& db, TxMode mode) : Session(db) {
+namespace {
+
+telemetry::Span TransactionSpan(const Database& db, TxMode mode) {
+  telemetry::Span span(mode == TxMode::kWrite ? "storage write transaction" : "storage read transaction");
+  if (span.recording())
+    span.SetString("db.system.name", db.dialect() == Dialect::kSqlite ? "sqlite" : "postgresql");
+  return span;
+}
+
+}  // namespace
+
+Session::Session(Database& db, TxMode mode)
+    : span_(TransactionSpan(db, mode)), db_(db), lease_(db.Acquire()), dialect_(db.dialect()) {
   try {
     lease_->Begin(mode);
   } catch (const StorageError& e) {
+    span_.SetError(e.what());
     db_.NoteError(e);
     throw;
   }
@@ -78,10 +91,14 @@ Session::Session(Database& db, TxMode mode) : Session(db) {
 }
 
 Session::~Session() {
-  if (in_transaction_) lease_->Rollback();
+  if (in_transaction_) {
+    lease_->Rollback();
+    if (span_.recording()) span_.SetString("credence.transaction.outcome", "rollback").SetInt("credence.transaction.statements", statements_);
+  }
 }
 
 Rows Session::Execute(std::string_view name, std::string_view sql, std::span<const Param> params) {
+  ++statements_;
   try {
     return lease_->Execute(name, sql, params);
   } catch (const StorageError& e) {
@@ -100,10 +117,15 @@ void Session::Commit() {
   try {
     lease_->Commit();
   } catch (const StorageError& e) {
+    span_.SetError(e.what());
     db_.NoteError(e);
     throw;
   }
   in_transaction_ = false;
+  // Ended here: what runs after the commit is not the transaction's.
+  if (span_.recording())
+    span_.SetString("credence.transaction.outcome", "commit").SetInt("credence.transaction.statements", statements_);
+  span_.End();
   auto callbacks = std::move(after_commit_);
   after_commit_.clear();
   for (auto& fn : callbacks) fn();

@@ -2,7 +2,9 @@
 // What repositories use: a Session holds one pooled connection, optionally
 // inside a transaction that rolls back unless committed. TenantSession adds
 // the tenant: it only runs TenantQuery statements and binds the tenant id as
-// $1 itself, so tenant scoping cannot be forgotten.
+// $1 itself, so tenant scoping cannot be forgotten. A transaction is a span
+// of the current trace (docs/tracing.md), from waiting for a connection to
+// commit or rollback; statements outside one are not.
 #include <functional>
 #include <initializer_list>
 #include <string>
@@ -10,6 +12,7 @@
 
 #include "storage/database.h"
 #include "storage/query.h"
+#include "telemetry/span.h"
 
 namespace credence::storage {
 
@@ -36,10 +39,14 @@ class Session {
   Rows Execute(std::string_view name, std::string_view sql, std::span<const Param> params);
 
  private:
+  // First, so that it starts before the connection is acquired and ends
+  // after it went back.
+  telemetry::Span span_;
   Database& db_;
   ConnectionLease lease_;
   Dialect dialect_;
   bool in_transaction_ = false;
+  int64_t statements_ = 0;  // counted for the span
   std::vector<std::function<void()>> after_commit_;
 };
 

@@ -7,6 +7,7 @@
 #include "core/logging.h"
 #include "platform/languages.h"
 #include "storage/session.h"
+#include "telemetry/span.h"
 
 namespace credence::translation {
 namespace {
@@ -149,7 +150,12 @@ TranslationJobsResult TranslationJobs::RunOnce() const {
     as.tenant_id = job.tenant_id;
     as.user_id = job.requested_by;
     as.role = identity::TenantRole::kOwner;
+    // A trace per job (docs/tracing.md): the provider calls are its spans.
+    telemetry::Span span = telemetry::Span::Root("translation job");
+    if (span.recording())
+      span.SetString("credence.tenant_id", job.tenant_id).SetString("credence.translation.language", job.language);
     auto translated = mt_.TranslateEntry(as, job.entry_id, job.language, job.provider);
+    if (!translated) span.SetError(translated.error().code);
     const TimeMs done = clock_.Now();
     storage::Session session(db_);
     storage::TenantSession tenant(session, job.tenant_id);

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <map>
 
+#include "telemetry/outbound_call.h"
+
 namespace credence::translation {
 namespace json = boost::json;
 namespace {
@@ -56,10 +58,13 @@ std::string Form(const std::vector<std::pair<std::string, std::string>>& fields)
 // One POST. `provider` names the provider in error details.
 Result<HttpResponse> Post(std::string_view provider, const std::string& url, const std::string& body,
                           const std::vector<std::string>& headers, long timeout_ms) {
+  telemetry::OutboundCall call("translation", "POST", url);
+  if (call.span().recording()) call.span().SetString("credence.translation.provider", provider);
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> c(curl_easy_init(), &curl_easy_cleanup);
   if (!c) return Error::Internal("curl_easy_init failed");
   curl_slist* list = nullptr;
   for (const auto& h : headers) list = curl_slist_append(list, h.c_str());
+  for (const auto& h : call.HeaderLines()) list = curl_slist_append(list, h.c_str());
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> hold(list, &curl_slist_free_all);
   HttpResponse response;
   char error_buffer[CURL_ERROR_SIZE] = {};
@@ -78,6 +83,7 @@ Result<HttpResponse> Post(std::string_view provider, const std::string& url, con
   curl_easy_setopt(c.get(), CURLOPT_WRITEFUNCTION, &Collect);
   curl_easy_setopt(c.get(), CURLOPT_WRITEDATA, &response.body);
   const CURLcode rc = curl_easy_perform(c.get());
+  if (rc != CURLE_OK) call.Finish(0, rc == CURLE_OPERATION_TIMEDOUT ? "timed out" : curl_easy_strerror(rc));
   if (rc == CURLE_OPERATION_TIMEDOUT)
     return Upstream("mt_timeout",
                     std::string(provider) + " did not answer within " + std::to_string(timeout_ms) + " ms.");
@@ -85,6 +91,7 @@ Result<HttpResponse> Post(std::string_view provider, const std::string& url, con
     return Upstream("mt_unavailable", std::string(provider) + " could not be reached: " +
                                           (error_buffer[0] ? error_buffer : curl_easy_strerror(rc)));
   curl_easy_getinfo(c.get(), CURLINFO_RESPONSE_CODE, &response.status);
+  call.Finish(response.status);
   return response;
 }
 

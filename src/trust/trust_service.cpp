@@ -17,6 +17,7 @@
 #include "identity/authorization.h"
 #include "identity/tenant_service.h"
 #include "storage/session.h"
+#include "telemetry/span.h"
 #include "trust/config.h"
 #include "trust/engine.h"
 #include "trust/source_id.h"
@@ -414,15 +415,28 @@ Result<std::shared_ptr<PendingEvaluation>> TrustService::StartEvaluate(const ide
                                                                        std::span<const std::string_view> sources,
                                                                        const ContextInput& input, Endpoint endpoint,
                                                                        std::function<void()> committed) const {
+  // The decision, up to its hand-over to the ledger writer; the wait for
+  // the append is the request span's (the writer's thread commits many
+  // requests' decisions in one transaction, in no one trace).
+  telemetry::Span span(endpoint == Endpoint::kEvaluate ? "trust evaluate" : "trust filter-sources");
   CR_TRY_ASSIGN(auto p, Prepare(caller, sources, input, endpoint));
 
   // Sources all cached: decided without a read transaction; the append
   // confirms, under the writer, that nothing changed since.
+  bool from_cache = false;
   if (auto hit = SlotOfThisThread().sources.ResolveFromMemory(caller.tenant_id, p->sources, input.language, p->now)) {
     p->expected_generation = hit->generation;
     Decide(*p, hit->resolution);
+    from_cache = true;
   } else {
     DecideFromStore(*p);
+  }
+  if (span.recording()) {
+    span.SetInt("credence.trust.sources", static_cast<int64_t>(p->sources.size()))
+        .SetString("credence.trust.decision", DecisionName(p->out.overall))
+        .SetString("credence.trust.decision_id", p->out.decision_id)
+        .SetBool("credence.trust.from_cache", from_cache);
+    if (!caller.app_id.empty()) span.SetString("credence.trust.app_id", caller.app_id);
   }
   PrepareJob(*p);
   p->job.on_done = std::move(committed);

@@ -10,6 +10,7 @@
 #include <boost/json/value.hpp>
 
 #include "core/text.h"
+#include "telemetry/outbound_call.h"
 
 namespace credence::identity::oidc {
 namespace {
@@ -60,9 +61,11 @@ Result<json::object> FetchJson(const ProviderConfig& p, const FetchRequest& requ
 
 FetchResponse Fetch(const FetchRequest& request) {
   FetchResponse out;
+  telemetry::OutboundCall call("openid provider", request.form_body.empty() ? "GET" : "POST", request.url);
   CURL* curl = curl_easy_init();
   if (curl == nullptr) {
     out.error = "curl_easy_init failed";
+    call.Finish(0, out.error);
     return out;
   }
   curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
@@ -72,6 +75,7 @@ FetchResponse Fetch(const FetchRequest& request) {
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, Collect);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &out.body);
   curl_slist* headers = curl_slist_append(nullptr, "Accept: application/json");
+  for (const std::string& h : call.HeaderLines()) headers = curl_slist_append(headers, h.c_str());
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   if (!request.form_body.empty()) {
     curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.form_body.c_str());
@@ -90,6 +94,7 @@ FetchResponse Fetch(const FetchRequest& request) {
   }
   curl_slist_free_all(headers);
   curl_easy_cleanup(curl);
+  call.Finish(out.status, out.error);
   return out;
 }
 

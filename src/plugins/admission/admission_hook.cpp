@@ -189,6 +189,7 @@ HookVerdict CallUnguarded(const HookRequest& request, const outbound::Resolver& 
       .protocols = request.policy.allow_loopback ? "http,https" : "https",
       .user_agent = "Credence-Admission/1",
       .max_answer_bytes = kMaxAnswerBytes,
+      .purpose = "admission-hook",
   });
   const int status = static_cast<int>(answer.status);
   if (answer.timed_out) return Failed(timed_out_text, status);

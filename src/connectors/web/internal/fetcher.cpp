@@ -10,6 +10,8 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "telemetry/outbound_call.h"
+
 namespace credence::connectors::web::internal {
 namespace {
 
@@ -148,6 +150,8 @@ Fetcher::~Fetcher() { curl_easy_cleanup(static_cast<CURL*>(curl_)); }
 
 FetchResult Fetcher::Get(const std::string& url, const FetchOptions& options) {
   auto* curl = static_cast<CURL*>(curl_);
+  // A child of the sync run's span (connector sync): one per page fetched.
+  telemetry::OutboundCall call("connector fetch", "GET", url);
   FetchResult result;
   Transfer transfer{curl, &options, &result};
   // Reset clears the options of the last request but keeps its connections
@@ -174,6 +178,7 @@ FetchResult Fetcher::Get(const std::string& url, const FetchOptions& options) {
   curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, &transfer);
   curl_slist* headers = nullptr;
   for (const std::string& h : options.headers) headers = curl_slist_append(headers, h.c_str());
+  for (const std::string& h : call.HeaderLines()) headers = curl_slist_append(headers, h.c_str());
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
 
   const CURLcode rc = curl_easy_perform(curl);
@@ -209,6 +214,8 @@ FetchResult Fetcher::Get(const std::string& url, const FetchOptions& options) {
       result.media_type = std::string(Trim(media.substr(0, media.find(';'))));
     }
   }
+  call.Finish(result.status, result.outcome == FetchResult::Outcome::kTransportError ? std::string_view(result.error)
+                                                                                     : std::string_view());
   return result;
 }
 
