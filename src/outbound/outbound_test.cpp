@@ -136,5 +136,35 @@ TEST(OutboundUrls, TheSystemResolverSeesLocalhostAsLoopback) {
   EXPECT_TRUE(Resolve("http://localhost:9/", Policy{false, true}));
 }
 
+// Found by fuzz/url_address: hosts that Boost.URL and libcurl read apart,
+// where a pin on our reading would not cover libcurl's connection.
+TEST(OutboundUrls, HostsAreReadAsLibcurlReadsThem) {
+  const Policy strict;
+  // Boost.URL 1.81 reads "1.2.3.4.evil.example" as host 1.2.3.4; libcurl
+  // connects to the name.
+  for (const char* url : {"http://1.2.3.4.evil.example/", "http://93.184.216.34.evil.example:8080/x",
+                          "http://127.0.0.1%25:808/x", "http://a%2eb.example/", "http://%31%32%37.0.0.1/",
+                          "http://caf%C3%A9.example/"}) {
+    auto s = CheckUrl(url, strict, "url");
+    ASSERT_FALSE(s) << url;
+    EXPECT_EQ(s.error().code, "url_not_allowed") << url;
+    bool asked = false;
+    auto r = Resolve(url, strict, [&](const std::string&) {
+      asked = true;
+      return std::vector<std::string>{"93.184.216.34"};
+    });
+    EXPECT_FALSE(r) << url;
+    EXPECT_FALSE(asked) << url;
+  }
+  // inet_aton's numeric forms are the addresses they spell: refused at
+  // creation, pinned under the name libcurl uses.
+  for (const char* url : {"http://0x7f.1/", "http://2130706433/", "http://0177.0.0.1/", "http://127.1/"})
+    EXPECT_FALSE(CheckUrl(url, strict, "url")) << url;
+  auto pinned = Resolve("http://0x5d.184.216.34/", strict, [](const std::string&) { return std::vector<std::string>{}; });
+  ASSERT_TRUE(pinned) << pinned.error().detail;
+  EXPECT_EQ(pinned->curl_resolve_entry(), "93.184.216.34:80:93.184.216.34");
+  EXPECT_TRUE(CheckUrl("https://hooks_1.example-corp.com/x", strict, "url"));
+}
+
 }  // namespace
 }  // namespace credence::outbound

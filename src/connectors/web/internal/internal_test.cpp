@@ -121,5 +121,16 @@ TEST(Internal, NeverCrashOnRandomInput) {
   }
 }
 
+// Found by fuzz/url_address.
+TEST(CanonicalUrl, IsAFixedPointAndRefusesMisreadHosts) {
+  const auto once = CanonicalUrl("http://EX%41MPLE.com/a");
+  ASSERT_TRUE(once);
+  EXPECT_EQ(*once, "http://example.com/a");
+  EXPECT_EQ(CanonicalUrl(*once), once);
+  // Boost.URL 1.81 reads this as host 1.2.3.4 and path ".example/x".
+  EXPECT_FALSE(CanonicalUrl("http://1.2.3.4.example/x"));
+  EXPECT_FALSE(ResolveUrl("https://a.example/", "//1.2.3.4.example/x"));
+}
+
 }  // namespace
 }  // namespace credence::connectors::web::internal
