@@ -60,6 +60,20 @@ bool IsValidUtf8(std::string_view s) {
   return true;
 }
 
+size_t FirstLineNotUtf8Text(std::string_view s) {
+  // A line at a time: no UTF-8 sequence holds a '\n' byte, so the lines are
+  // valid exactly when the whole is.
+  size_t line = 1;
+  while (true) {
+    const size_t end = s.find('\n');
+    const std::string_view text = s.substr(0, end);
+    if (text.find('\0') != std::string_view::npos || !IsValidUtf8(text)) return line;
+    if (end == std::string_view::npos) return 0;
+    s.remove_prefix(end + 1);
+    ++line;
+  }
+}
+
 std::string PercentEncode(std::string_view s) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;

@@ -21,6 +21,11 @@ size_t Utf8Length(std::string_view s);
 // a URL is checked with this before it can be echoed.
 bool IsValidUtf8(std::string_view s);
 
+// The line (1-based) of the first byte of `s` that is not UTF-8 text, i.e.
+// not well-formed UTF-8 (IsValidUtf8) or a NUL, which PostgreSQL text
+// cannot hold; 0 when `s` is UTF-8 text. For imports that name the line.
+size_t FirstLineNotUtf8Text(std::string_view s);
+
 // `s` percent-encoded for a URL query or form component: RFC 3986
 // unreserved characters kept, every other byte %XX (uppercase hex).
 std::string PercentEncode(std::string_view s);

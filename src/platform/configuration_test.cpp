@@ -162,5 +162,33 @@ TEST(ImportParsers, SurviveArbitraryInput) {
   }
 }
 
+// Found by fuzz/glossary_csv and fuzz/glossary_tbx.
+TEST(GlossaryImports, RefuseWhatIsNotUtf8Text) {
+  auto csv = ParseGlossaryCsv("source,target\nok,gut\nna\xC3ve,naiv\n");
+  ASSERT_FALSE(csv);
+  EXPECT_EQ(csv.error().code, "invalid_csv");
+  EXPECT_NE(csv.error().detail.find("Line 3"), std::string::npos) << csv.error().detail;
+  EXPECT_FALSE(ParseGlossaryCsv(std::string("source,target\na") + '\0' + "b,c\n"));
+  EXPECT_FALSE(ParseGlossaryCsv("source,target\n\xED\xA0\x80,surrogate\n"));
+  auto tbx = ParseGlossaryTbx(std::string("<tbx><text><body>\n<termEntry>") + '\0' + "</termEntry></body></text></tbx>",
+                              "en", "de");
+  ASSERT_FALSE(tbx);
+  EXPECT_EQ(tbx.error().code, "invalid_xml");
+  EXPECT_NE(tbx.error().detail.find("line 2"), std::string::npos) << tbx.error().detail;
+}
+
+TEST(GlossaryCsv, TermsThatLookProtectedReadBackAsWritten) {
+  const std::vector<GlossaryTerm> terms = {{"'=SUM(A1)", "''+x", false, "'@note"}, {"'s-Hertogenbosch", "a", false, {}}};
+  auto back = ParseGlossaryCsv(WriteGlossaryCsv(terms));
+  ASSERT_TRUE(back) << back.error().detail;
+  ASSERT_EQ(back->size(), 2u);
+  EXPECT_EQ((*back)[0].source, "'=SUM(A1)");
+  EXPECT_EQ((*back)[0].target, "''+x");
+  EXPECT_EQ((*back)[0].notes, "'@note");
+  EXPECT_EQ((*back)[1].source, "'s-Hertogenbosch");
+  // What a spreadsheet user writes to keep a formula literal still reads as the formula's text.
+  EXPECT_EQ(ParseGlossaryCsv("source,target\n'=1+1,x\n").value()[0].source, "=1+1");
+}
+
 }  // namespace
 }  // namespace credence::platform

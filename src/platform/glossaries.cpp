@@ -82,13 +82,21 @@ bool IsFormulaStart(std::string_view cell) {
          (cell[0] == '=' || cell[0] == '+' || cell[0] == '-' || cell[0] == '@' || cell[0] == '\t' || cell[0] == '\r');
 }
 
+// One or more ' before a formula start: what CsvCell writes for a term
+// that starts with a formula character or is itself such a cell ("'=x",
+// which would otherwise come back as "=x"; fuzz/glossary_csv).
+bool IsProtected(std::string_view cell) {
+  const size_t quotes = std::min(cell.find_first_not_of('\''), cell.size());
+  return quotes > 0 && IsFormulaStart(cell.substr(quotes));
+}
+
 std::string Unprotect(std::string cell) {
-  if (cell.size() >= 2 && cell[0] == '\'' && IsFormulaStart(std::string_view(cell).substr(1))) cell.erase(0, 1);
+  if (IsProtected(cell)) cell.erase(0, 1);
   return cell;
 }
 
 std::string CsvCell(std::string cell) {
-  if (IsFormulaStart(cell)) cell.insert(0, "'");
+  if (IsFormulaStart(cell) || IsProtected(cell)) cell.insert(0, "'");
   if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
   std::string out = "\"";
   for (char c : cell) {
@@ -262,6 +270,8 @@ Error NameTaken(const std::string& name) {
 
 Result<std::vector<GlossaryTerm>> ParseGlossaryCsv(std::string_view csv) {
   if (csv.size() > kMaxGlossaryImportBytes) return CsvError(1, "the file is larger than 2 MiB");
+  // Before anything is echoed in an error or stored (fuzz/glossary_csv).
+  if (const size_t bad = FirstLineNotUtf8Text(csv); bad != 0) return CsvError(bad, "not UTF-8 text");
   CR_TRY_ASSIGN(auto records, CsvRecords(csv));
   if (records.empty()) return CsvError(1, "no header row (source,target,caseSensitive,notes)");
   int source = -1, target = -1, case_sensitive = -1, notes = -1;

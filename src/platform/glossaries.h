@@ -45,11 +45,13 @@ inline constexpr size_t kMaxGlossaryImportBytes = size_t{2} * 1024 * 1024;
 
 // Pure. CSV (RFC 4180; CRLF or LF; a UTF-8 BOM is ignored) with a header
 // row naming the columns: source and target (required), caseSensitive and
-// notes (optional), in any order. 400 invalid_csv naming the line.
+// notes (optional), in any order. 400 invalid_csv naming the line (also
+// the first line that is not UTF-8 text: malformed, or a NUL byte).
 Result<std::vector<GlossaryTerm>> ParseGlossaryCsv(std::string_view csv);
 // Pure. The header row and one row per term, CRLF. A cell that a
-// spreadsheet would run as a formula (= + - @ tab CR first) is prefixed
-// with ', which ParseGlossaryCsv removes again.
+// spreadsheet would run as a formula (= + - @ tab CR first), or that is
+// ' characters before one, is prefixed with ', which ParseGlossaryCsv
+// removes again: every term reads back as written.
 std::string WriteGlossaryCsv(const std::vector<GlossaryTerm>& terms);
 
 // Pure. The terms of a TBX document (TBX v3 conceptEntry/langSec/termSec

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "core/text.h"
+
 namespace credence::platform::internal {
 namespace {
 
@@ -11,6 +13,11 @@ class Parser {
 
   Result<XmlElement> Document() {
     if (s_.size() > limits_.max_bytes) return Fail("the document is larger than the limit");
+    // UTF-8 only (no encoding declaration is honoured), and terms must be
+    // storable: a NUL or a malformed sequence refuses the document.
+    if (const size_t bad = FirstLineNotUtf8Text(s_); bad != 0)
+      return Error::InvalidArgument("invalid_xml", "Not a well-formed XML document (line " + std::to_string(bad) +
+                                                       "): not UTF-8 text.");
     if (s_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
     if (!SkipMisc()) return Fail(error_);
     if (AtEnd() || Peek() != '<') return Fail("expected the root element");
