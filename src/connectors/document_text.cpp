@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/text.h"
+
 namespace credence::connectors {
 namespace {
 
@@ -26,30 +28,9 @@ std::string Unquote(std::string_view v) {
   return std::string(v);
 }
 
-// NUL bytes count as binary.
-bool IsUtf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c == 0) return false;
-    size_t n = 0;
-    if (c < 0x80)
-      n = 0;
-    else if ((c >> 5) == 0x6)
-      n = 1;
-    else if ((c >> 4) == 0xe)
-      n = 2;
-    else if ((c >> 3) == 0x1e)
-      n = 3;
-    else
-      return false;
-    if (i + n >= s.size() && n > 0) return false;
-    for (size_t k = 1; k <= n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
-    i += n + 1;
-  }
-  return true;
-}
+// Text the store can hold: well-formed UTF-8 without NUL bytes (surrogates
+// and overlong forms are refused too: PostgreSQL would refuse them).
+bool IsUtf8(std::string_view s) { return FirstLineNotUtf8Text(s) == 0; }
 
 bool IsEmail(std::string_view s) {
   const auto at = s.find('@');
@@ -109,6 +90,8 @@ bool IsDocumentPath(std::string_view path) {
 
 Result<FileFacts> ReadFileFacts(std::string_view path, std::string_view text) {
   if (!IsUtf8(text)) return Error::InvalidArgument("not_text", "the file is not UTF-8 text");
+  // A git path is any bytes; the title may come from it.
+  if (!IsUtf8(path)) return Error::InvalidArgument("not_text", "the file's path is not UTF-8 text");
   FileFacts f;
   std::string_view body = text;
   std::optional<std::string> title;
@@ -163,7 +146,12 @@ Result<FileFacts> ReadFileFacts(std::string_view path, std::string_view text) {
   if (f.reviewed_at && !f.review_type) f.review_type = "FullReview";
   if (!title) title = FirstHeading(body);
   f.title = title ? *title : FileName(path);
-  if (f.title.size() > 500) f.title.resize(500);
+  if (f.title.size() > 500) {
+    // At a character's first byte, so the title stays UTF-8.
+    size_t cut = 500;
+    while (cut > 0 && (static_cast<unsigned char>(f.title[cut]) & 0xC0) == 0x80) --cut;
+    f.title.resize(cut);
+  }
   f.body = std::string(body);
   return f;
 }

@@ -89,5 +89,22 @@ TEST(ConnectorSettings, LocalRepositoriesOnlyWhenAllowedAndNeverTheDataDirectory
   EXPECT_EQ(refused.error().fields.at(0).field, "settings.url");
 }
 
+// Found by fuzz/front_matter: titles are stored, so they must be UTF-8.
+TEST(ConnectorDocumentText, TitlesAreAlwaysUtf8) {
+  std::string heading = "# ";
+  for (int i = 0; i < 300; ++i) heading += "\xC3\xA9";  // 600 bytes of e-acute
+  auto facts = ReadFileFacts("a.md", heading + "\n");
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(facts->title.size(), 500u);
+  EXPECT_EQ(facts->title.substr(498), "\xC3\xA9");
+  // A git path is any bytes: a file whose name is not UTF-8 is not read.
+  auto named = ReadFileFacts("docs/\xB8\xB8.md", "no heading");
+  ASSERT_FALSE(named);
+  EXPECT_EQ(named.error().code, "not_text");
+  // Surrogates and overlong forms are not UTF-8 text either.
+  EXPECT_FALSE(ReadFileFacts("a.md", "\xED\xA0\x80"));
+  EXPECT_FALSE(ReadFileFacts("a.md", "\xC0\xAF"));
+}
+
 }  // namespace
 }  // namespace credence::connectors
