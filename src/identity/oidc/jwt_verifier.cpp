@@ -6,6 +6,8 @@
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
 
+#include <cstdint>
+
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
@@ -128,8 +130,15 @@ std::optional<int64_t> IntClaim(const json::object& o, std::string_view name) {
   const auto* v = o.if_contains(name);
   if (v == nullptr) return std::nullopt;
   if (v->is_int64()) return v->as_int64();
-  if (v->is_uint64()) return static_cast<int64_t>(v->as_uint64());
-  if (v->is_double()) return static_cast<int64_t>(v->as_double());
+  // Seconds since the epoch: a value no int64 holds is no time (casting it
+  // would be undefined behaviour; fuzz/jwt_jwks).
+  if (v->is_uint64())
+    return v->as_uint64() <= static_cast<uint64_t>(INT64_MAX) ? std::optional<int64_t>(v->as_uint64()) : std::nullopt;
+  if (v->is_double()) {
+    const double d = v->as_double();
+    if (!(d >= -9.2e18 && d <= 9.2e18)) return std::nullopt;  // also NaN
+    return static_cast<int64_t>(d);
+  }
   return std::nullopt;
 }
 
@@ -251,7 +260,9 @@ Result<IdTokenClaims> VerifyIdToken(std::string_view token, const std::vector<Pu
 
   const auto exp = IntClaim(claims, "exp"), iat = IntClaim(claims, "iat");
   if (!exp || !iat) return Invalid("id_token_malformed", "The ID token lacks exp or iat.");
-  if (expect.now_seconds >= *exp + expect.leeway_seconds)
+  // The leeway moves `now`, not the claims: a claim near INT64_MAX must not
+  // overflow.
+  if (expect.now_seconds - expect.leeway_seconds >= *exp)
     return Invalid("id_token_expired", "The ID token has expired.");
   if (*iat > expect.now_seconds + expect.leeway_seconds)
     return Invalid("id_token_not_yet_valid", "The ID token was issued in the future.");

@@ -186,5 +186,16 @@ TEST_F(JwtVerifierTest, UnusableKeysAreSkipped) {
   EXPECT_FALSE(error.empty());
 }
 
+// Found by fuzz/jwt_jwks: times no int64 holds were cast (undefined
+// behaviour), and an exp near INT64_MAX overflowed with the leeway added.
+TEST_F(JwtVerifierTest, TimesBeyondInt64AreMalformedNotUndefined) {
+  const std::string base = R"({"iss":"https://idp.example","sub":"u-1","aud":"credence","nonce":"n-1","iat":)" +
+                           std::to_string(kNow - 10);
+  EXPECT_EQ(Code(Token(ec_.get(), false, "e1", base + R"(,"exp":1e30})")), "id_token_malformed");
+  EXPECT_EQ(Code(Token(ec_.get(), false, "e1", base + R"(,"exp":18446744073709551615})")), "id_token_malformed");
+  EXPECT_EQ(Code(Token(ec_.get(), false, "e1", base + R"(,"exp":9223372036854775807})")), "ok");
+  EXPECT_EQ(Code(Token(ec_.get(), false, "e1", base + R"(,"exp":-9223372036854775807})")), "id_token_expired");
+}
+
 }  // namespace
 }  // namespace credence::identity::oidc
