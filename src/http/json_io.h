@@ -15,7 +15,8 @@
 namespace credence::http {
 
 // Parses the body as JSON and validates it against `schema` (an object
-// schema). Malformed JSON: 400 malformed_json; violations: 400
+// schema). Malformed JSON (a number beyond a double's range included): 400
+// malformed_json; violations: 400
 // validation_failed with one {field, message} per problem.
 Result<boost::json::object> ParseBody(const HttpRequest& request, const Schema& schema);
 

@@ -446,5 +446,17 @@ TEST(Schema, ItemCountCodesNameTheProblemAndKeepTheErrors) {
   EXPECT_EQ(OnlyError(s, R"({"sources":[]})"), "sources: must not be empty");
 }
 
+// Found by fuzz/request_body: Boost.JSON reads 1e400 as infinity and
+// writes it back as Infinity, which is not JSON.
+TEST(ParseBody, NumbersBeyondADoubleAreMalformedJson) {
+  for (const char* body : {R"({"persona":"ann","n":1e400})", R"({"persona":"ann","x":[{"y":-2e308}]})"}) {
+    auto parsed = ParseBody(WithBody(body), LoginSchema());
+    ASSERT_FALSE(parsed) << body;
+    EXPECT_EQ(parsed.error().code, "malformed_json") << body;
+  }
+  EXPECT_TRUE(ParseBody(WithBody(R"({"persona":"ann","tenantId":"3f2b8c1e-7a44-4c1b-9d0e-5a6b7c8d9e01","n":1.7e308})"),
+                        LoginSchema()));
+}
+
 }  // namespace
 }  // namespace credence::http
