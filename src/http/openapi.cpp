@@ -53,6 +53,9 @@ json::value ProblemSchema() {
                  Optional("pluginId", Schema::String().Describe("guard_denied: the plugin whose guard denied")),
                  Optional("missingPlugin",
                           Schema::String().Describe("plugin_dependency_missing: the dependency to install first")),
+                 Optional("archives", Schema::Array(Schema::FreeObject())
+                                          .Describe("decision_archived: the archive files that hold the decision "
+                                                    "(as GET /trust-admin/retention/archives lists them)")),
              })
       .Describe("An RFC 9457 problem (application/problem+json).")
       .ToJsonSchema(Schema::Use::kResponse);
@@ -73,6 +76,7 @@ std::string_view StatusDescription(int status) {
     case 405: return "Method not allowed";
     case 408: return "The request did not arrive within the read timeout";
     case 409: return "Conflict";
+    case 410: return "Gone: moved out of the database for good (an archived record)";
     case 413: return "Request body too large";
     case 422: return "A plugin action guard denied the action";
     case 429: return "Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit)";

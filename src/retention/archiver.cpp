@@ -84,7 +84,8 @@ constexpr TenantQuery kNewestUsageBefore{
 constexpr TenantQuery kInsertArchive{
     "retention.insert_archive",
     "INSERT INTO retention_archives (tenant_id, id, kind, period, file, sha256, bytes, records, from_seq, to_seq,"
-    " last_hash, from_time, to_time, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"};
+    " last_hash, from_time, to_time, created_at, first_id, last_id)"
+    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"};
 constexpr TenantQuery kNewestArchive{
     "retention.newest_archive",
     "SELECT to_seq, to_time FROM retention_archives WHERE tenant_id = $1 AND kind = $2 ORDER BY to_time DESC,"
@@ -135,7 +136,7 @@ std::string HeaderLine(const std::string& tenant_id, std::string_view kind, cons
 
 // Writes the decisions [from, to] with the evidence they reference (each
 // evidence row once, before the first record naming it).
-void WriteDecisions(storage::TenantSession& tenant, ArchiveWriter& out, int64_t from, int64_t to) {
+void WriteDecisions(storage::TenantSession& tenant, ArchiveWriter& out, int64_t from, int64_t to, ArchiveInfo& info) {
   std::set<int64_t> written;
   for (int64_t next = from; next <= to;) {
     auto rows = tenant.Run(kDecisionPage, {next, to, kPage});
@@ -183,6 +184,9 @@ void WriteDecisions(storage::TenantSession& tenant, ArchiveWriter& out, int64_t 
       w.Close();
       out.Line(line);
       next = r.Int(0) + 1;
+      const std::string id = r.Text(1);
+      if (!info.first_id || id < *info.first_id) info.first_id = id;
+      if (!info.last_id || id > *info.last_id) info.last_id = id;
     }
   }
 }
@@ -283,7 +287,7 @@ struct Pass {
     tx.Run(kInsertArchive, {a.id, a.kind, a.period, a.file, a.sha256, a.bytes, a.records,
                             a.from_seq ? storage::Param(*a.from_seq) : storage::Param(nullptr),
                             a.to_seq ? storage::Param(*a.to_seq) : storage::Param(nullptr), Opt(a.last_hash),
-                            a.from_time, a.to_time, a.created_at});
+                            a.from_time, a.to_time, a.created_at, Opt(a.first_id), Opt(a.last_id)});
     identity::AuditEvent event;
     event.actor = identity::SystemActor("retention");
     event.action = "retention.archived";
@@ -410,7 +414,7 @@ struct Pass {
         header += '}';
         writer.Line(header);
         if (c.kind == std::string_view("decisions"))
-          WriteDecisions(tenant, writer, from, *to);
+          WriteDecisions(tenant, writer, from, *to, a);
         else
           WriteAudit(tenant, writer, from, *to);
         WriteHeadsAndKeys(heads, tenant, writer, c.chain, from, *to);

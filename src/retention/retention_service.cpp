@@ -19,8 +19,9 @@ constexpr TenantQuery kSetSettings{
     "INSERT INTO retention_settings (tenant_id, decisions_months, usage_months, audit_months, updated_by, updated_at)"
     " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tenant_id) DO UPDATE SET decisions_months = $2,"
     " usage_months = $3, audit_months = $4, updated_by = $5, updated_at = $6"};
-#define CREDENCE_ARCHIVE_COLUMNS \
-  "id, kind, period, file, sha256, bytes, records, from_seq, to_seq, last_hash, from_time, to_time, created_at"
+#define CREDENCE_ARCHIVE_COLUMNS                                                                              \
+  "id, kind, period, file, sha256, bytes, records, from_seq, to_seq, last_hash, from_time, to_time, created_at," \
+  " first_id, last_id"
 constexpr TenantQuery kOverlapping{
     "retention.archives_overlapping",
     "SELECT " CREDENCE_ARCHIVE_COLUMNS " FROM retention_archives WHERE tenant_id = $1 AND kind = $2"
@@ -47,6 +48,8 @@ ArchiveInfo ArchiveFromRow(const storage::Row& r) {
   a.from_time = r.Int(10);
   a.to_time = r.Int(11);
   a.created_at = r.Int(12);
+  a.first_id = r.OptText(13);
+  a.last_id = r.OptText(14);
   return a;
 }
 
@@ -57,19 +60,6 @@ std::optional<FieldError> MonthsProblem(const char* field, const std::optional<i
 }
 
 }  // namespace
-
-std::optional<TimeMs> UuidV7Time(std::string_view id) {
-  if (id.size() != 36 || id[8] != '-' || id[13] != '-' || id[14] != '7') return std::nullopt;
-  TimeMs t = 0;
-  for (size_t i = 0; i < 13; ++i) {
-    if (i == 8) continue;
-    const char c = id[i];
-    int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-    if (digit < 0) return std::nullopt;
-    t = t * 16 + digit;
-  }
-  return t;
-}
 
 int RetentionSettings::MonthsOf(std::string_view kind) const {
   return kind == "decisions" ? decisions_months : kind == "usage" ? usage_months : audit_months;
@@ -154,6 +144,20 @@ std::optional<RetentionService::ArchivedWindow> RetentionService::Archived(const
   const auto before = ArchivedBefore(tenant, kind);
   if (!before || from >= *before) return std::nullopt;
   return ArchivedWindow{*before, ArchivesOverlapping(tenant, kind, from, to)};
+}
+
+std::vector<ArchiveInfo> RetentionService::DecisionArchivesHolding(const std::string& tenant_id,
+                                                                  const std::string& decision_id) const {
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession tenant(session, tenant_id);
+  // Compared here, not in SQL: a PostgreSQL collation may order '-' and
+  // hex digits otherwise than bytes do. One row per month archived.
+  std::vector<ArchiveInfo> out;
+  for (const auto& r : tenant.Run(kArchives, {std::string("decisions")})) {
+    ArchiveInfo a = ArchiveFromRow(r);
+    if (a.first_id && a.last_id && *a.first_id <= decision_id && decision_id <= *a.last_id) out.push_back(std::move(a));
+  }
+  return out;
 }
 
 Result<std::vector<ArchiveInfo>> RetentionService::Archives(const identity::Principal& caller,

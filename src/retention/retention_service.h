@@ -37,6 +37,7 @@ struct ArchiveInfo {
   int64_t bytes = 0, records = 0;
   std::optional<int64_t> from_seq, to_seq;
   std::optional<std::string> last_hash;
+  std::optional<std::string> first_id, last_id;  // decisions: the smallest and largest id archived
   TimeMs from_time = 0, to_time = 0;  // [from_time, to_time): the month
   TimeMs created_at = 0;
 };
@@ -47,10 +48,6 @@ std::vector<ArchiveInfo> ArchivesOverlapping(storage::TenantSession& tenant, std
 // The end of the newest archive of `kind` (records before it left the
 // database), or nullopt when nothing was archived.
 std::optional<TimeMs> ArchivedBefore(storage::TenantSession& tenant, std::string_view kind);
-
-// The time a UUID v7 carries (its first 48 bits, Unix milliseconds);
-// nullopt for anything else.
-std::optional<TimeMs> UuidV7Time(std::string_view id);
 
 struct SettingsChange {
   std::optional<int> decisions_months, usage_months, audit_months;
@@ -84,6 +81,8 @@ class RetentionService {
   };
   std::optional<ArchivedWindow> Archived(const std::string& tenant_id, std::string_view kind, TimeMs from,
                                          TimeMs to) const;
+  // The decision archives whose id range holds `decision_id` (lowercase).
+  std::vector<ArchiveInfo> DecisionArchivesHolding(const std::string& tenant_id, const std::string& decision_id) const;
 
  private:
   View Load(storage::TenantSession& tenant) const;

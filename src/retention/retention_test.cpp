@@ -51,12 +51,6 @@ TEST(RetentionPeriods, MonthsAreUtcCalendarMonths) {
   EXPECT_EQ(ArchiveDueBefore(At("2026-11-28T12:00:00.000Z"), 6), At("2026-05-01T00:00:00.000Z"));
 }
 
-TEST(RetentionPeriods, TheTimeOfAUuidV7) {
-  EXPECT_EQ(UuidV7Time("01890a5d-ac96-774b-bcce-b302099a8057"), 0x01890a5dac96);
-  EXPECT_FALSE(UuidV7Time("01890a5d-ac96-474b-bcce-b302099a8057"));  // v4
-  EXPECT_FALSE(UuidV7Time("not-a-uuid"));
-}
-
 class ArchiveFileTest : public ::testing::Test {
  protected:
   void SetUp() override {

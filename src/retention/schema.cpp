@@ -6,7 +6,10 @@ const std::vector<storage::Migration>& Migrations() {
   // retention_settings: per tenant, months kept in the database (absent:
   // the default). retention_archives: every archive file written, so look-ups
   // over an archived window can point to it and an interrupted deletion can
-  // be finished; kept after the records are gone.
+  // be finished; kept after the records are gone. first_id/last_id: the
+  // smallest and largest decision id archived (ids are UUID v7, ordered by
+  // the time they were made), so a look-up of an archived decision can
+  // name its archive.
   static const std::vector<storage::Migration> kMigrations = {
       {1700, "retention: settings and archives",
        R"sql(
@@ -30,6 +33,8 @@ CREATE TABLE retention_archives (
   from_seq BIGINT,
   to_seq BIGINT,
   last_hash TEXT,
+  first_id TEXT,
+  last_id TEXT,
   from_time BIGINT NOT NULL,
   to_time BIGINT NOT NULL,
   created_at BIGINT NOT NULL,

@@ -57,7 +57,7 @@ class Retention : public ::testing::Test {
   std::string Evaluate(const std::string& secret, int i) {
     auto r = api().Post("/api/trust/evaluate",
                         {{"sources", json::array{"x:" + std::to_string(i % 3), "x:other"}},
-                         {"context", {{"actorLabel", "bot"}, {"channel", "internal"}}}},
+                         {"context", {{"actorLabel", "bot"}}}},  // no channel: customer-facing, so reported
                         secret);
     EXPECT_EQ(r.status, 200) << r.body;
     return r.status == 200 ? Str(r.Json(), "decisionId") : "";
@@ -66,7 +66,8 @@ class Retention : public ::testing::Test {
     auto r = api().Get("/trust-admin/reports/customer-facing-readiness?from=" + from + "&to=" + to, t.token("admin"));
     EXPECT_EQ(r.status, 200) << r.body;
     if (r.status != 200) return -1;
-    const auto& o = r.Json().as_object();
+    const json::value doc = r.Json();
+    const auto& o = doc.as_object();
     size_t column = 0;
     const auto& columns = o.at("columns").as_array();
     for (size_t i = 0; i < columns.size(); ++i)
@@ -153,7 +154,8 @@ TEST_F(Retention, RecordsPastRetentionAreArchivedVerifiablyAndAnswersPointToTheA
   auto listed = api().Get("/trust-admin/retention/archives", a.token("admin"));
   ASSERT_EQ(listed.status, 200) << listed.body;
   std::vector<std::string> decision_files;
-  for (const auto& f : listed.Json().at("archives").as_array()) {
+  const json::value listed_doc = listed.Json();
+  for (const auto& f : listed_doc.at("archives").as_array()) {
     const std::string path = archives_.path + "/" + a.id + "/" + std::string(f.at("file").as_string());
     EXPECT_TRUE(fs::exists(path)) << path;
     if (f.at("kind").as_string() == "decisions") {

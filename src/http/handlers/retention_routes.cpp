@@ -72,6 +72,8 @@ Schema ArchiveSchema() {
       Required("fromSequence", Schema::Integer().Nullable()),
       Required("toSequence", Schema::Integer().Nullable()),
       Required("lastHash", Schema::String().Nullable()),
+      Required("firstDecisionId", Schema::Uuid().Nullable().Describe("decisions: the smallest id archived")),
+      Required("lastDecisionId", Schema::Uuid().Nullable().Describe("decisions: the largest id archived")),
       Required("from", Schema::Timestamp()),
       Required("to", Schema::Timestamp()),
       Required("createdAt", Schema::Timestamp()),
@@ -92,6 +94,8 @@ json::object ArchiveJson(const retention::ArchiveInfo& a) {
           {"fromSequence", opt_int(a.from_seq)},
           {"toSequence", opt_int(a.to_seq)},
           {"lastHash", a.last_hash ? json::value(*a.last_hash) : json::value(nullptr)},
+          {"firstDecisionId", a.first_id ? json::value(*a.first_id) : json::value(nullptr)},
+          {"lastDecisionId", a.last_id ? json::value(*a.last_id) : json::value(nullptr)},
           {"from", FormatTimestamp(a.from_time)},
           {"to", FormatTimestamp(a.to_time)},
           {"createdAt", FormatTimestamp(a.created_at)}};
@@ -107,18 +111,13 @@ json::value ArchivedWindowJson(const Services& s, const std::string& tenant_id, 
 }
 
 std::optional<Error> ArchivedDecision(const Services& s, const std::string& tenant_id, const std::string& decision_id) {
-  const auto at = retention::UuidV7Time(decision_id);
-  if (!at) return std::nullopt;
-  // The id is taken a moment before the record's time; a minute either
-  // side finds the archive across a month's edge.
-  constexpr TimeMs kSlack = 60'000;
-  auto window = s.retention.Archived(tenant_id, "decisions", *at - kSlack, *at + kSlack);
-  if (!window || window->archives.empty()) return std::nullopt;
+  const auto archives = s.retention.DecisionArchivesHolding(tenant_id, decision_id);
+  if (archives.empty()) return std::nullopt;
   json::array files;
-  for (const auto& a : window->archives) files.push_back(ArchiveJson(a));
+  for (const auto& a : archives) files.push_back(ArchiveJson(a));
   return Error{ErrorKind::kGone, "decision_archived",
-               "This decision is no longer in the database: decisions of its time were archived past the tenant's "
-               "retention. The archive files named in `archives` hold them (docs/retention.md).",
+               "This decision is no longer in the database: it falls among the decisions archived past the "
+               "tenant's retention. The archive files named in `archives` hold them (docs/retention.md).",
                {},
                {}}
       .With("archives", json::serialize(files));
@@ -160,6 +159,12 @@ void AddRetentionRoutes(Router& router, const Services& services) {
               [&retention](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kSettingsRequest);
                 if (!body) return Problem(ctx, body.error());
+                // null is not "leave as it is": that is leaving the field out.
+                std::vector<FieldError> nulls;
+                for (const char* key : {"decisionsMonths", "usageMonths", "auditMonths"})
+                  if (const auto* v = body->if_contains(key); v != nullptr && v->is_null())
+                    nulls.push_back({key, "must be a whole number of months, or left out"});
+                if (!nulls.empty()) return Problem(ctx, Error::Validation(std::move(nulls)));
                 retention::SettingsChange change;
                 auto months = [&](const char* key) -> std::optional<int> {
                   auto v = GetOptInt(*body, key);
