@@ -10,10 +10,12 @@
 // Invariants: nothing throws; a refusal is a 400 with malformed_json,
 // validation_failed (with at least one field error) or the route's own
 // item-count code; an accepted body is an object that, serialized and parsed
-// again, is accepted again with the same members.
+// again, is accepted again with the same members (numbers to within a few
+// ULP, see SameJson).
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -54,6 +56,36 @@ const Table& Routes() {
     return t;
   }();
   return *table;
+}
+
+// Equal, but for doubles within a few units in the last place: Boost.JSON
+// 1.81 does not parse every number correctly rounded ("31e038" and its own
+// serialization "3.0999999999999996E39" read one ULP apart), a known
+// limitation of that version, not of the server.
+bool SameJson(const boost::json::value& a, const boost::json::value& b) {
+  if (a.is_double() && b.is_double()) {
+    double x = a.get_double();
+    for (int i = 0; i < 4 && x != b.get_double(); ++i) x = std::nextafter(x, b.get_double());
+    return x == b.get_double();
+  }
+  if (a.kind() != b.kind()) return false;
+  if (a.is_array()) {
+    const auto &x = a.get_array(), &y = b.get_array();
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i)
+      if (!SameJson(x[i], y[i])) return false;
+    return true;
+  }
+  if (a.is_object()) {
+    const auto &x = a.get_object(), &y = b.get_object();
+    if (x.size() != y.size()) return false;
+    for (const auto& member : x) {
+      const auto* other = y.if_contains(member.key());
+      if (other == nullptr || !SameJson(member.value(), *other)) return false;
+    }
+    return true;
+  }
+  return a == b;
 }
 
 // malformed_json, validation_failed, or a schema's own item-count code
@@ -100,6 +132,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   request.body = boost::json::serialize(*parsed);
   auto again = credence::http::ParseBody(request, *route.doc.request);
   FUZZ_CHECK(static_cast<bool>(again), request.body);
-  FUZZ_CHECK(*again == *parsed, request.body);
+  FUZZ_CHECK(SameJson(*again, *parsed), request.body);
   return 0;
 }

@@ -117,7 +117,8 @@ Result<ParsedUrl> ParseUrl(std::string_view url, const std::string& field) {
   // "a%2eb.example" would be looked up as a.b.example, outside the pin on
   // "a%2eb.example" (such names are refused: no real host needs them), and
   // it reads inet_aton's numeric forms as the IPv4 address they spell
-  // ("0x7f.1" is 127.0.0.1, so is it here).
+  // ("0x7f.1" is 127.0.0.1, so is it here). An IP literal is connected to
+  // without a lookup, so its spelling does not matter.
   switch (parsed->host_type()) {
     case boost::urls::host_type::name:
     case boost::urls::host_type::ipv4:
@@ -130,13 +131,6 @@ Result<ParsedUrl> ParseUrl(std::string_view url, const std::string& field) {
   if (out.host.size() > 2 && out.host.front() == '[' && out.host.back() == ']')
     out.host = out.host.substr(1, out.host.size() - 2);
   for (auto& ch : out.host) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  if (parsed->host_type() == boost::urls::host_type::ipv6) {
-    // libcurl writes an IPv6 literal in its shortest form ("::01" is ::1).
-    in6_addr a{};
-    char text[INET6_ADDRSTRLEN];
-    if (inet_pton(AF_INET6, out.host.c_str(), &a) == 1 && inet_ntop(AF_INET6, &a, text, sizeof text) != nullptr)
-      out.host = text;
-  }
   if (parsed->host_type() == boost::urls::host_type::name) {
     if (out.host.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-._") != std::string::npos)
       return NotAllowed(field,
