@@ -130,6 +130,8 @@ TEST(CanonicalUrl, IsAFixedPointAndRefusesMisreadHosts) {
   // Boost.URL 1.81 reads this as host 1.2.3.4 and path ".example/x".
   EXPECT_FALSE(CanonicalUrl("http://1.2.3.4.example/x"));
   EXPECT_FALSE(ResolveUrl("https://a.example/", "//1.2.3.4.example/x"));
+  // Decoding an escaped dot would make the same misreading.
+  EXPECT_FALSE(CanonicalUrl("http://25%2e4.0.0.10/x"));
 }
 
 }  // namespace

@@ -144,12 +144,27 @@ std::optional<std::string> Canonical(const urls::url_view_base& u) {
 
 }  // namespace
 
+namespace {
+
+// `canonical` itself, unless reading it again would misread its host: a
+// decoded escape can make one ("25%2e4.0.0.10" is "25.4.0.0.10", which
+// Boost.URL 1.81 reads as 25.4.0.0; fuzz/url_address). Canonical URLs are
+// canonicalized again (de-duplication, redirects), so they must read back.
+std::optional<std::string> ReadsBack(std::optional<std::string> canonical) {
+  if (!canonical) return std::nullopt;
+  auto again = urls::parse_uri(*canonical);
+  if (!again || MisreadHost(*again)) return std::nullopt;
+  return canonical;
+}
+
+}  // namespace
+
 std::optional<std::string> CanonicalUrl(std::string_view url) {
   try {
     const std::string prepared = Prepare(url);  // parse_uri's view points into it
     auto parsed = urls::parse_uri(prepared);
     if (!parsed) return std::nullopt;
-    return Canonical(*parsed);
+    return ReadsBack(Canonical(*parsed));
   } catch (const std::exception&) {  // boost::url throws only on absurd lengths
     return std::nullopt;
   }
@@ -164,7 +179,7 @@ std::optional<std::string> ResolveUrl(std::string_view base, std::string_view re
     if (!ref || MisreadHost(*ref)) return std::nullopt;
     urls::url out;
     if (!urls::resolve(*b, *ref, out)) return std::nullopt;
-    return Canonical(out);
+    return ReadsBack(Canonical(out));
   } catch (const std::exception&) {
     return std::nullopt;
   }
