@@ -35,6 +35,7 @@
 #include "storage/session.h"
 #include "support/api_fixture.h"
 #include "support/pg_test_database.h"
+#include "support/temp_dir.h"
 
 namespace credence::test {
 namespace {
@@ -56,20 +57,6 @@ CommandResult Admin(const std::vector<std::string>& args) {
   all.insert(all.end(), args.begin(), args.end());
   return RunCredence(all);
 }
-
-// A scratch directory, removed at the end.
-struct TempDir {
-  TempDir() {
-    char tmpl[] = "/tmp/credence-backup-XXXXXX";
-    if (::mkdtemp(tmpl) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (std::getenv("CREDENCE_TEST_KEEP") == nullptr) fs::remove_all(path, ec);
-  }
-  std::string path;
-};
 
 // A fresh, empty store of the selected backend to restore into: a data
 // directory not made yet, or a new PostgreSQL database.

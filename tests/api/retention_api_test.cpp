@@ -18,24 +18,12 @@
 #include "support/clock_fixture.h"
 #include "support/http_client.h"
 #include "support/server_process.h"
+#include "support/temp_dir.h"
 
 namespace credence::test {
 namespace {
 namespace json = boost::json;
 namespace fs = std::filesystem;
-
-struct TempDir {
-  TempDir() {
-    char tmpl[] = "/tmp/credence-retention-XXXXXX";
-    if (::mkdtemp(tmpl) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (std::getenv("CREDENCE_TEST_KEEP") == nullptr) fs::remove_all(path, ec);
-  }
-  std::string path;
-};
 
 class Retention : public ::testing::Test {
  protected:
