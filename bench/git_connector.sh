@@ -2,12 +2,21 @@
 # Git connector sync cost: a repository of N Markdown files (default
 # 10,000; ~1 KB each, front matter on every tenth), the first sync (a full
 # listing), then C changed files (default 100) committed and synced again
-# (the diff from the synced commit), then a sync with nothing new. Each
-# sync runs in the server (development mode, background jobs off) through
-# POST /dev/connectors/run, which answers when the pass is done; the time
-# is the wall time of that call. docs/performance.md, "Git connector".
+# (the diff from the synced commit), then a sync with nothing new.
+# docs/performance.md, "Git connector" and "Sync now, from the request".
+#
+# Two ways to run a sync:
+# - JOBS_INTERVAL_MS unset or 0: development mode with the background jobs
+#   off; each sync is queued, then run by POST /dev/connectors/run, which
+#   answers when the pass is done; the time is the wall time of that call.
+# - JOBS_INTERVAL_MS=n: the background jobs on, every n ms (production's
+#   default is 5000), as a user meets them: the time runs from the sync-now
+#   request to the moment a poll (every 10 ms) sees the run finished, and is
+#   split by the run's own timestamps into the wait (queued -> started) and
+#   the work (started -> finished).
 #
 #   bench/git_connector.sh [files] [changed] [database URL]
+#   JOBS_INTERVAL_MS=5000 bench/git_connector.sh 10000 100
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN="$ROOT/build/release/src/app/credence"
@@ -21,7 +30,8 @@ REPO="$DIR/repo"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 DB_ARGS=()
 [[ -n $DB ]] && DB_ARGS=(--database "$DB")
-"$BIN" serve --dev --jobs-interval-ms 0 --listen "127.0.0.1:$PORT" --data-dir "$DIR/data" "${DB_ARGS[@]}" \
+JOBS_INTERVAL_MS=${JOBS_INTERVAL_MS:-0}
+"$BIN" serve --dev --jobs-interval-ms "$JOBS_INTERVAL_MS" --listen "127.0.0.1:$PORT" --data-dir "$DIR/data" "${DB_ARGS[@]}" \
   ${SERVER_ARGS:-} 2>"$DIR/server.log" &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; [[ -n ${KEEP:-} ]] && cp "$DIR/server.log" /tmp/gitbench-server.log; rm -rf "$DIR"' EXIT
@@ -50,6 +60,7 @@ ID=$(curl -s -X POST "$BASE/trust-admin/connectors" -H "Authorization: Bearer $A
   -d "{\"key\":\"bench\",\"kind\":\"git\",\"settings\":{\"url\":\"$REPO\"}}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 
 sync() {  # sync LABEL
+  if ((JOBS_INTERVAL_MS > 0)); then sync_from_request "$1"; return; fi
   local run start end
   run=$(curl -s -X POST "$BASE/trust-admin/connectors/$ID/sync" -H "Authorization: Bearer $ADMIN" |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
@@ -64,7 +75,35 @@ print('%-38s %8.3f s  status=%s seen=%d added=%d changed=%d removed=%d unchanged
   r['documentsRemoved'], r['documentsUnchanged'], r['documentsFailed']))"
 }
 
-echo "== git connector: $FILES files, $CHANGED changed (database: ${DB:-sqlite})"
+sync_from_request() {  # sync_from_request LABEL: the background jobs run it
+  python3 - "$PORT" "$ID" "$ADMIN" "$1" <<'PY'
+import http.client, json, sys, time
+from datetime import datetime
+port, cid, token, label = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+auth = {"Authorization": "Bearer " + token}
+conn = http.client.HTTPConnection("127.0.0.1", int(port))
+def call(method, path):
+    conn.request(method, path, headers=auth)
+    r = conn.getresponse()
+    return r.status, json.loads(r.read() or b"null")
+start = time.monotonic()
+status, run = call("POST", "/trust-admin/connectors/%s/sync" % cid)
+assert status == 202, (status, run)
+while run["status"] in ("queued", "running"):
+    time.sleep(0.01)
+    _, run = call("GET", "/trust-admin/connectors/%s/runs/%s" % (cid, run["id"]))
+total = time.monotonic() - start
+ts = lambda k: datetime.fromisoformat(run[k].replace("Z", "+00:00")).timestamp()
+print("%-38s %8.3f s  (wait %.3f s, work %.3f s)  status=%s seen=%d added=%d changed=%d removed=%d unchanged=%d failed=%d" % (
+    label, total, ts("startedAt") - ts("queuedAt"), ts("finishedAt") - ts("startedAt"), run["status"],
+    run["documentsSeen"], run["documentsAdded"], run["documentsChanged"], run["documentsRemoved"],
+    run["documentsUnchanged"], run["documentsFailed"]))
+PY
+}
+
+MODE="background jobs off, POST /dev/connectors/run"
+((JOBS_INTERVAL_MS > 0)) && MODE="background jobs every $JOBS_INTERVAL_MS ms, from the sync-now request"
+echo "== git connector: $FILES files, $CHANGED changed (database: ${DB:-sqlite}; $MODE)"
 sync "first sync (full listing)"
 python3 - "$REPO" "$FILES" "$CHANGED" <<'PY'
 import os, sys

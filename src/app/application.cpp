@@ -186,6 +186,10 @@ int Serve(const Config& config) {
     jobs.emplace(set.scheduler, set.outbox, set.reports, jobs_interval_ms, &set.chain_heads,
                  config.chain_head_interval_seconds * 1000, &set.connector_syncer, &set.analytics, &set.translation_jobs,
                  set.archiver.get(), config.archive_interval_minutes * 60'000);
+  // Sync-now starts its run on this node at once rather than at the next
+  // pass. Without the jobs (development, interval 0) it only queues, and
+  // POST /dev/connectors/run runs it.
+  if (jobs) set.connectors.SetSyncWaker(&*jobs);
 
   identity::Authenticator authenticator(*db, config.dev, &set.api_keys, &set.sessions);
   http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev, &set.audit);
@@ -239,6 +243,7 @@ int Serve(const Config& config) {
       .Int("maxConnections", static_cast<int64_t>(options.max_connections))
       .Int("routes", static_cast<int64_t>(router->routes().size()));
   server.Run();
+  set.connectors.SetSyncWaker(nullptr);  // no request is in flight any more
   jobs.reset();
   set.analytics.Shutdown();  // the buffered reads, before the store closes
   db.reset();  // close the store cleanly (SQLite checkpoints its WAL)

@@ -37,6 +37,21 @@ BackgroundJobs::BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, cons
       archive_interval_ms_(archive_interval_ms),
       thread_([this] { Loop(); }) {}
 
+namespace {
+
+// A failing pass (the store briefly unavailable, say) is logged and
+// retried on the next tick; nothing it did half-way is committed.
+template <typename Pass>
+void RunJob(std::string_view job, Pass&& pass) {
+  try {
+    pass();
+  } catch (const std::exception& e) {
+    LogLine(LogLevel::kError, std::string(job) + " pass failed").Str("error", e.what());
+  }
+}
+
+}  // namespace
+
 BackgroundJobs::~BackgroundJobs() {
   {
     std::lock_guard lock(mu_);
@@ -44,6 +59,28 @@ BackgroundJobs::~BackgroundJobs() {
   }
   wake_.notify_all();
   thread_.join();
+}
+
+void BackgroundJobs::Wake() {
+  {
+    std::lock_guard lock(mu_);
+    syncs_requested_ = true;
+  }
+  wake_.notify_all();
+}
+
+void BackgroundJobs::RunConnectorSyncs() const {
+  if (connectors_ == nullptr) return;
+  RunJob("connector syncs", [&] {
+    const auto c = connectors_->RunOnce();
+    if (c.started + c.scheduled > 0)
+      LogLine(LogLevel::kInfo, "connector syncs pass")
+          .Int("scheduled", c.scheduled)
+          .Int("started", c.started)
+          .Int("succeeded", c.succeeded)
+          .Int("failed", c.failed)
+          .Int("leaseHeld", c.lease_held);
+  });
 }
 
 void BackgroundJobs::Loop() {
@@ -56,21 +93,26 @@ void BackgroundJobs::Loop() {
   // Archiving reads whole months: on its own, longer interval; its first
   // pass after one interval, not at start-up.
   auto last_archived = std::chrono::steady_clock::now();
+  auto next_pass = std::chrono::steady_clock::now() + std::chrono::milliseconds(interval_ms_);
   for (;;) {
+    bool full_pass = false;
     {
       std::unique_lock lock(mu_);
-      if (wake_.wait_for(lock, std::chrono::milliseconds(interval_ms_), [this] { return stopping_; })) return;
+      wake_.wait_until(lock, next_pass, [this] { return stopping_ || syncs_requested_; });
+      if (stopping_) return;
+      full_pass = std::chrono::steady_clock::now() >= next_pass;
+      // Cleared before the pass reads the open runs: a run queued after
+      // that read wakes the thread again once this pass is done.
+      syncs_requested_ = false;
     }
-    // A failing pass (the store briefly unavailable, say) is logged and
-    // retried on the next tick; nothing it did half-way is committed.
-    auto run = [](std::string_view job, auto&& pass) {
-      try {
-        pass();
-      } catch (const std::exception& e) {
-        LogLine(LogLevel::kError, std::string(job) + " pass failed").Str("error", e.what());
-      }
-    };
-    run("expiry scheduler", [&] {
+    // Woken by sync-now: the connector syncs alone, not the outbox or the
+    // scheduler in front of them (a slow webhook would delay the sync), and
+    // the full pass keeps its time.
+    if (!full_pass) {
+      RunConnectorSyncs();
+      continue;
+    }
+    RunJob("expiry scheduler", [&] {
       const auto s = scheduler_.RunOnce();
       if (s.transitions > 0)
         LogLine(LogLevel::kInfo, "expiry scheduler pass")
@@ -78,13 +120,16 @@ void BackgroundJobs::Loop() {
             .Int("transitions", s.transitions)
             .Int("notifications", s.notifications);
     });
-    run("outbox", [&] {
+    RunJob("outbox", [&] {
       const auto o = outbox_.RunOnce();
       if (o.delivered + o.failed + o.dead > 0)
-        LogLine(LogLevel::kInfo, "outbox pass").Int("delivered", o.delivered).Int("failed", o.failed).Int("dead", o.dead);
+        LogLine(LogLevel::kInfo, "outbox pass")
+            .Int("delivered", o.delivered)
+            .Int("failed", o.failed)
+            .Int("dead", o.dead);
     });
     // The reports' aggregates, so that a report's own catch-up stays small.
-    run("reports rollup", [&] {
+    RunJob("reports rollup", [&] {
       const auto r = reports_.RunRollup();
       if (r.decisions + r.usage > 0)
         LogLine(LogLevel::kInfo, "reports rollup pass")
@@ -92,19 +137,9 @@ void BackgroundJobs::Loop() {
             .Int("decisions", r.decisions)
             .Int("usage", r.usage);
     });
-    if (connectors_ != nullptr)
-      run("connector syncs", [&] {
-        const auto c = connectors_->RunOnce();
-        if (c.started + c.scheduled > 0)
-          LogLine(LogLevel::kInfo, "connector syncs pass")
-              .Int("scheduled", c.scheduled)
-              .Int("started", c.started)
-              .Int("succeeded", c.succeeded)
-              .Int("failed", c.failed)
-              .Int("leaseHeld", c.lease_held);
-      });
+    RunConnectorSyncs();
     if (translation_jobs_ != nullptr)
-      run("machine translation jobs", [&] {
+      RunJob("machine translation jobs", [&] {
         const auto t = translation_jobs_->RunOnce();
         if (t.claimed > 0)
           LogLine(LogLevel::kInfo, "machine translation jobs pass")
@@ -115,7 +150,7 @@ void BackgroundJobs::Loop() {
     // Raw analytics events past each tenant's retention (the aggregates stay).
     if (analytics_ != nullptr && std::chrono::steady_clock::now() - last_pruned >= kPruneEvery) {
       last_pruned = std::chrono::steady_clock::now();
-      run("analytics pruning", [&] {
+      RunJob("analytics pruning", [&] {
         const auto p = analytics_->Prune();
         if (p.events_deleted > 0) LogLine(LogLevel::kInfo, "analytics pruning pass").Int("deleted", p.events_deleted);
       });
@@ -123,7 +158,7 @@ void BackgroundJobs::Loop() {
     if (archiver_ != nullptr &&
         std::chrono::steady_clock::now() - last_archived >= std::chrono::milliseconds(archive_interval_ms_)) {
       last_archived = std::chrono::steady_clock::now();
-      run("archiving", [&] {
+      RunJob("archiving", [&] {
         const auto a = archiver_->RunOnce();
         if (a.archives + a.failed > 0)
           LogLine(LogLevel::kInfo, "archiving pass")
@@ -137,7 +172,7 @@ void BackgroundJobs::Loop() {
     if (chain_heads_ != nullptr &&
         std::chrono::steady_clock::now() - last_signed >= std::chrono::milliseconds(chain_head_interval_ms_)) {
       last_signed = std::chrono::steady_clock::now();
-      run("chain heads", [&] {
+      RunJob("chain heads", [&] {
         const auto h = chain_heads_->SignMovedHeads();
         if (h.signed_heads + h.refused + h.failed > 0)
           LogLine(LogLevel::kInfo, "chain heads pass")
@@ -147,6 +182,7 @@ void BackgroundJobs::Loop() {
               .Int("failed", h.failed);
       });
     }
+    next_pass = std::chrono::steady_clock::now() + std::chrono::milliseconds(interval_ms_);
   }
 }
 

@@ -5,10 +5,17 @@
 // longer interval, signs the chain heads that moved (integrity/chain_heads.h). All are idempotent
 // and guarded (a lease, claims, a compare-and-set watermark), so several
 // nodes may run them at once.
+//
+// Wake (connectors::SyncWaker, called by sync-now) makes the thread run a
+// pass of the connector syncs alone as soon as it is free: at once when it
+// is waiting, right after the pass in progress otherwise. The full passes
+// keep their interval. Thread-safe.
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <thread>
+
+#include "connectors/sync_waker.h"
 
 namespace credence::lifecycle {
 class ExpiryScheduler;
@@ -37,7 +44,7 @@ class Archiver;
 
 namespace credence::app {
 
-class BackgroundJobs {
+class BackgroundJobs final : public connectors::SyncWaker {
  public:
   BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, const notify::OutboxWorker& outbox,
                  const reports::ReportService& reports, int64_t interval_ms,
@@ -46,12 +53,15 @@ class BackgroundJobs {
                  const analytics::AnalyticsService* analytics = nullptr,
                  const translation::TranslationJobs* translation_jobs = nullptr,
                  const retention::Archiver* archiver = nullptr, int64_t archive_interval_ms = 3'600'000);
-  ~BackgroundJobs();  // stops after the pass in progress
+  ~BackgroundJobs() override;  // stops after the pass in progress
   BackgroundJobs(const BackgroundJobs&) = delete;
   BackgroundJobs& operator=(const BackgroundJobs&) = delete;
 
+  void Wake() override;
+
  private:
   void Loop();
+  void RunConnectorSyncs() const;
 
   const lifecycle::ExpiryScheduler& scheduler_;
   const notify::OutboxWorker& outbox_;
@@ -66,7 +76,8 @@ class BackgroundJobs {
   int64_t archive_interval_ms_;
   std::mutex mu_;
   std::condition_variable wake_;
-  bool stopping_ = false;
+  bool stopping_ = false;         // guarded by mu_
+  bool syncs_requested_ = false;  // guarded by mu_; set by Wake, cleared when a connector pass starts
   std::thread thread_;
 };
 

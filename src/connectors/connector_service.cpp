@@ -267,13 +267,22 @@ Result<Run> ConnectorService::SyncNow(const identity::Principal& caller, const s
     return Error::Conflict("connector_not_syncable",
                            "A push connector receives its documents; it has nothing to sync.");
   tenant.Run(kLockConnector, {c->id});
-  if (auto open = tenant.Run(kOpenRun, {c->id}); !open.empty()) return RunFromRow(open.front());
+  if (auto open = tenant.Run(kOpenRun, {c->id}); !open.empty()) {
+    Run run = RunFromRow(open.front());
+    session.Commit();
+    // Woken too: the open run may be one no node is working on (queued by
+    // a schedule, or interrupted and its lease expired).
+    if (waker_ != nullptr) waker_->Wake();
+    return run;
+  }
   const std::string run_id = NewId();
   tenant.Run(kInsertRun, {run_id, c->id, "manual", clock_.Now()});
   audit_.Record(tenant, identity::AuditOf(caller, "connector.sync_requested", {"connector", c->id},
                                           {{"key", c->key}, {"runId", run_id}}));
   auto rows = tenant.Run(kRunById, {run_id});
   session.Commit();
+  // After the commit: a pass that started earlier would not see the run.
+  if (waker_ != nullptr) waker_->Wake();
   return RunFromRow(rows.front());
 }
 

@@ -11,6 +11,7 @@
 
 #include "connectors/connector.h"
 #include "connectors/settings.h"
+#include "connectors/sync_waker.h"
 #include "core/clock.h"
 #include "core/result.h"
 #include "identity/audit.h"
@@ -59,7 +60,8 @@ class ConnectorService {
   // source_removed); its runs and its record of documents go.
   Status Delete(const identity::Principal& caller, const std::string& id) const;
 
-  // Queues a run now (202), or answers the run already queued or running.
+  // Queues a run now (202), or answers the run already queued or running,
+  // then wakes the waker (if set) so that this node starts it at once.
   // Push connectors have nothing to sync (409 connector_not_syncable).
   Result<Run> SyncNow(const identity::Principal& caller, const std::string& id) const;
   // Newest first, at most kMaxRunsListed, without their document errors.
@@ -80,6 +82,11 @@ class ConnectorService {
   // `id` is a connector of the session's tenant.
   static bool Exists(storage::TenantSession& tenant, const std::string& id);
 
+  // Set once at start-up, before requests are served, and cleared (null)
+  // only after the server has stopped; null (the default, and in development
+  // mode with the background jobs off): sync-now only queues.
+  void SetSyncWaker(SyncWaker* waker) { waker_ = waker; }
+
  private:
   Result<Connector> FindForPush(storage::TenantSession& tenant, const identity::Principal& caller,
                                 const std::string& key) const;
@@ -89,6 +96,7 @@ class ConnectorService {
   const identity::AuditRecorder& audit_;
   const trust::ContentScanning* scanning_;
   RepositoryPolicy repositories_;
+  SyncWaker* waker_ = nullptr;
 };
 
 }  // namespace credence::connectors

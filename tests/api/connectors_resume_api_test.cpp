@@ -201,5 +201,59 @@ TEST(ConnectorsResume, AKilledWebSyncResumesWithoutRewritingWhatItCommitted) {
   }
 }
 
+// Sync-now wakes the job runner of the node that received it
+// (docs/connectors.md, "Syncs"). The jobs' interval is a minute and their
+// first pass comes only after it, so a run that finishes within two seconds
+// was started by the wake, not by a turn of the loop. Without the wake each
+// run waits out the interval and the test fails at its first bound.
+TEST(ConnectorsResume, SyncNowStartsAtOnceWithTheBackgroundJobsOn) {
+  if (BackendUnavailable()) GTEST_SKIP() << "CREDENCE_TEST_PG_URL is not set";
+  ServerOptions options;
+  options.extra_args = {"--jobs-interval-ms", "60000"};
+  ServerProcess server(options);
+  HttpClient api(server.base_url());
+  TestTenant t = CreateTenant(api, "conn-wake");
+
+  GitRepoFixture repo;
+  for (int i = 0; i < 30; ++i)
+    repo.Write("docs/p" + std::to_string(100 + i) + ".md", "# Page " + std::to_string(i) + "\n");
+  repo.Commit("pages");
+  auto created = api.Post("/trust-admin/connectors",
+                          {{"key", "woken"}, {"kind", "git"}, {"settings", {{"url", repo.path()}}}}, t.token("admin"));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string id = Str(created.Json(), "id");
+
+  constexpr auto kBound = std::chrono::seconds(2);
+  // Sync now, then the run as it stands when it has finished or the bound has passed.
+  auto sync_now = [&]() -> json::value {
+    const auto start = std::chrono::steady_clock::now();
+    auto queued = api.Post("/trust-admin/connectors/" + id + "/sync", json::object{}, t.token("admin"));
+    EXPECT_EQ(queued.status, 202) << queued.body;
+    const std::string run_path = "/trust-admin/connectors/" + id + "/runs/" + Str(queued.Json(), "id");
+    for (;;) {
+      json::value run = api.Get(run_path, t.token("admin")).Json();
+      const std::string status = Str(run, "status");
+      if (status != "queued" && status != "running") return run;
+      if (std::chrono::steady_clock::now() - start > kBound) {
+        ADD_FAILURE() << "not done within 2 s of the request: " << json::serialize(run);
+        return run;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  };
+
+  json::value first = sync_now();
+  EXPECT_EQ(Str(first, "status"), "succeeded") << json::serialize(first);
+  EXPECT_EQ(first.at("documentsAdded").as_int64(), 30);
+
+  for (int i = 0; i < 3; ++i) repo.Write("docs/p" + std::to_string(100 + i) + ".md", "# Page, changed\n");
+  repo.Commit("three changed");
+  json::value again = sync_now();
+  EXPECT_EQ(Str(again, "status"), "succeeded") << json::serialize(again);
+  EXPECT_EQ(again.at("documentsSeen").as_int64(), 3) << json::serialize(again);
+  EXPECT_EQ(again.at("documentsChanged").as_int64(), 3);
+  EXPECT_EQ(again.at("attempts").as_int64(), 1);
+}
+
 }  // namespace
 }  // namespace credence::test

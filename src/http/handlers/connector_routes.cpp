@@ -275,9 +275,10 @@ void AddConnectorRoutes(Router& router, const Services& s) {
                 if (!run) return Problem(ctx, run.error());
                 return JsonResponse(202, RunJson(*run, false));
               },
-              {.summary = "Sync now (tenant admins): queues a run for the background jobs and answers it (202); "
-                          "a run already queued or running is answered instead. GET the run to watch it. 409 "
-                          "connector_not_syncable for push connectors.",
+              {.summary = "Sync now (tenant admins): queues a run and answers it (202); with the background jobs on, the "
+                          "node that received the request starts it at once. A run already queued or running is "
+                          "answered instead. GET the run to watch it. 409 connector_not_syncable for push "
+                          "connectors.",
                .tag = "connectors",
                .response = RunSchema(),
                .success_status = 202,

@@ -3522,8 +3522,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sync now (tenant admins): queues a run for the background jobs and answers it (202); a run already queued or running is answered instead. GET the run to watch it. 409 connector_not_syncable for push connectors.
-         * @description Sync now (tenant admins): queues a run for the background jobs and answers it (202); a run already queued or running is answered instead. GET the run to watch it. 409 connector_not_syncable for push connectors.
+         * Sync now (tenant admins): queues a run and answers it (202); with the background jobs on, the node that received the request starts it at once. A run already queued or running is answered instead. GET the run to watch it. 409 connector_not_syncable for push connectors.
+         * @description Sync now (tenant admins): queues a run and answers it (202); with the background jobs on, the node that received the request starts it at once. A run already queued or running is answered instead. GET the run to watch it. 409 connector_not_syncable for push connectors.
          *
          *     Needs a signed-in owner of the tenant (tenant role Owner).
          */
