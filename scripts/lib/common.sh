@@ -9,7 +9,7 @@ readonly CREDENCE_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libhyperscan-dev libgit2-dev liblua5.4-dev
   libphonenumber8 libprotobuf-dev libabsl-dev
-  postgresql-15 wrk curl python3 python3-aiosmtpd
+  postgresql-15 wrk curl python3 python3-aiosmtpd openssh-server
   haproxy patroni etcd-server etcd-client
   apertium-apy apertium-eng-spa
   chromium

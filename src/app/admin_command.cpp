@@ -8,6 +8,7 @@
 #include "app/backup_restore.h"
 #include "app/migrate_database.h"
 #include "app/migrations.h"
+#include "app/secrets_commands.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/json_text.h"
@@ -31,7 +32,7 @@ const std::string kUsage = std::string(
     "       credence admin platform-audit [--limit N] [--database URL] [--data-dir DIR]\n"
     "  Prints the platform audit chain (sign-ins that named no tenant), newest first,\n"
     "  one JSON object a line, then a line with its verification.\n") +
-    kMigrateDatabaseUsage + kBackupUsage + kRestoreUsage + kArchiveUsage + kVerifyArchiveUsage;
+    kMigrateDatabaseUsage + kBackupUsage + kRestoreUsage + kArchiveUsage + kVerifyArchiveUsage + kRotateSecretsKeyUsage;
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "credence admin: %s\n\n%s", message.c_str(), kUsage.c_str());
@@ -116,6 +117,8 @@ int RunAdminCommand(const std::vector<std::string>& args) {
   if (args[0] == "restore") return RestoreDatabase({args.begin() + 1, args.end()});
   if (args[0] == "archive") return ArchiveNow({args.begin() + 1, args.end()});
   if (args[0] == "verify-archive") return VerifyArchiveFiles({args.begin() + 1, args.end()});
+  if (args[0] == "rotate-secrets-key") return RotateSecretsKey({args.begin() + 1, args.end()});
+  if (args[0] == "prune-secrets-keys") return PruneSecretsKeys({args.begin() + 1, args.end()});
   if (args[0] != "create-tenant" && args[0] != "platform-audit")
     return Fail("unknown admin command '" + args[0] + "'");
   const bool create = args[0] == "create-tenant";

@@ -12,6 +12,7 @@
 #include "app/dev_seed.h"
 #include "app/service_set.h"
 #include "app/migrations.h"
+#include "connectors/secret_box.h"
 #include "core/logging.h"
 #include "http/dispatcher.h"
 #include "http/handlers/routes.h"
@@ -88,6 +89,12 @@ int Serve(const Config& config) {
     LogLine(LogLevel::kError, "cannot load the chain-signing key").Str("error", chain_key.error().detail);
     return 1;
   }
+  // So is the key that seals connector credentials (docs/connectors.md).
+  auto connector_secrets = connectors::SecretBox::LoadOrCreate(config.EffectiveSecretsKeyFile());
+  if (!connector_secrets) {
+    LogLine(LogLevel::kError, "cannot load the connector secrets key").Str("error", connector_secrets.error().detail);
+    return 1;
+  }
   // The archive directory must be there and writable: archiving deletes
   // records only after their archive is written, and a typo should stop
   // the start, not every archiving pass (docs/retention.md).
@@ -141,6 +148,7 @@ int Serve(const Config& config) {
   set_options.invitations.public_url = set_options.public_url;
   for (const auto& p : set_options.oidc_providers) set_options.invitations.providers.push_back(p.name);
   set_options.connector_sync.data_dir = config.data_dir;
+  set_options.connector_sync.secrets = *connector_secrets;
   set_options.connector_sync.allow_local_repositories = config.allow_local_repositories.value_or(config.dev);
   set_options.repositories = {set_options.connector_sync.allow_local_repositories, config.data_dir};
   set_options.connector_sync.lease_ms = config.connector_lease_seconds * 1000;

@@ -60,7 +60,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       reports(db, clock),
       sessions(db, clock, audit, options.sessions),
       sign_in(db, clock, sessions, audit, options.oidc_providers, options.public_url),
-      connectors(db, clock, audit, &scanning, options.repositories),
+      connectors(db, clock, audit, &scanning, options.repositories, options.connector_sync.secrets),
       connector_syncer(db, clock, &scanning, [&options] {
         ::credence::connectors::SyncOptions o = options.connector_sync;
         if (o.node_id.empty()) o.node_id = options.node_id;

@@ -44,6 +44,10 @@ struct Connector {
   std::optional<std::string> created_by;
   TimeMs created_at = 0;
   TimeMs updated_at = 0;
+  // The credential (credential.h): what answers may show, as JSON
+  // (CredentialInfo), and the whole credential sealed (SecretBox); both
+  // unset when there is none.
+  std::optional<std::string> credential_info, credential_sealed;
 };
 
 struct RunError {
@@ -82,6 +86,10 @@ struct ConnectorInput {
   std::string name;
   std::string settings = "{}";  // JSON object text
   std::optional<int64_t> schedule_minutes;
+  // The "credential" member: absent (not given) keeps the stored one on
+  // update; null (given, no text) removes it; else its JSON text.
+  bool credential_given = false;
+  std::optional<std::string> credential;
 };
 
 // A document as a kind (or a push) delivers it. The text is scanned and

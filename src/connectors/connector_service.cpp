@@ -1,5 +1,6 @@
 #include "connectors/connector_service.h"
 
+#include "connectors/credential.h"
 #include "connectors/internal/documents.h"
 #include "connectors/internal/queries.h"
 #include "connectors/settings.h"
@@ -23,13 +24,14 @@ constexpr TenantQuery kListConnectors{
 constexpr TenantQuery kInsertConnector{
     "connectors.insert",
     "INSERT INTO connectors (tenant_id, id, connector_key, kind, name, settings, schedule_minutes, next_run_at,"
-    " created_by, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)"
+    " created_by, created_at, updated_at, credential_info, credential_sealed)"
+    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12)"
     " ON CONFLICT (tenant_id, connector_key) DO NOTHING"};
 constexpr TenantQuery kUpdateConnector{
     "connectors.update",
     "UPDATE connectors SET name = $3, settings = $4, schedule_minutes = $5, next_run_at = $6,"
-    " sync_cursor = CASE WHEN $7 = 1 THEN NULL ELSE sync_cursor END, updated_at = $8"
-    " WHERE tenant_id = $1 AND id = $2"};
+    " sync_cursor = CASE WHEN $7 = 1 THEN NULL ELSE sync_cursor END, updated_at = $8,"
+    " credential_info = $9, credential_sealed = $10 WHERE tenant_id = $1 AND id = $2"};
 constexpr TenantQuery kDeleteConnector{"connectors.delete", "DELETE FROM connectors WHERE tenant_id = $1 AND id = $2"};
 constexpr TenantQuery kDeleteRuns{"connectors.delete_runs",
                                   "DELETE FROM connector_runs WHERE tenant_id = $1 AND connector_id = $2"};
@@ -79,9 +81,12 @@ bool IsKind(const std::string& kind) {
   return false;
 }
 
+// Never the credential's secret: only whether one is set, and its kind.
 boost::json::object AuditDetails(const Connector& c) {
   boost::json::object d{{"key", c.key}, {"kind", c.kind}, {"name", c.name}};
   d["scheduleMinutes"] = c.schedule_minutes ? boost::json::value(*c.schedule_minutes) : boost::json::value(nullptr);
+  d["credential"] = c.credential_info ? boost::json::value(InfoFromJson(*c.credential_info).kind)
+                                      : boost::json::value(nullptr);
   return d;
 }
 
@@ -123,8 +128,40 @@ std::string_view WriteOutcomeName(WriteOutcome o) {
 }
 
 ConnectorService::ConnectorService(storage::Database& db, const Clock& clock, const identity::AuditRecorder& audit,
-                                   const trust::ContentScanning* scanning, RepositoryPolicy repositories)
-    : db_(db), clock_(clock), audit_(audit), scanning_(scanning), repositories_(std::move(repositories)) {}
+                                   const trust::ContentScanning* scanning, RepositoryPolicy repositories,
+                                   std::shared_ptr<const SecretBox> secrets)
+    : db_(db),
+      clock_(clock),
+      audit_(audit),
+      scanning_(scanning),
+      repositories_(std::move(repositories)),
+      secrets_(std::move(secrets)) {}
+
+std::optional<Credential> ConnectorService::CheckCredential(const ConnectorInput& in, const std::string& settings,
+                                                            std::vector<FieldError>& errors) const {
+  if (!in.credential_given || !in.credential) return std::nullopt;
+  if (secrets_ == nullptr) {
+    errors.push_back({"credential", "this server keeps no secrets key, so it takes no credential"});
+    return std::nullopt;
+  }
+  auto c = ParseCredential(*in.credential, in.kind, settings);
+  if (!c) {
+    for (const auto& f : c.error().fields) errors.push_back(f);
+    return std::nullopt;
+  }
+  return std::move(*c);
+}
+
+void ConnectorService::SealInto(Connector& c, const std::string& tenant_id, const Credential& credential) const {
+  c.credential_info = InfoToJson(InfoOf(credential));
+  c.credential_sealed = secrets_->Seal(CredentialToJson(credential), CredentialSealContext(tenant_id, c.id));
+}
+
+Result<Credential> OpenCredential(const SecretBox& secrets, const std::string& tenant_id, const Connector& c) {
+  if (!c.credential_sealed) return Error::NotFound("The connector has no credential.");
+  CR_TRY_ASSIGN(std::string text, secrets.Open(*c.credential_sealed, CredentialSealContext(tenant_id, c.id)));
+  return CredentialFromJson(text);
+}
 
 bool ConnectorService::Exists(storage::TenantSession& tenant, const std::string& id) {
   return !tenant.Run(kConnectorById, {id}).empty();
@@ -148,11 +185,13 @@ Result<ConnectorView> ConnectorService::Create(const identity::Principal& caller
     else
       settings = std::move(*s);
   }
+  const std::optional<Credential> credential = settings.empty() ? std::nullopt : CheckCredential(in, settings, errors);
   if (!errors.empty()) return Error::Validation(std::move(errors));
 
   const TimeMs now = clock_.Now();
   Connector c;
   c.id = NewId();
+  if (credential) SealInto(c, caller.tenant_id, *credential);
   c.key = in.key;
   c.kind = in.kind;
   c.name = in.name;
@@ -166,7 +205,8 @@ Result<ConnectorView> ConnectorService::Create(const identity::Principal& caller
   storage::TenantSession tenant(session, caller.tenant_id);
   if (tenant
           .Run(kInsertConnector,
-               {c.id, c.key, c.kind, c.name, c.settings, c.schedule_minutes, c.next_run_at, c.created_by, now})
+               {c.id, c.key, c.kind, c.name, c.settings, c.schedule_minutes, c.next_run_at, c.created_by, now,
+                c.credential_info, c.credential_sealed})
           .affected() == 0)
     return Error::Conflict("connector_key_taken", "The tenant has a connector with this key.");
   audit_.Record(tenant, identity::AuditOf(caller, "connector.created", {"connector", c.id}, AuditDetails(c)));
@@ -210,12 +250,27 @@ Result<ConnectorView> ConnectorService::Update(const identity::Principal& caller
   auto settings = ValidateSettings(in.kind, in.settings, repositories_);
   if (!settings)
     for (const auto& f : settings.error().fields) errors.push_back(f);
+  std::optional<Credential> credential;
+  if (settings) {
+    credential = CheckCredential(in, *settings, errors);
+    // Kept as it is: it must still fit (a URL that became local, or moved
+    // from https to ssh, takes no credential or another kind).
+    if (!in.credential_given && existing->credential_info)
+      if (auto mismatch = CredentialMismatch(InfoFromJson(*existing->credential_info), in.kind, *settings))
+        errors.push_back(*mismatch);
+  }
   if (!errors.empty()) return Error::Validation(std::move(errors));
 
   const TimeMs now = clock_.Now();
   Connector c = *existing;
   c.name = in.name;
   c.settings = *settings;
+  if (credential) {
+    SealInto(c, caller.tenant_id, *credential);
+  } else if (in.credential_given) {
+    c.credential_info.reset();
+    c.credential_sealed.reset();
+  }
   if (in.schedule_minutes != c.schedule_minutes)
     c.next_run_at = in.schedule_minutes ? std::optional(now) : std::nullopt;
   c.schedule_minutes = in.schedule_minutes;
@@ -228,8 +283,11 @@ Result<ConnectorView> ConnectorService::Update(const identity::Principal& caller
   }
   if (restart) c.sync_cursor.reset();
   c.updated_at = now;
-  tenant.Run(kUpdateConnector, {c.id, c.name, c.settings, c.schedule_minutes, c.next_run_at, restart ? 1 : 0, now});
-  audit_.Record(tenant, identity::AuditOf(caller, "connector.updated", {"connector", c.id}, AuditDetails(c)));
+  tenant.Run(kUpdateConnector, {c.id, c.name, c.settings, c.schedule_minutes, c.next_run_at, restart ? 1 : 0, now,
+                                 c.credential_info, c.credential_sealed});
+  boost::json::object details = AuditDetails(c);
+  details["credentialChange"] = !in.credential_given ? "kept" : credential ? "set" : "removed";
+  audit_.Record(tenant, identity::AuditOf(caller, "connector.updated", {"connector", c.id}, std::move(details)));
   ConnectorView view = ViewOf(tenant, c);
   session.Commit();
   return view;

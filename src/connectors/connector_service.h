@@ -9,7 +9,11 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
 #include "connectors/connector.h"
+#include "connectors/credential.h"
+#include "connectors/secret_box.h"
 #include "connectors/settings.h"
 #include "connectors/sync_waker.h"
 #include "core/clock.h"
@@ -37,11 +41,17 @@ struct PushedDocument {
   TimeMs content_updated_at = 0;
 };
 
+// A connector's credential, opened (the sync engine's; never answered).
+// Error when it has none or it does not open (its key is not in the file).
+Result<Credential> OpenCredential(const SecretBox& secrets, const std::string& tenant_id, const Connector& c);
+
 class ConnectorService {
  public:
   // `scanning` may be null (not wired): documents are then not scanned.
+  // `secrets` seals credentials; null: a connector cannot be given one (400).
   ConnectorService(storage::Database& db, const Clock& clock, const identity::AuditRecorder& audit,
-                   const trust::ContentScanning* scanning, RepositoryPolicy repositories = {});
+                   const trust::ContentScanning* scanning, RepositoryPolicy repositories = {},
+                   std::shared_ptr<const SecretBox> secrets = nullptr);
 
   // Create: 201. key 1..64 of a-z 0-9 _ - (as connected documents' keys),
   // unique in the tenant (409 connector_key_taken); kind git | web | push;
@@ -52,6 +62,8 @@ class ConnectorService {
   Result<std::vector<ConnectorView>> List(const identity::Principal& caller) const;
   Result<ConnectorView> Get(const identity::Principal& caller, const std::string& id) const;
   // Replaces name, settings and schedule; key and kind cannot change (400).
+  // The credential: absent keeps the stored one (400 when it no longer fits
+  // the settings), null removes it, an object replaces it.
   // New git url or branch: the next sync starts over (a full listing; the
   // content hashes keep unchanged documents' versions).
   Result<ConnectorView> Update(const identity::Principal& caller, const std::string& id,
@@ -90,12 +102,18 @@ class ConnectorService {
  private:
   Result<Connector> FindForPush(storage::TenantSession& tenant, const identity::Principal& caller,
                                 const std::string& key) const;
+  // The credential `in` gives (nullopt: none given, or null, or invalid:
+  // then `errors` says why), for a connector with these stored settings.
+  std::optional<Credential> CheckCredential(const ConnectorInput& in, const std::string& settings,
+                                            std::vector<FieldError>& errors) const;
+  void SealInto(Connector& c, const std::string& tenant_id, const Credential& credential) const;
 
   storage::Database& db_;
   const Clock& clock_;
   const identity::AuditRecorder& audit_;
   const trust::ContentScanning* scanning_;
   RepositoryPolicy repositories_;
+  std::shared_ptr<const SecretBox> secrets_;
   SyncWaker* waker_ = nullptr;
 };
 

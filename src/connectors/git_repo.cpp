@@ -7,6 +7,7 @@
 #include <fstream>
 #include <mutex>
 
+#include "core/ids.h"
 #include "telemetry/outbound_call.h"
 
 namespace credence::connectors {
@@ -49,6 +50,61 @@ Result<Tree> TreeOf(git_repository* repo, const std::string& commit_id) {
 }
 
 std::string RefName(const std::string& branch) { return "refs/credence/heads/" + branch; }
+
+// What the fetch callbacks share; `refused` is our own account of an
+// authentication failure, clearer than libgit2's.
+struct AuthPayload {
+  const GitAuth* auth = nullptr;
+  int attempts = 0;
+  std::string refused;
+};
+
+int OnCredentials(git_credential** out, const char* url, const char* username_from_url, unsigned int allowed_types,
+                  void* payload) {
+  auto* p = static_cast<AuthPayload*>(payload);
+  if (!p->auth->credential) {
+    p->refused = "the repository asks for a credential and the connector has none";
+    return GIT_EAUTH;
+  }
+  const Credential& c = *p->auth->credential;
+  (void)url;
+  const std::string user = username_from_url != nullptr && *username_from_url != '\0' ? username_from_url : c.username;
+  if (c.kind == kCredentialSshKey && (allowed_types & GIT_CREDENTIAL_USERNAME) != 0)
+    return git_credential_username_new(out, user.c_str());
+  // libgit2 asks again after a refusal: one offer is enough to know.
+  if (++p->attempts > 1) {
+    p->refused = "the repository refused the connector's " + c.kind + " credential";
+    return GIT_EAUTH;
+  }
+  if (c.kind == kCredentialBasic && (allowed_types & GIT_CREDENTIAL_USERPASS_PLAINTEXT) != 0)
+    return git_credential_userpass_plaintext_new(out, c.username.c_str(), c.secret.c_str());
+  if (c.kind == kCredentialSshKey && (allowed_types & GIT_CREDENTIAL_SSH_KEY) != 0)
+    return git_credential_ssh_key_memory_new(out, user.c_str(), nullptr, c.secret.c_str(),
+                                             c.passphrase.empty() ? nullptr : c.passphrase.c_str());
+  p->refused = "the repository asks for another kind of credential than the connector's " + c.kind;
+  return GIT_EAUTH;
+}
+
+// SSH: the host key must be the one the settings name (libgit2 1.5 reads no
+// known_hosts). TLS: libgit2's own verification stands.
+int OnCertificate(git_cert* cert, int valid, const char* host, void* payload) {
+  auto* p = static_cast<AuthPayload*>(payload);
+  (void)valid;
+  if (cert->cert_type != GIT_CERT_HOSTKEY_LIBSSH2) return GIT_PASSTHROUGH;
+  const auto* key = reinterpret_cast<const git_cert_hostkey*>(cert);
+  const std::string expected = p->auth->ssh_host_key.value_or("");
+  std::string shown;
+  if ((key->type & GIT_CERT_SSH_SHA256) != 0) {
+    shown = "SHA256:" + Base64UrlEncode(std::string_view(reinterpret_cast<const char*>(key->hash_sha256), 32));
+    for (char& ch : shown) ch = ch == '-' ? '+' : ch == '_' ? '/' : ch;  // ssh-keygen's alphabet
+  }
+  std::string want = expected;
+  while (!want.empty() && want.back() == '=') want.pop_back();
+  if (!shown.empty() && shown == want) return 0;
+  p->refused = std::string("the host key of ") + (host != nullptr ? host : "the server") + " is " +
+               (shown.empty() ? "unknown" : shown) + ", not the settings' sshHostKey";
+  return GIT_ECERTIFICATE;
+}
 
 }  // namespace
 
@@ -101,7 +157,7 @@ std::optional<std::string> LocalPath(const std::string& url) {
 
 }  // namespace
 
-Result<std::string> GitMirror::Fetch(const std::string& branch) {
+Result<std::string> GitMirror::Fetch(const std::string& branch, const GitAuth& auth) {
   git_reference* existing = nullptr;
   const bool fetched_before = git_reference_lookup(&existing, repo_, RefName(branch).c_str()) == 0;
   Reference existing_ref(existing);
@@ -123,10 +179,30 @@ Result<std::string> GitMirror::Fetch(const std::string& branch) {
   git_strarray refspecs{specs, 1};
   git_fetch_options opts = GIT_FETCH_OPTIONS_INIT;
   opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
+  AuthPayload payload{&auth, 0, ""};
+  opts.callbacks.credentials = OnCredentials;
+  opts.callbacks.certificate_check = OnCertificate;
+  opts.callbacks.payload = &payload;
+  std::string bearer;
+  char* headers[1] = {nullptr};
+  if (auth.credential) {
+    // A credential goes to the configured server only: a redirect could
+    // hand a bearer header, or a challenge answered, to another host.
+    opts.follow_redirects = GIT_REMOTE_REDIRECT_NONE;
+    if (auth.credential->kind == kCredentialBearer) {
+      bearer = "Authorization: Bearer " + auth.credential->secret;
+      headers[0] = bearer.data();
+      opts.custom_headers = {headers, 1};
+    }
+  }
   // The tracking ref stays, so the negotiation tells the remote what the
   // mirror has and only new objects come.
-  if (git_remote_fetch(remote.get(), &refspecs, &opts, nullptr) != 0) {
+  const int fetched = git_remote_fetch(remote.get(), &refspecs, &opts, nullptr);
+  std::fill(bearer.begin(), bearer.end(), '\0');
+  if (fetched != 0) {
     span.SetError("the fetch failed");
+    if (!payload.refused.empty())
+      return Error::InvalidArgument("repository_unreachable", "cannot fetch from " + url_ + ": " + payload.refused);
     return Error::InvalidArgument("repository_unreachable", LastError("cannot fetch from " + url_));
   }
   // A branch gone from the remote must not be answered by the last fetch.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "connectors/credential.h"
 #include "core/clock.h"
 #include "core/result.h"
 
@@ -23,6 +24,16 @@ struct GitChange {
 // libgit2's global state, once per process (every use of libgit2 needs it).
 void InitLibgit2();
 
+// How a fetch authenticates (docs/connectors.md, "Credentials"). With a
+// credential, redirects are not followed, so it goes to the configured
+// server only: basic answers that server's challenge, bearer is a header,
+// sshKey is the deploy key, offered once the host key matched
+// ssh_host_key.
+struct GitAuth {
+  std::optional<Credential> credential;
+  std::optional<std::string> ssh_host_key;  // "SHA256:<base64>"; required for ssh URLs
+};
+
 class GitMirror {
  public:
   // Opens the mirror in `dir`, creating it (and its parents) when absent;
@@ -33,8 +44,9 @@ class GitMirror {
   ~GitMirror();
 
   // Fetches `branch` from the URL; answers its tip's commit id. Errors say
-  // what went wrong (unreachable, not a repository, no such branch).
-  Result<std::string> Fetch(const std::string& branch);
+  // what went wrong (unreachable, not a repository, no such branch, the
+  // credential refused, another host key), never the credential.
+  Result<std::string> Fetch(const std::string& branch, const GitAuth& auth = {});
   bool HasCommit(const std::string& commit_id) const;
   // The committer time of a commit, in milliseconds.
   TimeMs CommitTime(const std::string& commit_id) const;

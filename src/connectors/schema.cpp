@@ -88,9 +88,19 @@ CREATE TABLE connector_documents (
 );
 )sql";
 
+// 901: a connector's credential (docs/connectors.md, "Credentials"):
+// credential_info the non-secret part answers show (kind, user name, header
+// name), JSON; credential_sealed the whole credential sealed with the
+// secrets key (connectors/secret_box.h), which is not in the database.
+constexpr const char* kCredentials = R"sql(
+ALTER TABLE connectors ADD COLUMN credential_info TEXT;
+ALTER TABLE connectors ADD COLUMN credential_sealed TEXT;
+)sql";
+
 const std::vector<storage::Migration>& Migrations() {
   static const std::vector<storage::Migration> kMigrations = {
       {900, "connectors: connectors, runs, run errors, connector documents", kSchema, ""},
+      {901, "connectors: sealed credentials", kCredentials, ""},
   };
   return kMigrations;
 }

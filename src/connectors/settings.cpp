@@ -9,7 +9,9 @@
 #include <set>
 
 #include "connectors/connector.h"
+#include "connectors/credential.h"
 #include "connectors/git_repo.h"
+#include "core/ids.h"
 #include "outbound/outbound.h"
 #include "trust/admin_service.h"
 
@@ -27,7 +29,26 @@ bool HasSpace(std::string_view s) {
 bool IsRepositoryUrl(std::string_view url) {
   if (url.empty() || url.size() > trust::kMaxUrlLength || HasSpace(url)) return false;
   return url.front() == '/' || url.rfind("file://", 0) == 0 || url.rfind("http://", 0) == 0 ||
-         url.rfind("https://", 0) == 0;
+         url.rfind("https://", 0) == 0 || (IsSshUrl(url) && !SshHostOf(url).empty());
+}
+
+// user:password@ in an http(s) URL would be stored, shown and logged in
+// clear: credentials go in the connector's write-only credential instead.
+bool HasUserInfo(std::string_view url) {
+  const size_t scheme = url.find("://");
+  if (scheme == std::string_view::npos || !(url.starts_with("http://") || url.starts_with("https://"))) return false;
+  std::string_view authority = url.substr(scheme + 3);
+  authority = authority.substr(0, authority.find_first_of("/?#"));
+  return authority.find('@') != std::string_view::npos;
+}
+
+// "SHA256:" and 43 characters of unpadded base64 (a SHA-256), as ssh-keygen -l prints.
+bool IsSshFingerprint(std::string_view f) {
+  if (!f.starts_with("SHA256:")) return false;
+  f.remove_prefix(7);
+  while (!f.empty() && f.back() == '=') f.remove_suffix(1);
+  auto raw = Base64Decode(f, false);
+  return raw && raw->size() == 32;
 }
 
 bool IsBranchName(const std::string& branch) {
@@ -99,6 +120,7 @@ class Reader {
 json::object GitJson(const GitSettings& g) {
   json::object o{{"url", g.url}, {"branch", g.branch}, {"maxFileBytes", g.max_file_bytes}};
   o["webUrlTemplate"] = g.web_url_template ? json::value(*g.web_url_template) : json::value(nullptr);
+  o["sshHostKey"] = g.ssh_host_key ? json::value(*g.ssh_host_key) : json::value(nullptr);
   return o;
 }
 
@@ -125,7 +147,12 @@ std::optional<std::string> RepositoryRefusal(const std::string& url, const Repos
   if (!url.empty() && url.front() == '/') path = url;
   if (url.rfind("file://", 0) == 0) path = url.substr(7);
   if (!path) {
-    auto checked = outbound::CheckUrl(url, outbound::ConnectorPolicy(), "settings.url");
+    // An ssh host follows the same rule as an http one: checked as the
+    // equivalent http URL (a literal address now, names before each fetch).
+    const std::string host = IsSshUrl(url) ? SshHostOf(url) : std::string();
+    const std::string as_http =
+        host.empty() ? url : "http://" + (host.find(':') != std::string::npos ? "[" + host + "]" : host) + "/";
+    auto checked = outbound::CheckUrl(as_http, outbound::ConnectorPolicy(), "settings.url");
     if (!checked) return checked.error().fields.empty() ? checked.error().detail : checked.error().fields[0].message;
     return std::nullopt;
   }
@@ -154,7 +181,11 @@ Result<std::string> ValidateSettings(const std::string& kind, const std::string&
     GitSettings g;
     if (auto url = r.Str("url", true)) {
       if (!IsRepositoryUrl(*url))
-        r.Error("url", "must be an absolute local path, or a file://, http:// or https:// URL, without white space");
+        r.Error("url",
+                "must be an absolute local path, a file://, http://, https:// or ssh:// URL, or user@host:path, "
+                "without white space");
+      else if (HasUserInfo(*url))
+        r.Error("url", "must not hold a user name or password: give them as the connector's credential");
       else if (auto refused = RepositoryRefusal(*url, policy))
         r.Error("url", *refused);
       else
@@ -173,6 +204,16 @@ Result<std::string> ValidateSettings(const std::string& kind, const std::string&
         g.web_url_template = *t;
     }
     if (auto m = r.Int("maxFileBytes", 1, 20 << 20)) g.max_file_bytes = *m;
+    if (auto k = r.Str("sshHostKey", false, 100)) {
+      if (!IsSshFingerprint(*k))
+        r.Error("sshHostKey", "must be a SHA-256 host key fingerprint as ssh-keygen -lf prints it (SHA256:...)");
+      else
+        g.ssh_host_key = *k;
+    }
+    if (!g.url.empty() && IsSshUrl(g.url) && !g.ssh_host_key && errors.empty())
+      r.Error("sshHostKey",
+              "is required for an ssh URL: the server's host key fingerprint (ssh-keyscan HOST | ssh-keygen -lf -)");
+    if (!g.url.empty() && !IsSshUrl(g.url) && g.ssh_host_key) r.Error("sshHostKey", "is only for ssh URLs");
     r.RejectUnknown();
     out = json::serialize(GitJson(g));
   } else if (kind == kKindWeb) {
@@ -212,6 +253,7 @@ GitSettings GitSettingsFromJson(const std::string& json_text) {
   if (const auto* t = o.if_contains("webUrlTemplate"); t && t->is_string())
     g.web_url_template = std::string(t->as_string());
   if (const auto* m = o.if_contains("maxFileBytes"); m && m->is_int64()) g.max_file_bytes = m->as_int64();
+  if (const auto* k = o.if_contains("sshHostKey"); k && k->is_string()) g.ssh_host_key = std::string(k->as_string());
   return g;
 }
 

@@ -12,8 +12,11 @@
 namespace credence::connectors {
 
 struct GitSettings {
-  std::string url;  // an absolute local path, file://, http:// or https://
+  std::string url;  // an absolute local path, file://, http://, https://, ssh:// or scp-like user@host:path
   std::string branch = "main";
+  // ssh URLs: the server's host key, as `ssh-keygen -lf` prints it
+  // ("SHA256:<base64>"); a fetch from a server showing another key fails.
+  std::optional<std::string> ssh_host_key;
   std::optional<std::string> web_url_template;  // {branch} and {path} are replaced
   int64_t max_file_bytes = 1 << 20;
 };

@@ -8,6 +8,8 @@
 #include <thread>
 #include <tuple>
 
+#include "connectors/connector_service.h"
+#include "connectors/credential.h"
 #include "connectors/document_text.h"
 #include "connectors/git_repo.h"
 #include "connectors/internal/queries.h"
@@ -101,6 +103,16 @@ std::string EncodePath(std::string_view path) {
   return out;
 }
 
+// The connector's credential, opened; nullopt when it has none. Throws
+// (failing the run) when it does not open: the key file lacks its key.
+std::optional<Credential> CredentialFor(const RunScope& scope, const SyncOptions& options) {
+  if (!scope.connector.credential_sealed) return std::nullopt;
+  if (options.secrets == nullptr) throw std::runtime_error("the connector's credential cannot be opened: no secrets key");
+  auto c = OpenCredential(*options.secrets, scope.tenant_id, scope.connector);
+  if (!c) throw std::runtime_error("the connector's credential cannot be opened: " + c.error().detail);
+  return std::move(*c);
+}
+
 // The git kind: fetch, then the changes from the commit synced last (or
 // every file when there is none, skipping those whose blob is the one
 // synced), in path order, resuming after the run's checkpoint.
@@ -112,10 +124,15 @@ std::optional<std::string> SyncGit(RunWriter& w, const Run& run, const SyncOptio
   // a remote's name may resolve elsewhere now than at creation.
   if (auto refused = RepositoryRefusal(settings.url, {options.allow_local_repositories, data_dir}))
     throw std::runtime_error("the repository URL is not allowed: " + *refused);
-  if (settings.url.rfind("http", 0) == 0) {
-    auto target = outbound::Resolve(settings.url, outbound::ConnectorPolicy());
+  if (settings.url.rfind("http", 0) == 0 || IsSshUrl(settings.url)) {
+    const std::string host = IsSshUrl(settings.url) ? SshHostOf(settings.url) : std::string();
+    const std::string as_http =
+        host.empty() ? settings.url
+                     : "http://" + (host.find(':') != std::string::npos ? "[" + host + "]" : host) + "/";
+    auto target = outbound::Resolve(as_http, outbound::ConnectorPolicy());
     if (!target) throw std::runtime_error("cannot fetch from " + settings.url + ": " + target.error().detail);
   }
+  const GitAuth auth{CredentialFor(scope, options), settings.ssh_host_key};
   const std::string dir = data_dir + "/connectors/" + scope.tenant_id + "/" + scope.connector.id;
   auto mirror = GitMirror::Open(dir, settings.url);
   if (!mirror) throw std::runtime_error(mirror.error().detail);
@@ -128,7 +145,7 @@ std::optional<std::string> SyncGit(RunWriter& w, const Run& run, const SyncOptio
     base = run.base;
   } else {
     const auto fetch_start = std::chrono::steady_clock::now();
-    auto tip = mirror->Fetch(settings.branch);
+    auto tip = mirror->Fetch(settings.branch, auth);
     LogLine(LogLevel::kDebug, "connector fetch")
         .Str("connector", scope.connector.key)
         .Int("ms", std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - fetch_start)
@@ -397,7 +414,7 @@ SyncPassSummary ConnectorSyncer::RunOnce() const {
       if (connector.kind == kKindGit)
         cursor = SyncGit(writer, run, options_);
       else if (connector.kind == kKindWeb)
-        SyncWeb(writer, run);
+        SyncWeb(writer, run, CredentialFor(scope, options_));
       else
         error = "push connectors have nothing to sync";
     } catch (const LeaseLost&) {

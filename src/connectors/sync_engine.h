@@ -10,8 +10,10 @@
 // Thread-safe: several threads (or nodes) may run passes at once; the
 // leases keep them apart.
 #include <cstdint>
+#include <memory>
 #include <string>
 
+#include "connectors/secret_box.h"
 #include "core/clock.h"
 #include "identity/events.h"
 
@@ -34,6 +36,8 @@ struct SyncOptions {
   int64_t batch_pause_ms = 0;
   int64_t runs_per_pass = 20;
   bool allow_local_repositories = false;  // RepositoryPolicy::allow_local
+  // Opens connectors' credentials; null: a connector with one fails its run.
+  std::shared_ptr<const SecretBox> secrets;
 };
 
 struct SyncPassSummary {

@@ -36,8 +36,10 @@ std::vector<FieldError> CheckCrawlSettings(const WebSettings& settings) {
 
 namespace internal {
 
-void SyncWeb(RunWriter& w, const Run& run) {
+void SyncWeb(RunWriter& w, const Run& run, const std::optional<Credential>& credential) {
   const WebSettings settings = WebSettingsFromJson(w.scope().connector.settings);
+  web::CrawlSettings crawl = ToCrawlSettings(settings);
+  if (credential) crawl.credential_header = HeaderLineOf(*credential);
   bool lost = false;
   auto known = [&w](const std::string& url) -> std::optional<web::KnownPage> {
     auto k = w.Known(url);
@@ -80,7 +82,7 @@ void SyncWeb(RunWriter& w, const Run& run) {
       return false;
     }
   };
-  auto summary = web::Crawl(ToCrawlSettings(settings), known, on_page);
+  auto summary = web::Crawl(crawl, known, on_page);
   if (lost) throw LeaseLost();
   if (!summary) throw std::runtime_error(summary.error().detail);
   w.Flush();

@@ -77,6 +77,9 @@ constexpr FlagSpec kFlags[] = {
     {"chain-signing-key", FlagType::kString,
      "PEM file of the Ed25519 key that signs chain heads (default <data-dir>/chain-signing-key.pem; created if "
      "absent)"},
+    {"secrets-key-file", FlagType::kString,
+     "file of the AES-256 keys that seal connector credentials (default <data-dir>/connector-secrets.key; created "
+     "if absent; docs/connectors.md)"},
     {"chain-head-interval-seconds", FlagType::kInt, "how often moved chain heads are signed (default 60)"},
     {"archive-dir", FlagType::kString,
      "directory the records past each tenant's retention are archived to, then deleted (default: none, nothing is "
@@ -256,6 +259,9 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
   } else if (name == "chain-signing-key") {
     if (value.empty()) return FlagError(name, "must not be empty");
     c.chain_signing_key = value;
+  } else if (name == "secrets-key-file") {
+    if (value.empty()) return FlagError(name, "must not be empty");
+    c.secrets_key_file = value;
   } else if (name == "archive-dir") {
     if (value.empty()) return FlagError(name, "must not be empty");
     c.archive_dir = value;
@@ -386,6 +392,11 @@ std::string Config::EffectiveDatabaseUrl() const {
 std::string Config::EffectiveChainSigningKey() const {
   if (!chain_signing_key.empty()) return chain_signing_key;
   return data_dir + "/chain-signing-key.pem";
+}
+
+std::string Config::EffectiveSecretsKeyFile() const {
+  if (!secrets_key_file.empty()) return secrets_key_file;
+  return data_dir + "/connector-secrets.key";
 }
 
 int Config::EffectiveThreads() const {

@@ -80,6 +80,8 @@ struct Config {
   // The Ed25519 key that signs chain heads (docs/trust.md, "Signed chain
   // heads"); empty: <data_dir>/chain-signing-key.pem, created on first start.
   std::string chain_signing_key;
+  // Connector credentials' keys (docs/connectors.md, "Credentials"); empty: <data_dir>/connector-secrets.key.
+  std::string secrets_key_file;
   // How often the background jobs sign the chain heads that moved.
   int64_t chain_head_interval_seconds = 60;
   // Retention (docs/retention.md): where archives are written (empty:
@@ -119,6 +121,7 @@ struct Config {
   int EffectiveThreads() const;
   std::string EffectivePublicUrl() const;
   std::string EffectiveChainSigningKey() const;
+  std::string EffectiveSecretsKeyFile() const;
 };
 
 using EnvLookup = std::function<std::optional<std::string>(const std::string& name)>;

@@ -194,6 +194,33 @@ WebSite::WebSite() {
   port_ = std::stoi(ready.substr(ready.find(' ') + 1));
 }
 
+PrivateSite::PrivateSite(const std::string& header_name, const std::string& header_value,
+                         const std::string& git_root) {
+  std::vector<std::string> args = {directory(), header_name, header_value};
+  if (!git_root.empty()) args.push_back(git_root);
+  const std::string ready = Start("private_site.py", args);
+  port_ = std::stoi(ready.substr(ready.find(' ') + 1));
+}
+
+std::string PrivateSite::url(const std::string& path) const {
+  return "http://127.0.0.1:" + std::to_string(port_) + path;
+}
+
+void PrivateSite::Put(const std::string& path, const std::string& content) const {
+  const fs::path file = fs::path(directory()) / "site" / path.substr(path.front() == '/' ? 1 : 0);
+  fs::create_directories(file.parent_path());
+  std::ofstream(file, std::ios::binary) << content;
+}
+
+std::vector<boost::json::object> PrivateSite::Requests() const {
+  std::vector<boost::json::object> out;
+  std::ifstream in(fs::path(directory()) / "requests.jsonl");
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) out.push_back(boost::json::parse(line).as_object());
+  return out;
+}
+
 std::string WebSite::url(const std::string& path) const { return "http://127.0.0.1:" + std::to_string(port_) + path; }
 
 void WebSite::Put(const std::string& path, const std::string& content) const {

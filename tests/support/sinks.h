@@ -118,6 +118,22 @@ class WebSite : public SinkProcess {
   int port_ = 0;
 };
 
+// A site (and git repositories, over git http-backend) that answers only
+// requests carrying `header_name: header_value` (private_site.py). A file
+// "REDIRECT <url>" is a 302 to it.
+class PrivateSite : public SinkProcess {
+ public:
+  PrivateSite(const std::string& header_name, const std::string& header_value, const std::string& git_root = "");
+  int port() const { return port_; }
+  std::string url(const std::string& path = "/") const;
+  void Put(const std::string& path, const std::string& content) const;
+  // One object per request: path, host, sent (the header present), valid.
+  std::vector<boost::json::object> Requests() const;
+
+ private:
+  int port_ = 0;
+};
+
 // The SMTP server of the shared test server (SharedServerOptions passes it
 // as --smtp-url), started once per test binary.
 SmtpSink& SharedSmtpSink();

@@ -11,7 +11,7 @@ using storage::TenantQuery;
 
 #define CREDENCE_CONNECTOR_COLUMNS                                                                   \
   "id, connector_key, kind, name, settings, schedule_minutes, next_run_at, sync_cursor, created_by," \
-  " created_at, updated_at"
+  " created_at, updated_at, credential_info, credential_sealed"
 
 inline constexpr TenantQuery kConnectorById{
     "connectors.by_id", "SELECT " CREDENCE_CONNECTOR_COLUMNS " FROM connectors WHERE tenant_id = $1 AND id = $2"};
@@ -53,6 +53,8 @@ inline Connector ConnectorFromRow(const storage::Row& r) {
   c.created_by = r.OptText(8);
   c.created_at = r.Int(9);
   c.updated_at = r.Int(10);
+  c.credential_info = r.OptText(11);
+  c.credential_sealed = r.OptText(12);
   return c;
 }
 

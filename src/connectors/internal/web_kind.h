@@ -2,7 +2,10 @@
 // The web kind (docs/connectors.md, "web"): the crawler of
 // connectors/web/crawler.h (library credence_connectors_web) adapted to a
 // run.
+#include <optional>
+
 #include "connectors/connector.h"
+#include "connectors/credential.h"
 #include "connectors/internal/run_writer.h"
 
 namespace credence::connectors::internal {
@@ -12,6 +15,7 @@ namespace credence::connectors::internal {
 // page answered 404 or 410 is removed, other failures are recorded with
 // the page. A crawl that was neither truncated nor failed removes the
 // documents it did not see. Throws on a failure of the whole crawl.
-void SyncWeb(RunWriter& writer, const Run& run);
+// `credential`, if any, goes to the start URL's origin only.
+void SyncWeb(RunWriter& writer, const Run& run, const std::optional<Credential>& credential);
 
 }  // namespace credence::connectors::internal

@@ -104,6 +104,15 @@ class Crawler {
   enum class Enqueued { kYes, kOutOfScope, kSeen, kDisallowed, kFull };
 
   bool InScope(const std::string& url) const;
+  // Options carrying the credential, for the fetcher to send to its origin only.
+  FetchOptions Authorized() const {
+    FetchOptions o;
+    if (settings_.credential_header) {
+      o.credential_header = *settings_.credential_header;
+      o.credential_origin = credential_origin_;
+    }
+    return o;
+  }
   const Robots& RobotsFor(const std::string& url);
   // Empty when robots.txt lets us fetch `url`, else why not.
   std::string RobotsVeto(const std::string& url);
@@ -117,6 +126,7 @@ class Crawler {
   const KnownFn& known_;
   const PageFn& on_page_;
   internal::Fetcher fetcher_;
+  std::string credential_origin_;         // the first start URL's origin, else the sitemap's
   std::vector<std::string> prefixes_;     // canonical
   std::deque<Item> queue_;                // breadth first
   std::unordered_set<std::string> seen_;  // ever queued, or reached by a redirect
@@ -138,7 +148,7 @@ bool Crawler::InScope(const std::string& url) const {
 const Crawler::Robots& Crawler::RobotsFor(const std::string& url) {
   const std::string origin = internal::OriginOf(url);
   if (auto it = robots_.find(origin); it != robots_.end()) return it->second;
-  FetchOptions options;
+  FetchOptions options = Authorized();
   options.timeout_ms = settings_.request_timeout_ms;
   options.user_agent = settings_.user_agent;
   options.max_bytes = kMaxRobotsBytes;
@@ -180,7 +190,7 @@ Crawler::Enqueued Crawler::Enqueue(const std::string& url, int depth, bool start
 
 Result<internal::Sitemap> Crawler::FetchSitemap(const std::string& url, const std::string& listed_in) {
   const std::string what = "sitemap " + url + (listed_in.empty() ? "" : " (listed in " + listed_in + ")");
-  FetchOptions options;
+  FetchOptions options = Authorized();
   options.timeout_ms = settings_.request_timeout_ms;
   options.user_agent = settings_.user_agent;
   options.max_bytes = kMaxSitemapBytes;
@@ -269,7 +279,7 @@ Crawler::Visit Crawler::VisitPage(const Item& item) {
   // A 304 has no body: send validators only when the links are not needed
   // or the caller gave the ones it stored (KnownPage::links).
   const bool conditional = known && (item.depth >= settings_.max_depth || known->links.has_value());
-  FetchOptions options;
+  FetchOptions options = Authorized();
   options.timeout_ms = settings_.request_timeout_ms;
   options.user_agent = settings_.user_agent;
   options.max_bytes = settings_.max_page_bytes;
@@ -355,6 +365,8 @@ Crawler::Visit Crawler::VisitPage(const Item& item) {
 
 Result<CrawlSummary> Crawler::Run() {
   CR_TRY(ValidateSettings(settings_));
+  const std::string& first = settings_.start_urls.empty() ? *settings_.sitemap_url : settings_.start_urls.front();
+  credential_origin_ = internal::OriginOf(*internal::CanonicalUrl(first));
   for (const std::string& p : settings_.include_prefixes) prefixes_.push_back(*internal::CanonicalUrl(p));
   if (prefixes_.empty()) {
     std::vector<std::string> urls = settings_.start_urls;
@@ -452,6 +464,9 @@ Status ValidateSettings(const CrawlSettings& s) {
         errors.push_back({"startUrls[" + std::to_string(i) + "]", "is not under any of includePrefixes"});
     }
   }
+  if (s.credential_header && (s.credential_header->find_first_of("\r\n") != std::string::npos ||
+                              s.credential_header->find(':') == std::string::npos))
+    errors.push_back({"credential", "must be one header line"});
   if (s.max_pages < 1 || s.max_pages > 100000) errors.push_back({"maxPages", "must be 1..100000"});
   if (s.max_depth < 0 || s.max_depth > 20) errors.push_back({"maxDepth", "must be 0..20"});
   if (s.request_timeout_ms < 100 || s.request_timeout_ms > 120000)

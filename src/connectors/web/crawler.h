@@ -30,6 +30,10 @@ struct CrawlSettings {
   int request_timeout_ms = 10000;                     // per request (100..120000)
   std::string user_agent = "CredenceConnector/1.0";   // also picks the robots.txt group (up to the '/')
   int64_t max_page_bytes = int64_t{5} * 1024 * 1024;  // bigger pages are a per-page error (1 KiB..100 MiB)
+  // A header line ("Authorization: Bearer ...") sent with every request to
+  // the credential's origin (the first start URL's, else the sitemap's) and
+  // to no other, redirects included. Never logged.
+  std::optional<std::string> credential_header;
 };
 
 // Checks settings without touching the network. Error::Validation (400) with

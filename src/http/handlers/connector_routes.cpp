@@ -6,6 +6,7 @@
 #include <boost/json/serialize.hpp>
 
 #include "connectors/connector_service.h"
+#include "connectors/credential.h"
 #include "core/ids.h"
 #include "http/handlers/routes.h"
 #include "http/json_io.h"
@@ -82,6 +83,44 @@ json::object RunJson(const connectors::Run& r, bool with_errors) {
   return o;
 }
 
+// Write-only: what a request may carry (the kind says which fields count;
+// the service checks them, naming credential.<field>).
+Schema CredentialInputSchema() {
+  return Schema::Object({
+             Required("kind", Schema::String()
+                                  .Enum({"basic", "bearer", "header", "sshKey"})
+                                  .Describe("git over http(s): basic or bearer; git over ssh: sshKey; web: basic, "
+                                            "bearer or header")),
+             Optional("username", Schema::String().Describe("basic (e.g. x-access-token, oauth2, x-token-auth, a "
+                                                            "deploy token's name); sshKey (default git)")),
+             Optional("password", Schema::String().Describe("basic: the password or token")),
+             Optional("token", Schema::String().Describe("bearer")),
+             Optional("name", Schema::String().Describe("header: the header's name, e.g. X-Api-Key")),
+             Optional("value", Schema::String().Describe("header: its value")),
+             Optional("privateKey", Schema::String().Describe("sshKey: the deploy key, PEM or OpenSSH")),
+             Optional("passphrase", Schema::String().Describe("sshKey: when the key is encrypted")),
+         })
+      .Nullable()
+      .Describe("write-only, never answered: stored sealed (docs/connectors.md, \"Credentials\"). Absent keeps the "
+                "stored one, null removes it");
+}
+
+Schema CredentialViewSchema() {
+  return Schema::Object({
+      Required("set", Schema::Boolean()),
+      Required("kind", Schema::String().Enum({"basic", "bearer", "header", "sshKey"}).Nullable()),
+      Required("username", Schema::String().Nullable().Describe("basic, sshKey")),
+      Required("headerName", Schema::String().Nullable().Describe("header")),
+  });
+}
+
+json::object CredentialJson(const connectors::Connector& c) {
+  if (!c.credential_info) return {{"set", false}, {"kind", nullptr}, {"username", nullptr}, {"headerName", nullptr}};
+  const auto info = connectors::InfoFromJson(*c.credential_info);
+  auto opt = [](const std::string& s) { return s.empty() ? json::value(nullptr) : json::value(s); };
+  return {{"set", true}, {"kind", info.kind}, {"username", opt(info.username)}, {"headerName", opt(info.header_name)}};
+}
+
 Schema ConnectorSchema() {
   return Schema::Object({
       Required("id", Schema::Uuid()),
@@ -90,6 +129,8 @@ Schema ConnectorSchema() {
       Required("name", Schema::String()),
       Required("settings", Schema::Any().Describe("the kind's settings with their defaults (docs/connectors.md)")),
       Required("scheduleMinutes", Schema::Integer().Nullable().Describe("null: manual only")),
+      Required("credential", CredentialViewSchema().Describe("whether a credential is set, and its kind; never "
+                                                             "the secret")),
       Required("nextRunAt", Schema::Timestamp().Nullable()),
       Required("status", Schema::Object({
                              Required("state", Schema::String()
@@ -117,6 +158,7 @@ json::object ConnectorJson(const connectors::ConnectorView& v) {
           {"name", c.name},
           {"settings", json::parse(c.settings)},
           {"scheduleMinutes", c.schedule_minutes ? json::value(*c.schedule_minutes) : json::value(nullptr)},
+          {"credential", CredentialJson(c)},
           {"nextRunAt", OptTime(c.next_run_at)},
           {"status", std::move(status)},
           {"createdBy", OptJson(c.created_by)},
@@ -131,6 +173,10 @@ connectors::ConnectorInput InputOf(const json::object& body) {
   in.name = GetString(body, "name");
   if (const auto* s = body.if_contains("settings"); s && !s->is_null()) in.settings = json::serialize(*s);
   in.schedule_minutes = GetOptInt(body, "scheduleMinutes");
+  if (const auto* c = body.if_contains("credential")) {
+    in.credential_given = true;
+    if (!c->is_null()) in.credential = json::serialize(*c);
+  }
   return in;
 }
 
@@ -171,6 +217,7 @@ void AddConnectorRoutes(Router& router, const Services& s) {
                    .Max(connectors::kMaxScheduleMinutes)
                    .Nullable()
                    .Describe("sync every so many minutes; null or absent: manual only (push: always null)")),
+      Optional("credential", CredentialInputSchema()),
   });
   static const Schema kUpdate = Schema::Object({
       Optional("key", Schema::String().Describe("if given, must be the connector's")),
@@ -178,6 +225,7 @@ void AddConnectorRoutes(Router& router, const Services& s) {
       Optional("name", Schema::String().MaxLength(200)),
       Optional("settings", Schema::Any()),
       Optional("scheduleMinutes", Schema::Integer().Min(1).Max(connectors::kMaxScheduleMinutes).Nullable()),
+      Optional("credential", CredentialInputSchema()),
   });
 
   router.Add({Method::kPost,

@@ -1,5 +1,6 @@
 #include "connectors/web/internal/fetcher.h"
 
+#include "connectors/web/internal/url.h"
 #include "outbound/outbound.h"
 
 #include <arpa/inet.h>
@@ -149,6 +150,25 @@ Fetcher::Fetcher() {
 Fetcher::~Fetcher() { curl_easy_cleanup(static_cast<CURL*>(curl_)); }
 
 FetchResult Fetcher::Get(const std::string& url, const FetchOptions& options) {
+  if (options.credential_header.empty() || options.follow_redirects == 0) return GetOnce(url, options);
+  FetchOptions hop = options;
+  hop.follow_redirects = 0;
+  std::string at = url;
+  for (int redirects = 0;; ++redirects) {
+    FetchResult r = GetOnce(at, hop);
+    const bool redirect = r.status == 301 || r.status == 302 || r.status == 303 || r.status == 307 || r.status == 308;
+    if (!redirect || r.redirect_url.empty()) return r;
+    if (redirects == options.follow_redirects) {
+      r.outcome = FetchResult::Outcome::kTransportError;
+      r.status = 0;
+      r.error = "too many redirects";
+      return r;
+    }
+    at = r.redirect_url;
+  }
+}
+
+FetchResult Fetcher::GetOnce(const std::string& url, const FetchOptions& options) {
   auto* curl = static_cast<CURL*>(curl_);
   // A child of the sync run's span (connector sync): one per page fetched.
   telemetry::OutboundCall call("connector fetch", "GET", url);
@@ -178,6 +198,11 @@ FetchResult Fetcher::Get(const std::string& url, const FetchOptions& options) {
   curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, &transfer);
   curl_slist* headers = nullptr;
   for (const std::string& h : options.headers) headers = curl_slist_append(headers, h.c_str());
+  if (!options.credential_header.empty()) {
+    const auto canonical = CanonicalUrl(url);
+    if (canonical && OriginOf(*canonical) == options.credential_origin)
+      headers = curl_slist_append(headers, options.credential_header.c_str());
+  }
   for (const std::string& h : call.HeaderLines()) headers = curl_slist_append(headers, h.c_str());
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
 

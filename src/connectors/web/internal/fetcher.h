@@ -17,6 +17,11 @@ struct FetchOptions {
   bool truncate_at_max = false;                  // ...unless this is set: then the first max_bytes are the body
   int follow_redirects = 0;                      // redirects libcurl follows itself (0: report 3xx to the caller)
   std::vector<std::string> headers;              // "Name: value", e.g. If-None-Match
+  // Sent only when the URL requested is on `credential_origin` ("https://host/",
+  // OriginOf); redirects are then followed here, hop by hop, so libcurl
+  // never carries it to another origin.
+  std::string credential_header;
+  std::string credential_origin;
   // Asked once the response headers are in (status, lowercased media type
   // without parameters): false stops the transfer there, outcome kRefused.
   std::function<bool(long status, std::string_view media_type)> accept;
@@ -44,6 +49,7 @@ class Fetcher {
   FetchResult Get(const std::string& url, const FetchOptions& options);
 
  private:
+  FetchResult GetOnce(const std::string& url, const FetchOptions& options);
   void* curl_;  // CURL*
 };
 
