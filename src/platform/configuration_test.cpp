@@ -177,6 +177,28 @@ TEST(GlossaryImports, RefuseWhatIsNotUtf8Text) {
   EXPECT_NE(tbx.error().detail.find("line 2"), std::string::npos) << tbx.error().detail;
 }
 
+TEST(GlossaryTbx, LongNotesAreCutAtACharacterAndReadBack) {
+  std::string note;
+  for (int i = 0; i < 999; ++i) note += "\xC3\xA9";  // e-acute
+  note += " \v\v tail beyond the limit";
+  const std::string xml = "<tbx><text><body><conceptEntry><note>" + note +
+                          "</note><langSec xml:lang=\"en\"><termSec><term>a</term></termSec></langSec>"
+                          "<langSec xml:lang=\"de\"><termSec><term>b</term></termSec></langSec>"
+                          "</conceptEntry></body></text></tbx>";
+  auto parsed = ParseGlossaryTbx(xml, "en", "de");
+  ASSERT_TRUE(parsed) << parsed.error().detail;
+  ASSERT_EQ(parsed->terms.size(), 1u);
+  const std::string& cut = *parsed->terms[0].notes;
+  EXPECT_EQ(cut.size(), 999u * 2);  // 999 characters; the blanks after them are trimmed
+  Glossary g;
+  g.source_language = "en";
+  g.target_language = "de";
+  g.terms = parsed->terms;
+  auto back = ParseGlossaryTbx(WriteGlossaryTbx(g), "en", "de");
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->terms[0].notes, cut);
+}
+
 TEST(GlossaryCsv, TermsThatLookProtectedReadBackAsWritten) {
   const std::vector<GlossaryTerm> terms = {{"'=SUM(A1)", "''+x", false, "'@note"}, {"'s-Hertogenbosch", "a", false, {}}};
   auto back = ParseGlossaryCsv(WriteGlossaryCsv(terms));

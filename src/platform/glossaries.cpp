@@ -361,8 +361,17 @@ Result<TbxImport> ParseGlossaryTbx(std::string_view xml, const std::string& sour
     if (Utf8Length(t.source) > kMaxGlossaryTermLength || Utf8Length(t.target) > kMaxGlossaryTermLength)
       return Error::InvalidArgument("invalid_tbx",
                                     "The term '" + t.source.substr(0, 40) + "...' is longer than 200 characters.");
-    if (t.notes && Utf8Length(*t.notes) > kMaxGlossaryNotesLength)
-      t.notes = t.notes->substr(0, kMaxGlossaryNotesLength);
+    if (t.notes && Utf8Length(*t.notes) > kMaxGlossaryNotesLength) {
+      // 1,000 characters, not bytes (a cut inside a character is not UTF-8),
+      // trimmed again so that the note reads back as written (found by
+      // fuzz/glossary_tbx).
+      size_t cut = 0;
+      for (size_t chars = 0; chars < kMaxGlossaryNotesLength && cut < t.notes->size(); ++chars) {
+        ++cut;
+        while (cut < t.notes->size() && (static_cast<unsigned char>((*t.notes)[cut]) & 0xC0) == 0x80) ++cut;
+      }
+      t.notes = Trim(t.notes->substr(0, cut));
+    }
     out.terms.push_back(std::move(t));
     if (out.terms.size() > kMaxGlossaryTerms)
       return Error::InvalidArgument("invalid_tbx", "The TBX document has more than 5000 entries.");
