@@ -1,7 +1,10 @@
 #include "support/fuzz_support.h"
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -22,10 +25,23 @@ struct World {
   std::unique_ptr<app::ServiceSet> services;
 };
 
+// A run that crashed (abort skips atexit) left its store behind; the next
+// one removes the stores of processes that are gone.
+void RemoveStaleStores(const std::filesystem::path& temp) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(temp, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with("credence-fuzz-")) continue;
+    const long pid = std::strtol(name.c_str() + 14, nullptr, 10);
+    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) std::filesystem::remove_all(entry, ec);
+  }
+}
+
 World& TheWorld() {
   // Never destroyed: background threads of a service may still hold it
   // while the process exits; the directory is removed at exit.
   static World* world = [] {
+    RemoveStaleStores(std::filesystem::temp_directory_path());
     auto* w = new World;
     w->dir = std::filesystem::temp_directory_path() / ("credence-fuzz-" + std::to_string(::getpid()));
     std::filesystem::create_directories(w->dir);
