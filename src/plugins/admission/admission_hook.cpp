@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <exception>
 #include <memory>
@@ -72,6 +73,17 @@ bool IsSnakeCase(std::string_view s) {
   return true;
 }
 
+// Boost.JSON reads a number beyond a double's range as infinity and writes
+// it back as "Infinity", which is not JSON; metadata goes into the problem
+// body the client reads (found by fuzz/hook_answer).
+bool AllNumbersFinite(const json::value& v) {
+  if (v.is_double()) return std::isfinite(v.get_double());
+  if (const auto* a = v.if_array()) return std::all_of(a->begin(), a->end(), AllNumbersFinite);
+  if (const auto* o = v.if_object())
+    return std::all_of(o->begin(), o->end(), [](const auto& member) { return AllNumbersFinite(member.value()); });
+  return true;
+}
+
 // Code points of valid UTF-8 (Boost.JSON has validated it).
 size_t CodePoints(std::string_view s) {
   return static_cast<size_t>(
@@ -107,6 +119,8 @@ HookVerdict ParseAnswer(std::string_view body, int status) {
   }
   if (const json::value* m = o->if_contains("metadata"); m != nullptr && !m->is_null()) {
     if (!m->is_object()) return Failed("bad answer: \"metadata\" must be an object", status);
+    if (!AllNumbersFinite(*m))
+      return Failed("bad answer: \"metadata\" holds a number beyond a double's range", status);
     v.metadata_json = json::serialize(*m);
     if (v.metadata_json.size() > kMaxMetadataBytes)
       return Failed("bad answer: \"metadata\" is larger than 8 KiB", status);

@@ -2,6 +2,7 @@
 // verifies the Standard Webhooks signature itself, with OpenSSL's HMAC, not
 // with the client's code.
 #include "plugins/admission/admission_hook.h"
+#include "plugins/admission/internal/answer.h"
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -425,6 +426,17 @@ TEST(AdmissionHookTest, LatencyAgainstLoopback) {
       "p95 %.0f us, p99 %.0f us, max %.0f us\n",
       kCalls, sum / kCalls, us[kCalls / 2], us[kCalls * 95 / 100], us[kCalls * 99 / 100], us.back());
   EXPECT_LT(us[kCalls / 2], 50'000.0);
+}
+
+// Found by fuzz/hook_answer: 1e999 was read as infinity and written into
+// the denial's metadata as Infinity, which is not JSON.
+TEST(AdmissionHookAnswer, MetadataNumbersBeyondADoubleAreABadAnswer) {
+  const HookVerdict v =
+      internal::ParseAnswer(R"({"allowed":false,"reasonCode":"too_big","metadata":{"t":[1e999]}})", 200);
+  EXPECT_EQ(v.kind, HookVerdict::Kind::kError);
+  EXPECT_NE(v.error.find("beyond a double's range"), std::string::npos) << v.error;
+  EXPECT_EQ(internal::ParseAnswer(R"({"allowed":false,"reasonCode":"ok_code","metadata":{"t":1e308}})", 200).kind,
+            HookVerdict::Kind::kDeny);
 }
 
 }  // namespace
