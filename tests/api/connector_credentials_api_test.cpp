@@ -343,6 +343,59 @@ TEST_F(ConnectorCredentials, WebCredentialGoesToTheStartUrlsOriginOnly) {
   ExpectNowhere(t, key);
 }
 
+// Rotation while the server runs: a new key first in the file, every
+// credential sealed again with it; the server opens them (reading the file
+// again for the key it lacks), and pruning drops the old key.
+TEST_F(ConnectorCredentials, RotatingTheSecretsKeyReSealsWhileTheServerRuns) {
+  auto t = CreateTenant(api(), "cred-rotate");
+  GitRepoFixture repo;
+  repo.Write("a.md", "# Rotation\n");
+  repo.Commit("first");
+  const std::string token = "rotate-token-Vb71Kx0";
+  PrivateSite server("Authorization", "Bearer " + token, fs::path(repo.path()).parent_path().string());
+  auto created = api().Post("/trust-admin/connectors",
+                            {{"key", "rotated"},
+                             {"kind", "git"},
+                             {"settings", {{"url", server.url("/git/" + fs::path(repo.path()).filename().string())}}},
+                             {"credential", {{"kind", "bearer"}, {"token", token}}}},
+                            t.token("admin"));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string id = Str(created.Json(), "id");
+
+  const ServerProcess& shared = SharedServer();
+  const std::string key_file = shared.data_dir() + "/connector-secrets.key";
+  const std::string before = ReadFile(key_file);
+  ASSERT_FALSE(before.empty());
+  std::vector<std::string> store = {"--data-dir", shared.data_dir()};
+  if (TestBackend() == "postgres") store.insert(store.end(), {"--database", shared.database_url()});
+  std::vector<std::string> rotate = {"admin", "rotate-secrets-key"};
+  rotate.insert(rotate.end(), store.begin(), store.end());
+  const CommandResult rotated = RunCredence(rotate);
+  ASSERT_EQ(rotated.exit_code, 0) << rotated.out << rotated.err;
+  const json::value summary = json::parse(rotated.out);
+  EXPECT_GE(summary.at("resealed").as_int64(), 1) << rotated.out;
+  EXPECT_EQ(summary.at("failed").as_array().size(), 0u) << rotated.out;
+  const std::string after = ReadFile(key_file);
+  const size_t first_key = after.find('\n', after.rfind("\n# ") + 1) + 1;  // past the comment lines
+  EXPECT_EQ(after.compare(first_key, Str(summary, "newKeyId").size(), Str(summary, "newKeyId")), 0) << after;
+
+  json::value first = Sync(t, id);
+  EXPECT_EQ(Str(first, "status"), "succeeded") << json::serialize(first);
+
+  std::vector<std::string> prune = {"admin", "prune-secrets-keys"};
+  prune.insert(prune.end(), store.begin(), store.end());
+  const CommandResult pruned = RunCredence(prune);
+  ASSERT_EQ(pruned.exit_code, 0) << pruned.out << pruned.err;
+  EXPECT_GE(json::parse(pruned.out).at("removed").as_array().size(), 1u) << pruned.out;
+  repo.Write("b.md", "# After pruning\n");
+  repo.Commit("second");
+  json::value second = Sync(t, id);
+  EXPECT_EQ(Str(second, "status"), "succeeded") << json::serialize(second);
+  EXPECT_EQ(second.at("documentsAdded").as_int64(), 1);
+  EXPECT_EQ(rotated.out.find(token), std::string::npos);
+  EXPECT_EQ(pruned.out.find(token), std::string::npos);
+}
+
 TEST_F(ConnectorCredentials, GitOverSshWithADeployKey) {
   if (!SshServer::Available()) GTEST_SKIP() << "no /usr/sbin/sshd (Debian's openssh-server)";
   auto t = CreateTenant(api(), "cred-ssh");
