@@ -4,7 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
+#include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <filesystem>
 #include <utility>
 
@@ -60,6 +64,73 @@ bool AcceptsHtml(const HttpRequest& request) {
   return request.Header("accept").find("text/html") != std::string_view::npos;
 }
 
+// Smaller files are sent as they are when no precompressed sibling exists:
+// the coding's framing and the CPU would cost more than they save.
+constexpr size_t kMinOnTheFlyBytes = 1024;
+
+std::string_view TrimOws(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// RFC 9110's qvalue: 0, 0.x{0,3}, 1, 1.0{0,3}; nullopt when malformed.
+std::optional<double> ParseQValue(std::string_view v) {
+  if (v.empty() || v.size() > 5 || (v[0] != '0' && v[0] != '1')) return std::nullopt;
+  if (v.size() > 1 && v[1] != '.') return std::nullopt;
+  for (size_t i = 2; i < v.size(); ++i)
+    if (v[i] < '0' || v[i] > '9' || (v[0] == '1' && v[i] != '0')) return std::nullopt;
+  return std::strtod(std::string(v).c_str(), nullptr);
+}
+
+// The q a client gives `coding` by its own entry or `*`; nullopt when
+// neither is listed.
+std::optional<double> ListedQuality(std::string_view accept_encoding, std::string_view coding);
+
+// Chooses the coding to send: the highest q among those the site can make,
+// ties going to the smaller (br, then gzip, then identity). An identity the
+// client did not list is acceptable but not preferred: "br;q=0.5" still
+// gets br. When the client excludes even identity, identity is sent anyway
+// (RFC 9110 lets a server disregard the header rather than answer 406).
+std::string_view ChooseCoding(const HttpRequest& request, bool can_br, bool can_gzip) {
+  const std::string_view header = request.Header("accept-encoding");
+  const double br_q = can_br ? CodingQuality(header, "br") : 0;
+  const double gzip_q = can_gzip ? CodingQuality(header, "gzip") : 0;
+  const std::string_view compressed = br_q >= gzip_q ? "br" : "gzip";
+  const double compressed_q = std::max(br_q, gzip_q);
+  if (compressed_q <= 0) return "identity";
+  const auto identity_q = ListedQuality(header, "identity");
+  return identity_q && *identity_q > compressed_q ? "identity" : compressed;
+}
+
+bool IsRegularFile(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// Sets `r`'s body (the file at `path`, already read) in the coding the
+// client prefers among those available.
+void EncodeBody(HttpResponse& r, const std::string& path, const HttpRequest& request) {
+  if (!IsCompressible(r.content_type)) return;
+  r.WithHeader("Vary", "Accept-Encoding");
+  const bool has_br = IsRegularFile(path + ".br");
+  const bool has_gz = IsRegularFile(path + ".gz");
+  const std::string_view coding = ChooseCoding(request, has_br, has_gz || r.body.size() >= kMinOnTheFlyBytes);
+  if (coding == "identity") return;
+  std::optional<std::string> encoded;
+  if (coding == "br" || has_gz) encoded = ReadRegularFile(path + (coding == "br" ? ".br" : ".gz"));
+  else encoded = GzipCompress(r.body);
+  if (!encoded) return;  // a sibling that vanished, or zlib failing: the file as it is
+  r.body = std::move(*encoded);
+  r.WithHeader("Content-Encoding", std::string(coding));
+}
+
 }  // namespace
 
 ApiPrefixes::ApiPrefixes(std::vector<std::string> first_segments) {
@@ -79,6 +150,66 @@ bool ApiPrefixes::IsApiPath(std::string_view encoded_path) const {
   const auto decoded = PercentDecode(encoded_path.substr(0, encoded_path.find('?')));
   if (!decoded) return true;  // malformed: never a page
   return segments_.count(FirstSegment(*decoded)) > 0;
+}
+
+double CodingQuality(std::string_view accept_encoding, std::string_view coding) {
+  return ListedQuality(accept_encoding, coding).value_or(coding == "identity" ? 1 : 0);
+}
+
+namespace {
+
+std::optional<double> ListedQuality(std::string_view accept_encoding, std::string_view coding) {
+  std::optional<double> own;
+  std::optional<double> any;
+  std::string_view rest = accept_encoding;
+  while (!rest.empty()) {
+    const size_t comma = std::min(rest.find(','), rest.size());
+    std::string_view element = rest.substr(0, comma);
+    rest.remove_prefix(std::min(comma + 1, rest.size()));
+    const size_t semi = std::min(element.find(';'), element.size());
+    std::string_view name = TrimOws(element.substr(0, semi));
+    if (name.empty()) continue;
+    double q = 1;
+    std::string_view params = element.substr(std::min(semi + 1, element.size()));
+    while (semi < element.size() && !params.empty()) {
+      const size_t next = std::min(params.find(';'), params.size());
+      const std::string_view param = TrimOws(params.substr(0, next));
+      params.remove_prefix(std::min(next + 1, params.size()));
+      if (param.size() >= 2 && (param[0] == 'q' || param[0] == 'Q') && param[1] == '=')
+        q = ParseQValue(TrimOws(param.substr(2))).value_or(0);
+    }
+    if (EqualsIgnoreCase(name, "x-gzip")) name = "gzip";
+    if (EqualsIgnoreCase(name, coding)) own = std::max(own.value_or(0), q);
+    else if (name == "*") any = std::max(any.value_or(0), q);
+  }
+  if (own) return own;
+  return any;
+}
+
+}  // namespace
+
+bool IsCompressible(std::string_view content_type) {
+  for (std::string_view prefix : {"text/", "application/json", "application/manifest+json", "image/svg+xml",
+                                  "image/x-icon", "application/wasm"})
+    if (content_type.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+std::optional<std::string> GzipCompress(std::string_view data) {
+  z_stream z{};
+  // 15 + 16: a gzip header and trailer around the deflate stream.
+  if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return std::nullopt;
+  std::string out(deflateBound(&z, static_cast<uLong>(data.size())), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int rc = deflate(&z, Z_FINISH);
+  const size_t written = out.size() - z.avail_out;
+  deflateEnd(&z);
+  if (rc != Z_STREAM_END) return std::nullopt;
+  out.resize(written);
+  return out;
 }
 
 std::string_view ContentTypeFor(std::string_view file_name) {
@@ -143,10 +274,11 @@ std::optional<HttpResponse> StaticSite::Serve(const HttpRequest& request) const 
   }
   const bool under_assets = !segments.empty() && segments.front() == "assets";
 
-  auto html = [&](std::string body) {
+  auto html = [&](std::string body, const std::string& path) {
     HttpResponse r;
     r.content_type = "text/html; charset=utf-8";
     r.body = std::move(body);
+    EncodeBody(r, path, request);
     r.WithHeader("Cache-Control", "no-cache");
     r.WithHeader("Content-Security-Policy", std::string(kContentSecurityPolicy));
     r.WithHeader("X-Frame-Options", "DENY");
@@ -165,10 +297,11 @@ std::optional<HttpResponse> StaticSite::Serve(const HttpRequest& request) const 
         resolved_text[root_.size()] == '/' && fs::is_regular_file(resolved, ec)) {
       if (auto body = ReadRegularFile(resolved_text)) {
         const std::string_view type = ContentTypeFor(resolved_text);
-        if (type.rfind("text/html", 0) == 0) return html(std::move(*body));
+        if (type.rfind("text/html", 0) == 0) return html(std::move(*body), resolved_text);
         HttpResponse r;
         r.content_type = std::string(type);
         r.body = std::move(*body);
+        EncodeBody(r, resolved_text, request);
         r.WithHeader("Cache-Control", under_assets ? "public, max-age=31536000, immutable" : "no-cache");
         return r;
       }
@@ -178,7 +311,7 @@ std::optional<HttpResponse> StaticSite::Serve(const HttpRequest& request) const 
   // `/`, or a client route: index.html, to browsers only; never for a
   // missing asset.
   if (under_assets || (!segments.empty() && !AcceptsHtml(request))) return std::nullopt;
-  if (auto index = ReadRegularFile(root_ + "/index.html")) return html(std::move(*index));
+  if (auto index = ReadRegularFile(root_ + "/index.html")) return html(std::move(*index), root_ + "/index.html");
   return std::nullopt;
 }
 

@@ -5,6 +5,9 @@
 // Content-Security-Policy, and client routes (a GET for a path that is not
 // an API path and not a file, from a browser that accepts text/html)
 // answered with index.html. API paths are never answered from here.
+// Compressible files are sent as their precompressed sibling (FILE.br,
+// FILE.gz, made at build time) when the client accepts that coding, else
+// gzipped on the fly when at least 1 KiB; always with Vary: Accept-Encoding.
 #include <optional>
 #include <set>
 #include <string>
@@ -56,5 +59,19 @@ class StaticSite {
 
 // Content type by file extension (application/octet-stream when unknown).
 std::string_view ContentTypeFor(std::string_view file_name);
+
+// How much a client wants `coding` ("br", "gzip", "identity"; lowercase)
+// by its Accept-Encoding value (RFC 9110 12.5.3): the q of the coding's own
+// entry, else of `*`, else 0, except identity, which is acceptable (1)
+// unless excluded. No header or an empty one: identity only. `x-gzip` is
+// gzip; a malformed q makes its entry 0.
+double CodingQuality(std::string_view accept_encoding, std::string_view coding);
+
+// Whether a representation of this content type is worth compressing
+// (text, JSON, SVG, icons, WebAssembly).
+bool IsCompressible(std::string_view content_type);
+
+// `data` as a gzip member (zlib, level 6); nullopt if zlib fails.
+std::optional<std::string> GzipCompress(std::string_view data);
 
 }  // namespace credence::http

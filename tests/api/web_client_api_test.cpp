@@ -41,6 +41,13 @@ class WebClient : public ::testing::Test {
     std::ofstream(*dir_ + "/secret.txt") << "credence-secret-outside-the-root";
     std::ofstream(*dir_ + "/site/.env") << "credence-dot-file";
     fs::create_symlink(*dir_ + "/secret.txt", *dir_ + "/site/link-out.txt");
+    // Precompressed siblings as a build makes them (their bytes only need to
+    // be told apart here; Chromium decodes the real ones in the e2e test),
+    // and a text file with none, big enough to be gzipped on the fly.
+    std::ofstream(*dir_ + "/site/assets/app-3f9a1c2b.js.br") << "credence-br-variant";
+    std::ofstream(*dir_ + "/site/assets/app-3f9a1c2b.js.gz") << "credence-gz-variant";
+    std::ofstream notes(*dir_ + "/site/notes.txt");
+    for (int i = 0; i < 200; ++i) notes << "credence notes line " << i << "\n";
     server_ = new ServerProcess(ServerOptions{.extra_args = {"--web-dir", *dir_ + "/site"}});
   }
   static void TearDownTestSuite() {
@@ -107,6 +114,50 @@ TEST_F(WebClient, HashedAssetsAreImmutableWithTheirContentTypes) {
   auto head = client_->Send("HEAD", "/assets/app-3f9a1c2b.js");
   EXPECT_EQ(head.status, 200);
   EXPECT_TRUE(head.body.empty());
+}
+
+TEST_F(WebClient, PrecompressedFilesFollowAcceptEncoding) {
+  const std::string js = "/assets/app-3f9a1c2b.js";
+  auto with = [&](const std::string& path, const std::string& accept_encoding) {
+    Headers headers = {{"Accept", "*/*"}};
+    if (!accept_encoding.empty()) headers.emplace_back("Accept-Encoding", accept_encoding);
+    return client_->Send("GET", path, "", "", headers);
+  };
+  auto expect_variant = [&](const Response& r, const std::string& coding, const std::string& marker) {
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(r.Header("content-encoding"), coding);
+    EXPECT_EQ(r.Header("vary"), "Accept-Encoding");
+    EXPECT_EQ(r.Header("content-type"), "text/javascript; charset=utf-8");
+    EXPECT_EQ(r.Header("cache-control"), "public, max-age=31536000, immutable");
+    EXPECT_NE(r.body.find(marker), std::string::npos) << coding << ": " << r.body;
+  };
+  expect_variant(with(js, "gzip, deflate, br, zstd"), "br", "credence-br-variant");  // Chromium's header
+  expect_variant(with(js, "gzip, deflate"), "gzip", "credence-gz-variant");
+  expect_variant(with(js, "br;q=0.5, gzip;q=0.9"), "gzip", "credence-gz-variant");
+  expect_variant(with(js, "br;q=0.5"), "br", "credence-br-variant");  // identity unlisted: not preferred
+  expect_variant(with(js, "br;q=0, *"), "gzip", "credence-gz-variant");
+  expect_variant(with(js, "*"), "br", "credence-br-variant");
+  expect_variant(with(js, "identity;q=0.5, gzip;q=0.2"), "", "credence-fixture-app");
+  expect_variant(with(js, "identity"), "", "credence-fixture-app");
+  expect_variant(with(js, ""), "", "credence-fixture-app");  // never br (or gzip) unasked
+  expect_variant(with(js, "br;q=0, gzip;q=0"), "", "credence-fixture-app");
+  // HEAD: the headers of the coded GET.
+  auto head = client_->Send("HEAD", js, "", "", {{"Accept-Encoding", "br"}});
+  EXPECT_EQ(head.Header("content-encoding"), "br");
+  EXPECT_EQ(head.Header("content-length"), std::to_string(std::string("credence-br-variant").size()));
+  // A text file with no sibling is gzipped on the fly; a small one is not.
+  auto notes = with("/notes.txt", "gzip, deflate, br");
+  EXPECT_EQ(notes.status, 200);
+  EXPECT_EQ(notes.Header("content-encoding"), "gzip");
+  EXPECT_EQ(notes.Header("vary"), "Accept-Encoding");
+  ASSERT_GT(notes.body.size(), 2U);
+  EXPECT_EQ(static_cast<unsigned char>(notes.body[0]), 0x1f);
+  EXPECT_EQ(static_cast<unsigned char>(notes.body[1]), 0x8b);
+  EXPECT_EQ(with("/notes.txt", "br").Header("content-encoding"), "");
+  auto css = with("/assets/app-77de01aa.css", "gzip, br");
+  EXPECT_EQ(css.Header("content-encoding"), "");
+  EXPECT_EQ(css.Header("vary"), "Accept-Encoding");
+  EXPECT_EQ(css.body.find('\x1f'), std::string::npos);
 }
 
 TEST_F(WebClient, ClientRoutesFallBackToIndexHtmlForBrowsersOnly) {
