@@ -146,7 +146,7 @@ credence_build_web_client() {
   if [[ ${1:-} == check ]]; then
     (cd "$dir" && CREDENCE_BINARY="$CREDENCE_ROOT/build/release/src/app/credence" npm run --silent api-types >&2)
   elif [[ -f "$dir/dist/index.html" ]] &&
-    [[ -z $(find "$dir/src" "$dir/index.html" "$dir/package-lock.json" "$dir/vite.config.ts" "$dir/tsconfig.json" \
+    [[ -z $(find "$dir/src" "$dir/public" "$dir/index.html" "$dir/package-lock.json" "$dir/vite.config.ts" "$dir/tsconfig.json" \
       -newer "$dir/dist/index.html" -print -quit) ]]; then
     return 0
   fi

@@ -6,7 +6,7 @@ import { adminArea } from "./areas/admin";
 import { kbArea } from "./areas/kb";
 import { trustArea } from "./areas/trust";
 import { workArea } from "./areas/work";
-import { I18n, pickLanguage, strings, UiLang, useUiLanguage, type UiLanguage } from "./i18n";
+import { I18n, pickLanguage, strings, UiLang, uiLanguages, useUiLanguage, type UiLanguage } from "./i18n";
 import { pluginsArea } from "./plugins";
 import { matchRoute, type NavSection } from "./shell/area";
 import { ChooseTenantPage, SignInPage, takeReturnPath } from "./shell/SignIn";
@@ -65,6 +65,10 @@ export function App() {
   }, [language]);
 
   const url = new URL(path, window.location.origin);
+  // On a narrow screen the navigation is behind the menu button; it closes
+  // again on every page change.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [url.pathname]);
   // On another page (or signed in or out), the focus goes to the content
   // unless the page took it, as a page load starts at the top: the next Tab
   // is the page's first control.
@@ -132,9 +136,21 @@ export function App() {
             {t.appName}
           </Link>
           {me && (
+            <button
+              type="button"
+              className="menu-button"
+              aria-expanded={menuOpen}
+              aria-controls="main-nav"
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              {t.menu}
+            </button>
+          )}
+          {me && (
             <span className="who">
               <TenantSwitcher me={me} onSwitched={() => setGeneration((g) => g + 1)} />
-              {me.displayName}{" "}
+              <LanguageChoice me={me} onChanged={(preferredLanguage) => setMe({ ...me, preferredLanguage })} />
+              <span className="who-name">{me.displayName}</span>{" "}
               <button
                 type="button"
                 onClick={() => {
@@ -151,7 +167,7 @@ export function App() {
         </header>
         <div className={me ? "layout" : undefined}>
           {me && (
-            <nav className="side" aria-label={language === "es" ? "Principal" : "Main"}>
+            <nav id="main-nav" className={menuOpen ? "side open" : "side"} aria-label={language === "es" ? "Principal" : "Main"}>
               {sections.map(({ section, items }) => (
                 <div key={section}>
                   <h2>{sectionNames[section][language]}</h2>
@@ -178,6 +194,40 @@ export function App() {
         </div>
       </I18n.Provider>
     </UiLang.Provider>
+  );
+}
+
+// The interface language, saved as the person's preferred language and
+// applied at once (before the server answers; put back if it refuses).
+function LanguageChoice({ me, onChanged }: { me: Me; onChanged: (language: string | null) => void }) {
+  const language = useUiLanguage();
+  const t = strings[language];
+  const [error, setError] = useState<unknown>(null);
+  return (
+    <>
+      <select
+        className="language-choice"
+        aria-label={t.interfaceLanguage}
+        value={language}
+        onChange={(e) => {
+          const before = me.preferredLanguage ?? null;
+          const chosen = e.target.value;
+          setError(null);
+          onChanged(chosen);
+          call("put", "/api/users/me/preferred-language", { body: { languageCode: chosen } }).catch((failure) => {
+            onChanged(before);
+            setError(failure);
+          });
+        }}
+      >
+        {uiLanguages.map((l) => (
+          <option key={l.code} value={l.code} lang={l.code}>
+            {l.name}
+          </option>
+        ))}
+      </select>{" "}
+      {error != null && <ErrorBox error={error} />}
+    </>
   );
 }
 

@@ -14,7 +14,13 @@ const en = {
   chooseTenant: "Choose a workspace",
   noWorkspace: "No workspace yet",
   noWorkspaceText: "You are signed in, but you are not a member of any workspace yet. Ask a workspace owner to invite you with this email address, then sign in again.",
+  noWorkspaceCreateText: "You are signed in, but you are not a member of any workspace yet. Create one, and you will be its owner; or ask a workspace owner to invite you with this email address, then sign in again.",
+  createWorkspace: "Create a workspace",
+  workspaceName: "Workspace name",
+  workspaceSlug: "Short name (in addresses)",
   tryAgain: "Try again",
+  interfaceLanguage: "Interface language",
+  menu: "Menu",
   hubs: "Hubs",
   noHubs: "No hubs yet.",
   entries: "Entries",
@@ -68,7 +74,13 @@ const es: Strings = {
   chooseTenant: "Elige un espacio de trabajo",
   noWorkspace: "Todavía sin espacio de trabajo",
   noWorkspaceText: "Has iniciado sesión, pero todavía no eres miembro de ningún espacio de trabajo. Pide a quien lo administra que te invite con esta dirección de correo y vuelve a iniciar sesión.",
+  noWorkspaceCreateText: "Has iniciado sesión, pero todavía no eres miembro de ningún espacio de trabajo. Crea uno y serás quien lo administra, o pide a quien administra uno que te invite con esta dirección de correo y vuelve a iniciar sesión.",
+  createWorkspace: "Crear un espacio de trabajo",
+  workspaceName: "Nombre del espacio de trabajo",
+  workspaceSlug: "Nombre corto (en las direcciones)",
   tryAgain: "Intentar de nuevo",
+  interfaceLanguage: "Idioma de la interfaz",
+  menu: "Menú",
   hubs: "Espacios",
   noHubs: "Todavía no hay espacios.",
   entries: "Entradas",
@@ -110,6 +122,12 @@ const es: Strings = {
 
 export type UiLanguage = "en" | "es";
 export const strings: Record<UiLanguage, Strings> = { en, es };
+// Every language the client is translated into, by its own name (the
+// header's language choice lists them all).
+export const uiLanguages: { code: UiLanguage; name: string }[] = [
+  { code: "en", name: "English" },
+  { code: "es", name: "Español" },
+];
 
 export function pickLanguage(preferred: string | null | undefined): UiLanguage {
   const tag = (preferred ?? navigator.language ?? "en").toLowerCase();
