@@ -98,6 +98,16 @@ Result<Tenant> TenantService::Create(const NewTenant& request, const Principal* 
   return Insert(request, &creator->user_id, /*with_personas=*/false, &creator->user_id, audited);
 }
 
+TenantCreationAllowance TenantService::CreationAllowance(const Principal& caller) const {
+  if (dev_mode_) return {true, -1, -1};
+  if (!caller.is_user() || creations_per_day_ <= 0) return {false, std::max<int64_t>(creations_per_day_, 0), 0};
+  constexpr TimeMs kDay = 24LL * 3600 * 1000;
+  storage::Session session(db_, storage::TxMode::kRead);
+  auto rows = session.Run(internal::kCountTenantsCreatedBy, {caller.user_id, clock_.Now() - kDay});
+  const int64_t remaining = std::max<int64_t>(0, creations_per_day_ - rows.front().Int(0));
+  return {remaining > 0, creations_per_day_, remaining};
+}
+
 Result<Tenant> TenantService::CreateWithOwner(const NewTenant& request, const std::string& owner_email,
                                               const std::string& owner_name) const {
   const std::string email = NameKey(owner_email);  // trimmed, ASCII-lowercased

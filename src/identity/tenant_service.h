@@ -43,6 +43,14 @@ struct TenantSummary {
   std::string slug;
 };
 
+// Whether a caller may create a tenant now (POST /api/tenant/create), so a
+// client can offer it only when it would succeed (docs/sign-in.md).
+struct TenantCreationAllowance {
+  bool allowed = false;
+  int64_t per_day = 0;    // the limit; 0 forbids (unlimited in development mode: -1)
+  int64_t remaining = 0;  // creations left in the current 24 hours (-1 when unlimited)
+};
+
 struct UserProfile {
   std::string id;
   std::string email;
@@ -108,6 +116,10 @@ class TenantService {
   // `system_label` (anonymous provisioning, seeding) with `request_meta`.
   Result<Tenant> Create(const NewTenant& request, const Principal* creator, const RequestMeta& request_meta = {},
                         const std::string& system_label = "anonymous") const;
+
+  // What Create would allow `caller` now: always in development mode, never
+  // for a machine credential, else within the daily limit.
+  TenantCreationAllowance CreationAllowance(const Principal& caller) const;
 
   // An operator's provisioning on the command line (`credence admin
   // create-tenant`): the tenant, and its first Owner as a user with that

@@ -389,10 +389,17 @@ TEST_F(SignInApiTest, OutsideDevelopmentModeTenantCreationIsForSignedInPeopleWit
   ExpectProblem(api.Post("/api/tenant/create", json::object{{"name", "Anon"}, {"slug", "anon"}}), 401,
                 "missing_credentials");
   const std::string token = Str(SignIn(env, "ric@example.com"), "token");
+  // What the web client asks before offering "Create a workspace".
+  ExpectProblem(api.Get("/auth/tenant-creation"), 401, "missing_credentials");
+  auto allowance = [&] { return api.Get("/auth/tenant-creation", token).Json().as_object(); };
+  EXPECT_EQ(json::serialize(allowance()), R"({"allowed":true,"perDay":2,"remainingToday":2})");
   for (const char* slug : {"pied-piper", "pied-piper-2"}) {
     auto r = api.Post("/api/tenant/create", json::object{{"name", slug}, {"slug", slug}}, token);
     ASSERT_EQ(r.status, 201) << r.body;
+    if (std::string_view(slug) == "pied-piper")
+      EXPECT_EQ(json::serialize(allowance()), R"({"allowed":true,"perDay":2,"remainingToday":1})");
   }
+  EXPECT_EQ(json::serialize(allowance()), R"({"allowed":false,"perDay":2,"remainingToday":0})");
   auto third = api.Post("/api/tenant/create", json::object{{"name", "Three"}, {"slug", "pied-piper-3"}}, token);
   ExpectProblem(third, 429, "tenant_creation_rate_limited");
   EXPECT_FALSE(third.Header("retry-after").empty());

@@ -156,6 +156,23 @@ void AddIdentityRoutes(Router& router, const Services& s) {
                        .success_status = 201,
                        .errors = {401, 403, 409, 429}}}));
 
+  // A person with no workspace is offered to create one only when the
+  // server would let them (the web client's "no workspace" page).
+  router.Add({Method::kGet, "/auth/tenant-creation", Auth::kSignedIn, "",
+              [&tenants](RequestContext& ctx) {
+                const auto allowance = tenants.CreationAllowance(ctx.Caller());
+                json::object out{{"allowed", allowance.allowed}};
+                if (allowance.per_day >= 0) out["perDay"] = allowance.per_day;
+                if (allowance.remaining >= 0) out["remainingToday"] = allowance.remaining;
+                return JsonResponse(200, out);
+              },
+              {.summary = "Whether the signed-in person may create a workspace now (POST /api/tenant/create): "
+                          "always in development mode (no limit given), else within --tenant-creations-per-day.",
+               .tag = "tenants",
+               .response = Schema::Object({Required("allowed", Schema::Boolean()),
+                                           Optional("perDay", Schema::Integer()),
+                                           Optional("remainingToday", Schema::Integer())})}});
+
   router.Add({Method::kGet, "/api/tenant/known-languages", Auth::kPublic, "",
               [](RequestContext&) {
                 json::array out;

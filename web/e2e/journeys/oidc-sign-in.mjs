@@ -126,7 +126,7 @@ export async function run(outer) {
       );
       await h.checkA11y("hubs after a tenant switch");
 
-      step("someone in no workspace yet signs in: the page says so and offers sign-out");
+      step("someone in no workspace yet signs in: the page says so, offers to create one, and sign-out");
       await page.getByRole("button", { name: "Sign out" }).click();
       await page.getByRole("heading", { name: "Sign in to Credence" }).waitFor();
       await outer.context.clearCookies(); // the provider's session too: a new person signs in
@@ -137,7 +137,19 @@ export async function run(outer) {
       await page.waitForURL((u) => u.pathname.startsWith("/sign-in/callback") || u.host !== new URL(base).host);
       if (!page.url().startsWith(base)) await page.locator('button[type="submit"]').click();
       await page.getByRole("heading", { name: "No workspace yet" }).waitFor();
+      await page.getByRole("heading", { name: "Create a workspace" }).waitFor();
       await h.checkA11y("no workspace");
+
+      step("they create a workspace there and land in it as its owner");
+      await page.getByLabel("Workspace name").fill("Nobody's Lab");
+      const slug = await page.getByLabel("Short name (in addresses)").inputValue();
+      expect(slug === "nobody-s-lab", `the slug offered: ${slug}`);
+      await page.getByRole("button", { name: "Create a workspace" }).click();
+      await page.getByRole("heading", { name: "Hubs" }).waitFor();
+      // Owners see the administration links.
+      await page.getByRole("navigation", { name: "Main" }).getByText("Administration").waitFor();
+      const created = (await h.api("GET", "/auth/dev-tenants")).json.find((t) => t.slug === "nobody-s-lab");
+      expect(created?.name === "Nobody's Lab", `the new workspace: ${JSON.stringify(created)}`);
       await page.getByRole("button", { name: "Sign out" }).click();
       await page.getByRole("heading", { name: "Sign in to Credence" }).waitFor();
 

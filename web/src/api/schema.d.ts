@@ -176,6 +176,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/tenant-creation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the signed-in person may create a workspace now (POST /api/tenant/create): always in development mode (no limit given), else within --tenant-creations-per-day.
+         * @description Whether the signed-in person may create a workspace now (POST /api/tenant/create): always in development mode (no limit given), else within --tenant-creations-per-day.
+         *
+         *     Needs a signed-in session (`Authorization: Bearer`); the session need not have selected a tenant.
+         */
+        get: operations["getAuthTenantCreation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tenant/known-languages": {
         parameters: {
             query?: never;
@@ -7265,6 +7287,68 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getAuthTenantCreation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        allowed: boolean;
+                        perDay?: number;
+                        remainingToday?: number;
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -81,10 +81,12 @@ function CallbackPage({ onSignedIn }: { onSignedIn: () => void }) {
 
 // A session without a tenant (GET /api/users/me answers 403
 // tenant_not_selected): the person picks one of theirs, or learns that they
-// belong to none yet.
+// belong to none yet, and may create one when the server allows it
+// (GET /auth/tenant-creation).
 export function ChooseTenantPage({ onChosen }: { onChosen: () => void }) {
   const t = useT();
   const tenants = useLoad(() => call("get", "/auth/tenants"), []);
+  const creation = useLoad(() => call("get", "/auth/tenant-creation").catch(() => ({ allowed: false })), []);
   const [error, setError] = useState<unknown>(null);
 
   async function choose(tenantId: string) {
@@ -103,7 +105,8 @@ export function ChooseTenantPage({ onChosen }: { onChosen: () => void }) {
       <h1>{none ? t.noWorkspace : t.chooseTenant}</h1>
       <ErrorBox error={error ?? tenants.error} />
       {tenants.loading && <Loading />}
-      {none && <p>{t.noWorkspaceText}</p>}
+      {none && <p>{creation.data?.allowed ? t.noWorkspaceCreateText : t.noWorkspaceText}</p>}
+      {none && creation.data?.allowed && <CreateWorkspace onCreated={choose} />}
       {tenants.data && tenants.data.length > 0 && (
         <ul className="cards tenant-picker">
           {tenants.data.map((tenant: Tenant) => (
@@ -129,6 +132,66 @@ export function ChooseTenantPage({ onChosen }: { onChosen: () => void }) {
         </button>
       </p>
     </main>
+  );
+}
+
+// Slugs are lowercase letters, digits and hyphens (the server's rule).
+export function slugFor(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .slice(0, 63)
+    .replace(/^-+|-+$/g, "");
+}
+
+// POST /api/tenant/create: the person becomes its Owner; the session is
+// then scoped to it like any other choice.
+function CreateWorkspace({ onCreated }: { onCreated: (tenantId: string) => Promise<void> }) {
+  const t = useT();
+  const [name, setName] = useState("");
+  const [slug, setSlug] = useState<string | null>(null); // null: follows the name
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const shownSlug = slug ?? slugFor(name);
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      const tenant = await call("post", "/api/tenant/create", { body: { name: name.trim(), slug: shownSlug } });
+      await onCreated(tenant.id);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="create-workspace" onSubmit={submit}>
+      <h2>{t.createWorkspace}</h2>
+      <ErrorBox error={error} />
+      <label>
+        {t.workspaceName}
+        <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
+      </label>
+      <label>
+        {t.workspaceSlug}
+        <input
+          value={shownSlug}
+          onChange={(e) => setSlug(e.target.value)}
+          required
+          pattern="[a-z0-9]+(-[a-z0-9]+)*"
+          maxLength={63}
+        />
+      </label>
+      <button type="submit" aria-disabled={busy}>
+        {busy ? t.working : t.createWorkspace}
+      </button>
+    </form>
   );
 }
 
