@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -409,6 +410,36 @@ struct Entry {
   Builder build;
 };
 
+// Spanish beside the catalog's English (issue 26: the text the server
+// composes follows the interface language). A report missing here answers
+// in English.
+const std::vector<std::tuple<std::string_view, std::string_view, std::string_view>>& SpanishTexts() {
+  static const std::vector<std::tuple<std::string_view, std::string_view, std::string_view>> kTexts = {
+      {"docs-blocked", "Documentos bloqueados para la IA",
+       "Lo que se bloqueó para el uso por IA, por aplicación y código de motivo: una fila por aplicación, motivo de "
+       "bloqueo y documento, con las evaluaciones del periodo que bloquearon el documento por ese motivo."},
+      {"customer-facing-readiness", "Preparación para clientes",
+       "Fuentes permitidas, con aviso y bloqueadas para las aplicaciones de cara al cliente (y para las llamadas sin "
+       "aplicación en canales de cara al cliente) en el periodo."},
+      {"expired-knowledge-used", "Conocimiento caducado usado por la IA",
+       "Conocimiento desactualizado en el que la IA se apoyó de verdad: fuentes nombradas en registros de uso del "
+       "periodo cuya decisión vinculada las encontró caducadas o pasada su fecha de caducidad (aviso)."},
+      {"unreviewed-accessible", "Documentos accesibles a la IA nunca revisados",
+       "Documentos que la IA puede usar hoy (no bloqueados por su propio estado ni por la política) que nunca se "
+       "han revisado."},
+      {"used-without-owner", "Documentos usados por la IA sin responsable activo",
+       "Documentos nombrados en registros de uso del periodo que hoy no tienen responsable, o cuyo responsable no es "
+       "miembro activo de la organización."},
+      {"policy-overrides", "Excepciones de política por entrada",
+       "Excepciones de política activas fijadas en una sola entrada o documento conectado, con la política "
+       "efectiva."},
+      {"classification-summary", "Documentos por clasificación de sensibilidad",
+       "Recuento de documentos por clasificación de sensibilidad, con cómo se fijó la clasificación y cuántos de "
+       "los documentos se evaluaron en el periodo."},
+  };
+  return kTexts;
+}
+
 const std::vector<Entry>& Entries() {
   static const std::vector<Entry> kEntries = {
       {{"docs-blocked",
@@ -552,6 +583,13 @@ const std::vector<ReportInfo>& Catalog() {
     return out;
   }();
   return kCatalog;
+}
+
+ReportText LocalizedText(const ReportInfo& info, std::string_view language) {
+  if (language == "es")
+    for (const auto& [key, title, description] : SpanishTexts())
+      if (key == info.key) return {title, description};
+  return {info.title, info.description};
 }
 
 const ReportInfo* FindReport(std::string_view key) {

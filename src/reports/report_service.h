@@ -51,6 +51,14 @@ struct ReportInfo {
 
 // The seven reports, in the order GET /trust-admin/reports lists them.
 const std::vector<ReportInfo>& Catalog();
+
+// A report's title and description in `language` (a primary language tag:
+// "es" has its own; any other answers English, the catalog's).
+struct ReportText {
+  std::string_view title;
+  std::string_view description;
+};
+ReportText LocalizedText(const ReportInfo& info, std::string_view language);
 const ReportInfo* FindReport(std::string_view key);
 
 struct ReportParams {

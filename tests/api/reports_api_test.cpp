@@ -209,6 +209,31 @@ const Row* Find(const std::vector<Row>& rows, const std::string& column, const s
   return nullptr;
 }
 
+// Issue 26: the text the server composes follows the interface language.
+TEST_F(Reports, TitlesFollowThePreferredLanguageElseAcceptLanguage) {
+  auto t = CreateTenant(api(), "rep-lang");
+  const std::string admin = t.token("admin");
+  auto first = [&](const Headers& headers) {
+    auto r = api().Send("GET", "/trust-admin/reports", "", admin, headers);
+    EXPECT_EQ(r.status, 200) << r.body;
+    return r.Json().at("reports").as_array().at(0);
+  };
+  EXPECT_EQ(Str(first({}), "title"), "Documents blocked from AI use");
+  EXPECT_EQ(Str(first({{"Accept-Language", "es-ES,es;q=0.9,en;q=0.8"}}), "title"), "Documentos bloqueados para la IA");
+  EXPECT_EQ(Str(first({{"Accept-Language", "en;q=0.5, es-MX;q=0.7"}}), "description").rfind("Lo que se bloqueó", 0),
+            0u);
+  EXPECT_EQ(Str(first({{"Accept-Language", "de, en;q=0.5"}}), "title"), "Documents blocked from AI use");
+  // The preference wins over the browser's header, in the list and a report.
+  ASSERT_EQ(api().Send("PUT", "/api/users/me/preferred-language", R"({"languageCode":"es"})", admin,
+                       {{"Content-Type", "application/json"}})
+                .status,
+            200);
+  EXPECT_EQ(Str(first({{"Accept-Language", "en"}}), "title"), "Documentos bloqueados para la IA");
+  auto report = api().Send("GET", "/trust-admin/reports/classification-summary", "", admin, {{"Accept-Language", "en"}});
+  ASSERT_EQ(report.status, 200) << report.body;
+  EXPECT_EQ(Str(report.Json(), "title"), "Documentos por clasificación de sensibilidad");
+}
+
 TEST_F(Reports, ListsTheSevenReportsWithTheirColumns) {
   auto t = CreateTenant(api(), "rep-list");
   auto r = api().Get("/trust-admin/reports", t.token("admin"));

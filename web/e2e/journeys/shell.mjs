@@ -76,6 +76,21 @@ export async function run(h) {
   }
   expect(saved === "en", `preferredLanguage on the server: ${saved}`);
 
+  step("text the server composes follows it: report titles in Spanish for an admin who chose Español");
+  await h.signIn("admin", tenantId, "/hubs");
+  await page.getByRole("heading", { name: "Hubs" }).waitFor();
+  await page.getByRole("combobox", { name: "Interface language" }).selectOption("es");
+  await page.getByRole("heading", { name: "Espacios" }).waitFor();
+  await page.getByRole("navigation", { name: "Principal" }).getByRole("link", { name: "Informes de cumplimiento" }).click();
+  const reportChoice = page.locator('select[name="report"]');
+  await reportChoice.waitFor();
+  const titles = await reportChoice.locator("option").allInnerTexts();
+  expect(titles.includes("Documentos bloqueados para la IA"), `report titles: ${titles.join(" | ")}`);
+  await reportChoice.selectOption("docs-blocked");
+  await page.getByText("Lo que se bloqueó para el uso por IA", { exact: false }).waitFor();
+  await page.getByRole("combobox", { name: "Idioma de la interfaz" }).selectOption("en");
+  await page.getByRole("navigation", { name: "Main" }).waitFor();
+
   step("on a phone (390x844) the navigation waits behind the menu button");
   const size = page.viewportSize();
   await page.setViewportSize({ width: 390, height: 844 });
