@@ -20,8 +20,8 @@ std::shared_ptr<const scanning::Scanner> CompiledScanner() {
 ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceSetOptions& options)
     : audit(db, clock),
       webhooks(db, clock, audit, options.delivery.outbound),
-      plugin_registry(options.dev),
-      guards(plugin_registry, clock, options.delivery.outbound),
+      plugin_registry(plugins::ShippedRegistry({clock, options.delivery.outbound, options.dev})),
+      guards(plugin_registry, clock),
       plugins(db, clock, audit, plugin_registry),
       approvals(db, clock, audit),
       custom_guards(db, clock, audit, options.delivery.outbound),

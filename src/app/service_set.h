@@ -43,6 +43,7 @@
 #include "plugins/content_rules.h"
 #include "plugins/custom_guards.h"
 #include "plugins/event_bus.h"
+#include "plugins/shipped_plugins.h"
 #include "platform/block_heuristics.h"
 #include "platform/glossaries.h"
 #include "platform/languages.h"

@@ -4,6 +4,7 @@
 #include "core/text.h"
 #include "identity/authorization.h"
 #include "kb/access.h"
+#include "plugins/internal/modules.h"
 #include "plugins/internal/queries.h"
 #include "storage/session.h"
 
@@ -120,6 +121,18 @@ std::optional<kb::GuardDenial> ApprovalGuard(storage::TenantSession& tx, const j
                                              : "Publishing needs an approval from an Editor or Admin other than the "
                                                "author.",
                          {{"approvalStatus", state}}};
+}
+
+PluginModule internal::ApprovalWorkflowModule() {
+  return {
+      .manifest = ShippedManifest("approval-workflow"),
+      .guard = GuardOf([](const GuardCall& call) { return ApprovalGuard(call.tx, call.settings, call.context); }),
+      .on_event = [](storage::TenantSession& tx, const json::object&, const std::string&, const json::object& data) {
+        // entry.deleted, its only event: the entry's approval requests go with it.
+        std::string entry_id;
+        if (const auto* v = data.if_contains("entryId"); v && v->is_string()) entry_id = v->as_string();
+        tx.Run(internal::kDeleteApprovalsOfEntry, {entry_id});
+      }};
 }
 
 }  // namespace credence::plugins

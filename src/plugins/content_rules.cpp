@@ -5,11 +5,14 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "core/text.h"
 #include "identity/authorization.h"
 #include "kb/access.h"
 #include "kb/document.h"
 #include "kb/translation_service.h"
 #include "platform/style_rules.h"
+#include "plugins/internal/guard_support.h"
+#include "plugins/internal/modules.h"
 #include "plugins/internal/queries.h"
 #include "plugins/plugin_service.h"
 #include "storage/session.h"
@@ -17,6 +20,8 @@
 
 namespace credence::plugins {
 namespace json = boost::json;
+using internal::Deny;
+using internal::StringProperty;
 namespace {
 
 Status RequireEnabled(storage::TenantSession& tx) {
@@ -65,7 +70,78 @@ void Smaller(json::object& into, const json::object& from, std::string_view key)
     into[key] = add->as_int64();
 }
 
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+std::vector<std::string> Strings(const json::object& settings, std::string_view key) {
+  std::vector<std::string> out;
+  if (const auto* v = settings.if_contains(key); v && v->is_array())
+    for (const auto& s : v->as_array())
+      if (s.is_string()) out.emplace_back(s.as_string());
+  return out;
+}
+
+int64_t Integer(const json::object& settings, std::string_view key) {
+  if (const auto* v = settings.if_contains(key); v && v->is_int64()) return v->as_int64();
+  return 0;
+}
+
 }  // namespace
+
+std::optional<kb::GuardDenial> ContentRulesGuard(const json::object& rules, const kb::GuardContext& context) {
+  const std::string title(StringProperty(context, "title"));
+  std::vector<std::string> headings;  // lowercased heading texts
+  std::string text = title;
+  boost::system::error_code ec;
+  const json::value doc = json::parse(StringProperty(context, "content"), ec);
+  if (!ec && doc.is_object())
+    if (const auto* nodes = doc.as_object().if_contains("content"); nodes && nodes->is_array())
+      for (const auto& node : nodes->as_array()) {
+        const std::string node_text = kb::NodeText(json::serialize(node));
+        text += "\n" + node_text;
+        if (node.is_object())
+          if (const auto* type = node.as_object().if_contains("type");
+              type && type->is_string() && type->as_string() == "heading")
+            headings.push_back(Lower(Trim(node_text)));
+      }
+
+  if (const int64_t max = Integer(rules, "maxTitleLength"); max > 0) {
+    const auto n = static_cast<int64_t>(Utf8Length(title));
+    if (n > max)
+      return Deny(
+          "title_too_long",
+          "The title has " + std::to_string(n) + " characters; at most " + std::to_string(max) + " are allowed.",
+          {{"length", n}, {"maxTitleLength", max}});
+  }
+  if (const int64_t max = Integer(rules, "maxTextLength"); max > 0) {
+    const auto n = static_cast<int64_t>(Utf8Length(text));
+    if (n > max)
+      return Deny(
+          "text_too_long",
+          "The entry has " + std::to_string(n) + " characters; at most " + std::to_string(max) + " are allowed.",
+          {{"length", n}, {"maxTextLength", max}});
+  }
+  const std::string lower = Lower(text);
+  json::array found;
+  for (const auto& term : Strings(rules, "forbiddenTerms"))
+    if (lower.find(Lower(term)) != std::string::npos) found.push_back(json::string(term));
+  if (!found.empty())
+    return Deny("forbidden_term", "The entry uses a forbidden term: " + std::string(found.front().as_string()) + ".",
+                {{"terms", found}});
+  json::array missing;
+  for (const auto& h : Strings(rules, "requiredHeadings"))
+    if (std::find(headings.begin(), headings.end(), Lower(Trim(h))) == headings.end())
+      missing.push_back(json::string(h));
+  if (!missing.empty())
+    return Deny("required_heading_missing",
+                "The entry lacks a required heading: " + std::string(missing.front().as_string()) + ".",
+                {{"headings", missing}});
+  return std::nullopt;
+}
 
 json::object MergeRules(const json::object& tenant_rules, const json::object& hub_rules) {
   json::object out = tenant_rules;
@@ -194,6 +270,19 @@ Result<HubRules> ContentRulesService::Put(const identity::Principal& caller, con
                                       {{"hubKey", hub.key}, {"isEnabled", is_enabled}}));
   session.Commit();
   return HubRules{hub.key, is_enabled, rules, now};
+}
+
+PluginModule internal::ContentRulesModule() {
+  return {.manifest = ShippedManifest("content-rules"),
+          .guard = GuardOf([](const GuardCall& call) -> std::optional<kb::GuardDenial> {
+            // The hub's enabled rules tighten the tenant's.
+            const auto* hub_id = call.context.properties.if_contains("hubId");
+            auto hub_rules = hub_id && hub_id->is_string() ? EnabledHubRules(call.tx, std::string(hub_id->as_string()))
+                                                           : std::nullopt;
+            const json::object rules = hub_rules ? MergeRules(call.settings, *hub_rules) : call.settings;
+            if (auto denial = ContentRulesGuard(rules, call.context)) return denial;
+            return ContentRulesStoredChecks(call.tx, rules, call.context);
+          })};
 }
 
 }  // namespace credence::plugins

@@ -34,6 +34,11 @@ struct HubRules {
 // forbidden terms, the smaller of each non-zero maximum.
 boost::json::object MergeRules(const boost::json::object& tenant_rules, const boost::json::object& hub_rules);
 
+// The checks of `rules` on the entry's own title and text, pure (properties
+// title and content, a ProseMirror document): maxTitleLength,
+// maxTextLength, forbiddenTerms, requiredHeadings.
+std::optional<kb::GuardDenial> ContentRulesGuard(const boost::json::object& rules, const kb::GuardContext& context);
+
 // The rules that need stored facts (after ContentRulesGuard allowed):
 // requiredTranslations (each must exist and be UpToDate) and
 // noSecretFindings. Reads only.

@@ -2,36 +2,13 @@
 
 #include <algorithm>
 #include <exception>
-#include <stdexcept>
 #include <tuple>
 
 #include "core/logging.h"
-#include "plugins/internal/queries.h"
 #include "storage/session.h"
 
 namespace credence::plugins {
 namespace json = boost::json;
-namespace {
-
-std::string StringOf(const json::object& o, std::string_view key) {
-  if (const auto* v = o.if_contains(key); v && v->is_string()) return std::string(v->as_string());
-  return {};
-}
-
-// The handlers of the shipped plugins. `settings` are the plugin's in the
-// tenant; `tx` is a write transaction of the handler's own, committed when
-// it returns.
-void RunHandler(const std::string& plugin_id, storage::TenantSession& tx, const json::object& settings,
-                const std::string& type, const json::object& data) {
-  if (plugin_id == "approval-workflow" && type == "entry.deleted") {
-    // The deleted entry's approval requests go with it.
-    tx.Run(internal::kDeleteApprovalsOfEntry, {StringOf(data, "entryId")});
-  } else if (plugin_id == "dev-faults") {
-    if (StringOf(settings, "mode") == "throw") throw std::runtime_error("dev-faults: an event handler that throws");
-  }
-}
-
-}  // namespace
 
 EventBus::EventBus(storage::Database& db, const Registry& registry, const identity::EventSink& webhooks)
     : db_(db), registry_(registry), webhooks_(webhooks) {}
@@ -74,7 +51,8 @@ void EventBus::Dispatch(const std::string& tenant_id, const std::string& type, c
         .Str("error", e.what());
     return;
   }
-  for (const auto& m : registry_.All()) {
+  for (const auto& module : registry_.Modules()) {
+    const Manifest& m = module.manifest;
     if (std::find(m.events.begin(), m.events.end(), type) == m.events.end()) continue;
     auto inst =
         std::find_if(enabled.begin(), enabled.end(), [&](const Installation& i) { return i.plugin_id == m.id; });
@@ -83,7 +61,7 @@ void EventBus::Dispatch(const std::string& tenant_id, const std::string& type, c
     try {
       storage::Session session(db_, storage::TxMode::kWrite);
       storage::TenantSession tx(session, tenant_id);
-      RunHandler(m.id, tx, inst->settings, type, data);
+      module.on_event(tx, inst->settings, type, data);
       session.Commit();
     } catch (const std::exception& e) {
       outcome = "error";  // the action stays committed

@@ -6,10 +6,11 @@
 
 #include <algorithm>
 
+#include "core/clock.h"
 #include "plugins/content_rules.h"
-#include "plugins/guard_pipeline.h"
 #include "plugins/manifest.h"
 #include "plugins/plugin_service.h"
+#include "plugins/shipped_plugins.h"
 
 namespace credence::plugins {
 namespace {
@@ -32,10 +33,21 @@ Manifest Minimal(std::string id, std::vector<std::string> deps = {}) {
 }
 
 TEST(PluginManifests, ShippedRegistryIsValid) {
+  const SystemClock clock;
   EXPECT_EQ(ValidateRegistry(ShippedPlugins()), std::vector<std::string>{});
-  EXPECT_EQ(ValidateRegistry(Registry(/*dev_mode=*/true).All()), std::vector<std::string>{});
+  EXPECT_EQ(ValidateRegistry(ShippedRegistry({clock, {}, /*dev=*/true}).All()), std::vector<std::string>{});
   EXPECT_NE(FindShipped("content-rules"), nullptr);
-  EXPECT_EQ(Registry(false).Find("dev-faults"), nullptr);
+  EXPECT_EQ(ShippedRegistry({clock, {}, false}).Find("dev-faults"), nullptr);
+}
+
+// Every shipped manifest is registered with its module, in the manifests' order.
+TEST(PluginManifests, EveryShippedPluginIsRegistered) {
+  const SystemClock clock;
+  const Registry registry = ShippedRegistry({clock, {}, false});
+  std::vector<std::string> shipped, registered;
+  for (const auto& m : ShippedPlugins()) shipped.push_back(m.id);
+  for (const auto& m : registry.All()) registered.push_back(m.id);
+  EXPECT_EQ(registered, shipped);
 }
 
 TEST(PluginManifests, KebabCaseIds) {
@@ -104,24 +116,24 @@ constexpr char kDoc[] =
 
 TEST(ContentRulesGuard, AllowsAndDeniesAsDocumented) {
   const json::object none;
-  EXPECT_FALSE(ContentRulesGuard({none}, Publish("Title", kDoc)));
+  EXPECT_FALSE(ContentRulesGuard(none, Publish("Title", kDoc)));
   const json::object headings{{"requiredHeadings", json::array{"summary"}}};
-  EXPECT_FALSE(ContentRulesGuard({headings}, Publish("Title", kDoc)));
+  EXPECT_FALSE(ContentRulesGuard(headings, Publish("Title", kDoc)));
   const json::object more{{"requiredHeadings", json::array{"Summary", "Owner"}}};
-  auto d = ContentRulesGuard({more}, Publish("Title", kDoc));
+  auto d = ContentRulesGuard(more, Publish("Title", kDoc));
   ASSERT_TRUE(d);
   EXPECT_EQ(d->reason_code, "required_heading_missing");
   EXPECT_EQ(d->metadata.at("headings"), (json::array{"Owner"}));
   const json::object terms{{"forbiddenTerms", json::array{"vpn"}}};
-  d = ContentRulesGuard({terms}, Publish("Title", kDoc));
+  d = ContentRulesGuard(terms, Publish("Title", kDoc));
   ASSERT_TRUE(d);
   EXPECT_EQ(d->reason_code, "forbidden_term");
   const json::object title{{"maxTitleLength", 3}};
-  d = ContentRulesGuard({title}, Publish("Title", kDoc));
+  d = ContentRulesGuard(title, Publish("Title", kDoc));
   ASSERT_TRUE(d);
   EXPECT_EQ(d->reason_code, "title_too_long");
   const json::object text{{"maxTextLength", 10}};
-  d = ContentRulesGuard({text}, Publish("Title", kDoc));
+  d = ContentRulesGuard(text, Publish("Title", kDoc));
   ASSERT_TRUE(d);
   EXPECT_EQ(d->reason_code, "text_too_long");
 }

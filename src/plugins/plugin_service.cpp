@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -67,32 +68,23 @@ std::optional<std::string> Dependent(storage::TenantSession& tx, const Registry&
   return std::nullopt;
 }
 
-Manifest DevFaults() {
-  return Manifest{
-      .id = "dev-faults",
-      .name = "Guard faults (development only)",
-      .version = "1.0.0",
-      .description = "For tests: its guard denies, throws or overruns its time as its settings say.",
-      .category = "development",
-      .has_settings = true,
-      .has_endpoints = false,
-      .ui_contributions = {{"tenant.admin.settings", "DevFaultsSettings"}},
-      .dependencies = {},
-      .settings = {{"mode", SettingField::Type::kString, "allow, deny, throw or slow", 1, 10}},
-      .guards = {{""}},
-      .events = {"entry.published"},
-      .routes = {},
-  };
-}
-
 }  // namespace
 
-Registry::Registry(bool dev_mode) : all_(ShippedPlugins()) {
-  if (dev_mode) all_.push_back(DevFaults());
+void Registry::Register(PluginModule module) {
+  const Manifest& m = module.manifest;
+  if (Find(m.id)) throw std::logic_error("plugin '" + m.id + "' is registered twice");
+  if (m.guards.empty() != !module.guard)
+    throw std::logic_error("plugin '" + m.id +
+                           "': a guard must be registered exactly when the manifest declares guards");
+  if (m.events.empty() != !module.on_event)
+    throw std::logic_error("plugin '" + m.id +
+                           "': an event handler must be registered exactly when the manifest declares events");
+  manifests_.push_back(m);
+  modules_.push_back(std::move(module));
 }
 
 const Manifest* Registry::Find(std::string_view id) const {
-  for (const auto& m : all_)
+  for (const auto& m : manifests_)
     if (m.id == id) return &m;
   return nullptr;
 }

@@ -14,6 +14,7 @@
 #include "identity/audit.h"
 #include "identity/principal.h"
 #include "plugins/manifest.h"
+#include "plugins/plugin_module.h"
 
 namespace credence::storage {
 class Database;
@@ -30,17 +31,28 @@ struct Installation {
   TimeMs updated_at = 0;
 };
 
-// The plugins a server offers: the shipped ones, and in development mode a
-// fault-injection plugin for tests (`dev-faults`: its guard denies, throws
-// or overruns its time as its settings say).
+// The plugins a server offers, each registered with its manifest and what
+// it runs (plugin_module.h), in registration order: the order guards run
+// in. Built once at start-up (ShippedRegistry, shipped_plugins.h), then
+// read only: thread-safe.
 class Registry {
  public:
-  explicit Registry(bool dev_mode);
-  const std::vector<Manifest>& All() const { return all_; }
+  Registry() = default;
+  Registry(Registry&&) = default;
+  Registry& operator=(Registry&&) = default;
+
+  // Throws std::logic_error (a start-up error, not a runtime one) when the
+  // id is taken, or a guard or event handler is missing for what the
+  // manifest declares, or present for what it does not.
+  void Register(PluginModule module);
+
+  const std::vector<Manifest>& All() const { return manifests_; }
+  const std::vector<PluginModule>& Modules() const { return modules_; }
   const Manifest* Find(std::string_view id) const;
 
  private:
-  std::vector<Manifest> all_;
+  std::vector<PluginModule> modules_;
+  std::vector<Manifest> manifests_;  // the modules' manifests, in order, for readers of manifests only
 };
 
 // Installations of `tx`'s tenant; the enabled ones only when `enabled_only`.

@@ -2,8 +2,13 @@
 // (/api/plugins, /api/tenant/known-plugins, /tenant/plugins/available), a
 // tenant's installations (/api/tenant/plugins...: install, enable, disable,
 // uninstall, settings), the installed and active ones with their guards'
-// health (/plugins), and the plugin routes of content-rules
-// (/api/plugins/rules/tenant/global).
+// health (/plugins), and each plugin's own routes, registered by plugin id
+// (PluginRouteAdders) and added for the plugins in the registry.
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -154,6 +159,12 @@ const std::vector<std::pair<std::string, Schema>>& IdParam() {
   static const std::vector<std::pair<std::string, Schema>> kParam = {
       {"id", Schema::String().Describe("a plugin id (kebab-case)")}};
   return kParam;
+}
+
+const Schema& SettingsRequest() {
+  static const Schema kSchema =
+      Schema::FreeObject().Describe("the settings object, checked against the plugin's settingsSchema");
+  return kSchema;
 }
 
 // The content-rules installation of the caller's tenant when installed and
@@ -407,129 +418,241 @@ json::object TestResultJson(const plugins::ScriptTestResult& r) {
           {"durationMs", r.duration_ms}};
 }
 
-void AddCustomGuardRoutes(Router& router, const plugins::CustomGuardService& service) {
+void AddCustomGuardRoutes(Router& router, const plugins::CustomGuardService& service, CustomGuardKind kind) {
   const std::vector<std::pair<std::string, Schema>> id_param = {{"id", Schema::Uuid()}};
-  for (const CustomGuardKind kind : {CustomGuardKind::kScript, CustomGuardKind::kHook}) {
-    const bool script = kind == CustomGuardKind::kScript;
-    const std::string plugin(plugins::CustomGuardPlugin(kind));
-    const std::string base = "/api/plugins/" + plugin + (script ? "/scripts" : "/hooks");
-    const std::string noun = script ? "guard script" : "admission hook";
-    const std::string gate = " (global admin; 404 plugin_not_enabled unless " + plugin + " is installed and enabled)";
-    router.Add({Method::kGet,
-                base,
-                Auth::kTenantAdmin,
-                "",
-                [&service, kind](RequestContext& ctx) {
-                  auto list = service.List(ctx.Caller(), kind);
-                  if (!list) return Problem(ctx, list.error());
-                  json::array out;
-                  for (const auto& g : *list) out.push_back(CustomGuardJson(g));
-                  return JsonResponse(200, out);
-                },
-                {.summary = plugin + ": the tenant's " + noun + "s, oldest first" + gate + ".",
-                 .tag = "plugins",
-                 .response = Schema::Array(CustomGuardSchema(kind)),
-                 .errors = {403, 404}}});
-    router.Add({Method::kPost,
-                base,
-                Auth::kTenantAdmin,
-                "",
-                [&service, kind](RequestContext& ctx) {
-                  const bool is_script = kind == CustomGuardKind::kScript;
-                  auto body = ParseBody(ctx.request, is_script ? ScriptRequest() : HookRequest());
-                  if (!body) return Problem(ctx, body.error());
-                  const std::string action = GetOptString(*body, "action").value_or("");
-                  auto g = is_script ? service.CreateScript(
-                                           ctx.Caller(), {GetString(*body, "name"), action, GetString(*body, "source")})
-                                     : service.CreateHook(ctx.Caller(),
-                                                          {GetString(*body, "name"), action, GetString(*body, "url"),
-                                                           GetInt(*body, "timeoutMs", plugins::kDefaultHookTimeoutMs)});
-                  if (!g) return Problem(ctx, g.error());
-                  return JsonResponse(201, CustomGuardJson(*g, /*with_secret=*/true));
-                },
-                {.summary = script ? "script-guards: upload a guard script, compiled at once (a syntax error is 400 "
-                                     "naming source); enabled" +
-                                         gate + "."
-                                   : "admission-hooks: register an admission hook, enabled; the secret that signs its "
-                                     "requests is in this answer only. The URL is checked against the outbound rules "
-                                     "(400 url_not_allowed)" +
-                                         gate + ".",
-                 .tag = "plugins",
-                 .request = script ? ScriptRequest() : HookRequest(),
-                 .response = CustomGuardSchema(kind, true),
-                 .success_status = 201,
-                 .errors = {400, 403, 404}}});
-    if (script)
-      router.Add({Method::kPut,
-                  base + "/{id}",
-                  Auth::kTenantAdmin,
-                  "",
-                  [&service](RequestContext& ctx) {
-                    auto body = ParseBody(ctx.request, ScriptRequest());
-                    if (!body) return Problem(ctx, body.error());
-                    auto g = service.UpdateScript(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")),
-                                                  {GetString(*body, "name"), GetOptString(*body, "action").value_or(""),
-                                                   GetString(*body, "source")});
-                    if (!g) return Problem(ctx, g.error());
-                    return JsonResponse(200, CustomGuardJson(*g));
-                  },
-                  {.summary = "script-guards: replace a script (a new version, compiled at once)" + gate + ".",
-                   .tag = "plugins",
-                   .request = ScriptRequest(),
-                   .response = CustomGuardSchema(kind),
-                   .errors = {400, 403, 404},
-                   .path_params = id_param}});
-    router.Add({Method::kDelete,
+  const bool script = kind == CustomGuardKind::kScript;
+  const std::string plugin(plugins::CustomGuardPlugin(kind));
+  const std::string base = "/api/plugins/" + plugin + (script ? "/scripts" : "/hooks");
+  const std::string noun = script ? "guard script" : "admission hook";
+  const std::string gate = " (global admin; 404 plugin_not_enabled unless " + plugin + " is installed and enabled)";
+  router.Add({Method::kGet,
+              base,
+              Auth::kTenantAdmin,
+              "",
+              [&service, kind](RequestContext& ctx) {
+                auto list = service.List(ctx.Caller(), kind);
+                if (!list) return Problem(ctx, list.error());
+                json::array out;
+                for (const auto& g : *list) out.push_back(CustomGuardJson(g));
+                return JsonResponse(200, out);
+              },
+              {.summary = plugin + ": the tenant's " + noun + "s, oldest first" + gate + ".",
+               .tag = "plugins",
+               .response = Schema::Array(CustomGuardSchema(kind)),
+               .errors = {403, 404}}});
+  router.Add({Method::kPost,
+              base,
+              Auth::kTenantAdmin,
+              "",
+              [&service, kind](RequestContext& ctx) {
+                const bool is_script = kind == CustomGuardKind::kScript;
+                auto body = ParseBody(ctx.request, is_script ? ScriptRequest() : HookRequest());
+                if (!body) return Problem(ctx, body.error());
+                const std::string action = GetOptString(*body, "action").value_or("");
+                auto g = is_script ? service.CreateScript(
+                                         ctx.Caller(), {GetString(*body, "name"), action, GetString(*body, "source")})
+                                   : service.CreateHook(ctx.Caller(),
+                                                        {GetString(*body, "name"), action, GetString(*body, "url"),
+                                                         GetInt(*body, "timeoutMs", plugins::kDefaultHookTimeoutMs)});
+                if (!g) return Problem(ctx, g.error());
+                return JsonResponse(201, CustomGuardJson(*g, /*with_secret=*/true));
+              },
+              {.summary = script ? "script-guards: upload a guard script, compiled at once (a syntax error is 400 "
+                                   "naming source); enabled" +
+                                       gate + "."
+                                 : "admission-hooks: register an admission hook, enabled; the secret that signs its "
+                                   "requests is in this answer only. The URL is checked against the outbound rules "
+                                   "(400 url_not_allowed)" +
+                                       gate + ".",
+               .tag = "plugins",
+               .request = script ? ScriptRequest() : HookRequest(),
+               .response = CustomGuardSchema(kind, true),
+               .success_status = 201,
+               .errors = {400, 403, 404}}});
+  if (script)
+    router.Add({Method::kPut,
                 base + "/{id}",
                 Auth::kTenantAdmin,
                 "",
-                [&service, kind](RequestContext& ctx) {
-                  auto done = service.Delete(ctx.Caller(), kind, CanonicalUuid(ctx.PathParam("id")));
-                  if (!done) return Problem(ctx, done.error());
-                  return NoContent();
+                [&service](RequestContext& ctx) {
+                  auto body = ParseBody(ctx.request, ScriptRequest());
+                  if (!body) return Problem(ctx, body.error());
+                  auto g = service.UpdateScript(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")),
+                                                {GetString(*body, "name"), GetOptString(*body, "action").value_or(""),
+                                                 GetString(*body, "source")});
+                  if (!g) return Problem(ctx, g.error());
+                  return JsonResponse(200, CustomGuardJson(*g));
                 },
-                {.summary = plugin + ": delete a " + noun + gate + ".",
+                {.summary = "script-guards: replace a script (a new version, compiled at once)" + gate + ".",
                  .tag = "plugins",
-                 .success_status = 204,
+                 .request = ScriptRequest(),
+                 .response = CustomGuardSchema(kind),
+                 .errors = {400, 403, 404},
+                 .path_params = id_param}});
+  router.Add({Method::kDelete,
+              base + "/{id}",
+              Auth::kTenantAdmin,
+              "",
+              [&service, kind](RequestContext& ctx) {
+                auto done = service.Delete(ctx.Caller(), kind, CanonicalUuid(ctx.PathParam("id")));
+                if (!done) return Problem(ctx, done.error());
+                return NoContent();
+              },
+              {.summary = plugin + ": delete a " + noun + gate + ".",
+               .tag = "plugins",
+               .success_status = 204,
+               .errors = {403, 404},
+               .path_params = id_param}});
+  for (const bool enable : {true, false})
+    router.Add({Method::kPost,
+                base + "/{id}/" + (enable ? "enable" : "disable"),
+                Auth::kTenantAdmin,
+                "",
+                [&service, kind, enable](RequestContext& ctx) {
+                  auto g = service.SetEnabled(ctx.Caller(), kind, CanonicalUuid(ctx.PathParam("id")), enable);
+                  if (!g) return Problem(ctx, g.error());
+                  return JsonResponse(200, CustomGuardJson(*g));
+                },
+                {.summary = plugin + ": " + (enable ? "enable" : "disable") + " a " + noun + gate + ".",
+                 .tag = "plugins",
+                 .response = CustomGuardSchema(kind),
                  .errors = {403, 404},
                  .path_params = id_param}});
-    for (const bool enable : {true, false})
-      router.Add({Method::kPost,
-                  base + "/{id}/" + (enable ? "enable" : "disable"),
-                  Auth::kTenantAdmin,
-                  "",
-                  [&service, kind, enable](RequestContext& ctx) {
-                    auto g = service.SetEnabled(ctx.Caller(), kind, CanonicalUuid(ctx.PathParam("id")), enable);
-                    if (!g) return Problem(ctx, g.error());
-                    return JsonResponse(200, CustomGuardJson(*g));
-                  },
-                  {.summary = plugin + ": " + (enable ? "enable" : "disable") + " a " + noun + gate + ".",
-                   .tag = "plugins",
-                   .response = CustomGuardSchema(kind),
-                   .errors = {403, 404},
-                   .path_params = id_param}});
-    if (script)
-      router.Add({Method::kPost,
-                  base + "/{id}/test",
-                  Auth::kTenantAdmin,
-                  "",
-                  [&service](RequestContext& ctx) {
-                    auto body = ParseBody(ctx.request, TestRequest());
-                    if (!body) return Problem(ctx, body.error());
-                    auto r = service.TestScript(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")),
-                                                body->at("context").as_object());
-                    if (!r) return Problem(ctx, r.error());
-                    return JsonResponse(200, TestResultJson(*r));
-                  },
-                  {.summary = "script-guards: a dry run of a script (enabled or not) on a sample context, with the "
-                              "plugin's limits; nothing is recorded" +
-                              gate + ".",
-                   .tag = "plugins",
-                   .request = TestRequest(),
-                   .response = TestResultSchema(),
-                   .errors = {400, 403, 404},
-                   .path_params = id_param}});
-  }
+  if (script)
+    router.Add({Method::kPost,
+                base + "/{id}/test",
+                Auth::kTenantAdmin,
+                "",
+                [&service](RequestContext& ctx) {
+                  auto body = ParseBody(ctx.request, TestRequest());
+                  if (!body) return Problem(ctx, body.error());
+                  auto r = service.TestScript(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")),
+                                              body->at("context").as_object());
+                  if (!r) return Problem(ctx, r.error());
+                  return JsonResponse(200, TestResultJson(*r));
+                },
+                {.summary = "script-guards: a dry run of a script (enabled or not) on a sample context, with the "
+                            "plugin's limits; nothing is recorded" +
+                            gate + ".",
+                 .tag = "plugins",
+                 .request = TestRequest(),
+                 .response = TestResultSchema(),
+                 .errors = {400, 403, 404},
+                 .path_params = id_param}});
+}
+
+void AddContentRulesRoutes(Router& router, const Services& s) {
+  const plugins::PluginService& service = s.plugins;
+  // content-rules' hub rules.
+  static const Schema kHubRulesRequest = Schema::Object({
+      Required("isEnabled", Schema::Boolean()),
+      Required("rulesJson", Schema::String().MaxLength(100000).Describe(
+                                "a JSON object of the global rules' shape (docs/plugins.md), which tightens them")),
+  });
+  static const Schema kHubRulesResponse = Schema::Object({
+      Required("hubKey", Schema::String()),
+      Required("isEnabled", Schema::Boolean()),
+      Required("rulesJson", Schema::String()),
+      Required("rules", Schema::FreeObject()),
+      Required("updatedAt", Schema::Timestamp().Nullable().Describe("null until set")),
+  });
+  auto hub_rules_json = [](const plugins::HubRules& r) {
+    return json::object{
+        {"hubKey", r.hub_key},
+        {"isEnabled", r.is_enabled},
+        {"rulesJson", json::serialize(r.rules)},
+        {"rules", r.rules},
+        {"updatedAt", r.updated_at ? json::value(FormatTimestamp(*r.updated_at)) : json::value(nullptr)}};
+  };
+  router.Add({Method::kGet,
+              "/api/hubs/{hubKey}/rules",
+              Auth::kUser,
+              "",
+              [&rules = s.content_rules, hub_rules_json](RequestContext& ctx) {
+                auto r = rules.Get(ctx.Caller(), ctx.PathParam("hubKey"));
+                if (!r) return Problem(ctx, r.error());
+                return JsonResponse(200, hub_rules_json(*r));
+              },
+              {.summary = "content-rules: the hub's rules (hub Viewer+), which tighten the tenant's global rules "
+                          "when enabled. 404 plugin_not_enabled unless content-rules is installed and enabled.",
+               .tag = "plugins",
+               .response = kHubRulesResponse,
+               .errors = {404}}});
+  router.Add({Method::kPut,
+              "/api/hubs/{hubKey}/rules",
+              Auth::kUser,
+              "",
+              [&rules = s.content_rules, hub_rules_json](RequestContext& ctx) {
+                auto body = ParseBody(ctx.request, kHubRulesRequest);
+                if (!body) return Problem(ctx, body.error());
+                auto r = rules.Put(ctx.Caller(), ctx.PathParam("hubKey"), GetBool(*body, "isEnabled"),
+                                   GetString(*body, "rulesJson"));
+                if (!r) return Problem(ctx, r.error());
+                return JsonResponse(200, hub_rules_json(*r));
+              },
+              {.summary = "content-rules: set the hub's rules (hub Admin+): isEnabled and rulesJson, both required; "
+                          "400 naming rulesJson or rulesJson.<member>.",
+               .tag = "plugins",
+               .request = kHubRulesRequest,
+               .response = kHubRulesResponse,
+               .errors = {400, 403, 404}}});
+
+  // content-rules' routes: the tenant's global rules are its settings.
+  router.Add({Method::kGet,
+              "/api/plugins/rules/tenant/global",
+              Auth::kUser,
+              "",
+              [&service](RequestContext& ctx) {
+                auto i = EnabledContentRules(service, ctx.Caller());
+                if (!i) return Problem(ctx, i.error());
+                return JsonResponse(200, ContentRulesJson(*i));
+              },
+              {.summary = "content-rules: the tenant's global content rules, checked at publish. 404 "
+                          "plugin_not_enabled unless content-rules is installed and enabled.",
+               .tag = "plugins",
+               .response = ContentRulesSchema(),
+               .errors = {404}}});
+  router.Add({Method::kPut,
+              "/api/plugins/rules/tenant/global",
+              Auth::kTenantAdmin,
+              "",
+              [&service](RequestContext& ctx) {
+                auto i = EnabledContentRules(service, ctx.Caller());
+                if (!i) return Problem(ctx, i.error());
+                auto body = ParseBody(ctx.request, SettingsRequest());
+                if (!body) return Problem(ctx, body.error());
+                auto updated = service.UpdateSettings(ctx.Caller(), "content-rules", *body);
+                if (!updated) return Problem(ctx, updated.error());
+                return JsonResponse(200, ContentRulesJson(*updated));
+              },
+              {.summary = "content-rules: replace the tenant's global content rules (global admin): "
+                          "requiredHeadings, forbiddenTerms, maxTitleLength, maxTextLength (docs/plugins.md). 400 "
+                          "validation_failed naming each refused member.",
+               .tag = "plugins",
+               .request = SettingsRequest(),
+               .response = ContentRulesSchema(),
+               .errors = {400, 403, 404}}});
+}
+
+// The routes of each backend plugin, by plugin id: a plugin registers its
+// guard and event handler with its manifest (plugins/plugin_module.h), and
+// its routes here, since http sits above plugins. AddPluginRoutes adds
+// those of the plugins in the registry.
+using PluginRouteAdder = void (*)(Router&, const Services&);
+const std::map<std::string, PluginRouteAdder, std::less<>>& PluginRouteAdders() {
+  static const std::map<std::string, PluginRouteAdder, std::less<>> kAdders = {
+      {"content-rules", AddContentRulesRoutes},
+      {"approval-workflow", [](Router& router, const Services& s) { AddApprovalRoutes(router, s.approvals); }},
+      {"script-guards",
+       [](Router& router, const Services& s) {
+         AddCustomGuardRoutes(router, s.custom_guards, CustomGuardKind::kScript);
+       }},
+      {"admission-hooks",
+       [](Router& router, const Services& s) {
+         AddCustomGuardRoutes(router, s.custom_guards, CustomGuardKind::kHook);
+       }},
+  };
+  return kAdders;
 }
 
 }  // namespace
@@ -711,15 +834,13 @@ void AddPluginRoutes(Router& router, const Services& s) {
                        .success_status = 204,
                        .errors = {403, 404, 409},
                        .path_params = IdParam()}}));
-  static const Schema kSettingsRequest =
-      Schema::FreeObject().Describe("the settings object, checked against the plugin's settingsSchema");
   router.Add(Aliased({"/tenant/plugins/{id}/settings"},
                      {Method::kPut,
                       "/api/tenant/plugins/{id}/settings",
                       Auth::kTenantAdmin,
                       "",
                       [&service](RequestContext& ctx) {
-                        auto body = ParseBody(ctx.request, kSettingsRequest);
+                        auto body = ParseBody(ctx.request, SettingsRequest());
                         if (!body) return Problem(ctx, body.error());
                         auto i = service.UpdateSettings(ctx.Caller(), ctx.PathParam("id"), *body);
                         if (!i) return Problem(ctx, i.error());
@@ -728,103 +849,20 @@ void AddPluginRoutes(Router& router, const Services& s) {
                       {.summary = "Replace an installed plugin's settings (global admin). 400 validation_failed "
                                   "naming each member its settingsSchema refuses; 400 plugin_has_no_settings.",
                        .tag = "plugins",
-                       .request = kSettingsRequest,
+                       .request = SettingsRequest(),
                        .response = InstallationSchema(),
                        .errors = {400, 403, 404},
                        .path_params = IdParam()}}));
 
-  AddApprovalRoutes(router, s.approvals);
-  AddCustomGuardRoutes(router, s.custom_guards);
-
-  // content-rules' hub rules.
-  static const Schema kHubRulesRequest = Schema::Object({
-      Required("isEnabled", Schema::Boolean()),
-      Required("rulesJson", Schema::String().MaxLength(100000).Describe(
-                                "a JSON object of the global rules' shape (docs/plugins.md), which tightens them")),
-  });
-  static const Schema kHubRulesResponse = Schema::Object({
-      Required("hubKey", Schema::String()),
-      Required("isEnabled", Schema::Boolean()),
-      Required("rulesJson", Schema::String()),
-      Required("rules", Schema::FreeObject()),
-      Required("updatedAt", Schema::Timestamp().Nullable().Describe("null until set")),
-  });
-  auto hub_rules_json = [](const plugins::HubRules& r) {
-    return json::object{
-        {"hubKey", r.hub_key},
-        {"isEnabled", r.is_enabled},
-        {"rulesJson", json::serialize(r.rules)},
-        {"rules", r.rules},
-        {"updatedAt", r.updated_at ? json::value(FormatTimestamp(*r.updated_at)) : json::value(nullptr)}};
-  };
-  router.Add({Method::kGet,
-              "/api/hubs/{hubKey}/rules",
-              Auth::kUser,
-              "",
-              [&rules = s.content_rules, hub_rules_json](RequestContext& ctx) {
-                auto r = rules.Get(ctx.Caller(), ctx.PathParam("hubKey"));
-                if (!r) return Problem(ctx, r.error());
-                return JsonResponse(200, hub_rules_json(*r));
-              },
-              {.summary = "content-rules: the hub's rules (hub Viewer+), which tighten the tenant's global rules "
-                          "when enabled. 404 plugin_not_enabled unless content-rules is installed and enabled.",
-               .tag = "plugins",
-               .response = kHubRulesResponse,
-               .errors = {404}}});
-  router.Add({Method::kPut,
-              "/api/hubs/{hubKey}/rules",
-              Auth::kUser,
-              "",
-              [&rules = s.content_rules, hub_rules_json](RequestContext& ctx) {
-                auto body = ParseBody(ctx.request, kHubRulesRequest);
-                if (!body) return Problem(ctx, body.error());
-                auto r = rules.Put(ctx.Caller(), ctx.PathParam("hubKey"), GetBool(*body, "isEnabled"),
-                                   GetString(*body, "rulesJson"));
-                if (!r) return Problem(ctx, r.error());
-                return JsonResponse(200, hub_rules_json(*r));
-              },
-              {.summary = "content-rules: set the hub's rules (hub Admin+): isEnabled and rulesJson, both required; "
-                          "400 naming rulesJson or rulesJson.<member>.",
-               .tag = "plugins",
-               .request = kHubRulesRequest,
-               .response = kHubRulesResponse,
-               .errors = {400, 403, 404}}});
-
-  // content-rules' routes: the tenant's global rules are its settings.
-  router.Add({Method::kGet,
-              "/api/plugins/rules/tenant/global",
-              Auth::kUser,
-              "",
-              [&service](RequestContext& ctx) {
-                auto i = EnabledContentRules(service, ctx.Caller());
-                if (!i) return Problem(ctx, i.error());
-                return JsonResponse(200, ContentRulesJson(*i));
-              },
-              {.summary = "content-rules: the tenant's global content rules, checked at publish. 404 "
-                          "plugin_not_enabled unless content-rules is installed and enabled.",
-               .tag = "plugins",
-               .response = ContentRulesSchema(),
-               .errors = {404}}});
-  router.Add({Method::kPut,
-              "/api/plugins/rules/tenant/global",
-              Auth::kTenantAdmin,
-              "",
-              [&service](RequestContext& ctx) {
-                auto i = EnabledContentRules(service, ctx.Caller());
-                if (!i) return Problem(ctx, i.error());
-                auto body = ParseBody(ctx.request, kSettingsRequest);
-                if (!body) return Problem(ctx, body.error());
-                auto updated = service.UpdateSettings(ctx.Caller(), "content-rules", *body);
-                if (!updated) return Problem(ctx, updated.error());
-                return JsonResponse(200, ContentRulesJson(*updated));
-              },
-              {.summary = "content-rules: replace the tenant's global content rules (global admin): "
-                          "requiredHeadings, forbiddenTerms, maxTitleLength, maxTextLength (docs/plugins.md). 400 "
-                          "validation_failed naming each refused member.",
-               .tag = "plugins",
-               .request = kSettingsRequest,
-               .response = ContentRulesSchema(),
-               .errors = {400, 403, 404}}});
+  // Each plugin's own routes, in registry order; a plugin without
+  // registered routes must declare none.
+  for (const Manifest& m : registry.All()) {
+    const auto adder = PluginRouteAdders().find(m.id);
+    if (adder != PluginRouteAdders().end())
+      adder->second(router, s);
+    else if (!m.routes.empty())
+      throw std::logic_error("plugin '" + m.id + "' declares routes but registered none");
+  }
 }
 
 }  // namespace credence::http
