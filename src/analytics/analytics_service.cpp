@@ -137,9 +137,9 @@ Result<Summary> AnalyticsService::GetSummary(const identity::Principal& caller, 
     out.total_edits = rows.front().Int(1);
   }
   if (auto rows = s.Run(kLastRead, {entry_id}); !rows.empty()) out.last_read_at = rows.front().Int(0);
-  if (out.time_spent_reports > 0)
+  if (out.time_spent_reports > 0)  // rounded half up, in integers: (2t + n) / 2n
     out.average_time_spent_seconds =
-        static_cast<double>(out.total_time_spent_seconds) / static_cast<double>(out.time_spent_reports);
+        (2 * out.total_time_spent_seconds + out.time_spent_reports) / (2 * out.time_spent_reports);
   return out;
 }
 

@@ -45,7 +45,9 @@ struct Summary {
   int64_t total_edits = 0;
   int64_t time_spent_reports = 0;
   int64_t total_time_spent_seconds = 0;
-  double average_time_spent_seconds = 0;  // per report; 0 without reports
+  // Per report, rounded to the nearest second (halves up), as every figure of
+  // the summary is a whole number (knowledge-base.md); 0 without reports.
+  int64_t average_time_spent_seconds = 0;
   std::optional<TimeMs> last_read_at;
 };
 

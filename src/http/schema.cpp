@@ -188,7 +188,12 @@ void Schema::Validate(const json::value& v, const std::string& path, std::vector
           errors.push_back({child, "is required"});
           continue;
         }
-        if (field->is_null() && !p.required) continue;  // explicit null == absent for optional fields
+        // An optional field sent as null is not the same as one left out:
+        // only a Nullable() field says what null means (e.g. "clears").
+        if (field->is_null() && !p.schema.nullable_ && p.schema.type_ != Type::kAny) {
+          errors.push_back({child, "must not be null (leave the field out instead)"});
+          continue;
+        }
         p.schema.Validate(*field, child, errors, code);
       }
       return;

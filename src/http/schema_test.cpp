@@ -84,8 +84,24 @@ TEST(SchemaValidate, NullForRequiredNullablePropertyIsAllowed) {
   EXPECT_EQ(OnlyError(s, "{}"), "domain: is required");
 }
 
-TEST(SchemaValidate, NullForOptionalPropertyCountsAsAbsent) {
+// An explicit null is not an absent field: handlers read a present field as
+// its declared type (PUT .../mark-uptodate with {"blockIds": null} was a 500).
+TEST(SchemaValidate, NullForOptionalPropertyIsRefusedUnlessNullable) {
   const Schema s = Schema::Object({Optional("note", Schema::String().MinLength(3))});
+  EXPECT_EQ(OnlyError(s, "{\"note\":null}"), "note: must not be null (leave the field out instead)");
+  EXPECT_TRUE(Valid(s, "{}"));
+  EXPECT_EQ(OnlyError(s, "{\"note\":\"ab\"}"), "note: must be at least 3 characters");
+  const Schema nested = Schema::Object({Optional(
+      "outer", Schema::Object({Optional("ids", Schema::Array(Schema::Uuid())), Optional("any", Schema::Any())}))});
+  EXPECT_EQ(OnlyError(nested, R"({"outer":{"ids":null}})"), "outer.ids: must not be null (leave the field out instead)");
+  EXPECT_EQ(OnlyError(nested, R"({"outer":[{"ids":null}]})"), "outer: must be an object");
+  EXPECT_TRUE(Valid(nested, R"({"outer":{"any":null}})"));  // Any() includes null
+  const Schema items = Schema::Object({Optional("rows", Schema::Array(Schema::Object({Optional("n", Schema::Integer())})))});
+  EXPECT_EQ(OnlyError(items, R"({"rows":[{"n":1},{"n":null}]})"), "rows[1].n: must not be null (leave the field out instead)");
+}
+
+TEST(SchemaValidate, NullForOptionalNullablePropertyIsAllowed) {
+  const Schema s = Schema::Object({Optional("note", Schema::String().MinLength(3).Nullable())});
   EXPECT_TRUE(Valid(s, "{\"note\":null}"));
   EXPECT_TRUE(Valid(s, "{}"));
   EXPECT_EQ(OnlyError(s, "{\"note\":\"ab\"}"), "note: must be at least 3 characters");

@@ -203,6 +203,13 @@ TEST_F(Connectors, BadSettingsAreFieldErrors) {
       "settings.url");
   ExpectValidation(Create(t, {{"key", "g"}, {"kind", "git"}, {"settings", {{"url", "http://169.254.169.254/x.git"}}}}),
                    "settings.url");
+  // The metadata address in inet_aton's numeric forms is refused too (docs/outbound.md);
+  // connectors may reach private addresses and loopback, so only it is tried here.
+  for (const char* url : {"http://2852039166/x.git", "https://0xa9fea9fe/x.git", "http://0251.0376.0251.0376/x.git",
+                          "http://0xa9.0xfe.0xa9.0xfe/x.git", "http://169.254.43518/x.git", "http://169.16689662/x.git"}) {
+    SCOPED_TRACE(url);
+    ExpectValidation(Create(t, {{"key", "g"}, {"kind", "git"}, {"settings", {{"url", url}}}}), "settings.url");
+  }
   ExpectValidation(Create(t, {{"key", "w"}, {"kind", "web"}, {"settings", json::object{}}}), "settings.startUrls");
   ExpectValidation(Create(t, {{"key", "w"}, {"kind", "web"}, {"settings", {{"sitemapUrl", "ftp://x"}}}}),
                    "settings.sitemapUrl");

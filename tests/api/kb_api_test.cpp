@@ -372,6 +372,9 @@ TEST_F(Staleness, ATranslatorMarksOneBlockUpToDate) {
   ExpectValidation(api().Put(path, {{"blockIds", json::array{"00000000-0000-7000-8000-000000000000"}}}, admin()),
                    "blockIds[0]");
   ExpectValidation(api().Put(path, {{"blockIds", json::array{}}}, admin()), "blockIds");
+  // An explicit null is not "every block" (that is leaving blockIds out): it
+  // was read as an array and answered 500.
+  ExpectValidation(api().Put(path, {{"blockIds", nullptr}}, admin()), "blockIds");
   EXPECT_EQ(api().Send("PUT", path, "{not json", admin(), {{"Content-Type", "application/json"}}).status, 400);
   EXPECT_EQ(Int(Status("es"), "staleBlockCount"), 1);  // nothing changed by the refused ones
 }

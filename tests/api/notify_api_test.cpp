@@ -303,6 +303,24 @@ TEST_F(Notify, BadInputIsRefused) {
                             {{"name", "x"}, {"type", "slack"}, {"config", {{"webhookUrl", url}}}}, admin),
                   400, "url_not_allowed");
   }
+  // The same addresses written as inet_aton's numeric forms, which libcurl
+  // connects to as the address they spell (docs/outbound.md): one decimal
+  // number, hexadecimal, octal parts, a.b.c and a.b forms.
+  for (const char* url : {"http://2852039166/", "http://0xa9fea9fe/latest/meta-data/", "http://0251.0376.0251.0376/",
+                          "http://0xa9.0xfe.0xa9.0xfe/", "http://169.254.43518/", "http://169.16689662/",
+                          "http://167772167/hook", "http://012.0.0.7/", "http://0x0a000007:8080/", "http://0/"}) {
+    SCOPED_TRACE(url);
+    auto webhook = api().Post("/api/notification-channels",
+                              {{"name", "x"}, {"type", "webhook"}, {"config", {{"url", url}}}}, admin);
+    ExpectProblem(webhook, 400, "url_not_allowed");
+    EXPECT_EQ(ErrorFields(webhook), std::set<std::string>{"config.url"}) << webhook.body;
+    for (const char* type : {"slack", "teams"}) {
+      auto chat = api().Put("/notification-channels/" + id,
+                            {{"name", "x"}, {"type", type}, {"config", {{"webhookUrl", url}}}}, admin);
+      ExpectProblem(chat, 400, "url_not_allowed");
+      EXPECT_EQ(ErrorFields(chat), std::set<std::string>{"config.webhookUrl"}) << chat.body;
+    }
+  }
   ExpectProblem(api().Send("POST", "/api/notification-channels", "{\"name\": ", admin), 400, "malformed_json");
   ExpectProblem(api().Send("PUT", "/api/notification-channels/" + id, "[", admin), 400, "malformed_json");
   for (const std::string path : {"/api/notification-channels/nope", "/api/notification-channels/nope/stats",

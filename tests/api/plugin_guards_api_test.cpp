@@ -200,6 +200,15 @@ TEST_F(PluginGuards, AdmissionHooksAllowDenyAndFailOpen) {
   Install(t, "admission-hooks");
   ExpectProblem(api().Post(kHooks, {{"name", "h"}, {"url", "https://169.254.169.254/latest"}}, t.token("admin")), 400,
                 "url_not_allowed");
+  // The same address, and a private one, in inet_aton's numeric forms (docs/outbound.md).
+  for (const char* url : {"https://2852039166/latest", "https://0xa9fea9fe/", "https://0251.0376.0251.0376/",
+                          "https://0xa9.0xfe.0xa9.0xfe/", "https://169.254.43518/", "https://167772167/guard",
+                          "https://012.0.0.7/guard"}) {
+    SCOPED_TRACE(url);
+    auto refused = api().Post(kHooks, {{"name", "h"}, {"url", url}}, t.token("admin"));
+    ExpectProblem(refused, 400, "url_not_allowed");
+    EXPECT_EQ(ErrorFields(refused).count("url"), 1u) << refused.body;
+  }
   auto created = api().Post(kHooks, {{"name", "h"}, {"url", hook.Url("/guard")}, {"timeoutMs", 500}}, t.token("admin"));
   ASSERT_EQ(created.status, 201) << created.body;
   EXPECT_EQ(Str(created.Json(), "secret").rfind("whsec_", 0), 0u);

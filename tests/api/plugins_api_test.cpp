@@ -5,6 +5,7 @@
 // unchanged), the throw and timeout rule (allow, counted in /metrics, shown
 // in /plugins health), isolation between tenants. Runs on SQLite and on
 // PostgreSQL (CREDENCE_TEST_BACKEND).
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <chrono>
@@ -156,6 +157,37 @@ TEST_F(Plugins, SettingsAreValidatedAgainstTheSchema) {
                        t.token("admin"));
   ASSERT_EQ(put.status, 200) << put.body;
   EXPECT_EQ(Str(put.Json(), "rulesJson"), R"({"forbiddenTerms":["foo"]})");
+
+  // The shape GET answers, and the hub rules take: {isEnabled?, rulesJson}.
+  // GET's answer, edited, goes back as it is.
+  const std::string global = "/api/plugins/rules/tenant/global";
+  json::object got = api().Get(global, t.token("viewer")).Json().as_object();
+  got["rulesJson"] = R"({"forbiddenTerms":["foo","bar"],"maxTitleLength":90})";
+  got["rules"] = json::parse(got.at("rulesJson").as_string());
+  auto round_trip = api().Put(global, got, t.token("admin"));
+  ASSERT_EQ(round_trip.status, 200) << round_trip.body;
+  EXPECT_EQ(round_trip.Json().at("rules"), json::parse(R"({"forbiddenTerms":["foo","bar"],"maxTitleLength":90})"));
+  auto hub_shape =
+      api().Put(global, {{"isEnabled", true}, {"rulesJson", R"({"maxTextLength":500})"}}, t.token("admin"));
+  ASSERT_EQ(hub_shape.status, 200) << hub_shape.body;
+  EXPECT_EQ(Str(hub_shape.Json(), "rulesJson"), R"({"maxTextLength":500})");
+  EXPECT_EQ(Str(api().Get(global, t.token("viewer")).Json(), "rulesJson"), R"({"maxTextLength":500})");
+  auto without_flag = api().Put(global, {{"rulesJson", R"({"maxTitleLength":70})"}}, t.token("admin"));
+  ASSERT_EQ(without_flag.status, 200) << without_flag.body;
+  EXPECT_EQ(without_flag.Json().at("rules"), json::parse(R"({"maxTitleLength":70})"));
+  // Refused, naming what is wrong; the stored rules stay.
+  ExpectValidation(api().Put(global, {{"rulesJson", R"({"maxTextLength":-5})"}}, t.token("admin")),
+                   "rulesJson.maxTextLength");
+  ExpectValidation(api().Put(global, {{"isEnabled", true}, {"rulesJson", R"({"maxTitleLenght":5})"}}, t.token("admin")),
+                   "rulesJson.maxTitleLenght");
+  ExpectValidation(api().Put(global, {{"rulesJson", "[1]"}}, t.token("admin")), "rulesJson");
+  ExpectValidation(api().Put(global, {{"rulesJson", "{not json"}}, t.token("admin")), "rulesJson");
+  ExpectValidation(api().Put(global, {{"isEnabled", true}}, t.token("admin")), "rulesJson");
+  ExpectValidation(api().Put(global, {{"isEnabled", false}, {"rulesJson", "{}"}}, t.token("admin")), "isEnabled");
+  ExpectValidation(api().Put(global, {{"rulesJson", "{}"}, {"rules", {{"maxTitleLength", 5}}}}, t.token("admin")),
+                   "rules");
+  ExpectValidation(api().Put(global, {{"rulesJson", 5}}, t.token("admin")), "rulesJson");
+  EXPECT_EQ(Str(api().Get(global, t.token("viewer")).Json(), "rulesJson"), R"({"maxTitleLength":70})");
 }
 
 TEST_F(Plugins, EnabledPluginsAtProvisioningAreInstalled) {

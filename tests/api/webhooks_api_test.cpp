@@ -201,6 +201,19 @@ TEST_F(Webhooks, ValidationRefusesBadUrlsPrivateAddressesAndUnknownEventTypes) {
   }
   auto [id, secret] = Make(t, "https://ok.example/hook");
   ExpectProblem(api().Patch("/webhooks/" + id, {{"url", "http://169.254.169.254/"}}, admin), 400, "url_not_allowed");
+  // inet_aton's numeric forms are the addresses they spell (docs/outbound.md):
+  // 169.254.169.254 and 10.0.0.7 as one number, in hexadecimal and octal parts.
+  for (const char* url : {"http://2852039166/", "https://0xa9fea9fe/", "http://0251.0376.0251.0376/x",
+                          "http://0xa9.0xfe.0xa9.0xfe/", "http://169.254.43518/", "http://167772167/",
+                          "http://012.0.0.7/hook", "https://0x0a.0.0.7/"}) {
+    SCOPED_TRACE(url);
+    auto created = post({{"url", url}, {"eventTypes", {"entry.published"}}});
+    ExpectProblem(created, 400, "url_not_allowed");
+    EXPECT_EQ(ErrorFields(created).count("url"), 1u) << created.body;
+    auto patched = api().Patch("/webhooks/" + id, {{"url", url}}, admin);
+    ExpectProblem(patched, 400, "url_not_allowed");
+    EXPECT_EQ(ErrorFields(patched).count("url"), 1u) << patched.body;
+  }
   ExpectValidation(api().Patch("/webhooks/" + id, {{"eventTypes", {"nope"}}}, admin), "eventTypes[0]");
   EXPECT_TRUE(api().Get("/webhooks", admin).Json().as_array().size() == 1);
 }

@@ -44,7 +44,9 @@ Schema SummarySchema() {
       Required("totalEdits", Schema::Integer().Min(0)),
       Required("timeSpentReports", Schema::Integer().Min(0)),
       Required("totalTimeSpentSeconds", Schema::Integer().Min(0)),
-      Required("averageTimeSpentSeconds", Schema::Number().Describe("per time-spent report; 0 without reports")),
+      Required("averageTimeSpentSeconds",
+               Schema::Integer().Describe("per time-spent report, rounded to the nearest second (halves up); 0 "
+                                          "without reports")),
       Required("lastReadAt", Schema::Timestamp().Nullable()),
   });
 }

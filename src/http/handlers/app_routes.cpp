@@ -270,10 +270,12 @@ void AddAppRoutes(Router& router, const Services& s) {
       Required("channel", channel().Describe("trimmed; a channel of the context vocabulary, or any other name "
                                              "(then customer-facing, as evaluation treats unknown channels)")),
       Required("risk", Schema::String().Enum(trust::AppRisks())),
-      Optional("defaultPolicy", PolicyOverrideSchema().Describe("a partial policy override; unknown fields are "
-                                                                "refused; default {}")),
-      Optional("ownerUserId", Schema::Uuid().Describe("an active member of the tenant; default the caller")),
-      Optional("description", description()),
+      // null is the same as leaving a field out (docs/apps.md).
+      Optional("defaultPolicy", PolicyOverrideSchema(Schema::Use::kRequest)
+                                    .Nullable()
+                                    .Describe("a partial policy override; unknown fields are refused; default {}")),
+      Optional("ownerUserId", Schema::Uuid().Nullable().Describe("an active member of the tenant; default the caller")),
+      Optional("description", description().Nullable()),
       Optional("rateLimit", RateLimitSchema()),
   });
   router.Add({Method::kPost,
@@ -320,12 +322,16 @@ void AddAppRoutes(Router& router, const Services& s) {
                .path_params = app_param}});
 
   static const Schema kUpdateRequest = Schema::Object({
-      Optional("name", name().Describe("trimmed; unique among the tenant's active apps")),
-      Optional("channel", channel()),
-      Optional("risk", Schema::String().Enum(trust::AppRisks())),
-      Optional("defaultPolicy", PolicyOverrideSchema().Describe("replaces the whole override; {} clears it")),
-      Optional("ownerUserId", Schema::Uuid().Describe("an active member of the tenant")),
-      Optional("description", description().Describe("\"\" clears it")),
+      // null is the same as leaving a field out (docs/apps.md), but for
+      // rateLimit, where it clears.
+      Optional("name", name().Nullable().Describe("trimmed; unique among the tenant's active apps")),
+      Optional("channel", channel().Nullable()),
+      Optional("risk", Schema::String().Enum(trust::AppRisks()).Nullable()),
+      Optional("defaultPolicy", PolicyOverrideSchema(Schema::Use::kRequest)
+                                    .Nullable()
+                                    .Describe("replaces the whole override; {} clears it")),
+      Optional("ownerUserId", Schema::Uuid().Nullable().Describe("an active member of the tenant")),
+      Optional("description", description().Nullable().Describe("\"\" clears it")),
       Optional("rateLimit", RateLimitSchema().Describe("replaces the app's own rate limit; null clears it")),
   });
   router.Add({Method::kPatch,

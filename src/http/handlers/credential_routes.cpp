@@ -222,9 +222,11 @@ void AddCredentialRoutes(Router& router, const Services& s) {
                            .Describe("surrounding blanks are trimmed; need not be unique")),
       Required("scopes",
                Schema::Array(TenantKeyScopeSchema()).MinItems(1).Describe("a non-empty set, without repeats")),
-      Optional("expiresAt", Schema::Timestamp().Describe("in the future; from then on the key is refused")),
-      Optional("connectorId", Schema::Uuid().Describe("required with connector:push (and only then): the push "
-                                                      "connector the key may push to (docs/connectors.md)")),
+      Optional("expiresAt", Schema::Timestamp().Nullable().Describe(
+                                "in the future; from then on the key is refused; null or left out: never")),
+      Optional("connectorId", Schema::Uuid().Nullable().Describe(
+                                  "required with connector:push (and only then): the push connector the key may "
+                                  "push to (docs/connectors.md); null or left out: none")),
   });
   router.Add(Aliased({"/apikeys"},
                      {Method::kPost,

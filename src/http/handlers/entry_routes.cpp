@@ -156,7 +156,7 @@ void AddEntryRoutes(Router& router, const Services& s) {
       Required("title", Schema::String().MinLength(1).MaxLength(300)),
       Required("content", Schema::String().Describe("editor document JSON, serialized")),
       Optional("expiryDays", Schema::Integer().Min(1).Max(3650)),
-      Optional("previewImage", Schema::String().MaxLength(2048).Format("uri")),
+      Optional("previewImage", Schema::String().MaxLength(2048).Format("uri").Nullable().Describe("null: none")),
   });
   router.Add({Method::kPost, "/api/entries", Auth::kUser, "",
               [&entries](RequestContext& ctx) {
@@ -184,7 +184,9 @@ void AddEntryRoutes(Router& router, const Services& s) {
   static const Schema kUpdateEntry = Schema::Object({
       Required("title", Schema::String().MinLength(1).MaxLength(300)),
       Required("content", Schema::String().Describe("editor document JSON, serialized")),
-      Optional("previewImage", Schema::String().MaxLength(2048).Format("uri")),
+      // GET's answer can be sent back: its previewImage may be null.
+      Optional("previewImage",
+               Schema::String().MaxLength(2048).Format("uri").Nullable().Describe("null or left out: unchanged")),
       Optional("status", Schema::String().Enum({"Draft", "Published", "ExpiringSoon", "Warning", "Expired"})),
   });
   router.Add({Method::kPut, "/api/entries/{id}", Auth::kUser, "",

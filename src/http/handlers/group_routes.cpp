@@ -132,7 +132,7 @@ void AddGroupRoutes(Router& router, const Services& s) {
                            .MinLength(1)
                            .MaxLength(static_cast<int64_t>(identity::kMaxGroupNameLength))
                            .Describe("unique in the tenant, ignoring case; surrounding blanks are trimmed")),
-      Optional("description", Schema::String().MaxLength(2000)),
+      Optional("description", Schema::String().MaxLength(2000).Nullable().Describe("null: none")),
   });
   router.Add(Aliased({"/groups"},
                      {Method::kPost,
@@ -269,7 +269,7 @@ void AddGroupRoutes(Router& router, const Services& s) {
   static const Schema kInviteRequest = Schema::Object({
       Required("email", Schema::String().Format("email").MaxLength(254).Describe("compared ignoring case")),
       Optional("role", TenantRoleSchema().Describe("TenantRole on joining; default Member")),
-      Optional("displayName", Schema::String().MinLength(1).MaxLength(200)),
+      Optional("displayName", Schema::String().MinLength(1).MaxLength(200).Nullable().Describe("null: none")),
   });
   router.Add(Aliased(
       {"/users/invite"},

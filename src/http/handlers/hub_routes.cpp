@@ -65,11 +65,11 @@ void AddHubRoutes(Router& router, const Services& s) {
       Required("key", HubKeySchema()),
       Required("name", Schema::String().MinLength(1).MaxLength(200)),
       Required("defaultExpiryDays", Schema::Integer().Min(1).Max(3650)),
-      Optional("categoryId", Schema::Uuid()),
+      Optional("categoryId", Schema::Uuid().Nullable().Describe("null or left out: none")),
       Optional("tagIds", Schema::Array(Schema::Uuid()).MaxItems(100)),
-      Optional("previewImage", Schema::String().MaxLength(2048).Format("uri")),
-      Optional("defaultOrgRole", Schema::String().Enum({"Viewer", "Editor"})),
-      Optional("defaultExpiryTemplateId", Schema::Uuid()),
+      Optional("previewImage", Schema::String().MaxLength(2048).Format("uri").Nullable().Describe("null: none")),
+      Optional("defaultOrgRole", Schema::String().Enum({"Viewer", "Editor"}).Nullable().Describe("null: none")),
+      Optional("defaultExpiryTemplateId", Schema::Uuid().Nullable().Describe("null: none")),
   });
   const platform::TaxonomyService& taxonomy = s.taxonomy;
   router.Add({Method::kPost,
@@ -106,9 +106,10 @@ void AddHubRoutes(Router& router, const Services& s) {
   static const Schema kUpdateHub = Schema::Object({
       Required("name", Schema::String().MinLength(1).MaxLength(200)),
       Required("defaultExpiryDays", Schema::Integer().Min(1).Max(3650)),
-      Optional("previewImage", Schema::String().MaxLength(2048).Format("uri")),
-      Optional("defaultOrgRole", Schema::String().Enum({"Viewer", "Editor"})),
-      Optional("defaultExpiryTemplateId", Schema::Uuid()),
+      // PUT replaces: a field left out or null (as GET answers it) is none.
+      Optional("previewImage", Schema::String().MaxLength(2048).Format("uri").Nullable().Describe("null: none")),
+      Optional("defaultOrgRole", Schema::String().Enum({"Viewer", "Editor"}).Nullable().Describe("null: none")),
+      Optional("defaultExpiryTemplateId", Schema::Uuid().Nullable().Describe("null: none")),
   });
   router.Add({Method::kPut, "/api/hubs/{key}", Auth::kUser, "",
               [&hubs](RequestContext& ctx) {

@@ -8,6 +8,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -196,6 +197,51 @@ json::object ContentRulesJson(const Installation& i) {
           {"rulesJson", json::serialize(i.settings)},
           {"rules", i.settings},
           {"updatedAt", FormatTimestamp(i.updated_at)}};
+}
+
+// The body of PUT /api/plugins/rules/tenant/global. GET's shape (and the hub
+// rules'): {isEnabled?, rulesJson}, so that GET's answer can be sent back
+// (pluginId and updatedAt are ignored; `rules`, when sent, must be the rules
+// of rulesJson); or, as clients sent before, the bare rules object. A body
+// with rulesJson or isEnabled is the first shape: neither is a rule.
+struct GlobalRulesBody {
+  json::object rules;
+  bool in_rules_json = false;  // errors about the rules are then named rulesJson.<member>
+};
+
+Schema GlobalRulesRequest() {
+  return Schema::Object({
+                            Optional("isEnabled", Schema::Boolean().Describe("true or left out (GET answers true)")),
+                            Optional("rulesJson", Schema::String().MaxLength(100000).Describe(
+                                                      "the rules as a JSON object in a string, as GET answers them")),
+                        })
+      .Describe("{isEnabled?, rulesJson}, the shape GET answers (its other members are ignored; rules, when sent, "
+                "must be the rules of rulesJson); or the bare rules object (docs/plugins.md)");
+}
+
+Result<GlobalRulesBody> GlobalRulesOf(json::object body) {
+  if (!body.contains("rulesJson") && !body.contains("isEnabled")) return GlobalRulesBody{std::move(body), false};
+  std::vector<FieldError> errors;
+  // Types are the schema's: isEnabled a boolean, rulesJson a string.
+  if (const auto* enabled = body.if_contains("isEnabled"); enabled != nullptr && !enabled->as_bool())
+    errors.push_back({"isEnabled", "must be true: the global rules act while content-rules is enabled; "
+                                   "POST /api/tenant/plugins/content-rules/disable turns it off"});
+  json::object rules;
+  if (const auto* text = body.if_contains("rulesJson"); text == nullptr) {
+    errors.push_back({"rulesJson", "is required"});
+  } else {
+    boost::system::error_code ec;
+    json::value parsed = json::parse(text->as_string(), ec);
+    if (ec || !parsed.is_object()) {
+      errors.push_back({"rulesJson", "must be a JSON object"});
+    } else {
+      rules = std::move(parsed.as_object());
+      if (const auto* sent = body.if_contains("rules"); sent != nullptr && *sent != json::value(rules))
+        errors.push_back({"rules", "must be the rules of rulesJson, or left out (rulesJson is what is stored)"});
+    }
+  }
+  if (!errors.empty()) return Error::Validation(std::move(errors));
+  return GlobalRulesBody{std::move(rules), true};
 }
 
 json::object ApprovalJson(const plugins::Approval& a) {
@@ -619,17 +665,27 @@ void AddContentRulesRoutes(Router& router, const Services& s) {
               [&service](RequestContext& ctx) {
                 auto i = EnabledContentRules(service, ctx.Caller());
                 if (!i) return Problem(ctx, i.error());
-                auto body = ParseBody(ctx.request, SettingsRequest());
+                static const Schema kRequest = GlobalRulesRequest();
+                auto body = ParseBody(ctx.request, kRequest);
                 if (!body) return Problem(ctx, body.error());
-                auto updated = service.UpdateSettings(ctx.Caller(), "content-rules", *body);
-                if (!updated) return Problem(ctx, updated.error());
+                auto rules = GlobalRulesOf(std::move(*body));
+                if (!rules) return Problem(ctx, rules.error());
+                auto updated = service.UpdateSettings(ctx.Caller(), "content-rules", rules->rules);
+                if (!updated) {
+                  Error e = std::move(updated).error();
+                  if (rules->in_rules_json)
+                    for (auto& f : e.fields) f.field = "rulesJson." + f.field;
+                  return Problem(ctx, e);
+                }
                 return JsonResponse(200, ContentRulesJson(*updated));
               },
               {.summary = "content-rules: replace the tenant's global content rules (global admin): "
-                          "requiredHeadings, forbiddenTerms, maxTitleLength, maxTextLength (docs/plugins.md). 400 "
-                          "validation_failed naming each refused member.",
+                          "{isEnabled?, rulesJson} as GET answers them and as the hub rules take them, or the bare "
+                          "rules object (requiredHeadings, forbiddenTerms, maxTitleLength, maxTextLength, ...; "
+                          "docs/plugins.md). 400 validation_failed naming each refused member (rulesJson.<member> "
+                          "in the first shape).",
                .tag = "plugins",
-               .request = SettingsRequest(),
+               .request = GlobalRulesRequest(),
                .response = ContentRulesSchema(),
                .errors = {400, 403, 404}}});
 }

@@ -159,12 +159,8 @@ void AddRetentionRoutes(Router& router, const Services& services) {
               [&retention](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kSettingsRequest);
                 if (!body) return Problem(ctx, body.error());
-                // null is not "leave as it is": that is leaving the field out.
-                std::vector<FieldError> nulls;
-                for (const char* key : {"decisionsMonths", "usageMonths", "auditMonths"})
-                  if (const auto* v = body->if_contains(key); v != nullptr && v->is_null())
-                    nulls.push_back({key, "must be a whole number of months, or left out"});
-                if (!nulls.empty()) return Problem(ctx, Error::Validation(std::move(nulls)));
+                // null is not "leave as it is" (that is leaving the field out):
+                // the schema refuses it, as every non-nullable optional field.
                 retention::SettingsChange change;
                 auto months = [&](const char* key) -> std::optional<int> {
                   auto v = GetOptInt(*body, key);

@@ -77,8 +77,10 @@ json::object PolicySettingJson(const trust::PolicySetting& s) {
 
 Schema ContextConfigSchema(bool request) {
   auto names = [] { return Schema::Array(Schema::String().MinLength(1).MaxLength(64)).MaxItems(100); };
+  // A request's field left out or null takes its built-in default
+  // (docs/trust-admin.md, "Context vocabulary").
   auto field = [request](std::string name, Schema s) {
-    return request ? Optional(std::move(name), std::move(s)) : Required(std::move(name), std::move(s));
+    return request ? Optional(std::move(name), std::move(s).Nullable()) : Required(std::move(name), std::move(s));
   };
   return Schema::Object({
       field("customerFacingChannels",
@@ -219,7 +221,7 @@ Result<std::string> SourceIdOf(const RequestContext& ctx) {
 void AddTrustAdminRoutes(Router& router, const Services& s) {
   const trust::TrustAdminService& admin = s.trust_admin;
 
-  static const Schema kPolicyRequest = PolicyOverrideSchema().Describe(
+  static const Schema kPolicyRequest = PolicyOverrideSchema(Schema::Use::kRequest).Describe(
       "a partial override: fields left out (or null) inherit from the level below; unknown fields are refused");
 
   // ---- Policies: tenant.

@@ -13,7 +13,8 @@ const std::vector<std::string>& SensitivityNames();
 Schema Days();
 // The policy model of the trust plane: a partial override, as at every
 // policy level and as an app's default policy (docs/trust-admin.md,
-// docs/apps.md). Unset fields inherit.
-Schema PolicyOverrideSchema();
+// docs/apps.md). Unset fields inherit. As a request, every field may be
+// null, which is the same as leaving it out (disclaimerText: null clears).
+Schema PolicyOverrideSchema(Schema::Use use = Schema::Use::kResponse);
 
 }  // namespace credence::http

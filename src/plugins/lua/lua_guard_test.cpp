@@ -168,6 +168,41 @@ TEST(LuaGuard, ContextIsReadOnly) {
   EXPECT_EQ(v.kind, Verdict::Kind::kAllow) << Describe(v);
 }
 
+// rawset skips __newindex; on a view it would write into the view's own
+// table, and reads would then see the script's value instead of the context.
+TEST(LuaGuard, RawsetOnTheContextIsAnError) {
+  for (const char* source : {"function guard(ctx) rawset(ctx, 'action', 'Hub.Delete') return ctx.action end",
+                             "function guard(ctx) rawset(ctx, 'extra', true) return true end",
+                             "function guard(ctx) rawset(ctx.properties, 'title', 'x') return true end",
+                             "function guard(ctx) rawset(ctx.properties.tags, 1, 'x') return true end",
+                             "function guard(ctx) local r = rawset; r(ctx.properties.author, 'role', 'Admin') "
+                             "return true end"}) {
+    Verdict v = RunGuard(source);
+    ExpectError(v, "runtime");
+    EXPECT_NE(v.error.find("ctx is read-only"), std::string::npos) << source << ": " << v.error;
+  }
+  for (const char* source : {"function guard(ctx) table.insert(ctx.properties.tags, 'x') return true end",
+                             "function guard(ctx) table.remove(ctx.properties.tags) return true end",
+                             "function guard(ctx) table.sort(ctx.properties.tags, function(a, b) return a > b end) "
+                             "return true end",
+                             "function guard(ctx) table.move({'x'}, 1, 1, 1, ctx.properties.tags) return true end"})
+    ExpectError(RunGuard(source), "runtime");
+  // Caught with pcall, the write has still not happened.
+  Verdict v = RunGuard(R"(function guard(ctx)
+    local ok = pcall(rawset, ctx, 'action', 'Hub.Delete')
+    assert(not ok)
+    return ctx.action == 'Entry.Publish' and rawget(ctx, 'action') == nil
+  end)");
+  EXPECT_EQ(v.kind, Verdict::Kind::kAllow) << Describe(v);
+  // The script's own tables are not views.
+  v = RunGuard(R"(function guard(ctx)
+    local t = setmetatable({}, {__newindex = function() error('no') end, __metatable = 'read-only'})
+    rawset(t, 'k', 1)
+    return rawset({}, 'k', 2).k == 2 and t.k == 1
+  end)");
+  EXPECT_EQ(v.kind, Verdict::Kind::kAllow) << Describe(v);
+}
+
 TEST(LuaGuard, ContextViewsInMetadataAreWrittenOut) {
   Verdict v = RunGuard(R"(function guard(ctx)
     return false, 'r', nil, {tags = ctx.properties.tags, author = ctx.properties.author}

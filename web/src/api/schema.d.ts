@@ -5624,6 +5624,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/trust-admin/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's retention (tenant admins): months each kind of record stays in the database before it is archived, and how far archiving has gone.
+         * @description The tenant's retention (tenant admins): months each kind of record stays in the database before it is archived, and how far archiving has gone.
+         *
+         *     Needs a signed-in owner of the tenant (tenant role Owner).
+         */
+        get: operations["getTrustAdminRetention"];
+        /**
+         * Set how many months decisions, usage records and audit entries stay in the database (tenant admins; 6 to 120, default 13; audited as retention.settings_updated). Fields left out keep their value.
+         * @description Set how many months decisions, usage records and audit entries stay in the database (tenant admins; 6 to 120, default 13; audited as retention.settings_updated). Fields left out keep their value.
+         *
+         *     Needs a signed-in owner of the tenant (tenant role Owner). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         */
+        put: operations["putTrustAdminRetention"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trust-admin/retention/archives": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's archive files (tenant admins), newest first: each holds one month of one kind of record; `credence admin verify-archive` checks one offline.
+         * @description The tenant's archive files (tenant admins), newest first: each holds one month of one kind of record; `credence admin verify-archive` checks one offline.
+         *
+         *     Needs a signed-in owner of the tenant (tenant role Owner).
+         */
+        get: operations["getTrustAdminRetentionArchives"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/retention/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Development mode: run an archiving pass now (docs/retention.md).
+         * @description Development mode: run an archiving pass now (docs/retention.md).
+         *
+         *     Development mode only (`--dev`); 404 otherwise. No credentials needed.
+         */
+        post: operations["postDevRetentionRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tenant/known-plugins": {
         parameters: {
             query?: never;
@@ -6020,6 +6092,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/hubs/{hubKey}/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * content-rules: the hub's rules (hub Viewer+), which tighten the tenant's global rules when enabled. 404 plugin_not_enabled unless content-rules is installed and enabled.
+         * @description content-rules: the hub's rules (hub Viewer+), which tighten the tenant's global rules when enabled. 404 plugin_not_enabled unless content-rules is installed and enabled.
+         *
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         */
+        get: operations["getApiHubsHubKeyRules"];
+        /**
+         * content-rules: set the hub's rules (hub Admin+): isEnabled and rulesJson, both required; 400 naming rulesJson or rulesJson.<member>.
+         * @description content-rules: set the hub's rules (hub Admin+): isEnabled and rulesJson, both required; 400 naming rulesJson or rulesJson.<member>.
+         *
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         */
+        put: operations["putApiHubsHubKeyRules"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/rules/tenant/global": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * content-rules: the tenant's global content rules, checked at publish. 404 plugin_not_enabled unless content-rules is installed and enabled.
+         * @description content-rules: the tenant's global content rules, checked at publish. 404 plugin_not_enabled unless content-rules is installed and enabled.
+         *
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         */
+        get: operations["getApiPluginsRulesTenantGlobal"];
+        /**
+         * content-rules: replace the tenant's global content rules (global admin): {isEnabled?, rulesJson} as GET answers them and as the hub rules take them, or the bare rules object (requiredHeadings, forbiddenTerms, maxTitleLength, maxTextLength, ...; docs/plugins.md). 400 validation_failed naming each refused member (rulesJson.<member> in the first shape).
+         * @description content-rules: replace the tenant's global content rules (global admin): {isEnabled?, rulesJson} as GET answers them and as the hub rules take them, or the bare rules object (requiredHeadings, forbiddenTerms, maxTitleLength, maxTextLength, ...; docs/plugins.md). 400 validation_failed naming each refused member (rulesJson.<member> in the first shape).
+         *
+         *     Needs a signed-in owner of the tenant (tenant role Owner). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         */
+        put: operations["putApiPluginsRulesTenantGlobal"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/plugins/approval-workflow/entries/{entryId}/approvals": {
         parameters: {
             query?: never;
@@ -6318,62 +6446,6 @@ export interface paths {
          *     Needs a signed-in owner of the tenant (tenant role Owner).
          */
         post: operations["postApiPluginsAdmissionHooksHooksIdDisable"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/hubs/{hubKey}/rules": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * content-rules: the hub's rules (hub Viewer+), which tighten the tenant's global rules when enabled. 404 plugin_not_enabled unless content-rules is installed and enabled.
-         * @description content-rules: the hub's rules (hub Viewer+), which tighten the tenant's global rules when enabled. 404 plugin_not_enabled unless content-rules is installed and enabled.
-         *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
-         */
-        get: operations["getApiHubsHubKeyRules"];
-        /**
-         * content-rules: set the hub's rules (hub Admin+): isEnabled and rulesJson, both required; 400 naming rulesJson or rulesJson.<member>.
-         * @description content-rules: set the hub's rules (hub Admin+): isEnabled and rulesJson, both required; 400 naming rulesJson or rulesJson.<member>.
-         *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
-         */
-        put: operations["putApiHubsHubKeyRules"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/plugins/rules/tenant/global": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * content-rules: the tenant's global content rules, checked at publish. 404 plugin_not_enabled unless content-rules is installed and enabled.
-         * @description content-rules: the tenant's global content rules, checked at publish. 404 plugin_not_enabled unless content-rules is installed and enabled.
-         *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
-         */
-        get: operations["getApiPluginsRulesTenantGlobal"];
-        /**
-         * content-rules: replace the tenant's global content rules (global admin): requiredHeadings, forbiddenTerms, maxTitleLength, maxTextLength (docs/plugins.md). 400 validation_failed naming each refused member.
-         * @description content-rules: replace the tenant's global content rules (global admin): requiredHeadings, forbiddenTerms, maxTitleLength, maxTextLength (docs/plugins.md). 400 validation_failed naming each refused member.
-         *
-         *     Needs a signed-in owner of the tenant (tenant role Owner). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
-         */
-        put: operations["putApiPluginsRulesTenantGlobal"];
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6823,6 +6895,8 @@ export interface components {
             pluginId?: string;
             /** @description plugin_dependency_missing: the dependency to install first */
             missingPlugin?: string;
+            /** @description decision_archived: the archive files that hold the decision (as GET /trust-admin/retention/archives lists them) */
+            archives?: Record<string, never>[];
         };
     };
     responses: {
@@ -8899,7 +8973,8 @@ export interface operations {
                 "application/json": {
                     /** @description unique in the tenant, ignoring case; surrounding blanks are trimmed */
                     name: string;
-                    description?: string;
+                    /** @description null: none */
+                    description?: string | null;
                 };
             };
         };
@@ -9058,7 +9133,8 @@ export interface operations {
                 "application/json": {
                     /** @description unique in the tenant, ignoring case; surrounding blanks are trimmed */
                     name: string;
-                    description?: string;
+                    /** @description null: none */
+                    description?: string | null;
                 };
             };
         };
@@ -10090,7 +10166,8 @@ export interface operations {
                      * @enum {string}
                      */
                     role?: "Owner" | "Member" | "Guest";
-                    displayName?: string;
+                    /** @description null: none */
+                    displayName?: string | null;
                 };
             };
         };
@@ -10274,7 +10351,8 @@ export interface operations {
                      * @enum {string}
                      */
                     role?: "Owner" | "Member" | "Guest";
-                    displayName?: string;
+                    /** @description null: none */
+                    displayName?: string | null;
                 };
             };
         };
@@ -10922,15 +11000,27 @@ export interface operations {
                     key: string;
                     name: string;
                     defaultExpiryDays: number;
-                    /** Format: uuid */
-                    categoryId?: string;
+                    /**
+                     * Format: uuid
+                     * @description null or left out: none
+                     */
+                    categoryId?: string | null;
                     tagIds?: string[];
-                    /** Format: uri */
-                    previewImage?: string;
-                    /** @enum {string} */
-                    defaultOrgRole?: "Viewer" | "Editor";
-                    /** Format: uuid */
-                    defaultExpiryTemplateId?: string;
+                    /**
+                     * Format: uri
+                     * @description null: none
+                     */
+                    previewImage?: string | null;
+                    /**
+                     * @description null: none
+                     * @enum {string|null}
+                     */
+                    defaultOrgRole?: "Viewer" | "Editor" | null;
+                    /**
+                     * Format: uuid
+                     * @description null: none
+                     */
+                    defaultExpiryTemplateId?: string | null;
                 };
             };
         };
@@ -11128,12 +11218,21 @@ export interface operations {
                 "application/json": {
                     name: string;
                     defaultExpiryDays: number;
-                    /** Format: uri */
-                    previewImage?: string;
-                    /** @enum {string} */
-                    defaultOrgRole?: "Viewer" | "Editor";
-                    /** Format: uuid */
-                    defaultExpiryTemplateId?: string;
+                    /**
+                     * Format: uri
+                     * @description null: none
+                     */
+                    previewImage?: string | null;
+                    /**
+                     * @description null: none
+                     * @enum {string|null}
+                     */
+                    defaultOrgRole?: "Viewer" | "Editor" | null;
+                    /**
+                     * Format: uuid
+                     * @description null: none
+                     */
+                    defaultExpiryTemplateId?: string | null;
                 };
             };
         };
@@ -11999,8 +12098,11 @@ export interface operations {
                     title: string;
                     /** @description editor document JSON, serialized */
                     content: string;
-                    /** Format: uri */
-                    previewImage?: string;
+                    /**
+                     * Format: uri
+                     * @description null or left out: unchanged
+                     */
+                    previewImage?: string | null;
                     /** @enum {string} */
                     status?: "Draft" | "Published" | "ExpiringSoon" | "Warning" | "Expired";
                 };
@@ -12235,8 +12337,11 @@ export interface operations {
                     /** @description editor document JSON, serialized */
                     content: string;
                     expiryDays?: number;
-                    /** Format: uri */
-                    previewImage?: string;
+                    /**
+                     * Format: uri
+                     * @description null: none
+                     */
+                    previewImage?: string | null;
                 };
             };
         };
@@ -19798,14 +19903,14 @@ export interface operations {
                     scopes: ("trust:evaluate" | "trust:read" | "trust:usage" | "connector:push")[];
                     /**
                      * Format: date-time
-                     * @description in the future; from then on the key is refused
+                     * @description in the future; from then on the key is refused; null or left out: never
                      */
-                    expiresAt?: string;
+                    expiresAt?: string | null;
                     /**
                      * Format: uuid
-                     * @description required with connector:push (and only then): the push connector the key may push to (docs/connectors.md)
+                     * @description required with connector:push (and only then): the push connector the key may push to (docs/connectors.md); null or left out: none
                      */
-                    connectorId?: string;
+                    connectorId?: string | null;
                 };
             };
         };
@@ -19995,14 +20100,14 @@ export interface operations {
                     scopes: ("trust:evaluate" | "trust:read" | "trust:usage" | "connector:push")[];
                     /**
                      * Format: date-time
-                     * @description in the future; from then on the key is refused
+                     * @description in the future; from then on the key is refused; null or left out: never
                      */
-                    expiresAt?: string;
+                    expiresAt?: string | null;
                     /**
                      * Format: uuid
-                     * @description required with connector:push (and only then): the push connector the key may push to (docs/connectors.md)
+                     * @description required with connector:push (and only then): the push connector the key may push to (docs/connectors.md); null or left out: none
                      */
-                    connectorId?: string;
+                    connectorId?: string | null;
                 };
             };
         };
@@ -21136,6 +21241,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Gone: moved out of the database for good (an archived record) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["Status413"];
             /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
             429: {
@@ -21398,6 +21512,43 @@ export interface operations {
                         }[];
                         /** @description the cursor of the next page */
                         nextCursor: number | null;
+                        /** @description set when the window reaches before `before`: records older than that were archived out of the database (docs/retention.md), and this answer covers only what the database holds; `archives` are the files that hold the rest */
+                        archived: {
+                            /** Format: date-time */
+                            before: string;
+                            archives: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "decisions" | "usage" | "audit";
+                                /** @description YYYY-MM */
+                                period: string;
+                                /** @description the file's name under <archive-dir>/<tenant id>/ */
+                                file: string;
+                                sha256: string;
+                                bytes: number;
+                                records: number;
+                                fromSequence: number | null;
+                                toSequence: number | null;
+                                lastHash: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description decisions: the smallest id archived
+                                 */
+                                firstDecisionId: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description decisions: the largest id archived
+                                 */
+                                lastDecisionId: string | null;
+                                /** Format: date-time */
+                                from: string;
+                                /** Format: date-time */
+                                to: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -21695,25 +21846,25 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description false: not_ai_retrievable blocks */
-                    aiRetrievable?: boolean;
+                    aiRetrievable?: boolean | null;
                     /** @description false: customer_facing_not_allowed blocks on customer-facing channels */
-                    customerFacingAllowed?: boolean;
+                    customerFacingAllowed?: boolean | null;
                     /** @description true: internal_only_external_channel blocks on channels not internal */
-                    internalOnly?: boolean;
+                    internalOnly?: boolean | null;
                     /** @description false: external_model_not_allowed blocks when context.externalModel */
-                    externalModelAllowed?: boolean;
-                    /** @enum {string} */
-                    maxSensitivityForAi?: "Public" | "Internal" | "Confidential" | "Restricted";
+                    externalModelAllowed?: boolean | null;
+                    /** @enum {string|null} */
+                    maxSensitivityForAi?: "Public" | "Internal" | "Confidential" | "Restricted" | null;
                     /** @description expiring_soon warns when fewer days are left */
-                    warnBeforeExpiryDays?: number;
+                    warnBeforeExpiryDays?: number | null;
                     /** @description review_too_old warns past this age */
-                    maxReviewAgeDays?: number;
+                    maxReviewAgeDays?: number | null;
                     /** @description customer-facing use needs a review within maxReviewAgeDays */
-                    customerFacingRequiresReview?: boolean;
+                    customerFacingRequiresReview?: boolean | null;
                     /** @description allowed sources need a citation too */
-                    citationRequired?: boolean;
+                    citationRequired?: boolean | null;
                     /** @description personal data on an internal channel without an external model: warn (true, the default) or allow (false) */
-                    warnOnPersonalData?: boolean;
+                    warnOnPersonalData?: boolean | null;
                     /** @description shown with warned sources; null or "" clears a lower level's text */
                     disclaimerText?: string | null;
                 };
@@ -21962,25 +22113,25 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description false: not_ai_retrievable blocks */
-                    aiRetrievable?: boolean;
+                    aiRetrievable?: boolean | null;
                     /** @description false: customer_facing_not_allowed blocks on customer-facing channels */
-                    customerFacingAllowed?: boolean;
+                    customerFacingAllowed?: boolean | null;
                     /** @description true: internal_only_external_channel blocks on channels not internal */
-                    internalOnly?: boolean;
+                    internalOnly?: boolean | null;
                     /** @description false: external_model_not_allowed blocks when context.externalModel */
-                    externalModelAllowed?: boolean;
-                    /** @enum {string} */
-                    maxSensitivityForAi?: "Public" | "Internal" | "Confidential" | "Restricted";
+                    externalModelAllowed?: boolean | null;
+                    /** @enum {string|null} */
+                    maxSensitivityForAi?: "Public" | "Internal" | "Confidential" | "Restricted" | null;
                     /** @description expiring_soon warns when fewer days are left */
-                    warnBeforeExpiryDays?: number;
+                    warnBeforeExpiryDays?: number | null;
                     /** @description review_too_old warns past this age */
-                    maxReviewAgeDays?: number;
+                    maxReviewAgeDays?: number | null;
                     /** @description customer-facing use needs a review within maxReviewAgeDays */
-                    customerFacingRequiresReview?: boolean;
+                    customerFacingRequiresReview?: boolean | null;
                     /** @description allowed sources need a citation too */
-                    citationRequired?: boolean;
+                    citationRequired?: boolean | null;
                     /** @description personal data on an internal channel without an external model: warn (true, the default) or allow (false) */
-                    warnOnPersonalData?: boolean;
+                    warnOnPersonalData?: boolean | null;
                     /** @description shown with warned sources; null or "" clears a lower level's text */
                     disclaimerText?: string | null;
                 };
@@ -22317,25 +22468,25 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description false: not_ai_retrievable blocks */
-                    aiRetrievable?: boolean;
+                    aiRetrievable?: boolean | null;
                     /** @description false: customer_facing_not_allowed blocks on customer-facing channels */
-                    customerFacingAllowed?: boolean;
+                    customerFacingAllowed?: boolean | null;
                     /** @description true: internal_only_external_channel blocks on channels not internal */
-                    internalOnly?: boolean;
+                    internalOnly?: boolean | null;
                     /** @description false: external_model_not_allowed blocks when context.externalModel */
-                    externalModelAllowed?: boolean;
-                    /** @enum {string} */
-                    maxSensitivityForAi?: "Public" | "Internal" | "Confidential" | "Restricted";
+                    externalModelAllowed?: boolean | null;
+                    /** @enum {string|null} */
+                    maxSensitivityForAi?: "Public" | "Internal" | "Confidential" | "Restricted" | null;
                     /** @description expiring_soon warns when fewer days are left */
-                    warnBeforeExpiryDays?: number;
+                    warnBeforeExpiryDays?: number | null;
                     /** @description review_too_old warns past this age */
-                    maxReviewAgeDays?: number;
+                    maxReviewAgeDays?: number | null;
                     /** @description customer-facing use needs a review within maxReviewAgeDays */
-                    customerFacingRequiresReview?: boolean;
+                    customerFacingRequiresReview?: boolean | null;
                     /** @description allowed sources need a citation too */
-                    citationRequired?: boolean;
+                    citationRequired?: boolean | null;
                     /** @description personal data on an internal channel without an external model: warn (true, the default) or allow (false) */
-                    warnOnPersonalData?: boolean;
+                    warnOnPersonalData?: boolean | null;
                     /** @description shown with warned sources; null or "" clears a lower level's text */
                     disclaimerText?: string | null;
                 };
@@ -22612,11 +22763,11 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description channels whose audience is outside the tenant; the customer-facing rules apply */
-                    customerFacingChannels?: string[];
+                    customerFacingChannels?: string[] | null;
                     /** @description channels known to be internal; none may also be customer-facing */
-                    internalChannels?: string[];
+                    internalChannels?: string[] | null;
                     /** @description action name -> QuickReview | Attestation | FullReview: the weakest last review the action accepts (action_needs_stronger_review) */
-                    actionRequiresReview?: Record<string, never>;
+                    actionRequiresReview?: Record<string, never> | null;
                 };
             };
         };
@@ -24454,34 +24605,34 @@ export interface operations {
                     /** @description a partial policy override; unknown fields are refused; default {} */
                     defaultPolicy?: {
                         /** @description false: not_ai_retrievable blocks */
-                        aiRetrievable?: boolean;
+                        aiRetrievable?: boolean | null;
                         /** @description false: customer_facing_not_allowed blocks on customer-facing channels */
-                        customerFacingAllowed?: boolean;
+                        customerFacingAllowed?: boolean | null;
                         /** @description true: internal_only_external_channel blocks on channels not internal */
-                        internalOnly?: boolean;
+                        internalOnly?: boolean | null;
                         /** @description false: external_model_not_allowed blocks when context.externalModel */
-                        externalModelAllowed?: boolean;
-                        /** @enum {string} */
-                        maxSensitivityForAi?: "Public" | "Internal" | "Confidential" | "Restricted";
+                        externalModelAllowed?: boolean | null;
+                        /** @enum {string|null} */
+                        maxSensitivityForAi?: "Public" | "Internal" | "Confidential" | "Restricted" | null;
                         /** @description expiring_soon warns when fewer days are left */
-                        warnBeforeExpiryDays?: number;
+                        warnBeforeExpiryDays?: number | null;
                         /** @description review_too_old warns past this age */
-                        maxReviewAgeDays?: number;
+                        maxReviewAgeDays?: number | null;
                         /** @description customer-facing use needs a review within maxReviewAgeDays */
-                        customerFacingRequiresReview?: boolean;
+                        customerFacingRequiresReview?: boolean | null;
                         /** @description allowed sources need a citation too */
-                        citationRequired?: boolean;
+                        citationRequired?: boolean | null;
                         /** @description personal data on an internal channel without an external model: warn (true, the default) or allow (false) */
-                        warnOnPersonalData?: boolean;
+                        warnOnPersonalData?: boolean | null;
                         /** @description shown with warned sources; null or "" clears a lower level's text */
                         disclaimerText?: string | null;
-                    };
+                    } | null;
                     /**
                      * Format: uuid
                      * @description an active member of the tenant; default the caller
                      */
-                    ownerUserId?: string;
-                    description?: string;
+                    ownerUserId?: string | null;
+                    description?: string | null;
                     /** @description the app's own limit on its keys' requests together, on top of each key's own limit (429 rate_limited, policy "app"); null: none */
                     rateLimit?: {
                         /** @description 0.01 to 100000; the bucket's refill rate */
@@ -24777,42 +24928,42 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description trimmed; unique among the tenant's active apps */
-                    name?: string;
-                    channel?: string;
-                    /** @enum {string} */
-                    risk?: "low" | "medium" | "high" | "critical";
+                    name?: string | null;
+                    channel?: string | null;
+                    /** @enum {string|null} */
+                    risk?: "low" | "medium" | "high" | "critical" | null;
                     /** @description replaces the whole override; {} clears it */
                     defaultPolicy?: {
                         /** @description false: not_ai_retrievable blocks */
-                        aiRetrievable?: boolean;
+                        aiRetrievable?: boolean | null;
                         /** @description false: customer_facing_not_allowed blocks on customer-facing channels */
-                        customerFacingAllowed?: boolean;
+                        customerFacingAllowed?: boolean | null;
                         /** @description true: internal_only_external_channel blocks on channels not internal */
-                        internalOnly?: boolean;
+                        internalOnly?: boolean | null;
                         /** @description false: external_model_not_allowed blocks when context.externalModel */
-                        externalModelAllowed?: boolean;
-                        /** @enum {string} */
-                        maxSensitivityForAi?: "Public" | "Internal" | "Confidential" | "Restricted";
+                        externalModelAllowed?: boolean | null;
+                        /** @enum {string|null} */
+                        maxSensitivityForAi?: "Public" | "Internal" | "Confidential" | "Restricted" | null;
                         /** @description expiring_soon warns when fewer days are left */
-                        warnBeforeExpiryDays?: number;
+                        warnBeforeExpiryDays?: number | null;
                         /** @description review_too_old warns past this age */
-                        maxReviewAgeDays?: number;
+                        maxReviewAgeDays?: number | null;
                         /** @description customer-facing use needs a review within maxReviewAgeDays */
-                        customerFacingRequiresReview?: boolean;
+                        customerFacingRequiresReview?: boolean | null;
                         /** @description allowed sources need a citation too */
-                        citationRequired?: boolean;
+                        citationRequired?: boolean | null;
                         /** @description personal data on an internal channel without an external model: warn (true, the default) or allow (false) */
-                        warnOnPersonalData?: boolean;
+                        warnOnPersonalData?: boolean | null;
                         /** @description shown with warned sources; null or "" clears a lower level's text */
                         disclaimerText?: string | null;
-                    };
+                    } | null;
                     /**
                      * Format: uuid
                      * @description an active member of the tenant
                      */
-                    ownerUserId?: string;
+                    ownerUserId?: string | null;
                     /** @description "" clears it */
-                    description?: string;
+                    description?: string | null;
                     /** @description replaces the app's own rate limit; null clears it */
                     rateLimit?: {
                         /** @description 0.01 to 100000; the bucket's refill rate */
@@ -25781,6 +25932,43 @@ export interface operations {
                             /** Format: date-time */
                             lastRequestAt: string | null;
                         }[];
+                        /** @description set when the window reaches before `before`: records older than that were archived out of the database (docs/retention.md), and this answer covers only what the database holds; `archives` are the files that hold the rest */
+                        archived: {
+                            /** Format: date-time */
+                            before: string;
+                            archives: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "decisions" | "usage" | "audit";
+                                /** @description YYYY-MM */
+                                period: string;
+                                /** @description the file's name under <archive-dir>/<tenant id>/ */
+                                file: string;
+                                sha256: string;
+                                bytes: number;
+                                records: number;
+                                fromSequence: number | null;
+                                toSequence: number | null;
+                                lastHash: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description decisions: the smallest id archived
+                                 */
+                                firstDecisionId: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description decisions: the largest id archived
+                                 */
+                                lastDecisionId: string | null;
+                                /** Format: date-time */
+                                from: string;
+                                /** Format: date-time */
+                                to: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -25868,6 +26056,16 @@ export interface operations {
                         settings: unknown;
                         /** @description null: manual only */
                         scheduleMinutes: number | null;
+                        /** @description whether a credential is set, and its kind; never the secret */
+                        credential: {
+                            set: boolean;
+                            /** @enum {string|null} */
+                            kind: "basic" | "bearer" | "header" | "sshKey" | null;
+                            /** @description basic, sshKey */
+                            username: string | null;
+                            /** @description header */
+                            headerName: string | null;
+                        };
                         /** Format: date-time */
                         nextRunAt: string | null;
                         status: {
@@ -25995,6 +26193,28 @@ export interface operations {
                     settings?: unknown;
                     /** @description sync every so many minutes; null or absent: manual only (push: always null) */
                     scheduleMinutes?: number | null;
+                    /** @description write-only, never answered: stored sealed (docs/connectors.md, "Credentials"). Absent keeps the stored one, null removes it */
+                    credential?: {
+                        /**
+                         * @description git over http(s): basic or bearer; git over ssh: sshKey; web: basic, bearer or header
+                         * @enum {string}
+                         */
+                        kind: "basic" | "bearer" | "header" | "sshKey";
+                        /** @description basic (e.g. x-access-token, oauth2, x-token-auth, a deploy token's name); sshKey (default git) */
+                        username?: string;
+                        /** @description basic: the password or token */
+                        password?: string;
+                        /** @description bearer */
+                        token?: string;
+                        /** @description header: the header's name, e.g. X-Api-Key */
+                        name?: string;
+                        /** @description header: its value */
+                        value?: string;
+                        /** @description sshKey: the deploy key, PEM or OpenSSH */
+                        privateKey?: string;
+                        /** @description sshKey: when the key is encrypted */
+                        passphrase?: string;
+                    } | null;
                 };
             };
         };
@@ -26017,6 +26237,16 @@ export interface operations {
                         settings: unknown;
                         /** @description null: manual only */
                         scheduleMinutes: number | null;
+                        /** @description whether a credential is set, and its kind; never the secret */
+                        credential: {
+                            set: boolean;
+                            /** @enum {string|null} */
+                            kind: "basic" | "bearer" | "header" | "sshKey" | null;
+                            /** @description basic, sshKey */
+                            username: string | null;
+                            /** @description header */
+                            headerName: string | null;
+                        };
                         /** Format: date-time */
                         nextRunAt: string | null;
                         status: {
@@ -26170,6 +26400,16 @@ export interface operations {
                         settings: unknown;
                         /** @description null: manual only */
                         scheduleMinutes: number | null;
+                        /** @description whether a credential is set, and its kind; never the secret */
+                        credential: {
+                            set: boolean;
+                            /** @enum {string|null} */
+                            kind: "basic" | "bearer" | "header" | "sshKey" | null;
+                            /** @description basic, sshKey */
+                            username: string | null;
+                            /** @description header */
+                            headerName: string | null;
+                        };
                         /** Format: date-time */
                         nextRunAt: string | null;
                         status: {
@@ -26313,6 +26553,28 @@ export interface operations {
                     name?: string;
                     settings?: unknown;
                     scheduleMinutes?: number | null;
+                    /** @description write-only, never answered: stored sealed (docs/connectors.md, "Credentials"). Absent keeps the stored one, null removes it */
+                    credential?: {
+                        /**
+                         * @description git over http(s): basic or bearer; git over ssh: sshKey; web: basic, bearer or header
+                         * @enum {string}
+                         */
+                        kind: "basic" | "bearer" | "header" | "sshKey";
+                        /** @description basic (e.g. x-access-token, oauth2, x-token-auth, a deploy token's name); sshKey (default git) */
+                        username?: string;
+                        /** @description basic: the password or token */
+                        password?: string;
+                        /** @description bearer */
+                        token?: string;
+                        /** @description header: the header's name, e.g. X-Api-Key */
+                        name?: string;
+                        /** @description header: its value */
+                        value?: string;
+                        /** @description sshKey: the deploy key, PEM or OpenSSH */
+                        privateKey?: string;
+                        /** @description sshKey: when the key is encrypted */
+                        passphrase?: string;
+                    } | null;
                 };
             };
         };
@@ -26335,6 +26597,16 @@ export interface operations {
                         settings: unknown;
                         /** @description null: manual only */
                         scheduleMinutes: number | null;
+                        /** @description whether a credential is set, and its kind; never the secret */
+                        credential: {
+                            set: boolean;
+                            /** @enum {string|null} */
+                            kind: "basic" | "bearer" | "header" | "sshKey" | null;
+                            /** @description basic, sshKey */
+                            username: string | null;
+                            /** @description header */
+                            headerName: string | null;
+                        };
                         /** Format: date-time */
                         nextRunAt: string | null;
                         status: {
@@ -27506,6 +27778,43 @@ export interface operations {
                         }[];
                         /** @description pass as ?cursor= for the next page; null: last */
                         nextCursor: string | null;
+                        /** @description set when the window reaches before `before`: records older than that were archived out of the database (docs/retention.md), and this answer covers only what the database holds; `archives` are the files that hold the rest */
+                        archived: {
+                            /** Format: date-time */
+                            before: string;
+                            archives: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "decisions" | "usage" | "audit";
+                                /** @description YYYY-MM */
+                                period: string;
+                                /** @description the file's name under <archive-dir>/<tenant id>/ */
+                                file: string;
+                                sha256: string;
+                                bytes: number;
+                                records: number;
+                                fromSequence: number | null;
+                                toSequence: number | null;
+                                lastHash: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description decisions: the smallest id archived
+                                 */
+                                firstDecisionId: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description decisions: the largest id archived
+                                 */
+                                lastDecisionId: string | null;
+                                /** Format: date-time */
+                                from: string;
+                                /** Format: date-time */
+                                to: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                        } | null;
                     };
                     "text/csv": string;
                 };
@@ -27627,6 +27936,43 @@ export interface operations {
                         }[];
                         /** @description pass as ?cursor= for the next page; null: last */
                         nextCursor: string | null;
+                        /** @description set when the window reaches before `before`: records older than that were archived out of the database (docs/retention.md), and this answer covers only what the database holds; `archives` are the files that hold the rest */
+                        archived: {
+                            /** Format: date-time */
+                            before: string;
+                            archives: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "decisions" | "usage" | "audit";
+                                /** @description YYYY-MM */
+                                period: string;
+                                /** @description the file's name under <archive-dir>/<tenant id>/ */
+                                file: string;
+                                sha256: string;
+                                bytes: number;
+                                records: number;
+                                fromSequence: number | null;
+                                toSequence: number | null;
+                                lastHash: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description decisions: the smallest id archived
+                                 */
+                                firstDecisionId: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description decisions: the largest id archived
+                                 */
+                                lastDecisionId: string | null;
+                                /** Format: date-time */
+                                from: string;
+                                /** Format: date-time */
+                                to: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                        } | null;
                     };
                     "text/csv": string;
                 };
@@ -27749,6 +28095,43 @@ export interface operations {
                         }[];
                         /** @description pass as ?cursor= for the next page; null: last */
                         nextCursor: string | null;
+                        /** @description set when the window reaches before `before`: records older than that were archived out of the database (docs/retention.md), and this answer covers only what the database holds; `archives` are the files that hold the rest */
+                        archived: {
+                            /** Format: date-time */
+                            before: string;
+                            archives: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "decisions" | "usage" | "audit";
+                                /** @description YYYY-MM */
+                                period: string;
+                                /** @description the file's name under <archive-dir>/<tenant id>/ */
+                                file: string;
+                                sha256: string;
+                                bytes: number;
+                                records: number;
+                                fromSequence: number | null;
+                                toSequence: number | null;
+                                lastHash: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description decisions: the smallest id archived
+                                 */
+                                firstDecisionId: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description decisions: the largest id archived
+                                 */
+                                lastDecisionId: string | null;
+                                /** Format: date-time */
+                                from: string;
+                                /** Format: date-time */
+                                to: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -27870,6 +28253,43 @@ export interface operations {
                         }[];
                         /** @description pass as ?cursor= for the next page; null: last */
                         nextCursor: string | null;
+                        /** @description set when the window reaches before `before`: records older than that were archived out of the database (docs/retention.md), and this answer covers only what the database holds; `archives` are the files that hold the rest */
+                        archived: {
+                            /** Format: date-time */
+                            before: string;
+                            archives: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "decisions" | "usage" | "audit";
+                                /** @description YYYY-MM */
+                                period: string;
+                                /** @description the file's name under <archive-dir>/<tenant id>/ */
+                                file: string;
+                                sha256: string;
+                                bytes: number;
+                                records: number;
+                                fromSequence: number | null;
+                                toSequence: number | null;
+                                lastHash: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description decisions: the smallest id archived
+                                 */
+                                firstDecisionId: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description decisions: the largest id archived
+                                 */
+                                lastDecisionId: string | null;
+                                /** Format: date-time */
+                                from: string;
+                                /** Format: date-time */
+                                to: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -37939,7 +38359,7 @@ export interface operations {
                         totalEdits: number;
                         timeSpentReports: number;
                         totalTimeSpentSeconds: number;
-                        /** @description per time-spent report; 0 without reports */
+                        /** @description per time-spent report, rounded to the nearest second (halves up); 0 without reports */
                         averageTimeSpentSeconds: number;
                         /** Format: date-time */
                         lastReadAt: string | null;
@@ -38516,6 +38936,316 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getTrustAdminRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description months decisions stay in the database */
+                        decisionsMonths: number;
+                        usageMonths: number;
+                        auditMonths: number;
+                        minimumMonths: number;
+                        maximumMonths: number;
+                        /** @description whether this server archives (it has an archive directory); without one nothing is archived or deleted */
+                        archiving: boolean;
+                        /** @description per kind, the time before which records left the database */
+                        archivedBefore: {
+                            /** Format: date-time */
+                            decisions: string | null;
+                            /** Format: date-time */
+                            usage: string | null;
+                            /** Format: date-time */
+                            audit: string | null;
+                        };
+                        updatedBy: string | null;
+                        /** Format: date-time */
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    putTrustAdminRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    decisionsMonths?: number;
+                    usageMonths?: number;
+                    auditMonths?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description months decisions stay in the database */
+                        decisionsMonths: number;
+                        usageMonths: number;
+                        auditMonths: number;
+                        minimumMonths: number;
+                        maximumMonths: number;
+                        /** @description whether this server archives (it has an archive directory); without one nothing is archived or deleted */
+                        archiving: boolean;
+                        /** @description per kind, the time before which records left the database */
+                        archivedBefore: {
+                            /** Format: date-time */
+                            decisions: string | null;
+                            /** Format: date-time */
+                            usage: string | null;
+                            /** Format: date-time */
+                            audit: string | null;
+                        };
+                        updatedBy: string | null;
+                        /** Format: date-time */
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getTrustAdminRetentionArchives: {
+        parameters: {
+            query?: {
+                /** @description only this kind */
+                kind?: "decisions" | "usage" | "audit";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        archives: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "decisions" | "usage" | "audit";
+                            /** @description YYYY-MM */
+                            period: string;
+                            /** @description the file's name under <archive-dir>/<tenant id>/ */
+                            file: string;
+                            sha256: string;
+                            bytes: number;
+                            records: number;
+                            fromSequence: number | null;
+                            toSequence: number | null;
+                            lastHash: string | null;
+                            /**
+                             * Format: uuid
+                             * @description decisions: the smallest id archived
+                             */
+                            firstDecisionId: string | null;
+                            /**
+                             * Format: uuid
+                             * @description decisions: the largest id archived
+                             */
+                            lastDecisionId: string | null;
+                            /** Format: date-time */
+                            from: string;
+                            /** Format: date-time */
+                            to: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    postDevRetentionRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["Status400"];
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -40048,6 +40778,349 @@ export interface operations {
             503: components["responses"]["Status503"];
         };
     };
+    getApiHubsHubKeyRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hubKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hubKey: string;
+                        isEnabled: boolean;
+                        rulesJson: string;
+                        rules: Record<string, never>;
+                        /**
+                         * Format: date-time
+                         * @description null until set
+                         */
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    putApiHubsHubKeyRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hubKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    isEnabled: boolean;
+                    /** @description a JSON object of the global rules' shape (docs/plugins.md), which tightens them */
+                    rulesJson: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hubKey: string;
+                        isEnabled: boolean;
+                        rulesJson: string;
+                        rules: Record<string, never>;
+                        /**
+                         * Format: date-time
+                         * @description null until set
+                         */
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getApiPluginsRulesTenantGlobal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pluginId: string;
+                        isEnabled: boolean;
+                        /** @description the tenant's global rules as a JSON string (docs/plugins.md) */
+                        rulesJson: string;
+                        /** @description the same rules as an object */
+                        rules: Record<string, never>;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    putApiPluginsRulesTenantGlobal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true or left out (GET answers true) */
+                    isEnabled?: boolean;
+                    /** @description the rules as a JSON object in a string, as GET answers them */
+                    rulesJson?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pluginId: string;
+                        isEnabled: boolean;
+                        /** @description the tenant's global rules as a JSON string (docs/plugins.md) */
+                        rulesJson: string;
+                        /** @description the same rules as an object */
+                        rules: Record<string, never>;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
     getApiPluginsApprovalWorkflowEntriesEntryIdApprovals: {
         parameters: {
             query?: never;
@@ -41491,344 +42564,6 @@ export interface operations {
                         updatedAt: string;
                         url: string;
                         timeoutMs: number;
-                    };
-                };
-            };
-            /** @description Malformed request, malformed JSON or failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Authenticated but not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not found (also for other tenants' resources) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            413: components["responses"]["Status413"];
-            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
-            429: {
-                headers: {
-                    /** @description seconds to wait, rounded up */
-                    "Retry-After"?: string;
-                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
-                    "RateLimit-Policy"?: string;
-                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            431: components["responses"]["Status431"];
-            500: components["responses"]["Status500"];
-            503: components["responses"]["Status503"];
-        };
-    };
-    getApiHubsHubKeyRules: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                hubKey: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        hubKey: string;
-                        isEnabled: boolean;
-                        rulesJson: string;
-                        rules: Record<string, never>;
-                        /**
-                         * Format: date-time
-                         * @description null until set
-                         */
-                        updatedAt: string | null;
-                    };
-                };
-            };
-            400: components["responses"]["Status400"];
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Authenticated but not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not found (also for other tenants' resources) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            413: components["responses"]["Status413"];
-            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
-            429: {
-                headers: {
-                    /** @description seconds to wait, rounded up */
-                    "Retry-After"?: string;
-                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
-                    "RateLimit-Policy"?: string;
-                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            431: components["responses"]["Status431"];
-            500: components["responses"]["Status500"];
-            503: components["responses"]["Status503"];
-        };
-    };
-    putApiHubsHubKeyRules: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                hubKey: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    isEnabled: boolean;
-                    /** @description a JSON object of the global rules' shape (docs/plugins.md), which tightens them */
-                    rulesJson: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        hubKey: string;
-                        isEnabled: boolean;
-                        rulesJson: string;
-                        rules: Record<string, never>;
-                        /**
-                         * Format: date-time
-                         * @description null until set
-                         */
-                        updatedAt: string | null;
-                    };
-                };
-            };
-            /** @description Malformed request, malformed JSON or failed validation */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Authenticated but not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not found (also for other tenants' resources) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            413: components["responses"]["Status413"];
-            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
-            429: {
-                headers: {
-                    /** @description seconds to wait, rounded up */
-                    "Retry-After"?: string;
-                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
-                    "RateLimit-Policy"?: string;
-                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            431: components["responses"]["Status431"];
-            500: components["responses"]["Status500"];
-            503: components["responses"]["Status503"];
-        };
-    };
-    getApiPluginsRulesTenantGlobal: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        pluginId: string;
-                        isEnabled: boolean;
-                        /** @description the tenant's global rules as a JSON string (docs/plugins.md) */
-                        rulesJson: string;
-                        /** @description the same rules as an object */
-                        rules: Record<string, never>;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            400: components["responses"]["Status400"];
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Authenticated but not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not found (also for other tenants' resources) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            413: components["responses"]["Status413"];
-            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
-            429: {
-                headers: {
-                    /** @description seconds to wait, rounded up */
-                    "Retry-After"?: string;
-                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
-                    "RateLimit-Policy"?: string;
-                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
-                    RateLimit?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            431: components["responses"]["Status431"];
-            500: components["responses"]["Status500"];
-            503: components["responses"]["Status503"];
-        };
-    };
-    putApiPluginsRulesTenantGlobal: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        pluginId: string;
-                        isEnabled: boolean;
-                        /** @description the tenant's global rules as a JSON string (docs/plugins.md) */
-                        rulesJson: string;
-                        /** @description the same rules as an object */
-                        rules: Record<string, never>;
-                        /** Format: date-time */
-                        updatedAt: string;
                     };
                 };
             };

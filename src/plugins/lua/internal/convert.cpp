@@ -252,6 +252,15 @@ struct Writer {
 
 void PushReadOnly(lua_State* L, const boost::json::value& v) { Push(L, v, 0); }
 
+bool IsReadOnlyView(lua_State* L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE || lua_getmetatable(L, idx) == 0) return false;
+  lua_pushliteral(L, "__newindex");
+  lua_rawget(L, -2);
+  const bool view = lua_tocfunction(L, -1) == ReadOnlyError;
+  lua_pop(L, 2);
+  return view;
+}
+
 bool AppendJson(lua_State* L, int idx, std::string* out, const char** why) {
   Writer w{L, out};
   bool ok = w.Value(lua_absindex(L, idx), 0) && out->size() <= kMaxMetadataBytes;

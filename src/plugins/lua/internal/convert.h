@@ -17,6 +17,10 @@ inline constexpr size_t kMaxMetadataBytes = 16u << 10;
 // Raises Lua errors (memory); call in protected mode.
 void PushReadOnly(lua_State* L, const boost::json::value& v);
 
+// Whether the value at `idx` is one of PushReadOnly's views. A script cannot
+// forge one: the mark is the view's hidden metatable's C __newindex.
+bool IsReadOnlyView(lua_State* L, int idx);
+
 // Appends the value at `idx` as JSON to `out`. Tables with keys 1..n become
 // arrays, other tables objects (an empty table is {}). Functions, userdata,
 // NaN, infinities, invalid UTF-8, cycles and over-limit sizes are refused:

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "plugins/lua/internal/convert.h"
+
 namespace credence::plugins::lua::internal {
 namespace {
 
@@ -221,6 +223,13 @@ int SafeSetmetatable(lua_State* L) {
   return CallOriginal(L);
 }
 
+// rawset skips __newindex: on a view of the context it would write into the
+// view's own (empty) table, which reads then see before the context.
+int SafeRawset(lua_State* L) {
+  if (IsReadOnlyView(L, 1)) return luaL_error(L, "ctx is read-only");
+  return CallOriginal(L);
+}
+
 // xpcall's message handler would run while the hook is off: the handler runs
 // after the protected call returns instead, as an ordinary call.
 int SafeXpcall(lua_State* L) {
@@ -322,6 +331,7 @@ void OpenSandbox(lua_State* L) {
     Remove(L, name);
   }
   Wrap(L, "setmetatable", SafeSetmetatable);
+  Wrap(L, "rawset", SafeRawset);
   Wrap(L, "xpcall", SafeXpcall);
   Wrap(L, "tostring", SafeTostring);
   lua_pop(L, 1);
