@@ -50,6 +50,7 @@ class TrustAdmin : public ClockedApiTest {
 
   void SetUp() override {
     ClockedApiTest::SetUp();
+    if (IsSkipped()) return;
     SetServerTime(api(), "2030-01-01T00:00:00Z");
   }
 
