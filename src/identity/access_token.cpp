@@ -149,7 +149,8 @@ Result<AccessTokenClaims> AccessTokenSigner::Verify(std::string_view token, Time
   if (!iss || *iss != kAccessTokenIssuer || !sub || !IsUuid(*sub) || !tenant || !IsUuid(*tenant) || !client || !scope ||
       !iat || !exp || !jti)
     return InvalidToken("The access token is malformed.");
-  if (now >= *exp * 1000) return InvalidToken("The access token has expired.");
+  // Compared in seconds: exp * 1000 overflows for an exp near the int64 limit.
+  if (now / 1000 >= *exp) return InvalidToken("The access token has expired.");
   c.key_id = std::move(*sub);
   c.tenant_id = std::move(*tenant);
   c.client_id = std::move(*client);

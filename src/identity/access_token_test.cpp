@@ -95,6 +95,16 @@ TEST(AccessToken, ExpiresAtExp) {
   EXPECT_NE(expired.error().detail.find("expired"), std::string::npos);
 }
 
+TEST(AccessToken, AnExpFarInTheFutureIsComparedWithoutOverflow) {
+  // exp * 1000 overflowed int64 for an exp this large (found by fuzz/credentials).
+  AccessTokenSigner signer(kKey);
+  AccessTokenClaims far = Claims();
+  far.expires_at = 1'800'003'599'800'003'599;
+  EXPECT_TRUE(signer.Verify(signer.Sign(far), kNow).ok());
+  far.expires_at = kNow / 1000 - 1;
+  EXPECT_FALSE(signer.Verify(signer.Sign(far), kNow).ok());
+}
+
 TEST(AccessToken, ChangedPayloadWithTheOriginalSignatureIsRefused) {
   AccessTokenSigner signer(kKey);
   const std::string token = signer.Sign(Claims());
