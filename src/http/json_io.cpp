@@ -6,32 +6,10 @@
 #include <cmath>
 
 #include "core/clock.h"
+#include "core/json_numbers.h"
 
 namespace credence::http {
 namespace json = boost::json;
-namespace {
-
-// Boost.JSON reads a number beyond a double's range ("1e400") as infinity
-// and writes it back as "Infinity", which is not JSON: a body holding one
-// would be stored and answered as text no parser reads (fuzz/request_body).
-bool AllNumbersFinite(const json::value& v) {
-  switch (v.kind()) {
-    case json::kind::double_:
-      return std::isfinite(v.get_double());
-    case json::kind::array:
-      for (const auto& item : v.get_array())
-        if (!AllNumbersFinite(item)) return false;
-      return true;
-    case json::kind::object:
-      for (const auto& member : v.get_object())
-        if (!AllNumbersFinite(member.value())) return false;
-      return true;
-    default:
-      return true;
-  }
-}
-
-}  // namespace
 
 Result<json::object> ParseBody(const HttpRequest& request, const Schema& schema) {
   if (request.body.empty())

@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "core/ids.h"
+#include "core/json_numbers.h"
 
 namespace credence::kb {
 namespace json = boost::json;
@@ -96,6 +97,7 @@ Status ParseShell(std::string_view content, const std::string& field, json::valu
   boost::system::error_code ec;
   doc = json::parse(content, ec);
   if (ec) return not_a_doc("not valid JSON");
+  if (!AllNumbersFinite(doc)) return not_a_doc("holds a number beyond the range of a double");
   auto* o = doc.if_object();
   if (o == nullptr) return not_a_doc("not a JSON object");
   const auto* type = o->if_contains("type");
