@@ -131,6 +131,7 @@ int Serve(const Config& config) {
     set_options.oidc_providers = std::move(*providers);
   }
   set_options.public_url = config.EffectivePublicUrl();
+  set_options.mcp_allowed_origins = config.mcp_allowed_origins;
   set_options.sessions.idle_ms = config.session_idle_minutes * 60'000;
   set_options.sessions.absolute_ms = config.session_max_hours * 3'600'000;
   set_options.tenant_creations_per_day = config.tenant_creations_per_day;

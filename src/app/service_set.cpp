@@ -79,6 +79,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       archiver(options.archive_dir.empty()
                    ? nullptr
                    : std::make_unique<retention::Archiver>(db, clock, chain_heads, audit, options.archive_dir)),
+      mcp(trust, entries, mcp::ServerInfo{.version = options.version}),
       services_{db,
                 tenants,
                 users,
@@ -131,8 +132,12 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 machine_translation,
                 translation_jobs,
                 retention,
-                archiver.get()} {
+                archiver.get(),
+                mcp,
+                http::McpEndpoint{options.public_url, options.mcp_allowed_origins}} {
   audit.SetChainHeads(&chain_heads);
+  // Tokens may be bound to the MCP endpoint (RFC 8707, docs/agents.md).
+  api_keys.AcceptResources({http::McpResource(services_.mcp_endpoint)});
   // A key with connector:push names a connector of its tenant.
   api_keys.SetConnectorCheck(&::credence::connectors::ConnectorService::Exists);
   trust::SetScanningEventSink(&events);

@@ -24,6 +24,7 @@
 #include "kb/membership_service.h"
 #include "kb/template_service.h"
 #include "kb/translation_service.h"
+#include "mcp/server.h"
 #include "lifecycle/dashboard_service.h"
 #include "lifecycle/expiry_service.h"
 #include "lifecycle/expiry_template_service.h"
@@ -98,6 +99,9 @@ struct ServiceSetOptions {
   // Where records past retention are archived (docs/retention.md); empty:
   // nothing is archived or deleted.
   std::string archive_dir;
+  // Origins besides the public URL's whose requests /mcp takes
+  // (--mcp-allowed-origins, docs/agents.md).
+  std::vector<std::string> mcp_allowed_origins;
 };
 
 class ServiceSet {
@@ -176,6 +180,8 @@ class ServiceSet {
   // with an archive directory.
   retention::RetentionService retention;
   std::unique_ptr<retention::Archiver> archiver;
+  // The MCP server (docs/agents.md), over the trust plane and the entries.
+  mcp::McpServer mcp;
 
  private:
   http::Metrics metrics_;

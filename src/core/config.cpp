@@ -57,6 +57,8 @@ constexpr FlagSpec kFlags[] = {
      "serve the built web client from this directory at / (docs/web-client.md; default: none)"},
     {"oidc-config", FlagType::kString, "JSON file of OpenID Connect providers for sign-in (docs/sign-in.md)"},
     {"public-url", FlagType::kString, "externally visible base URL (default http://<listen address>)"},
+    {"mcp-allowed-origins", FlagType::kString,
+     "comma-separated origins besides the public URL's whose requests /mcp takes (docs/agents.md; default none)"},
     {"session-idle-minutes", FlagType::kInt, "a session unused this long ends (default 720)"},
     {"session-max-hours", FlagType::kInt, "a session ends this long after sign-in (default 168)"},
     {"tenant-creations-per-day", FlagType::kInt,
@@ -231,6 +233,22 @@ Status Apply(Config& c, const FlagSpec& f, const std::string& value) {
     if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
       return FlagError(name, "expected an http:// or https:// URL, got '" + value + "'");
     c.public_url = url;
+  } else if (name == "mcp-allowed-origins") {
+    c.mcp_allowed_origins.clear();
+    size_t start = 0;
+    while (start <= value.size()) {
+      const size_t comma = value.find(',', start);
+      std::string origin = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      while (!origin.empty() && origin.front() == ' ') origin.erase(origin.begin());
+      while (!origin.empty() && (origin.back() == ' ' || origin.back() == '/')) origin.pop_back();
+      if (!origin.empty()) {
+        if (origin.rfind("http://", 0) != 0 && origin.rfind("https://", 0) != 0)
+          return FlagError(name, "expected http:// or https:// origins separated by commas, got '" + origin + "'");
+        c.mcp_allowed_origins.push_back(std::move(origin));
+      }
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
   } else if (name == "session-idle-minutes") {
     if (number < 1 || number > 525'600) return FlagError(name, "expected 1 to 525600 minutes");
     c.session_idle_minutes = number;

@@ -59,6 +59,8 @@ struct Config {
   // The built web client (web/dist); empty: no static files are served.
   std::string web_dir;
   std::string public_url;
+  // Origins besides the public URL's whose requests /mcp takes.
+  std::vector<std::string> mcp_allowed_origins;
   int64_t session_idle_minutes = 720;
   int64_t session_max_hours = 168;
   // Tenants a signed-in user may create per day through POST

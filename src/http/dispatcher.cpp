@@ -90,6 +90,16 @@ Status CheckAccess(const Route& route, const std::optional<identity::Principal>&
                  "Select a tenant first: GET /auth/tenants, then POST /auth/select-tenant.",
                  {},
                  {}};
+  // RFC 8707: a token bound to a resource is good there only, and a
+  // resource takes no token requested for the REST API (the MCP spec forbids
+  // passing tokens through to other resources).
+  if (principal->access_token && principal->audience != route.resource)
+    return Error::Unauthenticated(
+        "invalid_token", principal->audience.empty()
+                             ? "This endpoint takes an app key, or an access token requested with resource=" +
+                                   route.resource + "."
+                             : "The access token was requested for " + principal->audience +
+                                   " and is accepted only there.");
   if (route.auth == Auth::kUser) return identity::RequireUser(*principal);
   if (route.auth == Auth::kTenantAdmin) return identity::RequireGlobalAdmin(*principal);
   // An empty scope admits any machine credential of the tenant (e.g. whoami).
@@ -132,6 +142,15 @@ Status ValidateEncoding(const HttpRequest& request,
   if (!errors.empty())
     return Error::InvalidArgument("invalid_path_parameter", "A path parameter is malformed.", std::move(errors));
   return Ok();
+}
+
+// RFC 9728 section 5.1: a protected resource's Bearer challenges name its
+// metadata, which is how an MCP client finds where to get a token.
+void AddResourceMetadata(HttpResponse& response, const std::string& metadata_url) {
+  for (auto& [name, value] : response.headers) {
+    if (!boost::algorithm::iequals(name, "www-authenticate") || !value.starts_with("Bearer ")) continue;
+    value.insert(7, "resource_metadata=\"" + metadata_url + "\", ");
+  }
 }
 
 // Seconds a client should wait after a disk-full or I/O failure.
@@ -347,6 +366,7 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
       // hook's call) is done outside it, and the handler run again.
       return RunWithWorkOutsideTransaction([&] { return route->handler(ctx); });
     });
+    if (!route->resource_metadata.empty()) AddResourceMetadata(response, route->resource_metadata);
     rate_headers.AddTo(response);
   }
 

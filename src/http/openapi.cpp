@@ -133,6 +133,7 @@ std::string TagDescription(const std::string& tag) {
       {"plugins", "Plugins: manifests, tenant installations and settings, action guards (docs/plugins.md)."},
       {"dev", "Development mode only (--dev): clock, jobs and seeding for tests."},
   };
+      {"mcp", "The MCP server for AI agents and the OAuth metadata its clients discover (docs/agents.md)."},
   for (const auto& [name, description] : kTags)
     if (tag == name) return description;
   return "Operations on " + tag + ".";

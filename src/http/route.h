@@ -95,6 +95,14 @@ struct Route {
   // A route that needs no credential but is limited per client address
   // (the token endpoint, sign-in starts, dev login; http/rate_limiter.h).
   bool limit_by_address = false;
+  // The protected resource (RFC 8707 indicator) the route belongs to: the
+  // MCP endpoint's URL; empty for the REST API. Access tokens bound to a
+  // resource are taken only by its routes, and its routes take no unbound
+  // access token (docs/agents.md).
+  std::string resource;
+  // That resource's metadata URL (RFC 9728), named in the route's 401 and
+  // 403 challenges as resource_metadata.
+  std::string resource_metadata;
 };
 
 // `route` served at `aliases` too, for route tables written as one

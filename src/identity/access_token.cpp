@@ -97,6 +97,7 @@ std::string AccessTokenSigner::Sign(const AccessTokenClaims& c) const {
       {"scope", JoinScopes(c.scopes)}, {"iat", c.issued_at}, {"exp", c.expires_at},   {"jti", c.token_id}};
   if (!c.app_id.empty()) payload["app"] = c.app_id;
   if (!c.connector_id.empty()) payload["connector"] = c.connector_id;
+  if (!c.audience.empty()) payload["aud"] = c.audience;
   std::string token = EncodedHeader() + "." + Base64UrlEncode(json::serialize(payload));
   const std::string signature = Base64UrlEncode(Mac(token));
   token += '.';
@@ -159,6 +160,11 @@ Result<AccessTokenClaims> AccessTokenSigner::Verify(std::string_view token, Time
   auto connector = StringClaim(o, "connector");
   if (connector_present && (!connector || !IsUuid(*connector))) return InvalidToken("The access token is malformed.");
   if (connector) c.connector_id = std::move(*connector);
+  // RFC 7519 lets "aud" be an array; this service writes one string.
+  const bool audience_present = Claim(o, "aud") != nullptr;
+  auto audience = StringClaim(o, "aud");
+  if (audience_present && (!audience || audience->empty())) return InvalidToken("The access token is malformed.");
+  if (audience) c.audience = std::move(*audience);
   c.scopes = SplitScopes(*scope);
   c.issued_at = *iat;
   c.expires_at = *exp;

@@ -29,6 +29,9 @@ struct AccessTokenClaims {
   int64_t issued_at = 0;            // "iat", seconds since the epoch
   int64_t expires_at = 0;           // "exp", seconds since the epoch
   std::string token_id;             // "jti"
+  // "aud": the resource (RFC 8707) the token was requested for; empty (and
+  // no claim) for tokens requested without one, which the REST API takes.
+  std::string audience;
 };
 
 class AccessTokenSigner {

@@ -213,7 +213,8 @@ Status ApiKeyService::Revoke(const Principal& caller, const std::string& key_id)
 }
 
 Result<IssuedToken> ApiKeyService::IssueToken(std::string_view client_id, std::string_view client_secret,
-                                              const std::optional<std::string>& requested_scope) const {
+                                              const std::optional<std::string>& requested_scope,
+                                              const std::optional<std::string>& resource) const {
   // One answer for every way the credentials can be wrong, so a caller
   // cannot tell an unknown client from a wrong secret.
   constexpr const char* kBadCredentials = "The client credentials are not valid.";
@@ -239,7 +240,15 @@ Result<IssuedToken> ApiKeyService::IssueToken(std::string_view client_id, std::s
     if (!requested.empty()) granted = Canonical(requested);
   }
 
+  // Checked after the client: an unauthenticated caller learns nothing of
+  // which resources exist beyond what the metadata already publishes.
+  if (resource && !Contains(resources_, *resource))
+    return Error::InvalidArgument("invalid_target", "The resource '" + *resource +
+                                                        "' is not one this server issues tokens for; omit it for the "
+                                                        "REST API.");
+
   AccessTokenClaims claims;
+  if (resource) claims.audience = *resource;
   claims.tenant_id = key->tenant_id;
   claims.key_id = key->key_id;
   claims.client_id = key->client_id;
@@ -286,8 +295,27 @@ Result<Principal> ApiKeyService::AuthenticateKey(std::string_view secret) const 
 }
 
 Result<Principal> ApiKeyService::AuthenticateAccessToken(std::string_view token) const {
-  CR_TRY_ASSIGN(AccessTokenClaims claims, signer_.Verify(token, clock_.Now()));
+  const TimeMs now = clock_.Now();
+  CR_TRY_ASSIGN(AccessTokenClaims claims, signer_.Verify(token, now));
+  if (!claims.audience.empty()) {
+    // A bound token answers for its key at once (a key revoked, or its app
+    // archived, is refused on the next request), where an unbound one lives
+    // out its hour (docs/credentials.md): agents hold tokens for long
+    // sessions, and the MCP spec's resource server is expected to notice.
+    storage::Session session(db_);
+    storage::TenantSession tenant(session, claims.tenant_id);
+    auto rows = tenant.Run(internal::kKeyState, {claims.key_id});
+    if (rows.empty() || !rows.front().IsNull(2))
+      return InvalidToken("The access token's API key has been revoked.");
+    const auto& row = rows.front();
+    const bool app_key = !row.IsNull(3);
+    if (auto expires = row.OptInt(0); expires && now >= *expires)
+      return app_key ? KeyExpired() : InvalidToken("The access token's API key has expired.");
+    if (!row.IsNull(1)) return KeyDisabled();
+  }
   Principal p;
+  p.access_token = true;
+  p.audience = std::move(claims.audience);
   p.kind = PrincipalKind::kMachine;
   p.tenant_id = std::move(claims.tenant_id);
   p.key_id = std::move(claims.key_id);

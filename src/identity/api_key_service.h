@@ -139,8 +139,18 @@ class ApiKeyService {
   // Errors carry the OAuth error code: invalid_client (Unauthenticated) or
   // invalid_scope (InvalidArgument). Disabled and expired keys are
   // invalid_client. The token of an app key carries the app id.
+  // `resource` (RFC 8707), when sent, must be one of AcceptResources(); the
+  // token is then bound to it (claim "aud") and checked against its key on
+  // every use (AuthenticateAccessToken); anything else is invalid_target
+  // (InvalidArgument).
   Result<IssuedToken> IssueToken(std::string_view client_id, std::string_view client_secret,
-                                 const std::optional<std::string>& requested_scope) const;
+                                 const std::optional<std::string>& requested_scope,
+                                 const std::optional<std::string>& resource = std::nullopt) const;
+
+  // The resources (RFC 8707 indicators, absolute URLs) tokens may be bound
+  // to: the MCP endpoint's URL (docs/agents.md). Set once, before use.
+  void AcceptResources(std::vector<std::string> resources) { resources_ = std::move(resources); }
+  const std::vector<std::string>& accepted_resources() const { return resources_; }
 
   // A key sent as the credential of a request: a malformed secret (checksum)
   // is refused without a database lookup; otherwise one indexed lookup.
@@ -151,7 +161,10 @@ class ApiKeyService {
   Result<Principal> AuthenticateKey(std::string_view secret) const;
 
   // An access token: verified by signature and expiry alone, no I/O. A
-  // token issued to an app key carries the app id (claim "app").
+  // token issued to an app key carries the app id (claim "app"). A token
+  // bound to a resource (claim "aud") is also held against its key, one
+  // indexed read: refused (invalid_token, key_disabled, key_expired) once
+  // the key is revoked, disabled or expired, as the key itself would be.
   Result<Principal> AuthenticateAccessToken(std::string_view token) const;
 
   int64_t token_ttl_seconds() const { return token_ttl_seconds_; }
@@ -203,6 +216,7 @@ class ApiKeyService {
   AccessTokenSigner signer_;
   const int64_t token_ttl_seconds_;
   ConnectorCheck connector_check_;
+  std::vector<std::string> resources_;
 };
 
 }  // namespace credence::identity

@@ -53,6 +53,11 @@ struct Principal {
   // When the credential stops working (milliseconds since the epoch): the
   // key's expiry or the token's exp; nullopt for keys without one.
   std::optional<int64_t> expires_at;
+  // Access tokens: true, with the resource (RFC 8707) the token is bound to
+  // in `audience` ("" for tokens requested without one). A bound token is
+  // taken only by that resource's routes (http/route.h, Route::resource).
+  bool access_token = false;
+  std::string audience;
 
   RequestMeta request;
 

@@ -499,10 +499,47 @@ Result<EntryView> EntryService::SetRoot(const identity::Principal& caller, const
 
 Result<std::vector<SearchResult>> EntryService::Search(const identity::Principal& caller, const std::string& q,
                                                        const std::string& hub_key, int take) const {
+  return SearchAs(caller.tenant_id, caller.user_id, caller.is_global_admin(), DefaultOrgRoleApplies(caller), q,
+                  hub_key, take);
+}
+
+Result<std::vector<SearchResult>> EntryService::SearchForApplication(const identity::Principal& caller,
+                                                                     const std::string& q, int take) const {
+  if (caller.is_user()) return Error::PermissionDenied("Only machine credentials search for an application.");
+  return SearchAs(caller.tenant_id, "", /*admin=*/true, /*default_role=*/false, q, "", take);
+}
+
+Result<EntryView> EntryService::ReadForApplication(const identity::Principal& caller, const std::string& id,
+                                                   const std::string& language) const {
+  if (caller.is_user()) return Error::PermissionDenied("Only machine credentials read for an application.");
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession s(session, caller.tenant_id);
+  auto rows = s.Run(internal::kEntryMetaById, {id});
+  if (rows.empty()) return Error::NotFound("Entry not found.");
+  return Compose(s, internal::EntryFromRow(rows.front()), language, clock_.Now());
+}
+
+Result<std::vector<Entry>> EntryService::ListForApplication(const identity::Principal& caller,
+                                                            const std::string& after_id, int limit) const {
+  if (caller.is_user()) return Error::PermissionDenied("Only machine credentials list for an application.");
+  storage::Session session(db_, storage::TxMode::kRead);
+  storage::TenantSession s(session, caller.tenant_id);
+  const TimeMs now = clock_.Now();
+  std::vector<Entry> out;
+  for (const auto& row : s.Run(internal::kEntriesAfter, {after_id, limit})) {
+    out.push_back(internal::EntryFromRow(row));
+    internal::DeriveStatus(out.back(), now);
+  }
+  return out;
+}
+
+Result<std::vector<SearchResult>> EntryService::SearchAs(const std::string& tenant_id, const std::string& user_id,
+                                                         bool admin, bool default_role, const std::string& q,
+                                                         const std::string& hub_key, int take) const {
   const auto terms = SearchTerms(q);
   if (terms.empty()) return Error::Validation({{"q", "must contain a letter or a digit"}});
   storage::Session session(db_);
-  storage::TenantSession s(session, caller.tenant_id);
+  storage::TenantSession s(session, tenant_id);
   // Whole words unless asked otherwise: a prefix term merges the posting
   // lists of every word it starts, which on a large corpus costs more than
   // the rest of the search together.
@@ -528,8 +565,7 @@ Result<std::vector<SearchResult>> EntryService::Search(const identity::Principal
   };
   std::vector<SearchResult> out;
   if (session.dialect() == storage::Dialect::kPostgres) {
-    for (const auto& row : s.Run(internal::kSearch, {match, caller.user_id, caller.is_global_admin(),
-                                                     DefaultOrgRoleApplies(caller), hub_key, take}))
+    for (const auto& row : s.Run(internal::kSearch, {match, user_id, admin, default_role, hub_key, take}))
       out.push_back(result_from(row));
     return out;
   }
@@ -538,8 +574,7 @@ Result<std::vector<SearchResult>> EntryService::Search(const identity::Principal
   std::unordered_set<int64_t> candidates;
   int64_t lowest = 0;
   for (const auto& row :
-       s.Run(internal::kSearchCandidates, {match, caller.user_id, caller.is_global_admin(),
-                                           DefaultOrgRoleApplies(caller), hub_key, kSearchRankWindow})) {
+       s.Run(internal::kSearchCandidates, {match, user_id, admin, default_role, hub_key, kSearchRankWindow})) {
     lowest = row.Int(0);
     candidates.insert(lowest);
   }

@@ -120,7 +120,31 @@ class EntryService {
   Result<std::vector<SearchResult>> Search(const identity::Principal& caller, const std::string& q,
                                            const std::string& hub_key, int take) const;
 
+  // For AI applications (machine credentials; the MCP server, src/mcp),
+  // whom no hub or entry permission names: what they may use is the trust
+  // plane's decision, made on every candidate after these answer (as
+  // evaluate decides any entry of the tenant for a key). Search ranks every
+  // entry of the caller's tenant; Read serves one entry as Get would, and
+  // records no reading (analytics counts people). 404 for an unknown or
+  // another tenant's entry; 403 for a signed-in user.
+  Result<std::vector<SearchResult>> SearchForApplication(const identity::Principal& caller, const std::string& q,
+                                                         int take) const;
+  Result<EntryView> ReadForApplication(const identity::Principal& caller, const std::string& id,
+                                       const std::string& language) const;
+  // Every entry of the tenant (no content), in id order after `after_id`
+  // ("" from the start), at most `limit`: a listing an application pages
+  // through.
+  Result<std::vector<Entry>> ListForApplication(const identity::Principal& caller, const std::string& after_id,
+                                                int limit) const;
+
  private:
+  // `user_id`, `admin` and `default_role` fill the permission checks of the
+  // search statements: an application passes ("", true, false), which
+  // opens every hub.
+  Result<std::vector<SearchResult>> SearchAs(const std::string& tenant_id, const std::string& user_id, bool admin,
+                                             bool default_role, const std::string& q, const std::string& hub_key,
+                                             int take) const;
+
   storage::Database& db_;
   const Clock& clock_;
   const ContentObserver& content_;

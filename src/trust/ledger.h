@@ -50,7 +50,7 @@ struct LedgerCounts {
 struct LedgerRecord {
   std::string decision_id;
   TimeMs evaluated_at = 0;
-  std::string endpoint;    // Evaluate | FilterSources
+  std::string endpoint;    // Evaluate | FilterSources | Mcp
   std::string actor_kind;  // machine | user
   std::string actor_label, actor_type, action, channel;
   std::string context_json = "{}";

@@ -303,7 +303,9 @@ void TrustService::Decide(PendingEvaluation& p, const SharedResolution& resoluti
   }
   record.decision_id = out.decision_id;
   record.evaluated_at = p.now;
-  record.endpoint = p.endpoint == Endpoint::kEvaluate ? "Evaluate" : "FilterSources";
+  record.endpoint = p.endpoint == Endpoint::kEvaluate        ? "Evaluate"
+                    : p.endpoint == Endpoint::kFilterSources ? "FilterSources"
+                                                             : "Mcp";
   record.actor_kind = caller.is_user() ? "user" : "machine";
   record.actor_label = input.actor_label;
   record.actor_type = input.actor_type;
@@ -418,7 +420,9 @@ Result<std::shared_ptr<PendingEvaluation>> TrustService::StartEvaluate(const ide
   // The decision, up to its hand-over to the ledger writer; the wait for
   // the append is the request span's (the writer's thread commits many
   // requests' decisions in one transaction, in no one trace).
-  telemetry::Span span(endpoint == Endpoint::kEvaluate ? "trust evaluate" : "trust filter-sources");
+  telemetry::Span span(endpoint == Endpoint::kEvaluate        ? "trust evaluate"
+                       : endpoint == Endpoint::kFilterSources ? "trust filter-sources"
+                                                              : "trust mcp");
   CR_TRY_ASSIGN(auto p, Prepare(caller, sources, input, endpoint));
 
   // Sources all cached: decided without a read transaction; the append

@@ -33,7 +33,9 @@ struct ContextInput {
   std::string language;  // "" when not asked for
 };
 
-enum class Endpoint { kEvaluate, kFilterSources };
+// Where a decision was asked for, as the ledger records it: "Evaluate",
+// "FilterSources", or "Mcp" (a tool or resource of the MCP server, src/mcp).
+enum class Endpoint { kEvaluate, kFilterSources, kMcp };
 
 struct SourceResult {
   // The per-source decision object as answered (and kept as evidence);

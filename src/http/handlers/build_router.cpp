@@ -35,6 +35,7 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddRetentionRoutes(*router, services);
   AddPluginRoutes(*router, services);
   AddDevRoutes(*router, services);
+  AddMcpRoutes(*router, services);
   *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version, WebhookEventDocs()));
   return router;
 }

@@ -183,7 +183,7 @@ HttpResponse Token(const identity::ApiKeyService& api_keys, const HttpRequest& r
                       "Client authentication is required: HTTP Basic, or client_id and client_secret in the body.");
   }
 
-  auto issued = api_keys.IssueToken(client.id, client.secret, param("scope"));
+  auto issued = api_keys.IssueToken(client.id, client.secret, param("scope"), param("resource"));
   if (!issued) return OAuthError(issued.error().code, issued.error().detail);
   std::string scope;
   for (const auto& s : issued->scopes) scope += (scope.empty() ? "" : " ") + s;
@@ -279,6 +279,10 @@ void AddCredentialRoutes(Router& router, const Services& s) {
       Optional("client_id", Schema::String().Describe("the key's clientId; or use HTTP Basic")),
       Optional("client_secret", Schema::String().Describe("the key's clientSecret; or use HTTP Basic")),
       Optional("scope", Schema::String().Describe("space-separated subset of the key's scopes; omitted: all of them")),
+      Optional("resource", Schema::String().Describe(
+                               "RFC 8707: the resource the token is for; only <public-url>/mcp (the MCP endpoint, "
+                               "docs/agents.md) is issued for, and such a token is taken there only. Omitted: a token "
+                               "for the REST API")),
   });
   router.Add(LimitedByAddress({Method::kPost, "/connect/token", Auth::kPublic, "",
               [&api_keys](RequestContext& ctx) { return Token(api_keys, ctx.request); },
@@ -286,8 +290,8 @@ void AddCredentialRoutes(Router& router, const Services& s) {
                           "authentication by HTTP Basic (RFC 6749 section 2.3.1) or client_id and client_secret "
                           "in the body, not both. Errors are RFC 6749 section 5.2 JSON {error, "
                           "error_description}, not problem+json: invalid_request, unsupported_grant_type, "
-                          "invalid_scope (400), invalid_client (401, WWW-Authenticate: Basic). Every answer "
-                          "carries Cache-Control: no-store.",
+                          "invalid_scope, invalid_target (400), invalid_client (401, WWW-Authenticate: Basic). "
+                          "Every answer carries Cache-Control: no-store.",
                .tag = "credentials",
                .request = kTokenRequest,
                .request_content_type = "application/x-www-form-urlencoded",
@@ -301,7 +305,7 @@ void AddCredentialRoutes(Router& router, const Services& s) {
                .foreign_errors = {400, 401},
                .foreign_error_schema = Schema::Object({
                    Required("error", Schema::String().Enum({"invalid_request", "invalid_client", "invalid_scope",
-                                                            "unsupported_grant_type"})),
+                                                            "invalid_target", "unsupported_grant_type"})),
                    Optional("error_description", Schema::String()),
                })}}));
 

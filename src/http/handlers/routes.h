@@ -87,11 +87,24 @@ namespace credence::connectors {
 class ConnectorService;
 class ConnectorSyncer;
 }  // namespace credence::connectors
+namespace credence::mcp {
+class McpServer;
+}
 
 namespace credence::http {
 
 class Metrics;
 class Router;
+
+// Where the MCP endpoint is and whom it answers (docs/agents.md).
+struct McpEndpoint {
+  // The server's externally visible base (--public-url): the endpoint is
+  // <public_url>/mcp, which is also its resource indicator (RFC 8707).
+  std::string public_url;
+  // Origins, besides the public URL's own, whose requests are taken
+  // (--mcp-allowed-origins); a request from another Origin is 403.
+  std::vector<std::string> allowed_origins;
+};
 
 // The long-lived services handlers call; built once by app/.
 struct Services {
@@ -161,6 +174,9 @@ struct Services {
   // null when the server has no archive directory.
   const retention::RetentionService& retention;
   const retention::Archiver* archiver;
+  // The MCP server (docs/agents.md).
+  const mcp::McpServer& mcp;
+  McpEndpoint mcp_endpoint;
 };
 
 struct WebhookDoc;
@@ -233,5 +249,11 @@ void AddRetentionRoutes(Router& router, const Services& services);
 void AddPluginRoutes(Router& router, const Services& services);
 // Development mode: the test clock and running background jobs on demand.
 void AddDevRoutes(Router& router, const Services& services);
+// The MCP endpoint (/mcp) and the OAuth metadata MCP clients discover it
+// by: protected resource metadata (RFC 9728), authorization server
+// metadata (RFC 8414), docs/agents.md.
+void AddMcpRoutes(Router& router, const Services& services);
+// <public_url>/mcp: the endpoint's URL and resource indicator.
+std::string McpResource(const McpEndpoint& endpoint);
 
 }  // namespace credence::http

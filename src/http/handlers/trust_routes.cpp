@@ -332,7 +332,7 @@ void AddTrustRoutes(Router& router, const Services& s) {
                    Required("actorType", Schema::String()),
                    Required("action", Schema::String()),
                    Required("channel", Schema::String()),
-                   Required("endpoint", Schema::String().Enum({"Evaluate", "FilterSources"})),
+                   Required("endpoint", Schema::String().Enum({"Evaluate", "FilterSources", "Mcp"})),
                    Required("context", Schema::FreeObject()),
                    Required("userId", Schema::String().Nullable()),
                    Required("keyId", Schema::String().Nullable()),

@@ -37,6 +37,11 @@ inline constexpr GlobalQuery kFindApiKeysByClientId{
     "SELECT tenant_id, id, client_id, secret_hash, scopes, expires_at, app_id, disabled_at, connector_id FROM api_keys"
     " WHERE client_id = $1 AND revoked_at IS NULL"};
 
+// What decides whether a key still works: a resource-bound access token is
+// held against it on every use.
+inline constexpr TenantQuery kKeyState{
+    "identity.key_state", "SELECT expires_at, disabled_at, revoked_at, app_id FROM api_keys WHERE tenant_id = $1 AND id = $2"};
+
 // --- App-bound keys (migration 103). Every statement names the app as well
 // as the key, so a tenant key (app_id NULL) or another app's key is not
 // found through an app's path.

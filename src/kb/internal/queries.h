@@ -132,6 +132,13 @@ inline constexpr TenantQuery kEntryMetaById{
     "SELECT " CREDENCE_KB_ENTRY_COLUMNS ", '', " CREDENCE_KB_HUB_COLUMNS
     CREDENCE_KB_ENTRY_FROM " WHERE e.tenant_id = $1 AND e.id = $2"};
 
+// Every entry of the tenant in id order after $2, at most $3: an AI
+// application's listing (EntryService::ListForApplication).
+inline constexpr TenantQuery kEntriesAfter{
+    "kb.entries_after",
+    "SELECT " CREDENCE_KB_ENTRY_COLUMNS CREDENCE_KB_ENTRY_FROM " WHERE e.tenant_id = $1 AND e.id > $2"
+    " ORDER BY e.id LIMIT $3"};
+
 inline constexpr TenantQuery kEntryContent{
     "kb.entry_content", "SELECT content FROM entries WHERE tenant_id = $1 AND id = $2"};
 
