@@ -64,9 +64,17 @@ std::string Base64UrlDecodeOr(std::string_view text, bool& ok) {
 }
 
 SigningKey::SigningKey(std::shared_ptr<evp_pkey_st> key) : key_(std::move(key)) {
-  const std::string raw = RawPublic(key_.get());
-  public_key_ = Base64UrlEncode(raw);
-  key_id_ = Sha256Hex(raw).substr(0, 16);
+  raw_public_key_ = RawPublic(key_.get());
+  public_key_ = Base64UrlEncode(raw_public_key_);
+  key_id_ = Sha256Hex(raw_public_key_).substr(0, 16);
+}
+
+Result<SigningKey> SigningKey::FromSeed(std::string_view seed) {
+  if (seed.size() != 32) return Error::InvalidArgument("invalid_chain_key", "An Ed25519 seed is 32 bytes.");
+  EVP_PKEY* key = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr,
+                                               reinterpret_cast<const unsigned char*>(seed.data()), seed.size());
+  if (key == nullptr) return Error::InvalidArgument("invalid_chain_key", "The seed is not an Ed25519 private key.");
+  return SigningKey(Own(key));
 }
 
 SigningKey SigningKey::Generate() {
@@ -147,14 +155,16 @@ Result<SigningKey> SigningKey::LoadOrCreate(const std::string& path) {
   return key;
 }
 
-std::string SigningKey::Sign(std::string_view message) const {
+std::string SigningKey::Sign(std::string_view message) const { return Base64UrlEncode(SignRaw(message)); }
+
+std::string SigningKey::SignRaw(std::string_view message) const {
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   unsigned char sig[64];
   size_t len = sizeof sig;
   if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, nullptr, nullptr, key_.get()) != 1 ||
       EVP_DigestSign(ctx.get(), sig, &len, reinterpret_cast<const unsigned char*>(message.data()), message.size()) != 1)
-    throw std::runtime_error("cannot sign a chain head");
-  return Base64UrlEncode(std::string_view(reinterpret_cast<const char*>(sig), len));
+    throw std::runtime_error("cannot sign with the chain-signing key");
+  return std::string(reinterpret_cast<const char*>(sig), len);
 }
 
 std::string KeyIdOf(std::string_view public_key_b64) {
@@ -167,7 +177,11 @@ bool VerifySignature(std::string_view public_key_b64, std::string_view message, 
   bool ok_key = false, ok_sig = false;
   const std::string raw = Base64UrlDecodeOr(public_key_b64, ok_key);
   const std::string sig = Base64UrlDecodeOr(signature_b64, ok_sig);
-  if (!ok_key || !ok_sig || raw.size() != 32 || sig.size() != 64) return false;
+  return ok_key && ok_sig && VerifyEd25519(raw, message, sig);
+}
+
+bool VerifyEd25519(std::string_view raw, std::string_view message, std::string_view sig) {
+  if (raw.size() != 32 || sig.size() != 64) return false;
   EVP_PKEY* key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr,
                                               reinterpret_cast<const unsigned char*>(raw.data()), raw.size());
   if (key == nullptr) return false;

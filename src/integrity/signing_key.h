@@ -27,21 +27,29 @@ class SigningKey {
   // A fresh key in memory (tests, tools).
   static SigningKey Generate();
   static Result<SigningKey> FromPem(std::string_view pem);
+  // A key from its raw 32-byte private seed (RFC 8032), as signed-note's
+  // private keys carry it: tests against published vectors.
+  static Result<SigningKey> FromSeed(std::string_view seed);
 
   std::string PrivatePem() const;
   // The raw 32-byte public key, base64url without padding.
   const std::string& public_key() const { return public_key_; }
+  // The same 32 bytes, raw.
+  const std::string& raw_public_key() const { return raw_public_key_; }
   // SubjectPublicKeyInfo PEM, for tools that want one (openssl pkey -pubin).
   std::string PublicPem() const;
   // The first 16 hex digits of SHA-256 of the raw public key.
   const std::string& key_id() const { return key_id_; }
   // The Ed25519 signature of `message`, base64url without padding.
   std::string Sign(std::string_view message) const;
+  // The same signature, the raw 64 bytes.
+  std::string SignRaw(std::string_view message) const;
 
  private:
   explicit SigningKey(std::shared_ptr<evp_pkey_st> key);
   std::shared_ptr<evp_pkey_st> key_;
   std::string public_key_;
+  std::string raw_public_key_;
   std::string key_id_;
 };
 
@@ -50,6 +58,8 @@ std::string KeyIdOf(std::string_view public_key_b64);
 // True when `signature_b64` is a valid Ed25519 signature of `message` by the
 // raw public key `public_key_b64` (both base64url, padding optional).
 bool VerifySignature(std::string_view public_key_b64, std::string_view message, std::string_view signature_b64);
+// The same with the raw 32-byte key and 64-byte signature.
+bool VerifyEd25519(std::string_view public_key, std::string_view message, std::string_view signature);
 
 std::string Base64UrlDecodeOr(std::string_view text, bool& ok);
 
