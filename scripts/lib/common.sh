@@ -120,6 +120,23 @@ credence_install_test_openapi_linter() {
   (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 }
 
+# The TypeScript client and the retrievers (clients/: one npm workspace with
+# openapi-fetch, openapi-typescript, TypeScript, @langchain/core and
+# @langchain/classic, llamaindex; pinned by its package-lock.json;
+# docs/clients.md). Same rules as above.
+credence_install_clients() {
+  local dir="$CREDENCE_ROOT/clients"
+  if [[ -f "$dir/node_modules/.package-lock.json" && ! "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]]; then
+    return 0
+  fi
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    echo "Node.js (20.19 or later) and npm are needed for the client tests (clients/)" >&2
+    return 1
+  fi
+  echo "installing the clients' packages (npm ci in clients/)" >&2
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+}
+
 # The web client's packages (web/: React, TipTap, Vite, TypeScript,
 # openapi-typescript, playwright-core; pinned by its package-lock.json).
 # Same rules as above.
