@@ -137,6 +137,22 @@ credence_install_clients() {
   (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 }
 
+# The MCP counterparts the mcp test drives the server with (tests/mcp: the
+# official TypeScript SDK and the MCP Inspector, pinned by its
+# package-lock.json; docs/agents.md). Same rules as above.
+credence_install_test_mcp_clients() {
+  local dir="$CREDENCE_ROOT/tests/mcp"
+  if [[ -f "$dir/node_modules/.package-lock.json" && ! "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]]; then
+    return 0
+  fi
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    echo "Node.js (20.19 or later) and npm are needed for the MCP tests (tests/mcp)" >&2
+    return 1
+  fi
+  echo "installing the MCP SDK and Inspector (npm ci in tests/mcp)" >&2
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+}
+
 # The web client's packages (web/: React, TipTap, Vite, TypeScript,
 # openapi-typescript, playwright-core; pinned by its package-lock.json).
 # Same rules as above.

@@ -200,7 +200,7 @@ struct McpServer::Impl {
 
   Reply ListTools(const Message& m) const {
     if (auto cursor = m.params.if_contains("cursor"); cursor && !cursor->is_null())
-      return Rejected(m.id, kInvalidParams, "Invalid params: tools/list has one page; there is no cursor to follow");
+      return InBandError(m.id, kInvalidParams, "Invalid params: tools/list has one page; there is no cursor to follow");
     return Respond(m, json::object{{"tools", internal::ToolDefinitions()}}, /*cacheable=*/true);
   }
 
@@ -449,7 +449,7 @@ struct McpServer::Impl {
     if (const auto* c = m.params.if_contains("cursor"); c && !c->is_null()) {
       // The cursor is the last entry id of the previous page.
       if (!c->is_string() || !IsUuid(c->get_string()))
-        return McpServer::Started(Rejected(m.id, kInvalidParams, "Invalid params: cursor is not one this server gave"));
+        return McpServer::Started(InBandError(m.id, kInvalidParams, "Invalid params: cursor is not one this server gave"));
       after = CanonicalUuid(c->get_string());
     }
     auto page = entries.ListForApplication(caller, after, kResourcePageSize);
