@@ -202,6 +202,9 @@ int Serve(const Config& config) {
 
   identity::Authenticator authenticator(*db, config.dev, &set.api_keys, &set.sessions);
   http::Dispatcher dispatcher(*router, authenticator, set.metrics(), config.dev, &set.audit);
+  // The web client's sessions (docs/sign-in.md, "Browser sessions"); the
+  // sign-in routes set the same cookie (Secure when the public URL is https).
+  dispatcher.AcceptSessionCookie(http::SessionCookie::ForPublicUrl(set_options.public_url));
   // Rate limits (docs/operations.md, "Rate limits"); burst 0 is twice the rps.
   auto limit_of = [](int64_t rps, int64_t burst) {
     return http::RateLimit{static_cast<double>(rps), burst > 0 ? burst : 2 * rps};

@@ -56,7 +56,7 @@ constexpr FlagSpec kFlags[] = {
     {"web-dir", FlagType::kString,
      "serve the built web client from this directory at / (docs/web-client.md; default: none)"},
     {"oidc-config", FlagType::kString, "JSON file of OpenID Connect providers for sign-in (docs/sign-in.md)"},
-    {"public-url", FlagType::kString, "externally visible base URL (default http://<listen address>)"},
+    {"public-url", FlagType::kString, "externally visible base URL (default http://<listen address>); https makes cookies Secure"},
     {"mcp-allowed-origins", FlagType::kString,
      "comma-separated origins besides the public URL's whose requests /mcp takes (docs/agents.md; default none)"},
     {"session-idle-minutes", FlagType::kInt, "a session unused this long ends (default 720)"},

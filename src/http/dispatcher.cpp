@@ -343,7 +343,20 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
   if (route != nullptr) {
     ctx.path_params = std::move(match.params);
     response = Guarded(*route, ctx.request_id, request.path(), [&]() -> HttpResponse {
-      auto principal = authenticator_.Authenticate({request.Header("authorization"), request.Header("x-api-key")});
+      identity::Credentials credentials{request.Header("authorization"), request.Header("x-api-key"), {}};
+      if (session_cookie_ && credentials.authorization.empty() && credentials.api_key.empty()) {
+        credentials.session_cookie = session_cookie_->ValueIn(request);
+        // Checked before the session is read: a forged request costs no lookup.
+        if (!credentials.session_cookie.empty() && IsUnsafeMethod(request.method))
+          if (Status csrf = CheckCsrfHeader(request); !csrf) {
+            LogLine(LogLevel::kWarn, "request refused: session cookie without the CSRF header")
+                .Str("requestId", ctx.request_id)
+                .Str("route", route->path)
+                .Str("clientAddress", request.client_address);
+            return ProblemResponse(csrf.error(), request.path(), ctx.request_id);
+          }
+      }
+      auto principal = authenticator_.Authenticate(credentials);
       if (!principal && route->auth != Auth::kPublic && route->auth != Auth::kDevOnly)
         return ProblemResponse(principal.error(), request.path(), ctx.request_id);
       if (principal) {

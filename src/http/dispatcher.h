@@ -4,11 +4,13 @@
 // access log line and metrics. Never throws. Knows nothing of sockets, so
 // it is unit-testable and the Beast server stays a thin shell around it.
 #include <chrono>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "core/error.h"
 #include "http/request.h"
+#include "http/session_cookie.h"
 
 namespace credence::identity {
 class Authenticator;
@@ -45,6 +47,12 @@ class Dispatcher {
   // this.
   void LimitRates(const RateLimiter* limiter) { rate_limiter_ = limiter; }
 
+  // Reads the browser session cookie (http/session_cookie.h) when a request
+  // sends neither Authorization nor X-Api-Key; an unsafe request signed in
+  // that way without the CSRF header is refused (403 csrf_header_missing)
+  // before anything else. Without this call cookies are ignored.
+  void AcceptSessionCookie(SessionCookie cookie) { session_cookie_ = cookie; }
+
   // For requests the server refuses before they are complete (body too
   // large, malformed, timed out): the same problem shape, log line and metric.
   HttpResponse Reject(const Error& error, Method method, std::string_view target) const;
@@ -65,6 +73,7 @@ class Dispatcher {
   const identity::AuditRecorder* audit_;
   const StaticSite* site_ = nullptr;
   const RateLimiter* rate_limiter_ = nullptr;
+  std::optional<SessionCookie> session_cookie_;
 };
 
 }  // namespace credence::http

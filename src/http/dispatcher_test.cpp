@@ -27,6 +27,7 @@
 #include "identity/audit.h"
 #include "identity/authenticator.h"
 #include "identity/schema.h"
+#include "identity/session_service.h"
 #include "identity/tenant_service.h"
 #include "identity/token_format.h"
 #include "storage/database.h"
@@ -78,11 +79,15 @@ class DispatcherTest : public ::testing::Test {
     MemoryAudit audit;
     std::unique_ptr<identity::TenantService> tenants;
     std::unique_ptr<identity::ApiKeyService> api_keys;
+    std::unique_ptr<identity::SessionService> sessions;
     Router router;
     std::unique_ptr<identity::Authenticator> dev_auth;
     std::unique_ptr<identity::Authenticator> prod_auth;
     std::unique_ptr<Dispatcher> dev;
     std::unique_ptr<Dispatcher> prod;
+    // Development mode with sessions, reading the browser session cookie.
+    std::unique_ptr<identity::Authenticator> cookie_auth;
+    std::unique_ptr<Dispatcher> cookie;
     std::string tenant_id;
     std::string user_id;
     std::string token;
@@ -117,6 +122,12 @@ class DispatcherTest : public ::testing::Test {
         std::make_unique<identity::Authenticator>(*world_->db, /*dev_mode=*/false, world_->api_keys.get());
     world_->dev = std::make_unique<Dispatcher>(world_->router, *world_->dev_auth, SharedMetrics(), true);
     world_->prod = std::make_unique<Dispatcher>(world_->router, *world_->prod_auth, SharedMetrics(), false);
+    world_->sessions = std::make_unique<identity::SessionService>(*world_->db, world_->clock, world_->audit,
+                                                                  identity::SessionPolicy{});
+    world_->cookie_auth = std::make_unique<identity::Authenticator>(*world_->db, /*dev_mode=*/true,
+                                                                    world_->api_keys.get(), world_->sessions.get());
+    world_->cookie = std::make_unique<Dispatcher>(world_->router, *world_->cookie_auth, SharedMetrics(), true);
+    world_->cookie->AcceptSessionCookie(SessionCookie(/*secure=*/false));
   }
 
   static void TearDownTestSuite() {
@@ -133,6 +144,8 @@ class DispatcherTest : public ::testing::Test {
     router.Add(MakeRoute(Method::kPost, "/t/public", Auth::kPublic, Who));
     router.Add(MakeRoute(Method::kGet, "/t/dev", Auth::kDevOnly, [](RequestContext&) { return Text("dev"); }));
     router.Add(MakeRoute(Method::kGet, "/t/user", Auth::kUser,
+                         [](RequestContext& ctx) { return Text(ctx.Caller().user_id); }));
+    router.Add(MakeRoute(Method::kDelete, "/t/user", Auth::kUser,
                          [](RequestContext& ctx) { return Text(ctx.Caller().user_id); }));
     router.Add(MakeRoute(Method::kGet, "/t/machine", Auth::kUserOrMachine, Who, {}, "trust:evaluate"));
     router.Add(MakeRoute(Method::kGet, "/t/any-scope", Auth::kUserOrMachine, [](RequestContext& ctx) {
@@ -729,6 +742,84 @@ TEST_F(DispatcherTest, RejectAnswersAProblemWithRequestId) {
   EXPECT_EQ(body.at("requestId").as_string(), HeaderOf(r, "X-Request-Id"));
   EXPECT_NE(SharedMetrics().RenderPrometheus().find("route=\"unmatched\",method=\"POST\",status=\"413\""),
             std::string::npos);
+}
+
+// Browser sessions (http/session_cookie.h): the cookie signs a request in
+// when no header credential is sent; an unsafe request signed in by it alone
+// needs the CSRF header.
+TEST_F(DispatcherTest, TheSessionCookieSignsInAndUnsafeRequestsNeedTheCsrfHeader) {
+  const std::string token = world_->sessions->StartStandalone({world_->user_id, world_->tenant_id, "dev", {}, {}}).token;
+  const std::pair<std::string, std::string> cookie{"cookie", "theme=dark; credence_session=" + token + "; x=1"};
+  const std::pair<std::string, std::string> csrf{"x-credence-csrf", "1"};
+  auto cookie_dispatch = [](Method method, std::string target, std::vector<std::pair<std::string, std::string>> h) {
+    return world_->cookie->Dispatch(Request(method, std::move(target), std::move(h)));
+  };
+
+  // Safe methods need no header.
+  HttpResponse get = cookie_dispatch(Method::kGet, "/t/user", {cookie});
+  EXPECT_EQ(get.status, 200) << get.body;
+  EXPECT_EQ(get.body, world_->user_id);
+
+  // Unsafe ones without it are refused before anything else, on any route,
+  // public ones included; with it they are the user's.
+  for (const auto& [method, target] : std::vector<std::pair<Method, std::string>>{
+           {Method::kDelete, "/t/user"}, {Method::kPost, "/t/public"}}) {
+    HttpResponse refused = cookie_dispatch(method, target, {cookie});
+    EXPECT_EQ(refused.status, 403) << target << ": " << refused.body;
+    EXPECT_EQ(CodeOf(refused), "csrf_header_missing") << target;
+    HttpResponse empty = cookie_dispatch(method, target, {cookie, {"x-credence-csrf", ""}});
+    EXPECT_EQ(CodeOf(empty), "csrf_header_missing") << target;
+    HttpResponse allowed = cookie_dispatch(method, target, {cookie, csrf});
+    EXPECT_EQ(allowed.status, 200) << target << ": " << allowed.body;
+    EXPECT_EQ(allowed.body, world_->user_id) << target;
+  }
+  // An unknown session is refused by the CSRF check first: no lookup for a forgery.
+  EXPECT_EQ(CodeOf(cookie_dispatch(Method::kDelete, "/t/user", {{"cookie", "credence_session=crd_ss_forged"}})),
+            "csrf_header_missing");
+
+  // A header credential wins and needs no CSRF header: a browser never adds one by itself.
+  HttpResponse bearer =
+      cookie_dispatch(Method::kDelete, "/t/user", {cookie, {"authorization", BearerToken()}});
+  EXPECT_EQ(bearer.status, 200) << bearer.body;
+
+  // Only sessions live in the cookie: a development token there is not a credential.
+  HttpResponse dev_token =
+      cookie_dispatch(Method::kGet, "/t/user", {{"cookie", "credence_session=" + world_->token}});
+  EXPECT_EQ(dev_token.status, 401);
+  EXPECT_EQ(CodeOf(dev_token), "invalid_token");
+  // An ended or unknown session on a public route is anonymous, as a bad bearer token is.
+  EXPECT_EQ(cookie_dispatch(Method::kGet, "/t/public", {{"cookie", "credence_session=crd_ss_x"}}).body, "anonymous");
+
+  // Cookies of another name, or a dispatcher not told to read the cookie: no credential.
+  HttpResponse other = cookie_dispatch(Method::kGet, "/t/user", {{"cookie", "xcredence_session=" + token}});
+  EXPECT_EQ(CodeOf(other), "missing_credentials");
+  EXPECT_EQ(CodeOf(Dev(Request(Method::kGet, "/t/user", {cookie}))), "missing_credentials");
+  EXPECT_EQ(Dev(Request(Method::kDelete, "/t/user", {cookie})).status, 401);
+}
+
+TEST(SessionCookieTest, AttributesFollowThePublicUrlScheme) {
+  const SessionCookie plain = SessionCookie::ForPublicUrl("http://127.0.0.1:8080");
+  EXPECT_FALSE(plain.secure());
+  EXPECT_EQ(plain.name(), "credence_session");
+  EXPECT_EQ(plain.Set("crd_ss_abc", 604800), "credence_session=crd_ss_abc; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax");
+  EXPECT_EQ(plain.Clear(), "credence_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
+
+  const SessionCookie secure = SessionCookie::ForPublicUrl("https://credence.example.com");
+  EXPECT_TRUE(secure.secure());
+  EXPECT_EQ(secure.name(), "__Host-credence_session");
+  EXPECT_EQ(secure.Set("crd_ss_abc", 60),
+            "__Host-credence_session=crd_ss_abc; Path=/; Max-Age=60; HttpOnly; SameSite=Lax; Secure");
+  EXPECT_EQ(secure.Clear(), "__Host-credence_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax; Secure");
+
+  // Behind https only the __Host- cookie counts: a plain one (which a sibling
+  // subdomain could have set) is not read.
+  HttpRequest request;
+  request.headers = {{"cookie", "credence_session=planted; __Host-credence_session=real"}};
+  EXPECT_EQ(secure.ValueIn(request), "real");
+  EXPECT_EQ(plain.ValueIn(request), "planted");
+  EXPECT_EQ(CookieValue("a=1;b=2", "b"), "2");
+  EXPECT_EQ(CookieValue("ab=1", "a"), "");
+  EXPECT_EQ(CookieValue("", "a"), "");
 }
 
 // BUG (src/http/metrics.cpp, Metrics::LocalShard): the thread-local cache

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "http/router.h"
+#include "http/session_cookie.h"
 
 namespace credence::http {
 namespace json = boost::json;
@@ -132,8 +133,8 @@ std::string TagDescription(const std::string& tag) {
       {"analytics", "Reading analytics of entries: reads, edits, time spent, inactive entries (docs/analytics.md)."},
       {"plugins", "Plugins: manifests, tenant installations and settings, action guards (docs/plugins.md)."},
       {"dev", "Development mode only (--dev): clock, jobs and seeding for tests."},
-  };
       {"mcp", "The MCP server for AI agents and the OAuth metadata its clients discover (docs/agents.md)."},
+  };
   for (const auto& [name, description] : kTags)
     if (tag == name) return description;
   return "Operations on " + tag + ".";
@@ -145,8 +146,10 @@ std::string AccessSentence(const Route& route) {
     case Auth::kPublic: return "No credentials needed.";
     case Auth::kDevOnly: return "Development mode only (`--dev`); 404 otherwise. No credentials needed.";
     case Auth::kSignedIn:
-      return "Needs a signed-in session (`Authorization: Bearer`); the session need not have selected a tenant.";
-    case Auth::kUser: return "Needs a signed-in user of the tenant (`Authorization: Bearer`).";
+      return "Needs a signed-in session (`Authorization: Bearer`, or the browser session cookie); the session need "
+             "not have selected a tenant.";
+    case Auth::kUser:
+      return "Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).";
     case Auth::kTenantAdmin: return "Needs a signed-in owner of the tenant (tenant role Owner).";
     case Auth::kUserOrMachine:
       return route.scope.empty() ? "Needs a signed-in user or a machine credential (API key or access token)."
@@ -265,6 +268,9 @@ json::object Operation(const Route& route, std::string_view path, std::set<std::
   if (!route.doc.path_params.empty() || !route.doc.query.empty()) errors.insert(400);  // malformed parameters
   if (route.auth == Auth::kUser || route.auth == Auth::kSignedIn || route.auth == Auth::kUserOrMachine || route.auth == Auth::kTenantAdmin)
     errors.insert({401, 403});
+  // Any unsafe request carrying the browser session cookie without the CSRF
+  // header, whatever the route (http/session_cookie.h).
+  if (IsUnsafeMethod(route.method)) errors.insert(403);
   if (route.auth == Auth::kDevOnly) errors.insert(404);
   // Rate limits (http/rate_limiter.h): every route a credential reaches,
   // and the routes limited per client address.
@@ -309,16 +315,22 @@ json::object Operation(const Route& route, std::string_view path, std::set<std::
           json::object{{"$ref", "#/components/responses/" + ServerResponseName(status)}};
   op["responses"] = std::move(responses);
 
+  // A person: a bearer token, or the browser session cookie, which on an
+  // unsafe method goes with the CSRF header (both of one requirement).
+  json::object cookie{{"sessionCookie", json::array{}}};
+  if (IsUnsafeMethod(route.method)) cookie["csrfHeader"] = json::array{};
   switch (route.auth) {
     case Auth::kPublic:
     case Auth::kDevOnly: op["security"] = json::array{}; break;
     case Auth::kSignedIn:
     case Auth::kUser:
-    case Auth::kTenantAdmin: op["security"] = json::array{json::object{{"bearerAuth", json::array{}}}}; break;
+    case Auth::kTenantAdmin:
+      op["security"] = json::array{json::object{{"bearerAuth", json::array{}}}, std::move(cookie)};
+      break;
     case Auth::kUserOrMachine: {
       json::array scopes;
       if (!route.scope.empty()) scopes.emplace_back(route.scope);
-      op["security"] = json::array{json::object{{"bearerAuth", json::array{}}},
+      op["security"] = json::array{json::object{{"bearerAuth", json::array{}}}, std::move(cookie),
                                    json::object{{"apiKey", scopes}}};
       op["x-required-scope"] = route.scope;
       break;
@@ -371,8 +383,27 @@ std::string BuildOpenApiDocument(const Router& router, const std::string& versio
       {"components",
        json::object{
            {"securitySchemes",
-            json::object{{"bearerAuth", json::object{{"type", "http"}, {"scheme", "bearer"}}},
-                         {"apiKey", json::object{{"type", "apiKey"}, {"in", "header"}, {"name", "X-Api-Key"}}}}},
+            json::object{
+                {"bearerAuth", json::object{{"type", "http"}, {"scheme", "bearer"}}},
+                {"apiKey", json::object{{"type", "apiKey"}, {"in", "header"}, {"name", "X-Api-Key"}}},
+                {"sessionCookie",
+                 json::object{{"type", "apiKey"},
+                              {"in", "cookie"},
+                              {"name", "credence_session"},
+                              {"description",
+                               "The web client's session (docs/sign-in.md, \"Browser sessions\"): HttpOnly, "
+                               "SameSite=Lax, set by POST /auth/callback or /auth/dev-login with \"cookie\": true "
+                               "and cleared by POST /auth/logout. Named __Host-credence_session (and Secure) when "
+                               "the public URL is https. Read only when neither Authorization nor X-Api-Key is "
+                               "sent."}}},
+                {"csrfHeader",
+                 json::object{{"type", "apiKey"},
+                              {"in", "header"},
+                              {"name", "X-Credence-CSRF"},
+                              {"description",
+                               "Any non-empty value. Required with the session cookie on POST, PUT, PATCH and "
+                               "DELETE (403 csrf_header_missing otherwise), on every route; not with a bearer token "
+                               "or an API key."}}}}},
            {"schemas", json::object{{"Problem", ProblemSchema()}}},
            {"responses", std::move(server_responses)}}},
       {"paths", std::move(paths)},

@@ -33,6 +33,13 @@ Result<std::optional<Principal>> Authenticator::Authenticate(const Credentials& 
     while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
   } else if (!credentials.api_key.empty()) {
     token = credentials.api_key;
+  } else if (!credentials.session_cookie.empty()) {
+    // Only sessions live in the cookie: a development token or a machine
+    // key put there by hand is refused rather than made a browser session.
+    if (sessions_ == nullptr || !credentials.session_cookie.starts_with(kSessionTokenPrefix))
+      return InvalidToken("The session cookie does not hold a session; sign in again.");
+    CR_TRY_ASSIGN(Principal principal, sessions_->Authenticate(credentials.session_cookie));
+    return std::optional<Principal>(std::move(principal));
   } else {
     return std::optional<Principal>();
   }

@@ -6,7 +6,8 @@
 // to one, carries the app's id.
 // Sign-in session tokens (session_service.h) are users.
 // Told apart by shape: "dev-token-", "crd_ss_", "crd_sk_", or three
-// dot-separated segments (a JWT).
+// dot-separated segments (a JWT). The browser session cookie holds a
+// session token and nothing else (http/session_cookie.h).
 #include <optional>
 #include <string_view>
 
@@ -22,6 +23,9 @@ namespace credence::identity {
 struct Credentials {
   std::string_view authorization;  // the Authorization header, if any
   std::string_view api_key;        // the X-Api-Key header, if any (Authorization wins when both are sent)
+  // The browser session cookie's value, if any; read only when neither
+  // header is sent, and only a session token is accepted there.
+  std::string_view session_cookie;
 };
 
 class ApiKeyService;

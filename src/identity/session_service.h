@@ -57,6 +57,8 @@ class SessionService {
   SessionService(storage::Database& db, const Clock& clock, const AuditRecorder& audit, SessionPolicy policy)
       : db_(db), clock_(clock), audit_(audit), policy_(policy) {}
 
+  const SessionPolicy& policy() const { return policy_; }
+
   // Inside the caller's transaction (sign-in writes the user, memberships
   // and the session together).
   StartedSession Start(storage::Session& tx, const NewSession& request) const;

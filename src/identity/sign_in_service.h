@@ -83,6 +83,8 @@ class SignInService {
 
   std::vector<std::string> ProviderNames() const;
   std::string RedirectUri() const { return public_url_ + "/auth/callback"; }
+  // --public-url: its scheme decides whether cookies are Secure.
+  const std::string& PublicUrl() const { return public_url_; }
 
   // 404 unknown_provider; 429 too_many_sign_ins; 502 provider_unavailable.
   Result<LoginRedirect> BeginLogin(const std::string& provider_name) const;

@@ -301,6 +301,67 @@ TEST_F(SignInApiTest, EachFailureOfTheCallbackHasItsOwnCode) {
   }
 }
 
+// The web client completes a sign-in with "cookie": true (docs/sign-in.md,
+// "Browser sessions"): the session goes into an HttpOnly cookie, the answer
+// carries no token, and the cookie signs the browser's later requests in.
+TEST_F(SignInApiTest, TheWebClientsSignInKeepsTheSessionInAnHttpOnlyCookie) {
+  OidcEnvironment env({Rs()});
+  const std::string base = env.server().base_url();
+  Browser browser;
+  Hop login = StartSignIn(browser, base, "test");
+  ProviderRedirect back = AuthorizeAtProvider(browser, login.location, "eve@example.com", env.callback_url());
+  const std::string body =
+      json::serialize(json::object{{"code", *back.code}, {"state", *back.state}, {"cookie", true}});
+  const Headers json_type{{"Content-Type", "application/json"}};
+  // Without the CSRF header it is refused before the login is used...
+  ExpectProblem(browser.Send("POST", base + "/auth/callback", body, json_type).response, 403, "csrf_header_missing");
+  // ...so the real request still completes it.
+  Hop posted = browser.Send("POST", base + "/auth/callback", body,
+                            {{"Content-Type", "application/json"}, {"X-Credence-CSRF", "1"}});
+  ASSERT_EQ(posted.status(), 200) << browser.Trace();
+  EXPECT_FALSE(posted.response.Json().as_object().contains("token")) << posted.body();
+  EXPECT_EQ(Str(posted.response.Json().at("user"), "email"), "eve@example.com");
+  bool set = false;
+  for (const auto& c : posted.set_cookies)
+    if (c.rfind("credence_session=crd_ss_", 0) == 0) {
+      set = true;
+      EXPECT_NE(c.find("; Path=/; Max-Age="), std::string::npos) << c;
+      EXPECT_NE(c.find("; HttpOnly; SameSite=Lax"), std::string::npos) << c;
+    }
+  EXPECT_TRUE(set) << browser.Trace();
+  ASSERT_TRUE(browser.CookieValue("credence_session").has_value());
+  for (const auto& c : browser.Cookies())
+    if (c.name == "credence_session") EXPECT_TRUE(c.http_only);
+
+  // The cookie is the browser's credential from now on.
+  auto tenants = browser.Get(base + "/auth/tenants");
+  ASSERT_EQ(tenants.status(), 200) << browser.Trace();
+  EXPECT_TRUE(tenants.response.Json().as_array().empty());
+  const std::string create = json::serialize(json::object{{"name", "Eve's"}, {"slug", "eve-co"}});
+  ExpectProblem(browser.Send("POST", base + "/api/tenant/create", create, json_type).response, 403,
+                "csrf_header_missing");
+  Hop created = browser.Send("POST", base + "/api/tenant/create", create,
+                             {{"Content-Type", "application/json"}, {"X-Credence-CSRF", "1"}});
+  ASSERT_EQ(created.status(), 201) << browser.Trace();
+  Hop selected = browser.Send("POST", base + "/auth/select-tenant",
+                              json::serialize(json::object{{"tenantId", Str(created.response.Json(), "id")}}),
+                              {{"Content-Type", "application/json"}, {"X-Credence-CSRF", "1"}});
+  ASSERT_EQ(selected.status(), 200) << browser.Trace();
+  auto me = browser.Get(base + "/api/users/me");
+  ASSERT_EQ(me.status(), 200) << browser.Trace();
+  EXPECT_EQ(Str(me.response.Json(), "tenantRole"), "Owner");
+
+  // Sign-out ends it on the server and the browser forgets it.
+  const std::string token = *browser.CookieValue("credence_session");
+  Hop out = browser.Send("POST", base + "/auth/logout", "", {{"X-Credence-CSRF", "1"}});
+  ASSERT_EQ(out.status(), 200) << browser.Trace();
+  EXPECT_EQ(out.set_cookies, std::vector<std::string>{"credence_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax"});
+  // The browser sends nothing any more (missing, not an invalid credential)...
+  ExpectProblem(browser.Get(base + "/auth/tenants").response, 401, "missing_credentials");
+  // ...and the token itself no longer works anywhere.
+  ExpectProblem(HttpClient(base).Get("/api/users/me", token), 401, "invalid_token");
+}
+
 TEST_F(SignInApiTest, IdTokensOutsideTheirLifetimeOrSignedWithAnotherKeyAreRefused) {
   OidcEnvironment env({Rs()});
   const std::string base = env.server().base_url();

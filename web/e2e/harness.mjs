@@ -83,6 +83,7 @@ const axeSource = readFileSync(join(webDir, "node_modules/axe-core/axe.min.js"),
 
 // What a journey gets: h.base, h.page (a fresh tab, no session),
 // h.api(method, path, body, token) (fetch from node), h.signIn(persona, tenantId?),
+// h.inPage(method, path, body) (fetch from the page, as the client does),
 // h.newTenant(name), h.checkA11y(label), h.screenshot(name), h.step, h.expect.
 export class Harness {
   constructor(base, context) {
@@ -94,6 +95,9 @@ export class Harness {
   }
 
   async open() {
+    // The browser's session is a cookie every tab shares (docs/sign-in.md,
+    // "Browser sessions"): a journey starts signed out.
+    await this.context.clearCookies();
     this.page = await this.context.newPage();
     this.page.setDefaultTimeout(30000); // ctest runs it beside the API suites
     this.page.on("pageerror", (e) => this.problems.push(`page error: ${e.message}`));
@@ -144,14 +148,39 @@ export class Harness {
     return r.json.token;
   }
 
-  // Signs the tab in as a persona (admin, editor, viewer, guest) without the
-  // sign-in page, and opens `path`.
+  // Signs the browser in as a persona (admin, editor, viewer, guest) without
+  // the sign-in page, as the client's persona buttons do (a session in the
+  // HttpOnly cookie), and opens `path`. Answers a development token of the
+  // same person for the journey's own API calls (h.api).
   async signIn(persona, tenantId, path = "/hubs") {
-    const token = await this.tokenFor(persona, tenantId);
+    const tenant = tenantId ?? (await this.demoTenantId());
+    const token = await this.tokenFor(persona, tenant);
     await this.page.goto(`${this.base}/sign-in`);
-    await this.page.evaluate((t) => sessionStorage.setItem("credence.token", t), token);
+    const r = await this.inPage("POST", "/auth/dev-login", { tenantId: tenant, persona, cookie: true });
+    expect(r.status === 200, `dev-login ${persona} in the browser: ${r.status} ${JSON.stringify(r.json)}`);
     await this.page.goto(`${this.base}${path}`);
     return token;
+  }
+
+  // A request from the page as the client sends it: the session cookie (the
+  // browser adds it) and the CSRF header. Answers {status, json}.
+  async inPage(method, path, body) {
+    return this.page.evaluate(
+      async ([method, path, body]) => {
+        const headers = { Accept: "application/json", "X-Credence-CSRF": "1" };
+        if (body !== undefined) headers["Content-Type"] = "application/json";
+        const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+        const text = await r.text();
+        let json;
+        try {
+          json = text ? JSON.parse(text) : undefined;
+        } catch {
+          json = text;
+        }
+        return { status: r.status, json };
+      },
+      [method, path, body],
+    );
   }
 
   // axe-core on the page as it is now; serious and critical violations fail.

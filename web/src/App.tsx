@@ -32,14 +32,11 @@ export function App() {
   // Signed in, but no tenant selected (several, or none).
   const [needsTenant, setNeedsTenant] = useState(false);
 
+  // Signed in or not is the server's to say: the session is a cookie no
+  // script reads, so every tab (a new one, a reload) asks.
   useEffect(() => {
     setError(null);
     setNeedsTenant(false);
-    if (!session.token) {
-      setMe(null);
-      setChecked(true);
-      return;
-    }
     call("get", "/api/users/me").then(
       (user) =>
         // In a transition: the page appears when its chunk is there, without
@@ -49,8 +46,9 @@ export function App() {
           setChecked(true);
         }),
       (e) => {
-        if (e instanceof Problem && e.status === 401) session.token = null;
-        else if (e instanceof Problem && e.code === "tenant_not_selected") setNeedsTenant(true);
+        if (e instanceof Problem && e.status === 401) {
+          /* signed out: the sign-in page */
+        } else if (e instanceof Problem && e.code === "tenant_not_selected") setNeedsTenant(true);
         else setError(e);
         setMe(null);
         setChecked(true);
@@ -87,6 +85,7 @@ export function App() {
     page = (
       <ChooseTenantPage
         onChosen={() => {
+          session.changed();
           setGeneration((g) => g + 1);
           navigate(takeReturnPath());
         }}
@@ -96,6 +95,7 @@ export function App() {
     page = (
       <SignInPage
         onSignedIn={() => {
+          session.changed();
           setGeneration((g) => g + 1);
           navigate(takeReturnPath());
         }}
@@ -148,16 +148,27 @@ export function App() {
           )}
           {me && (
             <span className="who">
-              <TenantSwitcher me={me} onSwitched={() => setGeneration((g) => g + 1)} />
+              <TenantSwitcher
+                me={me}
+                onSwitched={() => {
+                  session.changed();
+                  setGeneration((g) => g + 1);
+                }}
+              />
               <LanguageChoice me={me} onChanged={(preferredLanguage) => setMe({ ...me, preferredLanguage })} />
               <span className="who-name">{me.displayName}</span>{" "}
               <button
                 type="button"
                 onClick={() => {
-                  call("post", "/auth/logout").catch(() => undefined);
-                  session.token = null;
-                  setGeneration((g) => g + 1);
-                  navigate("/");
+                  // The server ends the session and clears the cookie; then
+                  // the shell asks again who is signed in.
+                  void call("post", "/auth/logout")
+                    .catch(() => undefined)
+                    .then(() => {
+                      session.changed();
+                      setGeneration((g) => g + 1);
+                      navigate("/");
+                    });
                 }}
               >
                 {t.signOut}

@@ -16,4 +16,10 @@ json::object UserJson(const identity::UserProfile& u) {
           {"preferredLanguage", u.preferred_language ? json::value(*u.preferred_language) : json::value(nullptr)}};
 }
 
+Schema SessionCookieRequested() {
+  return Schema::Boolean().Describe(
+      "true (the web client): set the session in the HttpOnly browser session cookie and answer no token; "
+      "the request must carry the X-Credence-CSRF header");
+}
+
 }  // namespace credence::http

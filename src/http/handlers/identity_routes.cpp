@@ -4,7 +4,9 @@
 #include "http/json_io.h"
 #include "http/problem.h"
 #include "http/router.h"
+#include "http/session_cookie.h"
 #include "identity/session_service.h"
+#include "identity/sign_in_service.h"
 #include "identity/tenant_service.h"
 #include "identity/user_service.h"
 #include "plugins/plugin_service.h"
@@ -90,24 +92,38 @@ void AddIdentityRoutes(Router& router, const Services& s) {
       Required("tenantId", Schema::Uuid()),
       Optional("session", Schema::Boolean().Describe("answer a real session token (crd_ss_...) instead of a "
                                                      "development token, for trying sessions without a provider")),
+      Optional("cookie", SessionCookieRequested()),
   });
   const identity::SessionService& sessions = s.sessions;
+  // The web client's personas sign in as a person does (docs/sign-in.md,
+  // "Browser sessions"): a real session, in the cookie.
+  const SessionCookie session_cookie = SessionCookie::ForPublicUrl(s.sign_in.PublicUrl());
   router.Add(LimitedByAddress({Method::kPost, "/auth/dev-login", Auth::kDevOnly, "",
-              [&tenants, &sessions](RequestContext& ctx) {
+              [&tenants, &sessions, session_cookie](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kDevLoginRequest);
                 if (!body) return Problem(ctx, body.error());
+                const bool in_cookie = GetBool(*body, "cookie");
+                if (in_cookie)
+                  if (Status csrf = CheckCsrfHeader(ctx.request); !csrf) return Problem(ctx, csrf.error());
                 auto login = tenants.DevLogin(GetString(*body, "persona"), CanonicalUuid(GetString(*body, "tenantId")));
                 if (!login) return Problem(ctx, login.error());
-                if (GetBool(*body, "session"))
+                if (in_cookie || GetBool(*body, "session"))
                   login->token = sessions.StartStandalone({login->user.id, login->user.tenant_id, "dev", {},
                                                            std::string(ctx.request.Header("user-agent"))}).token;
-                return JsonResponse(200, {{"token", login->token}, {"user", UserJson(login->user)}});
+                if (!in_cookie) return JsonResponse(200, {{"token", login->token}, {"user", UserJson(login->user)}});
+                HttpResponse r = JsonResponse(200, {{"user", UserJson(login->user)}});
+                r.WithHeader("Set-Cookie", session_cookie.Set(login->token, sessions.policy().absolute_ms / 1000));
+                return r;
               },
               {.summary = "Development mode: sign in as a persona; the token is dev-token-<tenant_id>:<user_id>, "
-                          "or a session token with \"session\": true.",
+                          "or a session token with \"session\": true. With \"cookie\": true (and the "
+                          "X-Credence-CSRF header) a session is set in the browser session cookie and the answer "
+                          "carries no token.",
                .tag = "auth",
                .request = kDevLoginRequest,
-               .response = Schema::Object({Required("token", Schema::String()), Required("user", UserSchema())}),
+               .response = Schema::Object({Optional("token", Schema::String().Describe(
+                                                                 "absent when the session is in the cookie")),
+                                           Required("user", UserSchema())}),
                .errors = {404}}}));
 
   static const Schema kCreateTenantRequest = Schema::Object({

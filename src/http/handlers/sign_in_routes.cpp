@@ -9,6 +9,7 @@
 #include "http/json_io.h"
 #include "http/problem.h"
 #include "http/router.h"
+#include "http/session_cookie.h"
 #include "identity/session_service.h"
 #include "identity/sign_in_service.h"
 
@@ -21,19 +22,6 @@ namespace {
 // never need it), SameSite=Lax (it must come back on the provider's
 // top-level redirect to the callback), scoped to /auth.
 constexpr std::string_view kLoginCookie = "credence_oidc";
-
-std::string CookieValue(std::string_view header, std::string_view name) {
-  while (!header.empty()) {
-    const auto semi = header.find(';');
-    std::string_view pair = header.substr(0, semi);
-    while (!pair.empty() && pair.front() == ' ') pair.remove_prefix(1);
-    if (pair.size() > name.size() && pair.substr(0, name.size()) == name && pair[name.size()] == '=')
-      return std::string(pair.substr(name.size() + 1));
-    if (semi == std::string_view::npos) break;
-    header.remove_prefix(semi + 1);
-  }
-  return {};
-}
 
 json::array TenantsJson(const std::vector<identity::UserTenant>& tenants) {
   json::array out;
@@ -61,7 +49,10 @@ Schema TenantListSchema() {
 }
 
 Schema SignedInSchema() {
-  return Schema::Object({Required("user", SignInUserSchema()), Required("token", Schema::String()),
+  return Schema::Object({Required("user", SignInUserSchema()),
+                         Optional("token", Schema::String().Describe(
+                                               "the session token (crd_ss_...); absent when the session was put in "
+                                               "the browser's cookie (\"cookie\": true)")),
                          Required("expiresAt", Schema::Timestamp()), Required("tenants", TenantListSchema())});
 }
 
@@ -70,7 +61,9 @@ Schema SignedInSchema() {
 
 void AddSignInRoutes(Router& router, const Services& s) {
   const identity::SignInService& sign_in = s.sign_in;
-  const bool secure_cookie = sign_in.RedirectUri().rfind("https://", 0) == 0;
+  const identity::SessionService& sessions = s.sessions;
+  const SessionCookie session_cookie = SessionCookie::ForPublicUrl(sign_in.PublicUrl());
+  const bool secure_cookie = session_cookie.secure();
 
   auto login = [&sign_in, secure_cookie](RequestContext& ctx, const std::string& provider) {
     auto redirect = sign_in.BeginLogin(provider);
@@ -104,16 +97,22 @@ void AddSignInRoutes(Router& router, const Services& s) {
               },
               query_login_doc}));
 
-  auto finish = [&sign_in](RequestContext& ctx, const std::string& code, const std::string& state,
-                           const std::string& provider_error, const std::string& issuer) {
-    const std::string binding = CookieValue(ctx.request.Header("cookie"), kLoginCookie);
+  // `in_cookie`: the web client's form; the session goes into the browser
+  // session cookie and its token is not in the answer, so no script sees it.
+  auto finish = [&sign_in, &sessions, session_cookie](RequestContext& ctx, const std::string& code,
+                                                       const std::string& state, const std::string& provider_error,
+                                                       const std::string& issuer, bool in_cookie) {
+    const std::string binding(CookieValue(ctx.request.Header("cookie"), kLoginCookie));
     auto signed_in = sign_in.CompleteLogin(code, state, binding, provider_error, issuer, ctx.meta);
     if (!signed_in) return Problem(ctx, signed_in.error());
-    HttpResponse r = JsonResponse(200, json::object{{"user", UserJson(signed_in->user)},
-                                                    {"token", signed_in->token},
-                                                    {"expiresAt", FormatTimestamp(signed_in->expires_at)},
-                                                    {"tenants", TenantsJson(signed_in->tenants)}});
+    json::object answer{{"user", UserJson(signed_in->user)},
+                        {"expiresAt", FormatTimestamp(signed_in->expires_at)},
+                        {"tenants", TenantsJson(signed_in->tenants)}};
+    if (!in_cookie) answer["token"] = signed_in->token;
+    HttpResponse r = JsonResponse(200, answer);
     r.WithHeader("Set-Cookie", std::string(kLoginCookie) + "=; Path=/auth; Max-Age=0; HttpOnly; SameSite=Lax");
+    if (in_cookie)
+      r.WithHeader("Set-Cookie", session_cookie.Set(signed_in->token, sessions.policy().absolute_ms / 1000));
     r.WithHeader("Cache-Control", "no-store");
     return r;
   };
@@ -136,7 +135,7 @@ void AddSignInRoutes(Router& router, const Services& s) {
                 if (auto d = ctx.request.QueryParam("error_description"); !error.empty() && d) error += ": " + *d;
                 return finish(ctx, ctx.request.QueryParam("code").value_or(""),
                               ctx.request.QueryParam("state").value_or(""), error,
-                              ctx.request.QueryParam("iss").value_or(""));
+                              ctx.request.QueryParam("iss").value_or(""), /*in_cookie=*/false);
               },
               {.summary = "Where the provider returns the browser (redirect URI <public-url>/auth/callback): "
                           "completes the sign-in like POST /auth/callback. When the server serves the web client (--web-dir), a "
@@ -153,29 +152,39 @@ void AddSignInRoutes(Router& router, const Services& s) {
   static const Schema kCallbackRequest =
       Schema::Object({Required("code", Schema::String().MinLength(1).MaxLength(4096)),
                       Required("state", Schema::String().MinLength(1).MaxLength(512)),
-                      Optional("iss", Schema::String().MaxLength(2048).Describe("the callback's iss (RFC 9207)"))});
+                      Optional("iss", Schema::String().MaxLength(2048).Describe("the callback's iss (RFC 9207)")),
+                      Optional("cookie", SessionCookieRequested())});
   router.Add({Method::kPost, "/auth/callback", Auth::kPublic, "",
               [finish](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kCallbackRequest);
                 if (!body) return Problem(ctx, body.error());
-                return finish(ctx, GetString(*body, "code"), GetString(*body, "state"), "", GetString(*body, "iss"));
+                const bool in_cookie = GetBool(*body, "cookie");
+                // Before the login is used: a refused request leaves it to the real one.
+                if (in_cookie)
+                  if (Status csrf = CheckCsrfHeader(ctx.request); !csrf) return Problem(ctx, csrf.error());
+                return finish(ctx, GetString(*body, "code"), GetString(*body, "state"), "", GetString(*body, "iss"),
+                              in_cookie);
               },
               {.summary = "Complete a sign-in with the code and state the provider returned (the web client's "
-                          "form); answers the user, an opaque session token and the user's tenants.",
+                          "form); answers the user, an opaque session token and the user's tenants. With "
+                          "\"cookie\": true (and the X-Credence-CSRF header) the session is set in the browser "
+                          "session cookie instead and the answer carries no token.",
                .tag = "sign-in",
                .request = kCallbackRequest,
                .response = SignedInSchema(),
                .errors = callback_errors}});
 
-  const identity::SessionService& sessions = s.sessions;
   router.Add({Method::kPost, "/auth/logout", Auth::kPublic, "",
-              [&sessions](RequestContext& ctx) {
+              [&sessions, session_cookie](RequestContext& ctx) {
                 const bool had = ctx.principal && !ctx.principal->session_id.empty();
                 if (had) sessions.End(*ctx.principal);
-                return JsonResponse(200, json::object{{"signedOut", had}});
+                HttpResponse r = JsonResponse(200, json::object{{"signedOut", had}});
+                // Whatever the cookie held (an ended session too), the browser drops it.
+                if (!session_cookie.ValueIn(ctx.request).empty()) r.WithHeader("Set-Cookie", session_cookie.Clear());
+                return r;
               },
-              {.summary = "End the caller's session at once. Without a session there is nothing to end "
-                          "(signedOut false).",
+              {.summary = "End the caller's session at once (and clear the browser session cookie). Without a "
+                          "session there is nothing to end (signedOut false).",
                .tag = "sign-in",
                .response = Schema::Object({Required("signedOut", Schema::Boolean())})}});
 

@@ -77,14 +77,7 @@ export async function run(h) {
   expect(/\(4\d\d\)/.test(alert) && alert.trim().length >= 10, `unexpected error box: ${alert}`);
 
   step("with Spanish as the preferred language the UI speaks Spanish");
-  const status = await page.evaluate(async () => {
-    const r = await fetch("/api/users/me/preferred-language", {
-      method: "PUT",
-      headers: { Authorization: `Bearer ${sessionStorage.getItem("credence.token")}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ languageCode: "es" }),
-    });
-    return r.status;
-  });
+  const { status } = await h.inPage("PUT", "/api/users/me/preferred-language", { languageCode: "es" });
   expect(status === 200 || status === 204, `PUT preferred-language answered ${status}`);
   await page.goto(`${base}/hubs`);
   await page.getByRole("heading", { name: "Espacios" }).waitFor();
@@ -101,11 +94,5 @@ export async function run(h) {
   await h.signIn("editor", await h.demoTenantId(), "/hubs");
 
   // Back to English for the journeys after this one (same demo user).
-  await page.evaluate(async () => {
-    await fetch("/api/users/me/preferred-language", {
-      method: "PUT",
-      headers: { Authorization: `Bearer ${sessionStorage.getItem("credence.token")}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ languageCode: "en" }),
-    });
-  });
+  await h.inPage("PUT", "/api/users/me/preferred-language", { languageCode: "en" });
 }

@@ -106,18 +106,18 @@ export async function run(outer) {
       step("signed in, in the chosen tenant, on the page first asked for");
       await page.waitForURL(`${base}/hubs/handbook`);
       await page.getByText("jordan", { exact: false }).first().waitFor();
-      const me = await page.evaluate(async () => {
-        const r = await fetch("/api/users/me", {
-          headers: { Authorization: `Bearer ${sessionStorage.getItem("credence.token")}` },
-        });
-        return r.json();
-      });
+      const me = (await h.inPage("GET", "/api/users/me")).json;
       expect(me.tenantId === second && me.email === email, `signed in as ${JSON.stringify(me)}`);
+      // The session is the HttpOnly cookie the callback set; no script sees a token.
+      const session = (await outer.context.cookies(base)).find((c) => c.name === "credence_session");
+      expect(session?.httpOnly && session.sameSite === "Lax" && session.value.startsWith("crd_ss_"), "no HttpOnly session cookie");
+      const visible = await page.evaluate(() => document.cookie + JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+      expect(!visible.includes("crd_ss_"), `a script can read the session token: ${visible}`);
 
       step("switch to the other tenant from the header");
       await page.locator("select.tenant-switcher").selectOption(acme);
       await page.waitForFunction(async (want) => {
-        const r = await fetch("/api/users/me", { headers: { Authorization: `Bearer ${sessionStorage.getItem("credence.token")}` } });
+        const r = await fetch("/api/users/me");
         return (await r.json()).tenantId === want;
       }, acme);
       await page.getByRole("heading", { name: "Hubs" }).waitFor();

@@ -90,16 +90,25 @@ export function errorFor(error: unknown, field: string): string | undefined {
   return fieldErrors(error).find((e) => e.field === field || e.field.startsWith(field + "."))?.message;
 }
 
-const TOKEN_KEY = "credence.token";
+// The session itself is an HttpOnly cookie the server sets at sign-in and
+// clears at sign-out (docs/sign-in.md, "Browser sessions"): no script here
+// can read it, and every tab of the browser shares it. What the client
+// keeps is only a count of sign-ins, sign-outs and tenant switches, so that
+// what it caches for one signed-in person is not shown to the next.
+let generation = 0;
 export const session = {
-  get token(): string | null {
-    return sessionStorage.getItem(TOKEN_KEY);
+  get generation(): number {
+    return generation;
   },
-  set token(value: string | null) {
-    if (value) sessionStorage.setItem(TOKEN_KEY, value);
-    else sessionStorage.removeItem(TOKEN_KEY);
+  changed() {
+    generation += 1;
   },
 };
+
+// Sent with every request: a request the session cookie signs in that
+// changes something is refused without it (CSRF: no other site's page can
+// add a header to a request it makes to this origin).
+export const CSRF_HEADER = "X-Credence-CSRF";
 
 // Query values that are null, undefined or empty are left out.
 export function queryString(query: Record<string, string | number | boolean | null | undefined> | undefined): string {
@@ -114,16 +123,15 @@ function fill(path: string, params: Record<string, string>): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
 }
 
-// The one fetch of the client: the bearer token, a JSON or text body, and a
-// non-2xx answer thrown as its Problem. `call` is the typed form; files and
+// The one fetch of the client: the session cookie (sent by the browser) and
+// the CSRF header, a JSON or text body, and a non-2xx answer thrown as its Problem. `call` is the typed form; files and
 // plugin routes use this directly.
 export async function send(
   method: string,
   url: string,
   options: { json?: unknown; text?: string; contentType?: string; accept?: string } = {},
 ): Promise<Response> {
-  const headers: Record<string, string> = { Accept: options.accept ?? "application/json" };
-  if (session.token) headers.Authorization = `Bearer ${session.token}`;
+  const headers: Record<string, string> = { Accept: options.accept ?? "application/json", [CSRF_HEADER]: "1" };
   let body: string | undefined;
   if (options.json !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -134,7 +142,7 @@ export async function send(
   }
   let response: Response;
   try {
-    response = await fetch(url, { method: method.toUpperCase(), headers, body });
+    response = await fetch(url, { method: method.toUpperCase(), headers, body, credentials: "same-origin" });
   } catch (e) {
     throw new Problem(0, "Network error", e instanceof Error ? e.message : String(e));
   }

@@ -120,8 +120,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Development mode: sign in as a persona; the token is dev-token-<tenant_id>:<user_id>, or a session token with "session": true.
-         * @description Development mode: sign in as a persona; the token is dev-token-<tenant_id>:<user_id>, or a session token with "session": true.
+         * Development mode: sign in as a persona; the token is dev-token-<tenant_id>:<user_id>, or a session token with "session": true. With "cookie": true (and the X-Credence-CSRF header) a session is set in the browser session cookie and the answer carries no token.
+         * @description Development mode: sign in as a persona; the token is dev-token-<tenant_id>:<user_id>, or a session token with "session": true. With "cookie": true (and the X-Credence-CSRF header) a session is set in the browser session cookie and the answer carries no token.
          *
          *     Development mode only (`--dev`); 404 otherwise. No credentials needed. The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
@@ -187,7 +187,7 @@ export interface paths {
          * Whether the signed-in person may create a workspace now (POST /api/tenant/create): always in development mode (no limit given), else within --tenant-creations-per-day.
          * @description Whether the signed-in person may create a workspace now (POST /api/tenant/create): always in development mode (no limit given), else within --tenant-creations-per-day.
          *
-         *     Needs a signed-in session (`Authorization: Bearer`); the session need not have selected a tenant.
+         *     Needs a signed-in session (`Authorization: Bearer`, or the browser session cookie); the session need not have selected a tenant.
          */
         get: operations["getAuthTenantCreation"];
         put?: never;
@@ -231,7 +231,7 @@ export interface paths {
          * The signed-in user's profile and tenant role.
          * @description The signed-in user's profile and tenant role.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiUsersMe"];
         put?: never;
@@ -253,7 +253,7 @@ export interface paths {
          * The signed-in user's profile and tenant role.
          * @description The signed-in user's profile and tenant role.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getUsersMe"];
         put?: never;
@@ -275,7 +275,7 @@ export interface paths {
          * Active users of the tenant, for pickers.
          * @description Active users of the tenant, for pickers.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiUsers"];
         put?: never;
@@ -297,7 +297,7 @@ export interface paths {
          * Active users of the tenant, for pickers.
          * @description Active users of the tenant, for pickers.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getUsers"];
         put?: never;
@@ -320,7 +320,7 @@ export interface paths {
          * Set the signed-in user's preferred UI language.
          * @description Set the signed-in user's preferred UI language.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         put: operations["putApiUsersMePreferredLanguage"];
         post?: never;
@@ -328,7 +328,7 @@ export interface paths {
          * Clear the signed-in user's preferred UI language.
          * @description Clear the signed-in user's preferred UI language.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteApiUsersMePreferredLanguage"];
         options?: never;
@@ -348,7 +348,7 @@ export interface paths {
          * Set the signed-in user's preferred UI language.
          * @description Set the signed-in user's preferred UI language.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         put: operations["putUsersMePreferredLanguage"];
         post?: never;
@@ -356,7 +356,7 @@ export interface paths {
          * Clear the signed-in user's preferred UI language.
          * @description Clear the signed-in user's preferred UI language.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteUsersMePreferredLanguage"];
         options?: never;
@@ -422,7 +422,7 @@ export interface paths {
          * Remove a user from the tenant (global admin). Their content stays, owned by an inactive member until transferred.
          * @description Remove a user from the tenant (global admin). Their content stays, owned by an inactive member until transferred.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteApiUsersId"];
         options?: never;
@@ -444,7 +444,7 @@ export interface paths {
          * Remove a user from the tenant (global admin). Their content stays, owned by an inactive member until transferred.
          * @description Remove a user from the tenant (global admin). Their content stays, owned by an inactive member until transferred.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteUsersId"];
         options?: never;
@@ -512,8 +512,8 @@ export interface paths {
         get: operations["getAuthCallback"];
         put?: never;
         /**
-         * Complete a sign-in with the code and state the provider returned (the web client's form); answers the user, an opaque session token and the user's tenants.
-         * @description Complete a sign-in with the code and state the provider returned (the web client's form); answers the user, an opaque session token and the user's tenants.
+         * Complete a sign-in with the code and state the provider returned (the web client's form); answers the user, an opaque session token and the user's tenants. With "cookie": true (and the X-Credence-CSRF header) the session is set in the browser session cookie instead and the answer carries no token.
+         * @description Complete a sign-in with the code and state the provider returned (the web client's form); answers the user, an opaque session token and the user's tenants. With "cookie": true (and the X-Credence-CSRF header) the session is set in the browser session cookie instead and the answer carries no token.
          *
          *     No credentials needed. The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
@@ -534,8 +534,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * End the caller's session at once. Without a session there is nothing to end (signedOut false).
-         * @description End the caller's session at once. Without a session there is nothing to end (signedOut false).
+         * End the caller's session at once (and clear the browser session cookie). Without a session there is nothing to end (signedOut false).
+         * @description End the caller's session at once (and clear the browser session cookie). Without a session there is nothing to end (signedOut false).
          *
          *     No credentials needed.
          */
@@ -557,7 +557,7 @@ export interface paths {
          * The signed-in user's tenants, with their role.
          * @description The signed-in user's tenants, with their role.
          *
-         *     Needs a signed-in session (`Authorization: Bearer`); the session need not have selected a tenant.
+         *     Needs a signed-in session (`Authorization: Bearer`, or the browser session cookie); the session need not have selected a tenant.
          */
         get: operations["getAuthTenants"];
         put?: never;
@@ -581,7 +581,7 @@ export interface paths {
          * Scope the session to one of the user's tenants; later calls act in it.
          * @description Scope the session to one of the user's tenants; later calls act in it.
          *
-         *     Needs a signed-in session (`Authorization: Bearer`); the session need not have selected a tenant. The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in session (`Authorization: Bearer`, or the browser session cookie); the session need not have selected a tenant. The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postAuthSelectTenant"];
         delete?: never;
@@ -623,7 +623,7 @@ export interface paths {
          * Every group of the tenant with its member count, by name.
          * @description Every group of the tenant with its member count, by name.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiGroups"];
         put?: never;
@@ -651,7 +651,7 @@ export interface paths {
          * Every group of the tenant with its member count, by name.
          * @description Every group of the tenant with its member count, by name.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getGroups"];
         put?: never;
@@ -679,7 +679,7 @@ export interface paths {
          * The active tenant members in the group, by display name.
          * @description The active tenant members in the group, by display name.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiGroupsGroupIdMembers"];
         put?: never;
@@ -707,7 +707,7 @@ export interface paths {
          * The active tenant members in the group, by display name.
          * @description The active tenant members in the group, by display name.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getGroupsGroupIdMembers"];
         put?: never;
@@ -738,7 +738,7 @@ export interface paths {
          * Remove a user from the group (global admin); 404 when they are not in it.
          * @description Remove a user from the group (global admin); 404 when they are not in it.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteApiGroupsGroupIdMembersTargetUserId"];
         options?: never;
@@ -760,7 +760,7 @@ export interface paths {
          * Remove a user from the group (global admin); 404 when they are not in it.
          * @description Remove a user from the group (global admin); 404 when they are not in it.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteGroupsGroupIdMembersTargetUserId"];
         options?: never;
@@ -879,7 +879,7 @@ export interface paths {
          * Invitations of the tenant, newest first (global admin).
          * @description Invitations of the tenant, newest first (global admin).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiUsersInvitations"];
         put?: never;
@@ -901,7 +901,7 @@ export interface paths {
          * Invitations of the tenant, newest first (global admin).
          * @description Invitations of the tenant, newest first (global admin).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getUsersInvitations"];
         put?: never;
@@ -967,7 +967,7 @@ export interface paths {
          * Hubs the caller can view.
          * @description Hubs the caller can view.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiHubs"];
         put?: never;
@@ -975,7 +975,7 @@ export interface paths {
          * Create a hub (global admin). The creator owns it. categoryId and tagIds must name the tenant's categories and tags (400 otherwise).
          * @description Create a hub (global admin). The creator owns it. categoryId and tagIds must name the tenant's categories and tags (400 otherwise).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiHubs"];
         delete?: never;
@@ -995,14 +995,14 @@ export interface paths {
          * A hub (Hub Viewer+; 404 for a hub the caller cannot view).
          * @description A hub (Hub Viewer+; 404 for a hub the caller cannot view).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiHubsKey"];
         /**
          * Update a hub (Hub Admin). Optional fields left out are cleared.
          * @description Update a hub (Hub Admin). Optional fields left out are cleared.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         put: operations["putApiHubsKey"];
         post?: never;
@@ -1010,7 +1010,7 @@ export interface paths {
          * Delete a hub with all its entries (the owner or a global admin); 422 guard_denied when a plugin action guard (Hub.Delete) denies it (nothing is deleted).
          * @description Delete a hub with all its entries (the owner or a global admin); 422 guard_denied when a plugin action guard (Hub.Delete) denies it (nothing is deleted).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteApiHubsKey"];
         options?: never;
@@ -1029,7 +1029,7 @@ export interface paths {
          * The caller's role in the hub.
          * @description The caller's role in the hub.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiHubsKeyPermissions"];
         put?: never;
@@ -1053,7 +1053,7 @@ export interface paths {
          * Give the hub to another user of the tenant (Hub Admin).
          * @description Give the hub to another user of the tenant (Hub Admin).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiHubsKeyTransferOwnership"];
         delete?: never;
@@ -1073,7 +1073,7 @@ export interface paths {
          * Entries of a hub (Hub Viewer+), by title; listings carry no content.
          * @description Entries of a hub (Hub Viewer+), by title; listings carry no content.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiEntriesHubsHubKey"];
         put?: never;
@@ -1095,7 +1095,7 @@ export interface paths {
          * The hub's root entry (home page); 404 when none is set.
          * @description The hub's root entry (home page); 404 when none is set.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiEntriesHubsHubKeyRootEntry"];
         put?: never;
@@ -1117,7 +1117,7 @@ export interface paths {
          * Search titles and block text, ranked (titles weigh more); only entries the caller may open.
          * @description Search titles and block text, ranked (titles weigh more); only entries the caller may open.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiEntriesSearch"];
         put?: never;
@@ -1139,7 +1139,7 @@ export interface paths {
          * Entries past their expiry date that the caller may open.
          * @description Entries past their expiry date that the caller may open.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiEntriesExpired"];
         put?: never;
@@ -1161,14 +1161,14 @@ export interface paths {
          * An entry (Entry Viewer+), translated into ?language= (default en) when a translation exists; untranslated blocks show the original, removed ones "[Content removed]".
          * @description An entry (Entry Viewer+), translated into ?language= (default en) when a translation exists; untranslated blocks show the original, removed ones "[Content removed]".
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiEntriesId"];
         /**
          * Update an entry (Entry Editor+): re-hashes blocks; translations of changed blocks become stale. With ?language= of a translation, updates that translation. A save that publishes a draft (status Published) is guarded as Entry.Publish: 422 guard_denied, nothing saved.
          * @description Update an entry (Entry Editor+): re-hashes blocks; translations of changed blocks become stale. With ?language= of a translation, updates that translation. A save that publishes a draft (status Published) is guarded as Entry.Publish: 422 guard_denied, nothing saved.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         put: operations["putApiEntriesId"];
         post?: never;
@@ -1176,7 +1176,7 @@ export interface paths {
          * Delete an entry (its owner); 400 for a hub's root entry; 422 guard_denied when a plugin action guard (Entry.Delete) denies it (nothing is deleted): safe-delete denies entry_used_by_ai unless confirm=true with a reason.
          * @description Delete an entry (its owner); 400 for a hub's root entry; 422 guard_denied when a plugin action guard (Entry.Delete) denies it (nothing is deleted): safe-delete denies entry_used_by_ai unless confirm=true with a reason.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteApiEntriesId"];
         options?: never;
@@ -1197,7 +1197,7 @@ export interface paths {
          * Create an entry (Hub Editor+). Blocks get ids; the response carries them.
          * @description Create an entry (Hub Editor+). Blocks get ids; the response carries them.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiEntries"];
         delete?: never;
@@ -1219,7 +1219,7 @@ export interface paths {
          * Publish an entry (Entry Editor+). 422 guard_denied (reasonCode, message, metadata, pluginId) when a plugin action guard (Entry.Publish) denies it; the entry is unchanged.
          * @description Publish an entry (Entry Editor+). 422 guard_denied (reasonCode, message, metadata, pluginId) when a plugin action guard (Entry.Publish) denies it; the entry is unchanged.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         post: operations["postApiEntriesIdPublish"];
         delete?: never;
@@ -1241,7 +1241,7 @@ export interface paths {
          * Give the entry to another user of the tenant (Entry Editor+).
          * @description Give the entry to another user of the tenant (Entry Editor+).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiEntriesIdTransferOwnership"];
         delete?: never;
@@ -1267,7 +1267,7 @@ export interface paths {
          * Relabel the original's language (Entry Editor+); 409 when a translation in that language exists.
          * @description Relabel the original's language (Entry Editor+); 409 when a translation in that language exists.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         patch: operations["patchApiEntriesIdOriginalLanguage"];
         trace?: never;
@@ -1284,7 +1284,7 @@ export interface paths {
          * Make the entry its hub's root entry, replacing the previous one (Entry Editor+).
          * @description Make the entry its hub's root entry, replacing the previous one (Entry Editor+).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         put: operations["putApiEntriesIdSetRoot"];
         post?: never;
@@ -1305,7 +1305,7 @@ export interface paths {
          * Translations of an entry with their staleness (Entry Viewer+).
          * @description Translations of an entry with their staleness (Entry Viewer+).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiEntriesEntryIdTranslations"];
         put?: never;
@@ -1327,7 +1327,7 @@ export interface paths {
          * A full translation (Entry Viewer+).
          * @description A full translation (Entry Viewer+).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiEntriesEntryIdTranslationsLanguage"];
         put?: never;
@@ -1335,14 +1335,14 @@ export interface paths {
          * Create a translation (Entry Editor+); every block carries the blockId of the original block it translates. With useAutoTranslation, machine-translates the missing and stale blocks synchronously (marked machine-translated until a person edits or confirms them); 502 when the provider fails (mt_auth_failed, mt_quota_exceeded, mt_timeout, mt_unavailable, mt_bad_response).
          * @description Create a translation (Entry Editor+); every block carries the blockId of the original block it translates. With useAutoTranslation, machine-translates the missing and stale blocks synchronously (marked machine-translated until a person edits or confirms them); 502 when the provider fails (mt_auth_failed, mt_quota_exceeded, mt_timeout, mt_unavailable, mt_bad_response).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiEntriesEntryIdTranslationsLanguage"];
         /**
          * Delete a translation and all its blocks (Entry Editor+).
          * @description Delete a translation and all its blocks (Entry Editor+).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteApiEntriesEntryIdTranslationsLanguage"];
         options?: never;
@@ -1361,7 +1361,7 @@ export interface paths {
          * Whether this server can machine-translate (useAutoTranslation), and with which providers, the default first (docs/machine-translation.md).
          * @description Whether this server can machine-translate (useAutoTranslation), and with which providers, the default first (docs/machine-translation.md).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiMachineTranslation"];
         put?: never;
@@ -1383,7 +1383,7 @@ export interface paths {
          * A translation's status: Draft (incomplete), Stale or UpToDate.
          * @description A translation's status: Draft (incomplete), Stale or UpToDate.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiEntriesEntryIdTranslationsLanguageStatus"];
         put?: never;
@@ -1406,7 +1406,7 @@ export interface paths {
          * Declare the translation's blocks current with their original (Entry Editor+): every block, or the blockIds given; 422 guard_denied when a plugin action guard (Translation.MarkUpToDate) denies it.
          * @description Declare the translation's blocks current with their original (Entry Editor+): every block, or the blockIds given; 422 guard_denied when a plugin action guard (Translation.MarkUpToDate) denies it.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         put: operations["putApiEntriesEntryIdTranslationsLanguageMarkUptodate"];
         post?: never;
@@ -1427,7 +1427,7 @@ export interface paths {
          * Translated blocks whose original changed since they were translated.
          * @description Translated blocks whose original changed since they were translated.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiEntriesEntryIdTranslationsLanguageStaleBlocks"];
         put?: never;
@@ -1449,7 +1449,7 @@ export interface paths {
          * The hub's memberships, users and groups, in the order they were granted (Hub Viewer+).
          * @description The hub's memberships, users and groups, in the order they were granted (Hub Viewer+).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiHubsHubIdMemberships"];
         put?: never;
@@ -1473,7 +1473,7 @@ export interface paths {
          * Give a user a role in the hub (Hub Admin). 201 when added; a user who already has a membership gets the new role and the answer is 200 with that membership.
          * @description Give a user a role in the hub (Hub Admin). 201 when added; a user who already has a membership gets the new role and the answer is 200 with that membership.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiHubsHubIdMembershipsUsers"];
         delete?: never;
@@ -1495,7 +1495,7 @@ export interface paths {
          * Give a group a role in the hub (Hub Admin); every member of the group gets it. 201 when added; a group that already has a membership gets the new role (200).
          * @description Give a group a role in the hub (Hub Admin); every member of the group gets it. 201 when added; a group that already has a membership gets the new role (200).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiHubsHubIdMembershipsGroups"];
         delete?: never;
@@ -1516,7 +1516,7 @@ export interface paths {
          * Change a membership's role (Hub Admin); 404 when the membership is not in this hub.
          * @description Change a membership's role (Hub Admin); 404 when the membership is not in this hub.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         put: operations["putApiHubsHubIdMembershipsMembershipIdRole"];
         post?: never;
@@ -1540,7 +1540,7 @@ export interface paths {
          * Remove a membership (Hub Admin); 404 when it is not in this hub.
          * @description Remove a membership (Hub Admin); 404 when it is not in this hub.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteApiHubsHubIdMembershipsMembershipId"];
         options?: never;
@@ -1559,7 +1559,7 @@ export interface paths {
          * The entry's own permissions, users and groups, in the order they were granted (Entry Viewer+). Access through the hub is not listed here.
          * @description The entry's own permissions, users and groups, in the order they were granted (Entry Viewer+). Access through the hub is not listed here.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiEntriesEntryIdPermissions"];
         put?: never;
@@ -1583,7 +1583,7 @@ export interface paths {
          * Give a user a role on the entry (Entry Editor+). 201 when granted; a user who already has a permission on the entry gets the new role (200).
          * @description Give a user a role on the entry (Entry Editor+). 201 when granted; a user who already has a permission on the entry gets the new role (200).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiEntriesEntryIdPermissionsUsers"];
         delete?: never;
@@ -1605,7 +1605,7 @@ export interface paths {
          * Give a group a role on the entry (Entry Editor+). 201 when granted; a group that already has a permission on the entry gets the new role (200).
          * @description Give a group a role on the entry (Entry Editor+). 201 when granted; a group that already has a permission on the entry gets the new role (200).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiEntriesEntryIdPermissionsGroups"];
         delete?: never;
@@ -1628,7 +1628,7 @@ export interface paths {
          * Revoke a permission (Entry Editor+); 404 when it is not on this entry.
          * @description Revoke a permission (Entry Editor+); 404 when it is not on this entry.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteApiEntriesEntryIdPermissionsPermissionId"];
         options?: never;
@@ -1647,7 +1647,7 @@ export interface paths {
          * Expiry templates of the tenant, by name ignoring case.
          * @description Expiry templates of the tenant, by name ignoring case.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiExpiryTemplates"];
         put?: never;
@@ -1675,7 +1675,7 @@ export interface paths {
          * The tenant's default expiry template; 404 when there is none.
          * @description The tenant's default expiry template; 404 when there is none.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiExpiryTemplatesDefault"];
         put?: never;
@@ -1697,7 +1697,7 @@ export interface paths {
          * One expiry template.
          * @description One expiry template.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiExpiryTemplatesId"];
         /**
@@ -1712,7 +1712,7 @@ export interface paths {
          * Delete an expiry template (global admin). 409 template_in_use while an entry or a hub uses it.
          * @description Delete an expiry template (global admin). 409 template_in_use while an entry or a hub uses it.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteApiExpiryTemplatesId"];
         options?: never;
@@ -1731,7 +1731,7 @@ export interface paths {
          * How many entries and hubs use the template.
          * @description How many entries and hubs use the template.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiExpiryTemplatesIdUsageStats"];
         put?: never;
@@ -1755,7 +1755,7 @@ export interface paths {
          * Make the template the tenant's only default (global admin).
          * @description Make the template the tenant's only default (global admin).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         post: operations["postApiExpiryTemplatesIdSetDefault"];
         delete?: never;
@@ -1775,7 +1775,7 @@ export interface paths {
          * Review checklists of the tenant, by name; with hubId, that hub's and the tenant-wide ones.
          * @description Review checklists of the tenant, by name; with hubId, that hub's and the tenant-wide ones.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiReviewChecklists"];
         put?: never;
@@ -1803,7 +1803,7 @@ export interface paths {
          * Review checklists of the tenant, by name; with hubId, that hub's and the tenant-wide ones.
          * @description Review checklists of the tenant, by name; with hubId, that hub's and the tenant-wide ones.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getReviewChecklists"];
         put?: never;
@@ -1840,7 +1840,7 @@ export interface paths {
          * Delete a review checklist (global admin). 409 checklist_in_use while an expiry template refers to it.
          * @description Delete a review checklist (global admin). 409 checklist_in_use while an expiry template refers to it.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteApiReviewChecklistsId"];
         options?: never;
@@ -1868,7 +1868,7 @@ export interface paths {
          * Delete a review checklist (global admin). 409 checklist_in_use while an expiry template refers to it.
          * @description Delete a review checklist (global admin). 409 checklist_in_use while an expiry template refers to it.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteReviewChecklistsId"];
         options?: never;
@@ -1887,7 +1887,7 @@ export interface paths {
          * The entry's expiry status now (entry Viewer+), from its expiry date and the windows of the template that applies.
          * @description The entry's expiry status now (entry Viewer+), from its expiry date and the windows of the template that applies.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiEntriesEntryIdExpiryStatus"];
         put?: never;
@@ -1909,7 +1909,7 @@ export interface paths {
          * The resolved expiry template of the entry (entry Viewer+) and its windows; may be inherited from the hub or the tenant.
          * @description The resolved expiry template of the entry (entry Viewer+) and its windows; may be inherited from the hub or the tenant.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiEntriesEntryIdExpiryConfig"];
         put?: never;
@@ -1931,7 +1931,7 @@ export interface paths {
          * The expiry template that applies to the entry (entry Viewer+): its custom one, else its hub's default, else the tenant's default, else none.
          * @description The expiry template that applies to the entry (entry Viewer+): its custom one, else its hub's default, else the tenant's default, else none.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiEntriesEntryIdEffectiveTemplate"];
         put?: never;
@@ -1955,7 +1955,7 @@ export interface paths {
          * Give the entry a custom expiry template (entry Editor+); returns the new effective template (source entry). 400 when templateId is not a template of the tenant.
          * @description Give the entry a custom expiry template (entry Editor+); returns the new effective template (source entry). 400 when templateId is not a template of the tenant.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiEntriesEntryIdChangeTemplate"];
         delete?: never;
@@ -1977,7 +1977,7 @@ export interface paths {
          * Record a review of the entry (entry Editor+). It renews the expiry by the template's expiryDays when the template requires a review and this one is strong enough, or when the template auto-renews on attestation and this Attestation comes while the entry is ExpiringSoon or in Warning; never while expiry is paused.
          * @description Record a review of the entry (entry Editor+). It renews the expiry by the template's expiryDays when the template requires a review and this one is strong enough, or when the template auto-renews on attestation and this Attestation comes while the entry is ExpiringSoon or in Warning; never while expiry is paused.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiEntriesEntryIdReview"];
         delete?: never;
@@ -1997,7 +1997,7 @@ export interface paths {
          * Every review of the entry, newest first (entry Viewer+).
          * @description Every review of the entry, newest first (entry Viewer+).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiEntriesEntryIdReviewHistory"];
         put?: never;
@@ -2019,7 +2019,7 @@ export interface paths {
          * Whether the caller could renew the entry now, and what stands in the way (entry Viewer+).
          * @description Whether the caller could renew the entry now, and what stands in the way (entry Viewer+).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiEntriesEntryIdRenewalEligibility"];
         put?: never;
@@ -2042,14 +2042,14 @@ export interface paths {
          * Renew the entry's expiry from now by the configured duration (the template's expiryDays, else the hub's defaultExpiryDays); entry Editor+. The same blockers as POST apply (409 renewal_blocked).
          * @description Renew the entry's expiry from now by the configured duration (the template's expiryDays, else the hub's defaultExpiryDays); entry Editor+. The same blockers as POST apply (409 renewal_blocked).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         put: operations["putApiEntriesEntryIdRenew"];
         /**
          * Renew the entry's expiry from now (entry Editor+) by customExpiryDays or the configured duration; an empty body is {}. 409 renewal_blocked, with blockers, while expiry is paused or the template's review requirement is not met.
          * @description Renew the entry's expiry from now (entry Editor+) by customExpiryDays or the configured duration; an empty body is {}. 409 renewal_blocked, with blockers, while expiry is paused or the template's review requirement is not met.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiEntriesEntryIdRenew"];
         delete?: never;
@@ -2071,7 +2071,7 @@ export interface paths {
          * Pause the entry's expiry (entry Editor+): its status and daysUntilExpiry stand still until resumed; an empty body is {}. 409 already_paused.
          * @description Pause the entry's expiry (entry Editor+): its status and daysUntilExpiry stand still until resumed; an empty body is {}. 409 already_paused.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiEntriesEntryIdExpiryPause"];
         delete?: never;
@@ -2093,7 +2093,7 @@ export interface paths {
          * Resume the entry's expiry (entry Editor+): the expiry date moves later by the paused time, so the remaining time is kept. 409 not_paused.
          * @description Resume the entry's expiry (entry Editor+): the expiry date moves later by the paused time, so the remaining time is kept. 409 not_paused.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         post: operations["postApiEntriesEntryIdExpiryResume"];
         delete?: never;
@@ -2115,7 +2115,7 @@ export interface paths {
          * Renew several entries (up to 100), each on its own as POST renew would (source bulk). Always 200 once the request is valid: each result says whether its entry was renewed or why not (404, 403, 409 renewal_blocked with blockers).
          * @description Renew several entries (up to 100), each on its own as POST renew would (source bulk). Always 200 once the request is valid: each result says whether its entry was renewed or why not (404, 403, 409 renewal_blocked with blockers).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiNotificationsBulkRenew"];
         delete?: never;
@@ -2135,7 +2135,7 @@ export interface paths {
          * Expiry counts of the entries the signed-in user owns, and their upcoming deadlines (published, not yet expired, soonest first, at most 20).
          * @description Expiry counts of the entries the signed-in user owns, and their upcoming deadlines (published, not yet expired, soonest first, at most 20).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiExpiryDashboardMe"];
         put?: never;
@@ -2157,7 +2157,7 @@ export interface paths {
          * Per-hub expiry counts across the tenant, over the hubs and entries the caller may view.
          * @description Per-hub expiry counts across the tenant, over the hubs and entries the caller may view.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiExpiryDashboardSummary"];
         put?: never;
@@ -2179,7 +2179,7 @@ export interface paths {
          * The expiry status of every entry of the hub the caller may view (hub Viewer+), soonest expiry date first.
          * @description The expiry status of every entry of the hub the caller may view (hub Viewer+), soonest expiry date first.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiExpiryDashboardHubsHubKeyEntries"];
         put?: never;
@@ -2201,7 +2201,7 @@ export interface paths {
          * The signed-in user's unacknowledged expiry notifications, newest first (at most 200): one each time an entry they own entered ExpiringSoon, Warning or Expired.
          * @description The signed-in user's unacknowledged expiry notifications, newest first (at most 200): one each time an entry they own entered ExpiringSoon, Warning or Expired.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiNotificationsExpiryWarnings"];
         put?: never;
@@ -2225,7 +2225,7 @@ export interface paths {
          * Acknowledge every unacknowledged notification of the caller at once; answers how many.
          * @description Acknowledge every unacknowledged notification of the caller at once; answers how many.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         post: operations["postApiNotificationsAcknowledgeAll"];
         delete?: never;
@@ -2247,7 +2247,7 @@ export interface paths {
          * Acknowledge one of the caller's notifications (404 for anyone else's); it leaves the expiry-warnings list. Acknowledging again changes nothing.
          * @description Acknowledge one of the caller's notifications (404 for anyone else's); it leaves the expiry-warnings list. Acknowledging again changes nothing.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         post: operations["postApiNotificationsIdAcknowledge"];
         delete?: never;
@@ -2267,7 +2267,7 @@ export interface paths {
          * Notification channels of the tenant, by name ignoring case. Callers who are not global admins get each configuration without its credentials.
          * @description Notification channels of the tenant, by name ignoring case. Callers who are not global admins get each configuration without its credentials.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiNotificationChannels"];
         put?: never;
@@ -2295,7 +2295,7 @@ export interface paths {
          * Notification channels of the tenant, by name ignoring case. Callers who are not global admins get each configuration without its credentials.
          * @description Notification channels of the tenant, by name ignoring case. Callers who are not global admins get each configuration without its credentials.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getNotificationChannels"];
         put?: never;
@@ -2323,7 +2323,7 @@ export interface paths {
          * One notification channel; its credentials for global admins only.
          * @description One notification channel; its credentials for global admins only.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiNotificationChannelsId"];
         /**
@@ -2338,7 +2338,7 @@ export interface paths {
          * Delete a notification channel and its deliveries, sent or not (global admin).
          * @description Delete a notification channel and its deliveries, sent or not (global admin).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteApiNotificationChannelsId"];
         options?: never;
@@ -2357,7 +2357,7 @@ export interface paths {
          * One notification channel; its credentials for global admins only.
          * @description One notification channel; its credentials for global admins only.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getNotificationChannelsId"];
         /**
@@ -2372,7 +2372,7 @@ export interface paths {
          * Delete a notification channel and its deliveries, sent or not (global admin).
          * @description Delete a notification channel and its deliveries, sent or not (global admin).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteNotificationChannelsId"];
         options?: never;
@@ -2393,7 +2393,7 @@ export interface paths {
          * Queue a test message (event channel.test) to this channel only, also when it is disabled (global admin). Sent by the outbox like any delivery: the answer does not wait for the receiver; see .../deliveries and .../stats for the outcome.
          * @description Queue a test message (event channel.test) to this channel only, also when it is disabled (global admin). Sent by the outbox like any delivery: the answer does not wait for the receiver; see .../deliveries and .../stats for the outcome.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         post: operations["postApiNotificationChannelsIdTest"];
         delete?: never;
@@ -2415,7 +2415,7 @@ export interface paths {
          * Queue a test message (event channel.test) to this channel only, also when it is disabled (global admin). Sent by the outbox like any delivery: the answer does not wait for the receiver; see .../deliveries and .../stats for the outcome.
          * @description Queue a test message (event channel.test) to this channel only, also when it is disabled (global admin). Sent by the outbox like any delivery: the answer does not wait for the receiver; see .../deliveries and .../stats for the outcome.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         post: operations["postNotificationChannelsIdTest"];
         delete?: never;
@@ -2435,7 +2435,7 @@ export interface paths {
          * Delivery statistics of the channel: successful and failed attempts, the last attempt, deliveries still pending.
          * @description Delivery statistics of the channel: successful and failed attempts, the last attempt, deliveries still pending.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiNotificationChannelsIdStats"];
         put?: never;
@@ -2457,7 +2457,7 @@ export interface paths {
          * Delivery statistics of the channel: successful and failed attempts, the last attempt, deliveries still pending.
          * @description Delivery statistics of the channel: successful and failed attempts, the last attempt, deliveries still pending.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getNotificationChannelsIdStats"];
         put?: never;
@@ -2479,7 +2479,7 @@ export interface paths {
          * The channel's newest 50 deliveries, newest first (global admin): status, attempts, the last error and the next attempt.
          * @description The channel's newest 50 deliveries, newest first (global admin): status, attempts, the last error and the next attempt.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiNotificationChannelsIdDeliveries"];
         put?: never;
@@ -2501,7 +2501,7 @@ export interface paths {
          * The channel's newest 50 deliveries, newest first (global admin): status, attempts, the last error and the next attempt.
          * @description The channel's newest 50 deliveries, newest first (global admin): status, attempts, the last error and the next attempt.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getNotificationChannelsIdDeliveries"];
         put?: never;
@@ -2523,7 +2523,7 @@ export interface paths {
          * The tenant's API keys that are not revoked, oldest first (global admin). Metadata only: the secret is never shown again after creation.
          * @description The tenant's API keys that are not revoked, oldest first (global admin). Metadata only: the secret is never shown again after creation.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiApikeys"];
         put?: never;
@@ -2551,7 +2551,7 @@ export interface paths {
          * The tenant's API keys that are not revoked, oldest first (global admin). Metadata only: the secret is never shown again after creation.
          * @description The tenant's API keys that are not revoked, oldest first (global admin). Metadata only: the secret is never shown again after creation.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApikeys"];
         put?: never;
@@ -2582,7 +2582,7 @@ export interface paths {
          * Revoke a key (global admin): it stops authenticating at once; access tokens already issued to it stay valid until they expire. 404 for an unknown, revoked or other tenant's key.
          * @description Revoke a key (global admin): it stops authenticating at once; access tokens already issued to it stay valid until they expire. 404 for an unknown, revoked or other tenant's key.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteApiApikeysId"];
         options?: never;
@@ -2604,7 +2604,7 @@ export interface paths {
          * Revoke a key (global admin): it stops authenticating at once; access tokens already issued to it stay valid until they expire. 404 for an unknown, revoked or other tenant's key.
          * @description Revoke a key (global admin): it stops authenticating at once; access tokens already issued to it stay valid until they expire. 404 for an unknown, revoked or other tenant's key.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteApikeysId"];
         options?: never;
@@ -2622,8 +2622,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * OAuth 2.0 token endpoint, client-credentials grant (RFC 6749 section 4.4). Client authentication by HTTP Basic (RFC 6749 section 2.3.1) or client_id and client_secret in the body, not both. Errors are RFC 6749 section 5.2 JSON {error, error_description}, not problem+json: invalid_request, unsupported_grant_type, invalid_scope (400), invalid_client (401, WWW-Authenticate: Basic). Every answer carries Cache-Control: no-store.
-         * @description OAuth 2.0 token endpoint, client-credentials grant (RFC 6749 section 4.4). Client authentication by HTTP Basic (RFC 6749 section 2.3.1) or client_id and client_secret in the body, not both. Errors are RFC 6749 section 5.2 JSON {error, error_description}, not problem+json: invalid_request, unsupported_grant_type, invalid_scope (400), invalid_client (401, WWW-Authenticate: Basic). Every answer carries Cache-Control: no-store.
+         * OAuth 2.0 token endpoint, client-credentials grant (RFC 6749 section 4.4). Client authentication by HTTP Basic (RFC 6749 section 2.3.1) or client_id and client_secret in the body, not both. Errors are RFC 6749 section 5.2 JSON {error, error_description}, not problem+json: invalid_request, unsupported_grant_type, invalid_scope, invalid_target (400), invalid_client (401, WWW-Authenticate: Basic). Every answer carries Cache-Control: no-store.
+         * @description OAuth 2.0 token endpoint, client-credentials grant (RFC 6749 section 4.4). Client authentication by HTTP Basic (RFC 6749 section 2.3.1) or client_id and client_secret in the body, not both. Errors are RFC 6749 section 5.2 JSON {error, error_description}, not problem+json: invalid_request, unsupported_grant_type, invalid_scope, invalid_target (400), invalid_client (401, WWW-Authenticate: Basic). Every answer carries Cache-Control: no-store.
          *
          *     No credentials needed.
          */
@@ -2691,7 +2691,7 @@ export interface paths {
          * What evaluate would decide now, for a person looking (the web client's trust badge): the same body and per-source answers, but recorded nowhere (no ledger record, no decisionId, no event). Signed-in people only; applications call evaluate.
          * @description What evaluate would decide now, for a person looking (the web client's trust badge): the same body and per-source answers, but recorded nowhere (no ledger record, no decisionId, no event). Signed-in people only; applications call evaluate.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiTrustPreview"];
         delete?: never;
@@ -3636,8 +3636,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The compliance reports: key, title, the question each answers and its columns.
-         * @description The compliance reports: key, title, the question each answers and its columns.
+         * The compliance reports: key, title, the question each answers and its columns. Titles and descriptions follow the caller's preferred language, else Accept-Language (English and Spanish).
+         * @description The compliance reports: key, title, the question each answers and its columns. Titles and descriptions follow the caller's preferred language, else Accept-Language (English and Spanish).
          *
          *     Needs a signed-in owner of the tenant (tenant role Owner).
          */
@@ -4031,7 +4031,7 @@ export interface paths {
          * The tenant's languages, enabled or not, by sortOrder then code.
          * @description The tenant's languages, enabled or not, by sortOrder then code.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getAdminLanguages"];
         put?: never;
@@ -4059,7 +4059,7 @@ export interface paths {
          * The tenant's languages, enabled or not, by sortOrder then code.
          * @description The tenant's languages, enabled or not, by sortOrder then code.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiAdminLanguages"];
         put?: never;
@@ -4087,7 +4087,7 @@ export interface paths {
          * The tenant's enabled languages.
          * @description The tenant's enabled languages.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getAdminLanguagesEnabled"];
         put?: never;
@@ -4109,7 +4109,7 @@ export interface paths {
          * The tenant's enabled languages.
          * @description The tenant's enabled languages.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiAdminLanguagesEnabled"];
         put?: never;
@@ -4131,7 +4131,7 @@ export interface paths {
          * The tenant's default language.
          * @description The tenant's default language.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getAdminLanguagesDefault"];
         put?: never;
@@ -4153,7 +4153,7 @@ export interface paths {
          * The tenant's default language.
          * @description The tenant's default language.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiAdminLanguagesDefault"];
         put?: never;
@@ -4275,7 +4275,7 @@ export interface paths {
          * Tags whose name starts with q, ignoring case, by name.
          * @description Tags whose name starts with q, ignoring case, by name.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getTagsSearch"];
         put?: never;
@@ -4297,7 +4297,7 @@ export interface paths {
          * Tags whose name starts with q, ignoring case, by name.
          * @description Tags whose name starts with q, ignoring case, by name.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiTagsSearch"];
         put?: never;
@@ -4319,7 +4319,7 @@ export interface paths {
          * Every category of the tenant with its usage count, by name.
          * @description Every category of the tenant with its usage count, by name.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getCategories"];
         put?: never;
@@ -4347,7 +4347,7 @@ export interface paths {
          * Every category of the tenant with its usage count, by name.
          * @description Every category of the tenant with its usage count, by name.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiCategories"];
         put?: never;
@@ -4375,7 +4375,7 @@ export interface paths {
          * One category.
          * @description One category.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getCategoriesId"];
         /**
@@ -4409,7 +4409,7 @@ export interface paths {
          * One category.
          * @description One category.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiCategoriesId"];
         /**
@@ -4443,7 +4443,7 @@ export interface paths {
          * Every tag of the tenant with its usage count, by name.
          * @description Every tag of the tenant with its usage count, by name.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getTags"];
         put?: never;
@@ -4471,7 +4471,7 @@ export interface paths {
          * Every tag of the tenant with its usage count, by name.
          * @description Every tag of the tenant with its usage count, by name.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiTags"];
         put?: never;
@@ -4499,7 +4499,7 @@ export interface paths {
          * One tag.
          * @description One tag.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getTagsId"];
         /**
@@ -4533,7 +4533,7 @@ export interface paths {
          * One tag.
          * @description One tag.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiTagsId"];
         /**
@@ -4567,14 +4567,14 @@ export interface paths {
          * The entry's category and tags (entry Viewer+).
          * @description The entry's category and tags (entry Viewer+).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiEntriesIdClassification"];
         /**
          * Set the entry's category and/or tags (entry Editor+). 400 for an id that is not one of the tenant's categories or tags.
          * @description Set the entry's category and/or tags (entry Editor+). 400 for an id that is not one of the tenant's categories or tags.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         put: operations["putApiEntriesIdClassification"];
         post?: never;
@@ -4595,14 +4595,14 @@ export interface paths {
          * The hub's category and tags (hub Viewer+).
          * @description The hub's category and tags (hub Viewer+).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiHubsKeyClassification"];
         /**
          * Set the hub's category and/or tags (hub Admin+): categoryId null clears, absent keeps; tagIds replaces. 400 for an id that is not one of the tenant's.
          * @description Set the hub's category and/or tags (hub Admin+): categoryId null clears, absent keeps; tagIds replaces. 400 for an id that is not one of the tenant's.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         put: operations["putApiHubsKeyClassification"];
         post?: never;
@@ -4623,7 +4623,7 @@ export interface paths {
          * The tenant's block-type heuristics, by priority then name.
          * @description The tenant's block-type heuristics, by priority then name.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getBlockTypeHeuristics"];
         put?: never;
@@ -4651,7 +4651,7 @@ export interface paths {
          * The tenant's block-type heuristics, by priority then name.
          * @description The tenant's block-type heuristics, by priority then name.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiBlocktypeheuristics"];
         put?: never;
@@ -4681,7 +4681,7 @@ export interface paths {
          * Classify every top-level block of a sample document with the tenant's heuristics; blockClass is null where none matched.
          * @description Classify every top-level block of a sample document with the tenant's heuristics; blockClass is null where none matched.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postBlockTypeHeuristicsTest"];
         delete?: never;
@@ -4703,7 +4703,7 @@ export interface paths {
          * Classify every top-level block of a sample document with the tenant's heuristics; blockClass is null where none matched.
          * @description Classify every top-level block of a sample document with the tenant's heuristics; blockClass is null where none matched.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiBlocktypeheuristicsTest"];
         delete?: never;
@@ -4723,7 +4723,7 @@ export interface paths {
          * One block-type heuristic.
          * @description One block-type heuristic.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getBlockTypeHeuristicsId"];
         /**
@@ -4757,7 +4757,7 @@ export interface paths {
          * One block-type heuristic.
          * @description One block-type heuristic.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiBlocktypeheuristicsId"];
         /**
@@ -4791,7 +4791,7 @@ export interface paths {
          * The tenant's style rules, by language then name.
          * @description The tenant's style rules, by language then name.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getAdminStyleRules"];
         put?: never;
@@ -4819,7 +4819,7 @@ export interface paths {
          * The tenant's style rules, by language then name.
          * @description The tenant's style rules, by language then name.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiAdminStyleRules"];
         put?: never;
@@ -4849,7 +4849,7 @@ export interface paths {
          * Check a text, or an entry's blocks (its original, or its translation in language), against the tenant's style rules of the language: every match with rule, offset, length, severity and message.
          * @description Check a text, or an entry's blocks (its original, or its translation in language), against the tenant's style rules of the language: every match with rule, offset, length, severity and message.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postAdminStyleRulesCheck"];
         delete?: never;
@@ -4871,7 +4871,7 @@ export interface paths {
          * Check a text, or an entry's blocks (its original, or its translation in language), against the tenant's style rules of the language: every match with rule, offset, length, severity and message.
          * @description Check a text, or an entry's blocks (its original, or its translation in language), against the tenant's style rules of the language: every match with rule, offset, length, severity and message.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiAdminStyleRulesCheck"];
         delete?: never;
@@ -4891,7 +4891,7 @@ export interface paths {
          * One style rule.
          * @description One style rule.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getAdminStyleRulesId"];
         /**
@@ -4925,7 +4925,7 @@ export interface paths {
          * One style rule.
          * @description One style rule.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiAdminStyleRulesId"];
         /**
@@ -4959,7 +4959,7 @@ export interface paths {
          * The tenant's glossaries, by name, without their terms.
          * @description The tenant's glossaries, by name, without their terms.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getAdminGlossaries"];
         put?: never;
@@ -4987,7 +4987,7 @@ export interface paths {
          * The tenant's glossaries, by name, without their terms.
          * @description The tenant's glossaries, by name, without their terms.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiAdminGlossaries"];
         put?: never;
@@ -5015,7 +5015,7 @@ export interface paths {
          * One glossary with its terms.
          * @description One glossary with its terms.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getAdminGlossariesId"];
         /**
@@ -5049,7 +5049,7 @@ export interface paths {
          * One glossary with its terms.
          * @description One glossary with its terms.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiAdminGlossariesId"];
         /**
@@ -5171,7 +5171,7 @@ export interface paths {
          * The glossary's terms as CSV (source, target, caseSensitive, notes).
          * @description The glossary's terms as CSV (source, target, caseSensitive, notes).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getAdminGlossariesIdExportCsv"];
         put?: never;
@@ -5193,7 +5193,7 @@ export interface paths {
          * The glossary's terms as CSV (source, target, caseSensitive, notes).
          * @description The glossary's terms as CSV (source, target, caseSensitive, notes).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiAdminGlossariesIdExportCsv"];
         put?: never;
@@ -5215,7 +5215,7 @@ export interface paths {
          * The glossary as a TBX-Basic document (TBX v3).
          * @description The glossary as a TBX-Basic document (TBX v3).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getAdminGlossariesIdExportTbx"];
         put?: never;
@@ -5237,7 +5237,7 @@ export interface paths {
          * The glossary as a TBX-Basic document (TBX v3).
          * @description The glossary as a TBX-Basic document (TBX v3).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiAdminGlossariesIdExportTbx"];
         put?: never;
@@ -5303,7 +5303,7 @@ export interface paths {
          * Templates of the tenant, by name ignoring case, one page at a time; the header X-Total-Count holds the number of every match.
          * @description Templates of the tenant, by name ignoring case, one page at a time; the header X-Total-Count holds the number of every match.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiTemplates"];
         put?: never;
@@ -5311,7 +5311,7 @@ export interface paths {
          * Create a template; the caller owns it. isOfficial true needs a global admin (403).
          * @description Create a template; the caller owns it. isOfficial true needs a global admin (403).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiTemplates"];
         delete?: never;
@@ -5331,7 +5331,7 @@ export interface paths {
          * The distinct categories the tenant's templates use, sorted.
          * @description The distinct categories the tenant's templates use, sorted.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiTemplatesCategories"];
         put?: never;
@@ -5353,14 +5353,14 @@ export interface paths {
          * One template with its blocks.
          * @description One template with its blocks.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiTemplatesId"];
         /**
          * Replace a template (its owner or a global admin); fields left out take their defaults, but an absent isOfficial keeps the flag. Changing isOfficial needs a global admin.
          * @description Replace a template (its owner or a global admin); fields left out take their defaults, but an absent isOfficial keeps the flag. Changing isOfficial needs a global admin.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         put: operations["putApiTemplatesId"];
         post?: never;
@@ -5368,7 +5368,7 @@ export interface paths {
          * Delete a template (its owner or a global admin), with its ratings and usage events.
          * @description Delete a template (its owner or a global admin), with its ratings and usage events.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         delete: operations["deleteApiTemplatesId"];
         options?: never;
@@ -5387,7 +5387,7 @@ export interface paths {
          * The editor document the template's blocks make (their own block ids); counts no use.
          * @description The editor document the template's blocks make (their own block ids); counts no use.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiTemplatesIdPreview"];
         put?: never;
@@ -5411,7 +5411,7 @@ export interface paths {
          * The template's blocks ready for the editor, each with a fresh block id; counts one use (usageCount) and records a usage event. No body.
          * @description The template's blocks ready for the editor, each with a fresh block id; counts one use (usageCount) and records a usage event. No body.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         post: operations["postApiTemplatesIdApply"];
         delete?: never;
@@ -5433,7 +5433,7 @@ export interface paths {
          * Rate a template: one rating per user, which a later one changes. Answers the template with its new averageRating and ratingCount.
          * @description Rate a template: one rating per user, which a later one changes. Answers the template with its new averageRating and ratingCount.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiTemplatesIdRate"];
         delete?: never;
@@ -5497,7 +5497,7 @@ export interface paths {
          * An entry's activity summary (Entry Viewer+): reads, editors, time spent, last read. From aggregates, so it survives the pruning of raw events; reads are written within a second.
          * @description An entry's activity summary (Entry Viewer+): reads, editors, time spent, last read. From aggregates, so it survives the pruning of raw events; reads are written within a second.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiAnalyticsEntriesIdSummary"];
         put?: never;
@@ -5519,7 +5519,7 @@ export interface paths {
          * An entry's raw activity events (Entry Viewer+), newest first, within the tenant's retention.
          * @description An entry's raw activity events (Entry Viewer+), newest first, within the tenant's retention.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiAnalyticsEntriesIdEvents"];
         put?: never;
@@ -5543,7 +5543,7 @@ export interface paths {
          * Record time the signed-in user spent on an entry they can view (a TimeSpent event).
          * @description Record time the signed-in user spent on an entry they can view (a TimeSpent event).
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiAnalyticsEntriesIdTimeSpent"];
         delete?: never;
@@ -5563,7 +5563,7 @@ export interface paths {
          * The entries the caller can view, most read in the last `days` days (today included) first; entries nobody read are left out.
          * @description The entries the caller can view, most read in the last `days` days (today included) first; entries nobody read are left out.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiAnalyticsTop"];
         put?: never;
@@ -5585,7 +5585,7 @@ export interface paths {
          * Entries the caller can view that nobody read within `days` days (entries younger than that are not listed); never-read first, then least recently read.
          * @description Entries the caller can view that nobody read within `days` days (entries younger than that are not listed); never-read first, then least recently read.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiAnalyticsInactive"];
         put?: never;
@@ -5729,7 +5729,7 @@ export interface paths {
          * Every plugin available: the manifests with their settings schema, guards, events and routes.
          * @description Every plugin available: the manifests with their settings schema, guards, events and routes.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiPlugins"];
         put?: never;
@@ -5751,7 +5751,7 @@ export interface paths {
          * Plugins available to install, each with whether the tenant installed it.
          * @description Plugins available to install, each with whether the tenant installed it.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiTenantPluginsAvailable"];
         put?: never;
@@ -5773,7 +5773,7 @@ export interface paths {
          * Plugins available to install, each with whether the tenant installed it.
          * @description Plugins available to install, each with whether the tenant installed it.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getTenantPluginsAvailable"];
         put?: never;
@@ -5795,7 +5795,7 @@ export interface paths {
          * The UI contributions of a plugin: slot, componentName, pluginId.
          * @description The UI contributions of a plugin: slot, componentName, pluginId.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiPluginsIdUiContributions"];
         put?: never;
@@ -5817,7 +5817,7 @@ export interface paths {
          * The plugins installed and active (enabled) in the tenant, with their UI contributions, settings and their guards' health.
          * @description The plugins installed and active (enabled) in the tenant, with their UI contributions, settings and their guards' health.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getPlugins"];
         put?: never;
@@ -5839,7 +5839,7 @@ export interface paths {
          * The tenant's plugin installations (enabled or not), by plugin id.
          * @description The tenant's plugin installations (enabled or not), by plugin id.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiTenantPlugins"];
         put?: never;
@@ -5861,7 +5861,7 @@ export interface paths {
          * The tenant's plugin installations (enabled or not), by plugin id.
          * @description The tenant's plugin installations (enabled or not), by plugin id.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getTenantPlugins"];
         put?: never;
@@ -6103,14 +6103,14 @@ export interface paths {
          * content-rules: the hub's rules (hub Viewer+), which tighten the tenant's global rules when enabled. 404 plugin_not_enabled unless content-rules is installed and enabled.
          * @description content-rules: the hub's rules (hub Viewer+), which tighten the tenant's global rules when enabled. 404 plugin_not_enabled unless content-rules is installed and enabled.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiHubsHubKeyRules"];
         /**
          * content-rules: set the hub's rules (hub Admin+): isEnabled and rulesJson, both required; 400 naming rulesJson or rulesJson.<member>.
          * @description content-rules: set the hub's rules (hub Admin+): isEnabled and rulesJson, both required; 400 naming rulesJson or rulesJson.<member>.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         put: operations["putApiHubsHubKeyRules"];
         post?: never;
@@ -6131,7 +6131,7 @@ export interface paths {
          * content-rules: the tenant's global content rules, checked at publish. 404 plugin_not_enabled unless content-rules is installed and enabled.
          * @description content-rules: the tenant's global content rules, checked at publish. 404 plugin_not_enabled unless content-rules is installed and enabled.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiPluginsRulesTenantGlobal"];
         /**
@@ -6159,7 +6159,7 @@ export interface paths {
          * approval-workflow: an entry's approval requests, newest first (Entry Viewer+). 404 plugin_not_enabled unless the plugin is installed and enabled.
          * @description approval-workflow: an entry's approval requests, newest first (Entry Viewer+). 404 plugin_not_enabled unless the plugin is installed and enabled.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`).
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
         get: operations["getApiPluginsApprovalWorkflowEntriesEntryIdApprovals"];
         put?: never;
@@ -6183,7 +6183,7 @@ export interface paths {
          * approval-workflow: ask for approval to publish an entry (Entry Editor+). 409 approval_pending while a request is pending.
          * @description approval-workflow: ask for approval to publish an entry (Entry Editor+). 409 approval_pending while a request is pending.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiPluginsApprovalWorkflowEntriesEntryIdRequest"];
         delete?: never;
@@ -6205,7 +6205,7 @@ export interface paths {
          * approval-workflow: approve a pending request (an Editor or Admin of the entry other than its author and the requester: else 403 approver_is_author). 409 approval_decided once decided.
          * @description approval-workflow: approve a pending request (an Editor or Admin of the entry other than its author and the requester: else 403 approver_is_author). 409 approval_decided once decided.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiPluginsApprovalWorkflowApprovalsIdApprove"];
         delete?: never;
@@ -6227,7 +6227,7 @@ export interface paths {
          * approval-workflow: reject (with a comment) a pending request (an Editor or Admin of the entry other than its author and the requester: else 403 approver_is_author). 409 approval_decided once decided.
          * @description approval-workflow: reject (with a comment) a pending request (an Editor or Admin of the entry other than its author and the requester: else 403 approver_is_author). 409 approval_decided once decided.
          *
-         *     Needs a signed-in user of the tenant (`Authorization: Bearer`). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
          */
         post: operations["postApiPluginsApprovalWorkflowApprovalsIdReject"];
         delete?: never;
@@ -6568,6 +6568,116 @@ export interface paths {
          *     Development mode only (`--dev`); 404 otherwise. No credentials needed.
          */
         post: operations["postDevJobsRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The MCP server (Model Context Protocol over Streamable HTTP, revisions 2026-07-28 and 2025-11-25; docs/agents.md). One JSON-RPC request or notification per POST; the answer is one JSON object (202 without a body for a notification). Tools search_knowledge, read_entry and evaluate_sources and the resources credence://entries/{id}: every retrieval is a trust decision in the ledger, for the calling AI application. App keys, or access tokens requested with resource=<public-url>/mcp; other credentials are 403 app_key_required. An Origin other than the server's own or --mcp-allowed-origins is 403. Protocol errors are JSON-RPC errors: 400 (parse, invalid request or params, -32020 header mismatch, -32022 unsupported protocol version), 404 (-32601, 2026-07-28), 406 and 415.
+         * @description The MCP server (Model Context Protocol over Streamable HTTP, revisions 2026-07-28 and 2025-11-25; docs/agents.md). One JSON-RPC request or notification per POST; the answer is one JSON object (202 without a body for a notification). Tools search_knowledge, read_entry and evaluate_sources and the resources credence://entries/{id}: every retrieval is a trust decision in the ledger, for the calling AI application. App keys, or access tokens requested with resource=<public-url>/mcp; other credentials are 403 app_key_required. An Origin other than the server's own or --mcp-allowed-origins is 403. Protocol errors are JSON-RPC errors: 400 (parse, invalid request or params, -32020 header mismatch, -32022 unsupported protocol version), 404 (-32601, 2026-07-28), 406 and 415.
+         *
+         *     Needs a signed-in user, or a machine credential (API key or access token) holding the `trust:evaluate` scope. The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         */
+        post: operations["postMcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth 2.0 protected resource metadata of the MCP endpoint (RFC 9728): its resource indicator and the authorization server (this server) that issues tokens for it. The same document at the root path, for clients that look there.
+         * @description OAuth 2.0 protected resource metadata of the MCP endpoint (RFC 9728): its resource indicator and the authorization server (this server) that issues tokens for it. The same document at the root path, for clients that look there.
+         *
+         *     No credentials needed.
+         */
+        get: operations["getWellKnownOauthProtectedResourceMcp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth 2.0 protected resource metadata of the MCP endpoint (RFC 9728): its resource indicator and the authorization server (this server) that issues tokens for it. The same document at the root path, for clients that look there.
+         * @description OAuth 2.0 protected resource metadata of the MCP endpoint (RFC 9728): its resource indicator and the authorization server (this server) that issues tokens for it. The same document at the root path, for clients that look there.
+         *
+         *     No credentials needed.
+         */
+        get: operations["getWellKnownOauthProtectedResource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth 2.0 authorization server metadata (RFC 8414): the client-credentials token endpoint, which issues tokens bound to the MCP endpoint when asked with its resource indicator (RFC 8707). There is no authorization-code flow: response_types_supported is empty and the authorization endpoint refuses every request.
+         * @description OAuth 2.0 authorization server metadata (RFC 8414): the client-credentials token endpoint, which issues tokens bound to the MCP endpoint when asked with its resource indicator (RFC 8707). There is no authorization-code flow: response_types_supported is empty and the authorization endpoint refuses every request.
+         *
+         *     No credentials needed.
+         */
+        get: operations["getWellKnownOauthAuthorizationServer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The authorization endpoint RFC 8414 metadata names: every request is refused with unsupported_response_type (RFC 6749 section 4.1.2.1), since tokens are issued by the client-credentials grant only (docs/decisions.md, "MCP authorization").
+         * @description The authorization endpoint RFC 8414 metadata names: every request is refused with unsupported_response_type (RFC 6749 section 4.1.2.1), since tokens are issued by the client-credentials grant only (docs/decisions.md, "MCP authorization").
+         *
+         *     No credentials needed.
+         */
+        get: operations["getConnectAuthorize"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7123,6 +7233,8 @@ export interface operations {
                     tenantId: string;
                     /** @description answer a real session token (crd_ss_...) instead of a development token, for trying sessions without a provider */
                     session?: boolean;
+                    /** @description true (the web client): set the session in the HttpOnly browser session cookie and answer no token; the request must carry the X-Credence-CSRF header */
+                    cookie?: boolean;
                 };
             };
         };
@@ -7134,7 +7246,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        token: string;
+                        /** @description absent when the session is in the cookie */
+                        token?: string;
                         user: {
                             /** Format: uuid */
                             id: string;
@@ -7152,6 +7265,15 @@ export interface operations {
             };
             /** @description Malformed request, malformed JSON or failed validation */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8504,7 +8626,8 @@ export interface operations {
                             isGlobalAdmin: boolean;
                             preferredLanguage: string | null;
                         };
-                        token: string;
+                        /** @description the session token (crd_ss_...); absent when the session was put in the browser's cookie ("cookie": true) */
+                        token?: string;
                         /** Format: date-time */
                         expiresAt: string;
                         tenants: {
@@ -8591,6 +8714,8 @@ export interface operations {
                     state: string;
                     /** @description the callback's iss (RFC 9207) */
                     iss?: string;
+                    /** @description true (the web client): set the session in the HttpOnly browser session cookie and answer no token; the request must carry the X-Credence-CSRF header */
+                    cookie?: boolean;
                 };
             };
         };
@@ -8614,7 +8739,8 @@ export interface operations {
                             isGlobalAdmin: boolean;
                             preferredLanguage: string | null;
                         };
-                        token: string;
+                        /** @description the session token (crd_ss_...); absent when the session was put in the browser's cookie ("cookie": true) */
+                        token?: string;
                         /** Format: date-time */
                         expiresAt: string;
                         tenants: {
@@ -8700,6 +8826,15 @@ export interface operations {
                 };
             };
             400: components["responses"]["Status400"];
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["Status413"];
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
@@ -20365,6 +20500,8 @@ export interface operations {
                     client_secret?: string;
                     /** @description space-separated subset of the key's scopes; omitted: all of them */
                     scope?: string;
+                    /** @description RFC 8707: the resource the token is for; only <public-url>/mcp (the MCP endpoint, docs/agents.md) is issued for, and such a token is taken there only. Omitted: a token for the REST API */
+                    resource?: string;
                 };
             };
         };
@@ -20395,7 +20532,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type";
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "invalid_target" | "unsupported_grant_type";
                         error_description?: string;
                     };
                     "application/problem+json": components["schemas"]["Problem"];
@@ -20409,9 +20546,18 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type";
+                        error: "invalid_request" | "invalid_client" | "invalid_scope" | "invalid_target" | "unsupported_grant_type";
                         error_description?: string;
                     };
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: components["responses"]["Status413"];
@@ -21177,7 +21323,7 @@ export interface operations {
                         action: string;
                         channel: string;
                         /** @enum {string} */
-                        endpoint: "Evaluate" | "FilterSources";
+                        endpoint: "Evaluate" | "FilterSources" | "Mcp";
                         context: Record<string, never>;
                         userId: string | null;
                         keyId: string | null;
@@ -39236,6 +39382,15 @@ export interface operations {
                 };
             };
             400: components["responses"]["Status400"];
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not found (also for other tenants' resources) */
             404: {
                 headers: {
@@ -42702,6 +42857,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not found (also for other tenants' resources) */
             404: {
                 headers: {
@@ -42741,6 +42905,15 @@ export interface operations {
                 };
             };
             400: components["responses"]["Status400"];
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not found (also for other tenants' resources) */
             404: {
                 headers: {
@@ -42858,6 +43031,15 @@ export interface operations {
                 };
             };
             400: components["responses"]["Status400"];
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not found (also for other tenants' resources) */
             404: {
                 headers: {
@@ -42898,6 +43080,15 @@ export interface operations {
                 };
             };
             400: components["responses"]["Status400"];
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not found (also for other tenants' resources) */
             404: {
                 headers: {
@@ -42965,6 +43156,15 @@ export interface operations {
                 };
             };
             400: components["responses"]["Status400"];
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not found (also for other tenants' resources) */
             404: {
                 headers: {
@@ -42975,6 +43175,301 @@ export interface operations {
                 };
             };
             413: components["responses"]["Status413"];
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    postMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        /** @description the request's id, when it could be read */
+                        id?: unknown;
+                        error: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        /** @description the request's id, when it could be read */
+                        id?: unknown;
+                        error: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Internal error */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        /** @description the request's id, when it could be read */
+                        id?: unknown;
+                        error: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    };
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Internal error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        /** @description the request's id, when it could be read */
+                        id?: unknown;
+                        error: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getWellKnownOauthProtectedResourceMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description <public-url>/mcp */
+                        resource: string;
+                        authorization_servers: string[];
+                        scopes_supported: string[];
+                        bearer_methods_supported: string[];
+                        resource_name: string;
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            413: components["responses"]["Status413"];
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getWellKnownOauthProtectedResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description <public-url>/mcp */
+                        resource: string;
+                        authorization_servers: string[];
+                        scopes_supported: string[];
+                        bearer_methods_supported: string[];
+                        resource_name: string;
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            413: components["responses"]["Status413"];
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getWellKnownOauthAuthorizationServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        issuer: string;
+                        token_endpoint: string;
+                        authorization_endpoint: string;
+                        response_types_supported: string[];
+                        grant_types_supported: string[];
+                        token_endpoint_auth_methods_supported: string[];
+                        scopes_supported: string[];
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            413: components["responses"]["Status413"];
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getConnectAuthorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "unsupported_response_type";
+                        error_description: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];

@@ -23,13 +23,13 @@ export interface Contribution {
 }
 
 interface State {
-  token: string | null;
+  generation: number; // session.generation the data belongs to
   data?: ServerPlugins;
   error?: unknown;
   loading: boolean;
 }
 
-let state: State = { token: null, loading: false };
+let state: State = { generation: session.generation, loading: false };
 let inFlight: Promise<void> | null = null;
 const listeners = new Set<() => void>();
 
@@ -39,20 +39,20 @@ function set(next: State) {
 }
 
 async function load(): Promise<void> {
-  const token = session.token;
-  set({ ...state, token, loading: true });
+  const generation = session.generation;
+  set({ ...state, generation, loading: true });
   try {
     const [manifests, installations] = await Promise.all([call("get", "/api/plugins"), call("get", "/api/tenant/plugins")]);
-    if (session.token === token) set({ token, data: { manifests, installations }, loading: false });
+    if (session.generation === generation) set({ generation, data: { manifests, installations }, loading: false });
   } catch (error) {
-    if (session.token === token) set({ token, error, loading: false });
+    if (session.generation === generation) set({ generation, error, loading: false });
   }
 }
 
 function ensureLoaded() {
   if (inFlight) return;
   // A different sign-in (another tenant or user) is a new session.
-  if (state.token !== session.token || (!state.data && !state.error)) {
+  if (state.generation !== session.generation || (!state.data && !state.error)) {
     inFlight = load().finally(() => (inFlight = null));
   }
 }
@@ -95,5 +95,5 @@ export function settingsContribution(m: PluginManifest): string | undefined {
 
 // For tests.
 export function resetServerPluginsForTests(data?: ServerPlugins) {
-  set({ token: session.token, data, loading: false });
+  set({ generation: session.generation, data, loading: false });
 }

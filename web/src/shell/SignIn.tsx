@@ -6,7 +6,7 @@
 // /auth/callback, asks which tenant when the user has several, and returns
 // to the page the user was on.
 import { useEffect, useRef, useState } from "react";
-import { call, Problem, session } from "../api/client";
+import { call, Problem } from "../api/client";
 import { useT } from "../i18n";
 import { ErrorBox, Loading, useLoad } from "../ui";
 
@@ -50,11 +50,11 @@ function CallbackPage({ onSignedIn }: { onSignedIn: () => void }) {
       return;
     }
     const iss = q.get("iss");
+    // The session comes back as an HttpOnly cookie, not in the answer.
     call("post", "/auth/callback", {
-      body: { code: q.get("code") ?? "", state: q.get("state") ?? "", ...(iss ? { iss } : {}) },
+      body: { code: q.get("code") ?? "", state: q.get("state") ?? "", ...(iss ? { iss } : {}), cookie: true },
     }).then(
       (answer) => {
-        session.token = answer.token;
         window.history.replaceState(null, "", "/sign-in/callback"); // the code leaves the address bar
         // Several tenants and none chosen, or none at all: ask, or say so.
         if (!answer.user.tenantId) setNeedsTenant(true);
@@ -123,9 +123,9 @@ export function ChooseTenantPage({ onChosen }: { onChosen: () => void }) {
         <button
           type="button"
           onClick={() => {
-            call("post", "/auth/logout").catch(() => undefined);
-            session.token = null;
-            window.location.assign("/");
+            void call("post", "/auth/logout")
+              .catch(() => undefined)
+              .then(() => window.location.assign("/"));
           }}
         >
           {t.signOut}
@@ -212,8 +212,8 @@ function ChooseSignIn({ onSignedIn }: { onSignedIn: () => void }) {
   async function devLogin(tenantId: string, persona: (typeof PERSONAS)[number]) {
     setError(null);
     try {
-      const answer = await call("post", "/auth/dev-login", { body: { tenantId, persona } });
-      session.token = answer.token;
+      // A real session, in the cookie, as a person signing in gets.
+      await call("post", "/auth/dev-login", { body: { tenantId, persona, cookie: true } });
       rememberReturnPath();
       onSignedIn();
     } catch (e) {
