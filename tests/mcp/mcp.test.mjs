@@ -6,6 +6,7 @@
 // --protocol-era modern speaks the stateless 2026-07-28). Node's test runner.
 //
 //   CREDENCE_BINARY=build/release/src/app/credence node --test tests/mcp/mcp.test.mjs
+// (with CREDENCE_MCP_DATABASE=postgresql://... on PostgreSQL).
 // `npm ci` in tests/mcp first (scripts/test does it).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -122,8 +123,10 @@ before(async () => {
   work = mkdtempSync(join(tmpdir(), 'credence-mcp-'));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
+  // CREDENCE_MCP_DATABASE (a postgresql:// URL) runs the same on PostgreSQL.
+  const database = process.env.CREDENCE_MCP_DATABASE ? ['--database', process.env.CREDENCE_MCP_DATABASE] : [];
   server = spawn(BINARY, ['serve', '--dev', '--listen', `127.0.0.1:${port}`, '--data-dir', join(work, 'data'),
-    '--threads', '2', '--mcp-allowed-origins', ALLOWED_ORIGIN], { stdio: ['ignore', 'ignore', 'pipe'] });
+    '--threads', '2', '--mcp-allowed-origins', ALLOWED_ORIGIN, ...database], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   server.stderr.on('data', (d) => { log = (log + d).slice(-20000); });
   for (let i = 0; ; i++) {
