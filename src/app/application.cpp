@@ -194,7 +194,7 @@ int Serve(const Config& config) {
   if (jobs_interval_ms > 0)
     jobs.emplace(set.scheduler, set.outbox, set.reports, jobs_interval_ms, &set.chain_heads,
                  config.chain_head_interval_seconds * 1000, &set.connector_syncer, &set.analytics, &set.translation_jobs,
-                 set.archiver.get(), config.archive_interval_minutes * 60'000);
+                 set.archiver.get(), config.archive_interval_minutes * 60'000, &set.merkle_logs);
   // Sync-now starts its run on this node at once rather than at the next
   // pass. Without the jobs (development, interval 0) it only queues, and
   // POST /dev/connectors/run runs it.

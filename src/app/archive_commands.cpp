@@ -17,6 +17,7 @@
 #include "core/json_text.h"
 #include "core/logging.h"
 #include "integrity/chain_heads.h"
+#include "integrity/merkle_log.h"
 #include "integrity/signing_key.h"
 #include "platform/audit_log.h"
 #include "retention/archiver.h"
@@ -30,10 +31,11 @@ namespace fs = std::filesystem;
 
 const char* const kArchiveUsage =
     "       credence admin archive --archive-dir DIR [--tenant ID] [--database URL] [--data-dir DIR]\n"
-    "         [--chain-signing-key FILE]\n"
+    "         [--chain-signing-key FILE] [--public-url URL]\n"
     "  Archives now what is past each tenant's retention (docs/retention.md): one sealed file per\n"
-    "  tenant, kind and month under DIR/<tenant id>/, then deletes those records from the store.\n"
-    "  The same store and key as `credence serve`. Prints a JSON summary.\n";
+    "  tenant, kind and month under DIR/<tenant id>/, then deletes those records from the store\n"
+    "  (once the tenant's Merkle tree holds them, docs/receipts.md). The same store, key and\n"
+    "  public URL as `credence serve`. Prints a JSON summary.\n";
 const char* const kVerifyArchiveUsage =
     "       credence admin verify-archive FILE... (--public-key KEY | --keys FILE)...\n"
     "  Checks archive files offline: the seal, every record's hash and link, the signed head on\n"
@@ -93,7 +95,7 @@ int RunArchive(const Flags& flags) {
   if (!fs::is_directory(dir, ec))
     return Report("archive", kArchiveUsage, {2, "--archive-dir: '" + dir + "' is not a directory"});
   std::vector<std::string> serve_args;
-  for (const char* name : {"database", "data-dir", "chain-signing-key"})
+  for (const char* name : {"database", "data-dir", "chain-signing-key", "public-url"})
     if (auto v = Last(flags, name); !v.empty()) serve_args.insert(serve_args.end(), {std::string("--") + name, v});
   auto config = ParseConfig(serve_args, ProcessEnv);
   if (!config) return Report("archive", kArchiveUsage, {2, config.error().detail});
@@ -108,7 +110,9 @@ int RunArchive(const Flags& flags) {
   heads.RegisterKey();
   platform::AuditLog audit(*db, clock);
   audit.SetChainHeads(&heads);
-  retention::Archiver archiver(*db, clock, heads, audit, dir);
+  integrity::MerkleLogs logs(*db, clock, heads, integrity::OriginPrefixOf(config->EffectivePublicUrl()),
+                             {trust::LedgerLeaves()});
+  retention::Archiver archiver(*db, clock, heads, audit, dir, &logs);
   const auto started = std::chrono::steady_clock::now();
   retention::ArchiveRun run;
   if (auto tenant = Last(flags, "tenant"); !tenant.empty())
@@ -213,7 +217,7 @@ int RunVerify(const Flags& flags) {
 
 int ArchiveNow(const std::vector<std::string>& args) {
   SetLogLevel(LogLevel::kWarn);
-  auto flags = Parse(args, {"archive-dir", "tenant", "database", "data-dir", "chain-signing-key"});
+  auto flags = Parse(args, {"archive-dir", "tenant", "database", "data-dir", "chain-signing-key", "public-url"});
   if (auto* failed = std::get_if<Failure>(&flags)) return Report("archive", kArchiveUsage, *failed);
   if (!std::get<Flags>(flags).positional.empty())
     return Report("archive", kArchiveUsage, {2, "unexpected argument '" + std::get<Flags>(flags).positional[0] + "'"});

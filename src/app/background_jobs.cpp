@@ -9,6 +9,7 @@
 #include "connectors/sync_engine.h"
 #include "core/logging.h"
 #include "integrity/chain_heads.h"
+#include "integrity/merkle_log.h"
 #include "lifecycle/scheduler.h"
 #include "notify/outbox.h"
 #include "reports/report_service.h"
@@ -23,7 +24,8 @@ BackgroundJobs::BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, cons
                                const connectors::ConnectorSyncer* connectors,
                                const analytics::AnalyticsService* analytics,
                                const translation::TranslationJobs* translation_jobs,
-                               const retention::Archiver* archiver, int64_t archive_interval_ms)
+                               const retention::Archiver* archiver, int64_t archive_interval_ms,
+                               const integrity::MerkleLogs* merkle_logs)
     : scheduler_(scheduler),
       outbox_(outbox),
       reports_(reports),
@@ -35,6 +37,7 @@ BackgroundJobs::BackgroundJobs(const lifecycle::ExpiryScheduler& scheduler, cons
       translation_jobs_(translation_jobs),
       archiver_(archiver),
       archive_interval_ms_(archive_interval_ms),
+      merkle_logs_(merkle_logs),
       thread_([this] { Loop(); }) {}
 
 namespace {
@@ -181,6 +184,18 @@ void BackgroundJobs::Loop() {
               .Int("refused", h.refused)
               .Int("failed", h.failed);
       });
+      // Checkpoints at least as often as heads (docs/receipts.md).
+      if (merkle_logs_ != nullptr)
+        RunJob("checkpoints", [&] {
+          const auto c = merkle_logs_->BuildAndSign();
+          if (c.checkpoints + c.refused + c.failed > 0)
+            LogLine(LogLevel::kInfo, "checkpoints pass")
+                .Int("tenants", c.tenants)
+                .Int("leaves", c.leaves)
+                .Int("checkpoints", c.checkpoints)
+                .Int("refused", c.refused)
+                .Int("failed", c.failed);
+        });
     }
     next_pass = std::chrono::steady_clock::now() + std::chrono::milliseconds(interval_ms_);
   }

@@ -2,7 +2,8 @@
 // Runs the expiry scheduler, the analytics' raw-event pruning, the notification outbox, the reports'
 // rollup, the connector syncs, the archiving of records past retention (a pass may run long: it syncs the open
 // runs one after another) every interval on one thread, until destroyed; and, on its own
-// longer interval, signs the chain heads that moved (integrity/chain_heads.h). All are idempotent
+// longer interval, signs the chain heads that moved (integrity/chain_heads.h) and extends each tenant's
+// Merkle log and signs its checkpoint (integrity/merkle_log.h). All are idempotent
 // and guarded (a lease, claims, a compare-and-set watermark), so several
 // nodes may run them at once.
 //
@@ -28,7 +29,8 @@ class ReportService;
 }
 namespace credence::integrity {
 class ChainHeads;
-}
+class MerkleLogs;
+}  // namespace credence::integrity
 namespace credence::connectors {
 class ConnectorSyncer;
 }
@@ -52,7 +54,8 @@ class BackgroundJobs final : public connectors::SyncWaker {
                  const connectors::ConnectorSyncer* connectors = nullptr,
                  const analytics::AnalyticsService* analytics = nullptr,
                  const translation::TranslationJobs* translation_jobs = nullptr,
-                 const retention::Archiver* archiver = nullptr, int64_t archive_interval_ms = 3'600'000);
+                 const retention::Archiver* archiver = nullptr, int64_t archive_interval_ms = 3'600'000,
+                 const integrity::MerkleLogs* merkle_logs = nullptr);
   ~BackgroundJobs() override;  // stops after the pass in progress
   BackgroundJobs(const BackgroundJobs&) = delete;
   BackgroundJobs& operator=(const BackgroundJobs&) = delete;
@@ -74,6 +77,7 @@ class BackgroundJobs final : public connectors::SyncWaker {
   const translation::TranslationJobs* translation_jobs_;
   const retention::Archiver* archiver_;
   int64_t archive_interval_ms_;
+  const integrity::MerkleLogs* merkle_logs_;  // built on the chain heads' interval
   std::mutex mu_;
   std::condition_variable wake_;
   bool stopping_ = false;         // guarded by mu_

@@ -54,6 +54,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                   options.chain_key ? options.chain_key
                                     : std::make_shared<const integrity::SigningKey>(integrity::SigningKey::Generate()),
                   {trust::LedgerChain(), platform::AuditChain()}),
+      merkle_logs(db, clock, chain_heads, integrity::OriginPrefixOf(options.public_url), {trust::LedgerLeaves()}),
       trust(db, clock, &chain_heads, events),
       trust_admin(db, clock, audit),
       apps(db, clock, audit, api_keys, options.app_key_max_days),
@@ -78,7 +79,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
       retention(db, clock, audit, !options.archive_dir.empty()),
       archiver(options.archive_dir.empty()
                    ? nullptr
-                   : std::make_unique<retention::Archiver>(db, clock, chain_heads, audit, options.archive_dir)),
+                   : std::make_unique<retention::Archiver>(db, clock, chain_heads, audit, options.archive_dir,
+                                                          &merkle_logs)),
       mcp(trust, entries, mcp::ServerInfo{.version = options.version}),
       services_{db,
                 tenants,
@@ -134,7 +136,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 retention,
                 archiver.get(),
                 mcp,
-                http::McpEndpoint{options.public_url, options.mcp_allowed_origins}} {
+                http::McpEndpoint{options.public_url, options.mcp_allowed_origins},
+                merkle_logs} {
   audit.SetChainHeads(&chain_heads);
   // Tokens may be bound to the MCP endpoint (RFC 8707, docs/agents.md).
   api_keys.AcceptResources({http::McpResource(services_.mcp_endpoint)});

@@ -19,6 +19,7 @@
 #include "identity/tenant_service.h"
 #include "identity/user_service.h"
 #include "integrity/chain_heads.h"
+#include "integrity/merkle_log.h"
 #include "kb/entry_service.h"
 #include "kb/hub_service.h"
 #include "kb/membership_service.h"
@@ -158,6 +159,9 @@ class ServiceSet {
   // The signed heads of every hash chain (the ledger; the audit log joins
   // with its own ChainSource).
   integrity::ChainHeads chain_heads;
+  // Each tenant's ledger as a Merkle tree, with signed checkpoints, built
+  // in the background beside the heads (docs/receipts.md).
+  integrity::MerkleLogs merkle_logs;
   trust::TrustService trust;
   trust::TrustAdminService trust_admin;
   trust::AppRegistry apps;

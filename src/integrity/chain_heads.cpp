@@ -171,6 +171,23 @@ std::vector<PublicKey> ChainHeads::Keys() const {
   return out;
 }
 
+std::vector<PublicKey> ChainHeads::TrustedKeys() const {
+  std::vector<PublicKey> out;
+  for (auto& [id, k] : integrity::TrustedKeys(Keys(), *key_)) {
+    if (id == key_->key_id())
+      out.insert(out.begin(), k);
+    else
+      out.push_back(k);
+  }
+  return out;
+}
+
+bool ChainHeads::MaySign() const {
+  storage::Session session(db_);
+  auto rows = session.Run(kKeyRetired, {key_->key_id()});
+  return !rows.empty() && rows.front().IsNull(0);
+}
+
 std::optional<SignedHead> ChainHeads::NewestHead(storage::TenantSession& tenant, const std::string& chain) const {
   auto rows = tenant.Run(kNewestHead, {chain});
   if (rows.empty()) return std::nullopt;
@@ -202,14 +219,10 @@ ChainHeads::Signed ChainHeads::SignOne(const ChainSource& chain, const std::stri
 
 SignPass ChainHeads::SignMovedHeads() const {
   SignPass pass;
-  {
-    storage::Session session(db_);
-    auto rows = session.Run(kKeyRetired, {key_->key_id()});
-    if (rows.empty() || !rows.front().IsNull(0)) {
-      LogLine(LogLevel::kWarn, "chain heads not signed: this node's chain-signing key is not the current one")
-          .Str("keyId", key_->key_id());
-      return pass;
-    }
+  if (!MaySign()) {
+    LogLine(LogLevel::kWarn, "chain heads not signed: this node's chain-signing key is not the current one")
+        .Str("keyId", key_->key_id());
+    return pass;
   }
   for (const auto& chain : chains_) {
     std::vector<std::string> tenants;
@@ -293,7 +306,7 @@ HeadCheck ChainHeads::Check(storage::TenantSession& tenant, const std::string& c
   HeadCheck out;
   const ChainSource* chain = Find(chain_name);
   if (chain == nullptr) return out;
-  const auto trusted = TrustedKeys(Keys(), *key_);
+  const auto trusted = integrity::TrustedKeys(Keys(), *key_);
   const auto head = chain->head(tenant);
   const int64_t chain_end = head ? head->seq : 0;
   auto fail = [&out](int64_t seq, std::optional<TimeMs> at, std::string why, bool is_outside) {

@@ -123,6 +123,13 @@ class ChainHeads {
 
   // Every public key, newest first, and the current one's id.
   std::vector<PublicKey> Keys() const;
+  // The keys whose signatures verification accepts (the current key, from
+  // its file, and each retired key whose retirement a trusted key signed),
+  // the current one first.
+  std::vector<PublicKey> TrustedKeys() const;
+  // False while this node's key is retired or unlisted (a rotation rolling
+  // through the nodes): it then signs nothing.
+  bool MaySign() const;
   const SigningKey& key() const { return *key_; }
 
   // The tenant's signed heads of `chain`, newest first: those below

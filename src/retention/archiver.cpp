@@ -15,6 +15,7 @@
 #include "identity/audit.h"
 #include "integrity/archive_boundary.h"
 #include "integrity/chain_heads.h"
+#include "integrity/merkle_log.h"
 #include "platform/audit_log.h"
 #include "reports/rollup.h"
 #include "retention/archive_file.h"
@@ -263,8 +264,8 @@ std::string FileName(std::string_view kind, const std::string& period, int64_t f
 }  // namespace
 
 Archiver::Archiver(storage::Database& db, const Clock& clock, const integrity::ChainHeads& heads,
-                   const identity::AuditRecorder& audit, std::string archive_dir)
-    : db_(db), clock_(clock), heads_(heads), audit_(audit), dir_(std::move(archive_dir)) {}
+                   const identity::AuditRecorder& audit, std::string archive_dir, const integrity::MerkleLogs* logs)
+    : db_(db), clock_(clock), heads_(heads), logs_(logs), audit_(audit), dir_(std::move(archive_dir)) {}
 
 namespace {
 
@@ -272,6 +273,7 @@ struct Pass {
   storage::Database& db;
   const Clock& clock;
   const integrity::ChainHeads& heads;
+  const integrity::MerkleLogs* logs;
   const identity::AuditRecorder& audit;
   const std::string& dir;
   const std::string& tenant_id;
@@ -347,6 +349,12 @@ struct Pass {
       if (archived_to && first && *first <= *archived_to)
         Counter(c.kind) += DeleteChain(c, *first, *archived_to);
     }
+    // Records leave the database only once their tenant's Merkle tree holds
+    // them: their leaves stay, so receipts of the records that remain and
+    // consistency from older checkpoints go on (docs/receipts.md).
+    if (logs != nullptr && !logs->CatchUp(tenant_id, c.chain))
+      throw std::runtime_error(std::string("the ") + c.kind +
+                               " chain's Merkle tree cannot take its records in (see the log), nothing archived");
     for (;;) {
       std::optional<int64_t> oldest, to, first;
       std::optional<integrity::ChainHead> boundary;
@@ -536,7 +544,7 @@ ArchiveRun Archiver::RunTenant(const std::string& tenant_id) const {
       settings = LoadRetentionSettings(tenant);
     }
     const TimeMs now = clock_.Now();
-    Pass pass{db_, clock_, heads_, audit_, dir_, tenant_id, run};
+    Pass pass{db_, clock_, heads_, logs_, audit_, dir_, tenant_id, run};
     pass.ArchiveChain(kLedger, ArchiveDueBefore(now, settings.decisions_months));
     pass.ArchiveUsage(ArchiveDueBefore(now, settings.usage_months));
     pass.ArchiveChain(kAudit, ArchiveDueBefore(now, settings.audit_months));

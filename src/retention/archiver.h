@@ -18,7 +18,8 @@ class Database;
 }
 namespace credence::integrity {
 class ChainHeads;
-}
+class MerkleLogs;
+}  // namespace credence::integrity
 namespace credence::identity {
 class AuditRecorder;
 }
@@ -35,8 +36,11 @@ struct ArchiveRun {
 
 class Archiver {
  public:
+  // With `logs`, a chain's records are archived only once its tenant's
+  // Merkle tree holds them (MerkleLogs::CatchUp; docs/receipts.md).
   Archiver(storage::Database& db, const Clock& clock, const integrity::ChainHeads& heads,
-           const identity::AuditRecorder& audit, std::string archive_dir);
+           const identity::AuditRecorder& audit, std::string archive_dir,
+           const integrity::MerkleLogs* logs = nullptr);
 
   // Every tenant; one deployment-wide run at a time (a cluster lock).
   ArchiveRun RunOnce() const;
@@ -50,6 +54,7 @@ class Archiver {
   storage::Database& db_;
   const Clock& clock_;
   const integrity::ChainHeads& heads_;
+  const integrity::MerkleLogs* logs_;
   const identity::AuditRecorder& audit_;
   std::string dir_;
 };

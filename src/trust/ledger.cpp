@@ -70,6 +70,12 @@ constexpr storage::GlobalQuery kChainTenants{
     "trust.ledger_chain_tenants",
     "SELECT t.id FROM tenants t WHERE EXISTS (SELECT 1 FROM trust_decisions d WHERE d.tenant_id = t.id)"};
 
+constexpr TenantQuery kLeafRecords{
+    "trust.ledger_leaf_records",
+    "SELECT seq, hash, prev_hash FROM trust_decisions WHERE tenant_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3"};
+constexpr TenantQuery kFirstRecord{"trust.ledger_first_record",
+                                   "SELECT MIN(seq) FROM trust_decisions WHERE tenant_id = $1"};
+
 constexpr TenantQuery kLinkBefore{"trust.ledger_link_before",
                                   "SELECT hash FROM trust_decisions WHERE tenant_id = $1 AND seq = $2"};
 
@@ -677,6 +683,10 @@ std::string RecordHashOf(int64_t format, const std::string& tenant_id, int64_t s
 
 integrity::ChainSource LedgerChain() {
   return integrity::SqlChainSource(kLedgerChain, kChainTenants, kLastLink, kLinkBefore);
+}
+
+integrity::LeafSource LedgerLeaves() {
+  return integrity::SqlLeafSource(kLedgerChain, kChainTenants, kLeafRecords, kFirstRecord);
 }
 
 }  // namespace credence::trust

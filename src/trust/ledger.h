@@ -28,6 +28,7 @@
 #include "core/clock.h"
 #include "core/result.h"
 #include "integrity/chain_heads.h"
+#include "integrity/merkle_log.h"
 
 namespace credence::storage {
 class TenantSession;
@@ -202,5 +203,8 @@ inline constexpr int64_t kNewestHashFormat = 3;
 // The ledger as a chain the integrity module signs heads of ("ledger").
 inline constexpr char kLedgerChain[] = "ledger";
 integrity::ChainSource LedgerChain();
+// The ledger as the leaves of each tenant's Merkle log (docs/receipts.md):
+// leaf i is the record at sequence first + i, its data the record's hash.
+integrity::LeafSource LedgerLeaves();
 
 }  // namespace credence::trust

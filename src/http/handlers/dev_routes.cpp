@@ -14,6 +14,7 @@
 #include "http/problem.h"
 #include "http/router.h"
 #include "integrity/chain_heads.h"
+#include "integrity/merkle_log.h"
 #include "lifecycle/scheduler.h"
 #include "notify/outbox.h"
 #include "reports/report_service.h"
@@ -104,6 +105,14 @@ void AddDevRoutes(Router& router, const Services& s) {
                                  Required("refused", Schema::Integer().Min(0)),
                                  Required("failed", Schema::Integer().Min(0)),
                              }).Describe("chain heads signed (docs/trust.md, \"Signed chain heads\")")),
+      Required("checkpoints", Schema::Object({
+                                  Required("tenants", Schema::Integer().Min(0)),
+                                  Required("leaves", Schema::Integer().Min(0)),
+                                  Required("signed", Schema::Integer().Min(0)),
+                                  Required("refused", Schema::Integer().Min(0)),
+                                  Required("failed", Schema::Integer().Min(0)),
+                              }).Describe("leaves added to the tenants' Merkle logs and checkpoints signed "
+                                          "(docs/receipts.md)")),
       Required("translations", Schema::Object({
                                    Required("claimed", Schema::Integer().Min(0)),
                                    Required("translated", Schema::Integer().Min(0)),
@@ -169,11 +178,12 @@ void AddDevRoutes(Router& router, const Services& s) {
 
   router.Add({Method::kPost, "/dev/jobs/run", Auth::kDevOnly, "",
               [&scheduler = s.scheduler, &outbox = s.outbox, &reports = s.reports,
-               &heads = s.chain_heads, &mt_jobs = s.translation_jobs](RequestContext&) {
+               &heads = s.chain_heads, &logs = s.merkle_logs, &mt_jobs = s.translation_jobs](RequestContext&) {
                 const auto sr = scheduler.RunOnce();
                 const auto orr = outbox.RunOnce();
                 const auto rr = reports.RunRollup();
                 const auto hr = heads.SignMovedHeads();
+                const auto cr = logs.BuildAndSign();
                 const auto tr = mt_jobs.RunOnce();
                 return JsonResponse(200, {{"scheduler",
                                            {{"checked", sr.checked},
@@ -191,6 +201,12 @@ void AddDevRoutes(Router& router, const Services& s) {
                                             {"signed", hr.signed_heads},
                                             {"refused", hr.refused},
                                             {"failed", hr.failed}}},
+                                          {"checkpoints",
+                                           {{"tenants", cr.tenants},
+                                            {"leaves", cr.leaves},
+                                            {"signed", cr.checkpoints},
+                                            {"refused", cr.refused},
+                                            {"failed", cr.failed}}},
                                           {"translations",
                                            {{"claimed", tr.claimed},
                                             {"translated", tr.translated},
@@ -198,7 +214,8 @@ void AddDevRoutes(Router& router, const Services& s) {
                                             {"gaveUp", tr.gave_up}}}});
               },
               {.summary = "Development mode: run the expiry scheduler, the notification outbox, the reports' rollup and "
-                          "the chain-head signing and the machine-translation jobs, now.",
+                          "the chain-head signing, the checkpoints of the Merkle logs and the machine-translation "
+                          "jobs, now.",
                .tag = "dev",
                .response = run_schema}});
 }

@@ -59,7 +59,8 @@ class ReportService;
 }
 namespace credence::integrity {
 class ChainHeads;
-}
+class MerkleLogs;
+}  // namespace credence::integrity
 namespace credence::platform {
 class AuditLog;
 class LanguageService;
@@ -177,6 +178,8 @@ struct Services {
   // The MCP server (docs/agents.md).
   const mcp::McpServer& mcp;
   McpEndpoint mcp_endpoint;
+  // Each tenant's ledger as a Merkle log with signed checkpoints (docs/receipts.md).
+  const integrity::MerkleLogs& merkle_logs;
 };
 
 struct WebhookDoc;
