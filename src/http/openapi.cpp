@@ -253,7 +253,12 @@ json::object Operation(const Route& route, std::string_view path, std::set<std::
   for (const auto& [type, schema] : route.doc.alternate_responses)
     success["content"].as_object()[type] = json::object{{"schema", schema.ToJsonSchema(Schema::Use::kResponse)}};
   for (int status : route.doc.other_success) {
-    // A redirect among them carries no body, only its Location.
+    // A redirect among them carries no body, only its Location; a 202
+    // (a notification taken, /mcp) none at all.
+    if (status == 202) {
+      responses["202"] = json::object{{"description", StatusDescription(202)}};
+      continue;
+    }
     json::object other = status >= 300 && status < 400
                              ? json::object{{"headers", json::object{{"Location", json::object{
                                                 {"schema", json::object{{"type", "string"}}}}}}}}
