@@ -166,6 +166,7 @@ int Serve(const Config& config) {
                                      .default_provider = config.mt_default_provider,
                                      .timeout_ms = static_cast<long>(config.mt_timeout_ms),
                                      .jobs_per_tenant = config.mt_jobs_per_tenant};
+  set_options.checkpoint_interval_seconds = config.chain_head_interval_seconds;
   ServiceSet set(*db, clock, set_options);
   try {
     set.chain_heads.RegisterKey();

@@ -56,6 +56,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                   {trust::LedgerChain(), platform::AuditChain()}),
       merkle_logs(db, clock, chain_heads, integrity::OriginPrefixOf(options.public_url), {trust::LedgerLeaves()}),
       trust(db, clock, &chain_heads, events),
+      receipts(db, merkle_logs, options.checkpoint_interval_seconds),
       trust_admin(db, clock, audit),
       apps(db, clock, audit, api_keys, options.app_key_max_days),
       reports(db, clock),
@@ -137,7 +138,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 archiver.get(),
                 mcp,
                 http::McpEndpoint{options.public_url, options.mcp_allowed_origins},
-                merkle_logs} {
+                merkle_logs,
+                receipts} {
   audit.SetChainHeads(&chain_heads);
   // Tokens may be bound to the MCP endpoint (RFC 8707, docs/agents.md).
   api_keys.AcceptResources({http::McpResource(services_.mcp_endpoint)});

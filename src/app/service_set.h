@@ -58,6 +58,7 @@
 #include "trust/admin_service.h"
 #include "trust/app_registry.h"
 #include "trust/content_scanning.h"
+#include "trust/receipt_service.h"
 #include "trust/trust_service.h"
 
 namespace credence::storage {
@@ -103,6 +104,9 @@ struct ServiceSetOptions {
   // Origins besides the public URL's whose requests /mcp takes
   // (--mcp-allowed-origins, docs/agents.md).
   std::vector<std::string> mcp_allowed_origins;
+  // How often checkpoints are signed (the chain heads' interval): what a
+  // receipt not covered yet says to wait.
+  int64_t checkpoint_interval_seconds = 60;
 };
 
 class ServiceSet {
@@ -163,6 +167,7 @@ class ServiceSet {
   // in the background beside the heads (docs/receipts.md).
   integrity::MerkleLogs merkle_logs;
   trust::TrustService trust;
+  trust::ReceiptService receipts;
   trust::TrustAdminService trust_admin;
   trust::AppRegistry apps;
   reports::ReportService reports;

@@ -111,9 +111,11 @@ HttpResponse ProblemResponse(const Error& error, std::string_view instance, std:
                    "Bearer realm=\"credence\", error=\"insufficient_scope\", scope=\"" + Unquote(*scope) + "\"");
   } else if (r.status == 405) {
     if (const std::string* allow = error.Extension("allow")) r.WithHeader("Allow", Unquote(*allow));
-  } else if (r.status == 429) {
-    if (const std::string* retry = error.Extension("retryAfter")) r.WithHeader("Retry-After", Unquote(*retry));
   }
+  // Rate limits (429), and what is not ready yet (a receipt's checkpoint,
+  // 409). The dispatcher sets its 503s' own.
+  if (r.status == 429 || r.status == 409)
+    if (const std::string* retry = error.Extension("retryAfter")) r.WithHeader("Retry-After", Unquote(*retry));
   return r;
 }
 

@@ -563,6 +563,7 @@ std::optional<StoredDecision> ReadDecision(storage::TenantSession& tenant, const
   out.seq = r.Int(1);
   out.prev_hash = r.Text(4);
   out.hash = r.Text(5);
+  out.hash_format = r.Int(12);
   const auto ids = ParseIds(r.TextView(3));
   const auto evidence = LoadEvidence(tenant, ids);
   for (int64_t id : ids)

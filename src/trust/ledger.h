@@ -155,6 +155,7 @@ struct StoredDecision {
   int64_t seq = 0;
   std::string hash;
   std::string prev_hash;
+  int64_t hash_format = 1;  // which formula `hash` was made with (RecordHashOf)
 };
 std::optional<StoredDecision> ReadDecision(storage::TenantSession& tenant, const std::string& decision_id);
 

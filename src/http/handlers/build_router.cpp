@@ -22,6 +22,7 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddChannelRoutes(*router, services);
   AddCredentialRoutes(*router, services);
   AddTrustRoutes(*router, services);
+  AddReceiptRoutes(*router, services);
   AddTrustAdminRoutes(*router, services);
   AddScanningRoutes(*router, services);
   AddAppRoutes(*router, services);

@@ -51,6 +51,7 @@ class SettableClock;
 namespace credence::trust {
 class TrustService;
 class TrustAdminService;
+class ReceiptService;
 class AppRegistry;
 class ContentScanning;
 }  // namespace credence::trust
@@ -178,8 +179,10 @@ struct Services {
   // The MCP server (docs/agents.md).
   const mcp::McpServer& mcp;
   McpEndpoint mcp_endpoint;
-  // Each tenant's ledger as a Merkle log with signed checkpoints (docs/receipts.md).
+  // Each tenant's ledger as a Merkle log with signed checkpoints, and the
+  // receipts and proofs read from it (docs/receipts.md).
   const integrity::MerkleLogs& merkle_logs;
+  const trust::ReceiptService& receipts;
 };
 
 struct WebhookDoc;
@@ -218,6 +221,9 @@ void AddChannelRoutes(Router& router, const Services& services);
 void AddCredentialRoutes(Router& router, const Services& services);
 // The trust endpoints (/api/trust/...) and ledger verification.
 void AddTrustRoutes(Router& router, const Services& services);
+// Decision receipts, the tenants' decision logs, their checkpoints and
+// consistency proofs (/api/trust/decisions/{id}/receipt, /api/trust/log...).
+void AddReceiptRoutes(Router& router, const Services& services);
 // Trust administration (/trust-admin/...): policies, context vocabulary,
 // sensitivity facts, connected documents, source links.
 void AddTrustAdminRoutes(Router& router, const Services& services);
