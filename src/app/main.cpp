@@ -1,5 +1,6 @@
 // credence: the trust-control plane server. `credence serve [flags]`;
 // `credence admin ...` for an operator's provisioning (app/admin_command.h);
+// `credence verify-receipt RECEIPT ...` for an auditor, offline (app/verify_receipt.h);
 // `credence check-config [--require NAME]... [flags]` to check settings
 // without starting (docs/packaging.md).
 #include <cctype>
@@ -9,6 +10,7 @@
 
 #include "app/admin_command.h"
 #include "app/application.h"
+#include "app/verify_receipt.h"
 #include "core/config.h"
 #include "telemetry/tracing.h"
 
@@ -83,6 +85,7 @@ int main(int argc, char** argv) {
   }
   if (args[0] == "admin") return credence::app::RunAdminCommand({args.begin() + 1, args.end()});
   if (args[0] == "check-config") return CheckConfig({args.begin() + 1, args.end()});
+  if (args[0] == "verify-receipt") return credence::app::VerifyReceiptCommand({args.begin() + 1, args.end()});
   if (args[0] != "serve") {
     std::fprintf(stderr, "unknown command '%s'\n\n%s", args[0].c_str(), credence::ConfigUsage().c_str());
     return 2;

@@ -507,7 +507,8 @@ std::string ConfigUsage() {
   std::string out =
       "usage: credence serve [flags]\n"
       "       credence check-config [--require NAME]... [flags]   (read the settings, start nothing)\n"
-      "       credence admin ...\n\n"
+      "       credence admin ...\n"
+      "       credence verify-receipt RECEIPT [--key KEY]... [--checkpoint OLDER]   (offline; docs/receipts.md)\n\n"
       "flags (each also read from CREDENCE_<NAME> and from the --config file;\n"
       "a flag wins over the environment, the environment over the file):\n";
   for (const auto& f : kFlags) {
