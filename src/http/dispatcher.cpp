@@ -14,6 +14,7 @@
 #include "core/json_text.h"
 #include "core/logging.h"
 #include "core/outside_transaction.h"
+#include "http/language.h"
 #include "http/metrics.h"
 #include "http/problem.h"
 #include "http/rate_limiter.h"
@@ -160,10 +161,12 @@ constexpr std::string_view kStorageFailureRetryAfter = "30";
 // store 503 with Retry-After, a full disk or an I/O error 503 with its own
 // code and a longer Retry-After, anything else a logged 500.
 // A template, not a std::function: the synchronous path calls it once per
-// request and should not allocate for it.
-template <typename Handle>
-HttpResponse Guarded(const Route& route, const std::string& request_id, std::string_view path, Handle&& handle) {
-  auto fail = [&](const Error& e) { return ProblemResponse(e, path, request_id); };
+// request and should not allocate for it. `language` gives the answer's
+// language (http/language.h) once the caller is known.
+template <typename Language, typename Handle>
+HttpResponse Guarded(const Route& route, const std::string& request_id, std::string_view path, Language&& language,
+                     Handle&& handle) {
+  auto fail = [&](const Error& e) { return ProblemResponse(e, path, request_id, language()); };
   try {
     return handle();
   } catch (const storage::StorageError& e) {
@@ -300,7 +303,7 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
   const Route* route = nullptr;
   HttpResponse response;
 
-  auto fail = [&](const Error& e) { response = ProblemResponse(e, request.path(), ctx.request_id); };
+  auto fail = [&](const Error& e) { response = Problem(ctx, e); };
 
   Router::Match match = router_.Find(request.method, request.path());
   switch (match.outcome) {
@@ -342,7 +345,8 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
   RateLimitHeaders rate_headers;
   if (route != nullptr) {
     ctx.path_params = std::move(match.params);
-    response = Guarded(*route, ctx.request_id, request.path(), [&]() -> HttpResponse {
+    const auto language = [&ctx] { return TextLanguage(ctx); };
+    response = Guarded(*route, ctx.request_id, request.path(), language, [&]() -> HttpResponse {
       identity::Credentials credentials{request.Header("authorization"), request.Header("x-api-key"), {}};
       if (session_cookie_ && credentials.authorization.empty() && credentials.api_key.empty()) {
         credentials.session_cookie = session_cookie_->ValueIn(request);
@@ -353,12 +357,12 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
                 .Str("requestId", ctx.request_id)
                 .Str("route", route->path)
                 .Str("clientAddress", request.client_address);
-            return ProblemResponse(csrf.error(), request.path(), ctx.request_id);
+            return Problem(ctx, csrf.error());
           }
       }
       auto principal = authenticator_.Authenticate(credentials);
       if (!principal && route->auth != Auth::kPublic && route->auth != Auth::kDevOnly)
-        return ProblemResponse(principal.error(), request.path(), ctx.request_id);
+        return Problem(ctx, principal.error());
       if (principal) {
         ctx.principal = std::move(*principal);  // nullopt when no credential was sent
         if (ctx.principal) ctx.principal->request = ctx.meta;
@@ -367,14 +371,14 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
         RateLimitVerdict verdict = rate_limiter_->Check(ctx.principal ? &*ctx.principal : nullptr,
                                                         route->limit_by_address, request.client_address);
         rate_headers = {std::move(verdict.policy), std::move(verdict.state)};
-        if (verdict.refused) return ProblemResponse(RateLimited(verdict), request.path(), ctx.request_id);
+        if (verdict.refused) return Problem(ctx, RateLimited(verdict));
       }
       if (Status access = CheckAccess(*route, ctx.principal); !access)
-        return ProblemResponse(access.error(), request.path(), ctx.request_id);
+        return Problem(ctx, access.error());
       if (Status params = ValidatePathParams(*route, ctx.path_params); !params)
-        return ProblemResponse(params.error(), request.path(), ctx.request_id);
+        return Problem(ctx, params.error());
       if (Status encoding = ValidateEncoding(request, ctx.path_params); !encoding)
-        return ProblemResponse(encoding.error(), request.path(), ctx.request_id);
+        return Problem(ctx, encoding.error());
       // Slow work a handler meets inside a write transaction (an admission
       // hook's call) is done outside it, and the handler run again.
       return RunWithWorkOutsideTransaction([&] { return route->handler(ctx); });
@@ -394,9 +398,9 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
     response.pending->Wrap([this, route, started, method = request.method, method_name = request.method_name,
                             request_id = ctx.request_id, path = std::string(request.path()),
                             tenant = std::string(tenant), rate_headers = std::move(rate_headers), trace,
-                            open_span](const PendingResponse::Step& finish) {
+                            open_span, language = TextLanguage(ctx)](const PendingResponse::Step& finish) {
       ScopedTraceContext in_trace(trace);
-      HttpResponse r = Guarded(*route, request_id, path, finish);
+      HttpResponse r = Guarded(*route, request_id, path, [language] { return language; }, finish);
       rate_headers.AddTo(r);
       Conclude(r, route, method, method_name, request_id, tenant, started);
       if (open_span) EndRequestSpan(*open_span, route, r.status, request_id, tenant);

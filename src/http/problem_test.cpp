@@ -146,9 +146,12 @@ TEST(ProblemResponse, RateLimitedSetsRetryAfterFromExtension) {
   EXPECT_EQ(HeaderOf(response, "Retry-After"), "30");
 }
 
-TEST(ProblemResponse, OtherStatusesAddNoHeaders) {
-  EXPECT_TRUE(ProblemResponse(Error::NotFound("x"), "/", "r").headers.empty());
-  EXPECT_TRUE(ProblemResponse(Error::Internal("x"), "/", "r").headers.empty());
+TEST(ProblemResponse, OtherStatusesAddOnlyContentLanguage) {
+  for (const Error& error : {Error::NotFound("x"), Error::Internal("x")}) {
+    const HttpResponse response = ProblemResponse(error, "/", "r");
+    ASSERT_EQ(response.headers.size(), 1u);
+    EXPECT_EQ(HeaderOf(response, "Content-Language"), "en");
+  }
 }
 
 TEST(ProblemResponse, ExtensionMembersAppearInBody) {

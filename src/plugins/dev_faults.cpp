@@ -33,6 +33,8 @@ Manifest DevFaultsManifest() {
       .guards = {{""}},
       .events = {"entry.published"},
       .routes = {},
+      .translations = {{"es", "Fallos de guarda (solo desarrollo)",
+                        "Para pruebas: su guarda deniega, lanza un error o excede su tiempo según digan sus ajustes."}},
   };
 }
 

@@ -130,6 +130,10 @@ const std::vector<Manifest>& ShippedPlugins() {
           .guards = {{"Entry.Publish"}},
           .events = {},
           .routes = {{"GET", "/api/plugins/rules/tenant/global"}, {"PUT", "/api/plugins/rules/tenant/global"}},
+          .translations = {{"es", "Reglas de contenido",
+                            "Comprueba una entrada con las reglas de contenido de la organización y de su espacio "
+                            "antes de publicarla: títulos obligatorios, términos prohibidos, longitudes máximas, "
+                            "traducciones al día obligatorias, ningún hallazgo de secretos."}},
       },
       Manifest{
           .id = "approval-workflow",
@@ -152,6 +156,9 @@ const std::vector<Manifest>& ShippedPlugins() {
                      {"POST", "/api/plugins/approval-workflow/entries/{entryId}/request"},
                      {"POST", "/api/plugins/approval-workflow/approvals/{id}/approve"},
                      {"POST", "/api/plugins/approval-workflow/approvals/{id}/reject"}},
+          .translations = {{"es", "Flujo de aprobación",
+                            "Publicar una entrada necesita la aprobación de un Editor o Administrador distinto de su "
+                            "autor: solicitar, aprobar o rechazar con un comentario."}},
       },
       Manifest{
           .id = "safe-delete",
@@ -169,6 +176,9 @@ const std::vector<Manifest>& ShippedPlugins() {
           .guards = {{"Entry.Delete"}},
           .events = {},
           .routes = {},
+          .translations = {{"es", "Borrado seguro",
+                            "Eliminar una entrada que las aplicaciones de IA usaron hace poco (según los registros de "
+                            "uso) necesita una confirmación con un motivo."}},
       },
       Manifest{
           .id = "script-guards",
@@ -193,6 +203,10 @@ const std::vector<Manifest>& ShippedPlugins() {
                      {"POST", "/api/plugins/script-guards/scripts/{id}/enable"},
                      {"POST", "/api/plugins/script-guards/scripts/{id}/disable"},
                      {"POST", "/api/plugins/script-guards/scripts/{id}/test"}},
+          .translations = {{"es", "Scripts de guarda",
+                            "Las guardas de acciones propias de la organización como pequeños scripts de Lua 5.4, "
+                            "ejecutados aislados con un presupuesto de instrucciones, un límite de memoria y un "
+                            "tiempo límite por llamada."}},
       },
       Manifest{
           .id = "admission-hooks",
@@ -213,9 +227,19 @@ const std::vector<Manifest>& ShippedPlugins() {
                      {"DELETE", "/api/plugins/admission-hooks/hooks/{id}"},
                      {"POST", "/api/plugins/admission-hooks/hooks/{id}/enable"},
                      {"POST", "/api/plugins/admission-hooks/hooks/{id}/disable"}},
+          .translations = {{"es", "Ganchos de admisión",
+                            "Las guardas de acciones propias de la organización como ganchos de admisión HTTPS: el "
+                            "contexto firmado de la guarda se envía por POST al gancho, que responde permitir o "
+                            "denegar dentro de su plazo."}},
       },
   };
   return kPlugins;
+}
+
+LocalizedManifestText LocalizedText(const Manifest& manifest, std::string_view language) {
+  for (const auto& t : manifest.translations)
+    if (t.language == language) return {t.name, t.description};
+  return {manifest.name, manifest.description};
 }
 
 const Manifest* FindShipped(std::string_view id) {
@@ -234,6 +258,17 @@ std::vector<std::string> ValidateRegistry(const std::vector<Manifest>& registry)
     if (m.name.empty()) problems.push_back(who + "name is empty");
     if (!IsSemanticVersion(m.version)) problems.push_back(who + "version '" + m.version + "' is not semantic");
     if (m.category.empty()) problems.push_back(who + "category is empty");
+    std::set<std::string> languages;
+    for (const auto& t : m.translations) {
+      if (t.language.empty() || t.language == "en" || !std::all_of(t.language.begin(), t.language.end(), [](char c) {
+            return c >= 'a' && c <= 'z';
+          }))
+        problems.push_back(who + "translation language '" + t.language + "' is not a primary tag other than en");
+      if (!languages.insert(t.language).second)
+        problems.push_back(who + "translation language '" + t.language + "' appears twice");
+      if (t.name.empty() || t.description.empty())
+        problems.push_back(who + "translation '" + t.language + "' lacks a name or a description");
+    }
     std::set<std::string> slots;
     for (const auto& [slot, component] : m.ui_contributions) {
       if (std::find(UiSlots().begin(), UiSlots().end(), slot) == UiSlots().end())

@@ -40,6 +40,14 @@ struct PluginRoute {
   std::string path;    // served path, e.g. /api/plugins/rules/tenant/global
 };
 
+// A plugin's name and description in one more language than English (issue
+// 26: the text the server composes follows the interface language).
+struct ManifestText {
+  std::string language;  // a primary language tag, lower case, e.g. "es"
+  std::string name;
+  std::string description;
+};
+
 struct Manifest {
   std::string id;  // kebab-case, unique
   std::string name;
@@ -54,7 +62,16 @@ struct Manifest {
   std::vector<GuardBinding> guards;
   std::vector<std::string> events;  // event types of the webhooks' catalog it handles
   std::vector<PluginRoute> routes;
+  std::vector<ManifestText> translations;  // name and description beside English, one per language
 };
+
+// The manifest's name and description in `language` (a primary language
+// tag), or in English (the manifest's own) when it has no translation there.
+struct LocalizedManifestText {
+  std::string_view name;
+  std::string_view description;
+};
+LocalizedManifestText LocalizedText(const Manifest& manifest, std::string_view language);
 
 // The guarded actions (docs/plugins.md).
 const std::vector<std::string>& GuardedActions();
@@ -69,7 +86,9 @@ const Manifest* FindShipped(std::string_view id);
 // Every problem of a registry, as "<id>: <what>" lines; empty when it is
 // valid: ids kebab-case and unique, versions semantic, slots from the
 // spec's list, dependencies known, no dependency cycle, guards on guarded
-// actions, settings only when hasSettings, routes only when hasEndpoints.
+// actions, settings only when hasSettings, routes only when hasEndpoints,
+// translations each in a language of their own, other than English, with a
+// name and a description.
 std::vector<std::string> ValidateRegistry(const std::vector<Manifest>& registry);
 
 // The settings object's JSON Schema (draft 2020-12), closed.

@@ -86,6 +86,28 @@ TEST(PluginManifests, ValidatorCatchesEachMistake) {
   route_outside.has_endpoints = true;
   route_outside.routes = {{"GET", "/api/other"}};
   EXPECT_TRUE(Mentions(ValidateRegistry({route_outside}), "not under /api/plugins/"));
+  auto english_twice = Minimal("a");
+  english_twice.translations = {{"en", "N", "D"}};
+  EXPECT_TRUE(Mentions(ValidateRegistry({english_twice}), "other than en"));
+  auto twice = Minimal("a");
+  twice.translations = {{"es", "N", "D"}, {"es", "M", "E"}};
+  EXPECT_TRUE(Mentions(ValidateRegistry({twice}), "appears twice"));
+  auto no_name = Minimal("a");
+  no_name.translations = {{"es", "", "D"}};
+  EXPECT_TRUE(Mentions(ValidateRegistry({no_name}), "lacks a name"));
+}
+
+// Issue 26: plugin names and descriptions follow the interface language.
+TEST(PluginManifests, EveryShippedPluginIsInSpanishToo) {
+  const SystemClock clock;
+  const Registry registry = ShippedRegistry({clock, {}, /*dev=*/true});
+  for (const Manifest& m : registry.All()) {
+    const auto es = LocalizedText(m, "es");
+    EXPECT_NE(es.name, m.name) << m.id;
+    EXPECT_NE(es.description, m.description) << m.id;
+    EXPECT_EQ(LocalizedText(m, "en").name, m.name) << m.id;
+    EXPECT_EQ(LocalizedText(m, "de").description, m.description) << m.id;
+  }
 }
 
 TEST(PluginSettings, ValidatedAgainstTheSchema) {

@@ -88,6 +88,91 @@ TEST_F(Plugins, ManifestsAreListedEverywhere) {
   ExpectProblem(api().Get("/api/plugins/no-such/ui-contributions", t.token("viewer")), 404, "not_found");
 }
 
+// Issue 26: plugin names and descriptions, and problem titles, follow the
+// interface language: the preferred language, else Accept-Language; English
+// by default. type and code stay as they are.
+TEST_F(Plugins, NamesDescriptionsAndProblemTitlesFollowTheInterfaceLanguage) {
+  auto t = CreateTenant(api(), "plg-lang");
+  const std::string viewer = t.token("viewer");
+  auto content_rules = [&](const std::string& path, const std::string& token, const Headers& headers) {
+    auto r = api().Send("GET", path, "", token, headers);
+    EXPECT_EQ(r.status, 200) << r.body;
+    json::object found;
+    const json::value list = r.Json();
+    for (const auto& m : list.as_array())
+      if (Str(m, "id") == "content-rules") found = m.as_object();
+    return std::make_pair(found, r.Header("content-language"));
+  };
+  for (const char* path : {"/api/plugins", "/api/tenant/known-plugins", "/api/tenant/plugins/available"}) {
+    auto [en, en_language] = content_rules(path, viewer, {});
+    EXPECT_EQ(Str(en, "name"), "Content rules") << path;
+    EXPECT_EQ(en_language, "en") << path;
+    auto [es, es_language] = content_rules(path, viewer, {{"Accept-Language", "es-ES,es;q=0.9,en;q=0.8"}});
+    EXPECT_EQ(Str(es, "name"), "Reglas de contenido") << path;
+    EXPECT_EQ(Str(es, "description").rfind("Comprueba una entrada", 0), 0u) << path;
+    EXPECT_EQ(Str(es, "id"), "content-rules");
+    EXPECT_EQ(Str(es, "category"), "quality");  // codes stay
+    EXPECT_EQ(es_language, "es") << path;
+    EXPECT_EQ(Str(content_rules(path, viewer, {{"Accept-Language", "de, es;q=0.5"}}).first, "name"),
+              "Content rules");
+  }
+
+  // Problem titles: the dispatcher's own (no credential, no route), the
+  // schema layer's (with its fixed detail) and a handler's.
+  auto problem = [&](const std::string& method, const std::string& path, const std::string& body,
+                     const std::string& token, const Headers& headers) {
+    auto r = api().Send(method, path, body, token, headers);
+    EXPECT_EQ(r.Header("content-language"), "es") << path;
+    return r;
+  };
+  const Headers es = {{"Accept-Language", "es"}, {"Content-Type", "application/json"}};
+  auto unauthenticated = problem("GET", "/api/plugins", "", "", es);
+  ExpectProblem(unauthenticated, 401, "missing_credentials");
+  EXPECT_EQ(Str(unauthenticated.Json(), "title"), "No autenticado");
+  EXPECT_EQ(Str(unauthenticated.Json(), "type"), "urn:credence:problem:missing_credentials");
+  EXPECT_EQ(Str(unauthenticated.Json(), "detail"), "Este punto de acceso necesita un token de portador (Bearer).");
+  auto no_route = problem("GET", "/api/no-such-route", "", viewer, es);
+  ExpectProblem(no_route, 404, "route_not_found");
+  EXPECT_EQ(Str(no_route.Json(), "title"), "No encontrado");
+  EXPECT_EQ(Str(no_route.Json(), "detail"), "No route matches /api/no-such-route.");  // composed: as written
+  auto invalid = problem("PUT", "/api/tenant/plugins/content-rules/settings", "7", t.token("admin"), es);
+  ExpectProblem(invalid, 400, "validation_failed");
+  EXPECT_EQ(Str(invalid.Json(), "title"), "Solicitud incorrecta");
+  EXPECT_EQ(Str(invalid.Json(), "detail"), "El cuerpo de la solicitud no superó la validación.");
+  auto forbidden = problem("POST", "/api/tenant/plugins/content-rules/install", "{}", viewer, es);
+  ExpectProblem(forbidden, 403, "forbidden");
+  EXPECT_EQ(Str(forbidden.Json(), "title"), "Prohibido");
+  auto english = api().Get("/api/plugins/no-such/ui-contributions", viewer);
+  ExpectProblem(english, 404, "not_found");
+  EXPECT_EQ(Str(english.Json(), "title"), "Not Found");
+  EXPECT_EQ(english.Header("content-language"), "en");
+
+  // The stored preference wins over the browser's header, for manifests and problems.
+  ASSERT_EQ(api().Send("PUT", "/api/users/me/preferred-language", R"({"languageCode":"es"})", viewer,
+                       {{"Content-Type", "application/json"}})
+                .status,
+            200);
+  const Headers en = {{"Accept-Language", "en"}};
+  EXPECT_EQ(Str(content_rules("/api/plugins", viewer, en).first, "name"), "Reglas de contenido");
+  auto not_found = api().Send("GET", "/api/plugins/no-such/ui-contributions", "", viewer, en);
+  ExpectProblem(not_found, 404, "not_found");
+  EXPECT_EQ(Str(not_found.Json(), "title"), "No encontrado");
+  EXPECT_EQ(not_found.Header("content-language"), "es");
+  // Installed and enabled plugins (/plugins) are named in the admin's language.
+  Install(t, "safe-delete");
+  ASSERT_EQ(api().Send("PUT", "/api/users/me/preferred-language", R"({"languageCode":"es"})", t.token("admin"),
+                       {{"Content-Type", "application/json"}})
+                .status,
+            200);
+  auto installed = api().Send("GET", "/plugins", "", t.token("admin"), en);
+  ASSERT_EQ(installed.status, 200) << installed.body;
+  EXPECT_EQ(installed.Header("content-language"), "es");
+  bool named = false;
+  const json::value active = installed.Json();
+  for (const auto& m : active.as_array()) named |= Str(m, "name") == "Borrado seguro";
+  EXPECT_TRUE(named) << installed.body;
+}
+
 TEST_F(Plugins, InstallEnableDisableUninstallAudited) {
   auto t = CreateTenant(api(), "plg");
   ExpectProblem(api().Post("/api/tenant/plugins/content-rules/install", json::object{}, t.token("editor")), 403,

@@ -16,6 +16,7 @@
 #include "core/ids.h"
 #include "http/handlers/routes.h"
 #include "http/json_io.h"
+#include "http/language.h"
 #include "http/problem.h"
 #include "http/router.h"
 #include "plugins/approvals.h"
@@ -32,7 +33,8 @@ namespace {
 using plugins::Installation;
 using plugins::Manifest;
 
-json::object ManifestJson(const Manifest& m) {
+// A manifest as the API answers it, its name and description in `language`.
+json::object ManifestJson(const Manifest& m, std::string_view language) {
   json::object ui;
   for (const auto& [slot, component] : m.ui_contributions) ui[slot] = component;
   json::array guards;
@@ -41,10 +43,11 @@ json::object ManifestJson(const Manifest& m) {
         json::object{{"pluginId", m.id}, {"action", g.action.empty() ? json::value(nullptr) : json::value(g.action)}});
   json::array routes;
   for (const auto& r : m.routes) routes.push_back(json::object{{"method", r.method}, {"path", r.path}});
+  const auto text = plugins::LocalizedText(m, language);
   return {{"id", m.id},
-          {"name", m.name},
+          {"name", text.name},
           {"version", m.version},
-          {"description", m.description},
+          {"description", text.description},
           {"category", m.category},
           {"hasSettings", m.has_settings},
           {"hasEndpoints", m.has_endpoints},
@@ -150,10 +153,14 @@ Schema UiContributionSchema() {
   });
 }
 
-json::array ManifestsJson(const plugins::Registry& registry) {
+// The registry's manifests, in the caller's language (Content-Language says which).
+HttpResponse ManifestsAnswer(const plugins::Registry& registry, const RequestContext& ctx) {
+  const std::string_view language = TextLanguage(ctx);
   json::array out;
-  for (const auto& m : registry.All()) out.push_back(ManifestJson(m));
-  return out;
+  for (const auto& m : registry.All()) out.push_back(ManifestJson(m, language));
+  HttpResponse r = JsonResponse(200, out);
+  AddContentLanguage(r, language);
+  return r;
 }
 
 const std::vector<std::pair<std::string, Schema>>& IdParam() {
@@ -722,18 +729,20 @@ void AddPluginRoutes(Router& router, const Services& s) {
               "/api/tenant/known-plugins",
               Auth::kPublic,
               "",
-              [&registry](RequestContext&) { return JsonResponse(200, ManifestsJson(registry)); },
+              [&registry](RequestContext& ctx) { return ManifestsAnswer(registry, ctx); },
               {.summary = "The plugin manifests this server offers, for provisioning (enabledPlugins of tenant "
-                          "create).",
+                          "create). Names and descriptions follow the caller's preferred language when signed in, else "
+                          "Accept-Language (English and Spanish).",
                .tag = "plugins",
                .response = Schema::Array(ManifestSchema())}});
   router.Add({Method::kGet,
               "/api/plugins",
               Auth::kUser,
               "",
-              [&registry](RequestContext&) { return JsonResponse(200, ManifestsJson(registry)); },
+              [&registry](RequestContext& ctx) { return ManifestsAnswer(registry, ctx); },
               {.summary = "Every plugin available: the manifests with their settings schema, guards, events and "
-                          "routes.",
+                          "routes. Names and descriptions follow the caller's preferred language, else Accept-Language "
+                          "(English and Spanish).",
                .tag = "plugins",
                .response = Schema::Array(ManifestSchema())}});
   router.Add(Aliased({"/tenant/plugins/available"},
@@ -744,17 +753,21 @@ void AddPluginRoutes(Router& router, const Services& s) {
                       [&registry, &service](RequestContext& ctx) {
                         auto installed = service.List(ctx.Caller());
                         if (!installed) return Problem(ctx, installed.error());
+                        const std::string_view language = TextLanguage(ctx);
                         json::array out;
                         for (const auto& m : registry.All()) {
-                          auto o = ManifestJson(m);
+                          auto o = ManifestJson(m, language);
                           bool is_installed = false;
                           for (const auto& i : *installed) is_installed |= i.plugin_id == m.id;
                           o["installed"] = is_installed;
                           out.push_back(std::move(o));
                         }
-                        return JsonResponse(200, out);
+                        HttpResponse r = JsonResponse(200, out);
+                        AddContentLanguage(r, language);
+                        return r;
                       },
-                      {.summary = "Plugins available to install, each with whether the tenant installed it.",
+                      {.summary = "Plugins available to install, each with whether the tenant installed it. Names and "
+                                  "descriptions follow the caller's preferred language, else Accept-Language.",
                        .tag = "plugins",
                        .response = Schema::Array([] {
                          auto fields = std::vector<Property>{};
@@ -802,21 +815,25 @@ void AddPluginRoutes(Router& router, const Services& s) {
               [&registry, &service, &guards](RequestContext& ctx) {
                 auto installed = service.List(ctx.Caller());
                 if (!installed) return Problem(ctx, installed.error());
+                const std::string_view language = TextLanguage(ctx);
                 json::array out;
                 for (const auto& i : *installed) {
                   if (!i.is_enabled) continue;
                   const Manifest* m = registry.Find(i.plugin_id);
                   out.push_back(json::object{{"id", m->id},
-                                             {"name", m->name},
+                                             {"name", plugins::LocalizedText(*m, language).name},
                                              {"version", m->version},
                                              {"uiContributions", UiContributionsJson(*m)},
                                              {"settings", i.settings},
                                              {"health", HealthJson(guards.Health(ctx.Caller().tenant_id, m->id))}});
                 }
-                return JsonResponse(200, out);
+                HttpResponse r = JsonResponse(200, out);
+                AddContentLanguage(r, language);
+                return r;
               },
               {.summary = "The plugins installed and active (enabled) in the tenant, with their UI contributions, "
-                          "settings and their guards' health.",
+                          "settings and their guards' health. Names follow the caller's preferred language, else "
+                          "Accept-Language.",
                .tag = "plugins",
                .response = Schema::Array(ActivePluginSchema())}});
   router.Add(

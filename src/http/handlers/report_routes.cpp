@@ -1,15 +1,13 @@
 // Compliance reports for tenant admins on a signed-in session
 // (/trust-admin/reports/...): the list of reports, and each report as JSON
 // or CSV. docs/reports.md.
-#include <algorithm>
-#include <cstdlib>
-
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
 
 #include "http/handlers/routes.h"
 #include "http/json_io.h"
+#include "http/language.h"
 #include "http/problem.h"
 #include "http/router.h"
 #include "reports/csv.h"
@@ -65,38 +63,6 @@ json::value CellJson(const reports::Cell& cell, reports::ColumnType type) {
   if (const auto* d = std::get_if<double>(&cell)) return json::value(*d);
   if (const auto* b = std::get_if<bool>(&cell)) return json::value(*b);
   return nullptr;
-}
-
-// The language the report texts are given in: the caller's preferred
-// language, else the first language of Accept-Language by q-value; only the
-// primary subtag counts ("es-MX" is "es"). LocalizedText knows "es".
-std::string TextLanguage(const RequestContext& ctx) {
-  auto primary = [](std::string_view tag) {
-    std::string out(tag.substr(0, tag.find('-')));
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-  };
-  if (ctx.principal && ctx.principal->preferred_language) return primary(*ctx.principal->preferred_language);
-  std::string best = "en";
-  double best_q = 0;
-  std::string_view rest = ctx.request.Header("accept-language");
-  while (!rest.empty()) {
-    const size_t comma = std::min(rest.find(','), rest.size());
-    std::string_view item = rest.substr(0, comma);
-    rest.remove_prefix(std::min(comma + 1, rest.size()));
-    const size_t semi = std::min(item.find(';'), item.size());
-    std::string_view tag = item.substr(0, semi);
-    while (!tag.empty() && tag.front() == ' ') tag.remove_prefix(1);
-    while (!tag.empty() && tag.back() == ' ') tag.remove_suffix(1);
-    double q = 1;
-    if (const auto at = item.find("q=", semi); at != std::string_view::npos)
-      q = std::strtod(std::string(item.substr(at + 2)).c_str(), nullptr);
-    if (!tag.empty() && tag != "*" && q > best_q) {
-      best = primary(tag);
-      best_q = q;
-    }
-  }
-  return best;
 }
 
 json::object ReportJson(const reports::Report& r, std::string_view language) {
@@ -156,7 +122,9 @@ HttpResponse Answer(RequestContext& ctx, const Services& s, const std::string& f
     r.WithHeader("Content-Disposition", "attachment; filename=\"" + FileName(*report, "csv") + "\"");
     return r;
   }
-  HttpResponse r = JsonResponse(200, ReportJson(*report, TextLanguage(ctx)));
+  const std::string_view language = TextLanguage(ctx);
+  HttpResponse r = JsonResponse(200, ReportJson(*report, language));
+  AddContentLanguage(r, language);
   if (attach) r.WithHeader("Content-Disposition", "attachment; filename=\"" + FileName(*report, "json") + "\"");
   return r;
 }
@@ -166,7 +134,7 @@ HttpResponse Answer(RequestContext& ctx, const Services& s, const std::string& f
 void AddReportRoutes(Router& router, const Services& s) {
   router.Add({Method::kGet, "/trust-admin/reports", Auth::kTenantAdmin, "",
               [](RequestContext& ctx) {
-                const std::string language = TextLanguage(ctx);
+                const std::string_view language = TextLanguage(ctx);
                 json::array list;
                 for (const auto& info : reports::Catalog()) {
                   const auto text = reports::LocalizedText(info, language);
@@ -175,7 +143,9 @@ void AddReportRoutes(Router& router, const Services& s) {
                                               {"description", text.description},
                                               {"columns", ColumnsJson(info.columns)}});
                 }
-                return JsonResponse(200, {{"reports", std::move(list)}});
+                HttpResponse r = JsonResponse(200, {{"reports", std::move(list)}});
+                AddContentLanguage(r, language);
+                return r;
               },
               {.summary = "The compliance reports: key, title, the question each answers and its columns. Titles "
                           "and descriptions follow the caller's preferred language, else Accept-Language "

@@ -144,9 +144,9 @@ HttpResponse EvaluateAndAnswer(const trust::TrustService& trust, RequestContext&
                                      [pending] { pending->Ready(); });
   if (!started) return Problem(ctx, started.error());
   pending->SetFinish([&trust, evaluation = *started, answer, path = std::string(ctx.request.path()),
-                      request_id = ctx.request_id] {
+                      request_id = ctx.request_id, language = TextLanguage(ctx)] {
     auto e = trust.FinishEvaluate(*evaluation);
-    if (!e) return ProblemResponse(e.error(), path, request_id);
+    if (!e) return ProblemResponse(e.error(), path, request_id, language);
     return RawJson(answer(*e));
   });
   return Deferred(std::move(pending));

@@ -5704,8 +5704,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The plugin manifests this server offers, for provisioning (enabledPlugins of tenant create).
-         * @description The plugin manifests this server offers, for provisioning (enabledPlugins of tenant create).
+         * The plugin manifests this server offers, for provisioning (enabledPlugins of tenant create). Names and descriptions follow the caller's preferred language when signed in, else Accept-Language (English and Spanish).
+         * @description The plugin manifests this server offers, for provisioning (enabledPlugins of tenant create). Names and descriptions follow the caller's preferred language when signed in, else Accept-Language (English and Spanish).
          *
          *     No credentials needed.
          */
@@ -5726,8 +5726,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every plugin available: the manifests with their settings schema, guards, events and routes.
-         * @description Every plugin available: the manifests with their settings schema, guards, events and routes.
+         * Every plugin available: the manifests with their settings schema, guards, events and routes. Names and descriptions follow the caller's preferred language, else Accept-Language (English and Spanish).
+         * @description Every plugin available: the manifests with their settings schema, guards, events and routes. Names and descriptions follow the caller's preferred language, else Accept-Language (English and Spanish).
          *
          *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
@@ -5748,8 +5748,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Plugins available to install, each with whether the tenant installed it.
-         * @description Plugins available to install, each with whether the tenant installed it.
+         * Plugins available to install, each with whether the tenant installed it. Names and descriptions follow the caller's preferred language, else Accept-Language.
+         * @description Plugins available to install, each with whether the tenant installed it. Names and descriptions follow the caller's preferred language, else Accept-Language.
          *
          *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
@@ -5770,8 +5770,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Plugins available to install, each with whether the tenant installed it.
-         * @description Plugins available to install, each with whether the tenant installed it.
+         * Plugins available to install, each with whether the tenant installed it. Names and descriptions follow the caller's preferred language, else Accept-Language.
+         * @description Plugins available to install, each with whether the tenant installed it. Names and descriptions follow the caller's preferred language, else Accept-Language.
          *
          *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
@@ -5814,8 +5814,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The plugins installed and active (enabled) in the tenant, with their UI contributions, settings and their guards' health.
-         * @description The plugins installed and active (enabled) in the tenant, with their UI contributions, settings and their guards' health.
+         * The plugins installed and active (enabled) in the tenant, with their UI contributions, settings and their guards' health. Names follow the caller's preferred language, else Accept-Language.
+         * @description The plugins installed and active (enabled) in the tenant, with their UI contributions, settings and their guards' health. Names follow the caller's preferred language, else Accept-Language.
          *
          *     Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).
          */
