@@ -1,10 +1,12 @@
 #include "connectors/internal/web_kind.h"
 
 #include <stdexcept>
+#include <string>
 
 #include "connectors/settings.h"
 
 #include "connectors/web/crawler.h"
+#include "outbound/outbound.h"
 
 namespace credence::connectors {
 
@@ -30,7 +32,19 @@ std::vector<FieldError> CheckCrawlSettings(const WebSettings& settings) {
   if (auto st = web::ValidateSettings(ToCrawlSettings(settings)); !st) {
     if (st.error().fields.empty()) out.push_back({"settings", st.error().detail});
     for (const auto& f : st.error().fields) out.push_back({"settings." + f.field, f.message});
+    return out;
   }
+  // Where the crawl starts, under the connectors' outbound rule at creation
+  // as a git remote is (docs/outbound.md): a literal address, in any of its
+  // numeric forms (http://2852039166/ is 169.254.169.254), is classified now;
+  // names are checked at the socket on every request.
+  auto check = [&out](const std::string& url, const std::string& field) {
+    if (auto st = outbound::CheckUrl(url, outbound::ConnectorPolicy(), field); !st)
+      out.push_back(st.error().fields.empty() ? FieldError{field, st.error().detail} : st.error().fields[0]);
+  };
+  for (size_t i = 0; i < settings.start_urls.size(); ++i)
+    check(settings.start_urls[i], "settings.startUrls[" + std::to_string(i) + "]");
+  if (settings.sitemap_url) check(*settings.sitemap_url, "settings.sitemapUrl");
   return out;
 }
 

@@ -229,6 +229,73 @@ TEST_F(Connectors, BadSettingsAreFieldErrors) {
   EXPECT_EQ(web.status, 201) << web.body;
 }
 
+// Issue 26: every numeric host form is refused at creation where the
+// connectors' outbound rule applies (docs/outbound.md): a git remote (http,
+// https, ssh), a web connector's start URLs and its sitemap, on create and on
+// update. The rule is the connectors' own: private addresses and loopback are
+// theirs to reach, in any form; link-local, metadata, unspecified and
+// reserved addresses never.
+TEST_F(Connectors, NumericHostFormsOfRefusedAddressesAreRefusedAtCreation) {
+  auto t = CreateTenant(api(), "conn-numeric");
+  const char* kRefused[] = {
+      "http://2852039166/",         // 169.254.169.254 as one decimal number
+      "https://0xa9fea9fe/",        // ... in hexadecimal
+      "http://0251.0376.0251.0376/",  // ... in octal parts
+      "http://0xa9.0xfe.0xa9.0xfe/",  // ... in hexadecimal parts
+      "http://169.254.43518/",      // a.b.c with a 16-bit last part
+      "http://169.16689662/",       // a.b with a 24-bit last part
+      "http://2851995649/",         // 169.254.0.1, link-local
+      "http://0/",                  // 0.0.0.0, unspecified
+      "http://0xf0000001/",         // 240.0.0.1, reserved
+      "http://[::ffff:a9fe:a9fe]/", // IPv4-mapped metadata address
+  };
+  for (const char* url : kRefused) {
+    SCOPED_TRACE(url);
+    ExpectValidation(Create(t, {{"key", "w"}, {"kind", "web"}, {"settings", {{"startUrls", {url}}}}}),
+                     "settings.startUrls[0]");
+    ExpectValidation(Create(t, {{"key", "w"},
+                                {"kind", "web"},
+                                {"settings", {{"startUrls", {"https://docs.example.com/", url}}}}}),
+                     "settings.startUrls[1]");
+    ExpectValidation(Create(t, {{"key", "w"}, {"kind", "web"}, {"settings", {{"sitemapUrl", std::string(url) + "s.xml"}}}}),
+                     "settings.sitemapUrl");
+    ExpectValidation(Create(t, {{"key", "g"}, {"kind", "git"}, {"settings", {{"url", std::string(url) + "x.git"}}}}),
+                     "settings.url");
+  }
+  // An ssh remote's host follows the same rule.
+  const std::string host_key = "SHA256:" + std::string(43, 'A');
+  for (const char* url : {"ssh://git@2852039166/x.git", "git@0xa9fea9fe:x.git", "ssh://git@0251.0376.0251.0376:22/x"}) {
+    SCOPED_TRACE(url);
+    ExpectValidation(
+        Create(t, {{"key", "g"}, {"kind", "git"}, {"settings", {{"url", url}, {"sshHostKey", host_key}}}}),
+        "settings.url");
+  }
+  // The reason names the address the host spells.
+  auto refused = Create(t, {{"key", "w"}, {"kind", "web"}, {"settings", {{"startUrls", {"http://2852039166/"}}}}});
+  EXPECT_NE(refused.body.find("169.254.169.254"), std::string::npos) << refused.body;
+
+  // On update too, and the connector keeps its settings.
+  auto site =
+      Create(t, {{"key", "site"}, {"kind", "web"}, {"settings", {{"startUrls", {"https://docs.example.com/"}}}}});
+  ASSERT_EQ(site.status, 201) << site.body;
+  const std::string id = Str(site.Json(), "id");
+  ExpectValidation(api().Put("/trust-admin/connectors/" + id, {{"settings", {{"startUrls", {"http://0xa9fea9fe/"}}}}},
+                             t.token("admin")),
+                   "settings.startUrls[0]");
+  auto kept = api().Get("/trust-admin/connectors/" + id, t.token("admin"));
+  EXPECT_EQ(std::string(kept.Json().at("settings").at("startUrls").as_array().at(0).as_string()),
+            "https://docs.example.com/");
+
+  // Private addresses and loopback, in numeric forms too, are a connector's to reach.
+  int n = 0;
+  for (const char* url : {"http://167772167/", "http://0x0a.0.0.7/", "http://012.0.0.7/", "http://2130706433:8080/",
+                          "http://127.1/"}) {
+    SCOPED_TRACE(url);
+    auto ok = Create(t, {{"key", "ok" + std::to_string(n++)}, {"kind", "web"}, {"settings", {{"startUrls", {url}}}}});
+    EXPECT_EQ(ok.status, 201) << ok.body;
+  }
+}
+
 TEST_F(Connectors, OnlyTenantAdminsAndOtherTenantsSee404) {
   auto t = CreateTenant(api(), "conn-iso-a");
   auto other = CreateTenant(api(), "conn-iso-b");
