@@ -3,7 +3,8 @@
 // secret is refused), a tenant API key, the decision in the ledger with its
 // reasons and the chain verified, a report as table, chart, CSV and JSON,
 // a scanner finding dismissed, a git connector synced with progress and a
-// push connector's document, and a policy form's field error.
+// push connector's document, a web connector's write-only credential set,
+// replaced and removed, and a policy form's field error.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -269,7 +270,7 @@ export async function run(h) {
     await page.locator(".empty-state", { hasText: "No connectors yet" }).waitFor();
     await h.checkA11y("trust connectors (empty)");
     await page.getByRole("button", { name: "Create a connector" }).click();
-    await page.getByLabel("Kind").selectOption("git");
+    await page.getByLabel("Kind", { exact: true }).selectOption("git");
     await page.getByLabel("Key", { exact: true }).fill("Bad Key");
     await page.getByLabel("Repository URL or local path").fill(repo);
     await page.getByRole("button", { name: "Create", exact: true }).click();
@@ -295,7 +296,7 @@ export async function run(h) {
   step("a push connector with a document pushed by its bound key");
   await page.goto(`${base}/trust/connectors`);
   await page.getByRole("button", { name: "Create a connector" }).click();
-  await page.getByLabel("Kind").selectOption("push");
+  await page.getByLabel("Kind", { exact: true }).selectOption("push");
   await page.getByLabel("Key", { exact: true }).fill("crm");
   await page.getByRole("button", { name: "Create", exact: true }).click();
   await page.getByRole("heading", { name: "Pushing documents" }).waitFor();
@@ -312,6 +313,57 @@ export async function run(h) {
   await page.locator('tr[data-connector-key="handbook"] [data-documents]', { hasText: "2" }).waitFor();
   await page.locator('tr[data-connector-key="crm"] [data-documents]', { hasText: "1" }).waitFor();
   await h.checkA11y("trust connectors");
+
+  step("a web connector with a credential: set in the form, shown only as set, replaced, removed");
+  const token = "intranet-token-4f9c2a7e";
+  const headerSecret = "hdr-secret-b81d0c55";
+  await page.goto(`${base}/trust/connectors`);
+  await page.getByRole("button", { name: "Create a connector" }).click();
+  await page.getByLabel("Kind", { exact: true }).selectOption("web");
+  await page.getByLabel("Key", { exact: true }).fill("intranet");
+  await page.getByLabel("Name", { exact: true }).fill("Intranet");
+  await page.getByLabel("Start URLs (one per line)").fill("https://intranet.example/handbook/");
+  await page.getByLabel("Credential kind").selectOption("bearer");
+  const tokenInput = page.getByLabel("Token", { exact: true });
+  expect((await tokenInput.getAttribute("type")) === "password", "the token is a password input");
+  await tokenInput.fill(token);
+  await h.checkA11y("trust connector form with a credential");
+  await h.screenshot("trust-connector-credential-form");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await page.getByRole("heading", { name: "Intranet" }).waitFor();
+  const credentialPanel = page.locator("[data-connector-credential]");
+  await credentialPanel.locator('[data-credential="set"]', { hasText: "Bearer token" }).waitFor();
+  const intranetId = page.url().split("/").pop();
+  r = await h.api("GET", `/trust-admin/connectors/${intranetId}`, undefined, admin);
+  expect(r.json.credential.set === true && r.json.credential.kind === "bearer", `credential view: ${JSON.stringify(r.json.credential)}`);
+  expect(!JSON.stringify(r.json).includes(token), "the API never answers the token");
+  expect(!(await page.content()).includes(token), "the page never holds the token");
+  await h.checkA11y("trust connector credential set");
+  await h.screenshot("trust-connector-credential");
+
+  await credentialPanel.getByRole("button", { name: "Replace credential" }).click();
+  await credentialPanel.getByLabel("Credential kind").selectOption("header");
+  expect((await credentialPanel.getByLabel("Header value").inputValue()) === "", "the secret is never prefilled");
+  await credentialPanel.getByLabel("Header name").fill("Host");
+  await credentialPanel.getByLabel("Header value").fill(headerSecret);
+  await credentialPanel.getByRole("button", { name: "Save credential" }).click();
+  await credentialPanel.locator(".field-error").first().waitFor();  // Host is the crawler's own header
+  await h.checkA11y("trust connector credential error");
+  await credentialPanel.getByLabel("Header name").fill("X-Api-Key");
+  await credentialPanel.getByRole("button", { name: "Save credential" }).click();
+  await credentialPanel.getByText("Credential saved.").waitFor();
+  await credentialPanel.locator('[data-credential="set"]', { hasText: "X-Api-Key" }).waitFor();
+  r = await h.api("GET", `/trust-admin/connectors/${intranetId}`, undefined, admin);
+  expect(r.json.credential.kind === "header" && r.json.credential.headerName === "X-Api-Key", `credential view: ${JSON.stringify(r.json.credential)}`);
+  expect(r.json.settings.startUrls[0] === "https://intranet.example/handbook/", `settings kept: ${JSON.stringify(r.json.settings)}`);
+  expect(!JSON.stringify(r.json).includes(headerSecret) && !(await page.content()).includes(headerSecret), "the header value is never shown");
+
+  await credentialPanel.getByRole("button", { name: "Remove credential" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Remove credential" }).click();
+  await credentialPanel.locator('[data-credential="not-set"]').waitFor();
+  await credentialPanel.getByRole("button", { name: "Set credential" }).waitFor();
+  r = await h.api("GET", `/trust-admin/connectors/${intranetId}`, undefined, admin);
+  expect(r.json.credential.set === false, `credential removed: ${JSON.stringify(r.json.credential)}`);
 
   step("policies: a field error from the server, then a saved tenant policy");
   await page.goto(`${base}/trust/policies`);

@@ -7,6 +7,7 @@ import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Link, Loading, Progress, navigate, useAction, useLoad } from "../../ui";
 import { type Connector, type ConnectorRun } from "./api";
 import { ConfirmButton, FieldError, TrustBadge, fmtTime, TableWrap } from "./common";
+import { CredentialFields, CredentialSection, useCredentialDraft } from "./ConnectorCredential";
 import { useS } from "./strings";
 
 const kinds = ["git", "web", "push"] as const;
@@ -80,12 +81,14 @@ function CreateConnector({ onCancel, onCreated }: { onCancel: () => void; onCrea
   const [schedule, setSchedule] = useState("");
   const [gitUrl, setGitUrl] = useState("");
   const [branch, setBranch] = useState("main");
+  const [sshHostKey, setSshHostKey] = useState("");
   const [startUrls, setStartUrls] = useState("");
   const [sitemapUrl, setSitemapUrl] = useState("");
   const [maxPages, setMaxPages] = useState("");
+  const credential = useCredentialDraft();
   const save = useAction();
   const settings = (): Record<string, unknown> | undefined => {
-    if (kind === "git") return { url: gitUrl, branch: branch || undefined };
+    if (kind === "git") return { url: gitUrl, branch: branch || undefined, sshHostKey: sshHostKey || undefined };
     if (kind === "web") {
       const w: Record<string, unknown> = {};
       if (lines(startUrls).length) w.startUrls = lines(startUrls);
@@ -110,16 +113,21 @@ function CreateConnector({ onCancel, onCreated }: { onCancel: () => void; onCrea
               name: name || undefined,
               settings: settings() as never,
               scheduleMinutes: kind !== "push" && schedule ? Number(schedule) : undefined,
+              credential: kind !== "push" ? credential.body() : undefined,
             },
           }),
         );
+        credential.clear();
         if (c) onCreated(c);
       }}
     >
       <h2 id={`${id}-title`}>{s.createConnector}</h2>
       <div className="field">
         <label htmlFor={`${id}-kind`}>{s.kind}</label>
-        <select id={`${id}-kind`} name="kind" value={kind} onChange={(e) => setKind(e.target.value as Kind)} aria-describedby={`${id}-kind-hint`}>
+        <select id={`${id}-kind`} name="kind" value={kind} onChange={(e) => {
+            setKind(e.target.value as Kind);
+            credential.setKind("");
+          }} aria-describedby={`${id}-kind-hint`}>
           {kinds.map((k) => (
             <option key={k} value={k}>
               {s.kinds[k]}
@@ -155,6 +163,21 @@ function CreateConnector({ onCancel, onCreated }: { onCancel: () => void; onCrea
             <input id={`${id}-branch`} name="branch" value={branch} onChange={(e) => setBranch(e.target.value)} />
             {err("settings.branch")}
           </div>
+          <div className="field">
+            <label htmlFor={`${id}-hostkey`}>{s.sshHostKey}</label>
+            <input
+              id={`${id}-hostkey`}
+              name="sshHostKey"
+              spellCheck={false}
+              value={sshHostKey}
+              onChange={(e) => setSshHostKey(e.target.value)}
+              aria-describedby={`${id}-hostkey-hint ${id}-settings.sshHostKey-err`}
+            />
+            <span className="hint" id={`${id}-hostkey-hint`}>
+              {s.sshHostKeyHint}
+            </span>
+            {err("settings.sshHostKey")}
+          </div>
         </>
       )}
       {kind === "web" && (
@@ -176,6 +199,7 @@ function CreateConnector({ onCancel, onCreated }: { onCancel: () => void; onCrea
           </div>
         </>
       )}
+      {kind !== "push" && <CredentialFields connectorKind={kind} draft={credential} error={save.error} allowNone />}
       {kind !== "push" && (
         <div className="field">
           <label htmlFor={`${id}-schedule`}>{s.scheduleMinutes}</label>
@@ -252,7 +276,12 @@ export function ConnectorPage({ params }: PageProps) {
     if (!run && last && (last.status === "queued" || last.status === "running")) setRun(last);
   }, [connector.data, run]);
 
-  const c = connector.data;
+  // While it reloads (after a sync or a credential change), the connector as
+  // last loaded stays on the page, so what it shows (a notice, the focus)
+  // is not torn down and built again.
+  const shown = useRef<Connector | undefined>(undefined);
+  if (connector.data) shown.current = connector.data;
+  const c = connector.data ?? (connector.loading && shown.current?.id === connectorId ? shown.current : undefined);
   const last = c?.status.lastRun;
   return (
     <main className="trust-page">
@@ -286,6 +315,7 @@ export function ConnectorPage({ params }: PageProps) {
               <code>{JSON.stringify(c.settings ?? {})}</code>
             </dd>
           </dl>
+          {c.kind !== "push" && <CredentialSection connector={c} onChanged={refresh} />}
           {c.kind === "push" ? (
             <section className="panel" aria-labelledby="push-title">
               <h2 id="push-title">{s.pushTitle}</h2>
