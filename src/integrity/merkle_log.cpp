@@ -229,7 +229,11 @@ std::vector<note::VerifierKey> MerkleLogs::VerifierKeys(std::string_view origin)
 }
 
 std::optional<note::VerifierKey> MerkleLogs::VerifierKeyFor(std::string_view origin, std::string_view key_id) const {
-  for (const auto& k : heads_.TrustedKeys()) {
+  // Every listed key, not only the trusted ones: this names the key a
+  // checkpoint says it was signed with, which a verifier checks against the
+  // key it holds; working out which keys are trusted verifies each
+  // retirement's signature, too much for every receipt.
+  for (const auto& k : heads_.Keys()) {
     if (k.key_id != key_id) continue;
     bool ok = false;
     const std::string raw = Base64UrlDecodeOr(k.public_key, ok);

@@ -128,7 +128,8 @@ class MerkleLogs {
   // The verifier keys of `origin`: one per trusted chain-signing key, the
   // current key first.
   std::vector<note::VerifierKey> VerifierKeys(std::string_view origin) const;
-  // The verifier key of `origin` for the chain-signing key `key_id`.
+  // The verifier key of `origin` for the chain-signing key `key_id`, as
+  // listed (trusted or not: a verifier trusts only the key it holds).
   std::optional<note::VerifierKey> VerifierKeyFor(std::string_view origin, std::string_view key_id) const;
 
  private:
