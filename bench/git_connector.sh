@@ -16,10 +16,11 @@
 #   the work (started -> finished).
 #
 #   bench/git_connector.sh [files] [changed] [database URL]
+#   CREDENCE_BINARY=build/other/src/app/credence bench/git_connector.sh  # another build
 #   JOBS_INTERVAL_MS=5000 bench/git_connector.sh 10000 100
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN="$ROOT/build/release/src/app/credence"
+BIN=${CREDENCE_BINARY:-$ROOT/build/release/src/app/credence}
 FILES=${1:-10000}
 CHANGED=${2:-100}
 DB=${3:-}

@@ -283,6 +283,10 @@ void RunWriter::Flush() {
     storage::Session session(db_, storage::TxMode::kWrite);
     storage::TenantSession tenant(session, scope_.tenant_id);
     WriteContext ctx{tenant, scope_.connector, scanning_, now, scope_.run_id};
+    std::vector<std::string> upserted;
+    for (const Op& op : pending_)
+      if (op.kind == OpKind::kUpsert) upserted.push_back(op.doc.external_id);
+    ReadAhead(ctx, upserted);
     auto fail = [&](const std::string& external_id, const std::string& message) {
       tenant.Run(kRunError, {scope_.run_id, external_id, message, now});
       ++failed;

@@ -2,6 +2,7 @@
 // external id, registered here until connectors sync them
 // (docs/trust-admin.md, "Connected documents").
 #include "core/ids.h"
+#include "core/json_text.h"
 #include "core/text.h"
 #include "identity/authorization.h"
 #include "storage/session.h"
@@ -24,6 +25,16 @@ constexpr TenantQuery kDocumentByKey{
     "trust_admin.document_by_key",
     "SELECT " CREDENCE_TRUST_DOCUMENT_COLUMNS
     " FROM connected_documents WHERE tenant_id = $1 AND connector_key = $2 AND external_id = $3"};
+// $3: ["external id", ...]. SQLite looks each id up in the unique index; on
+// PostgreSQL the ids drive a join into it.
+constexpr TenantQuery kDocumentsByKeys{
+    "trust_admin.documents_by_keys",
+    "SELECT " CREDENCE_TRUST_DOCUMENT_COLUMNS
+    " FROM connected_documents WHERE tenant_id = $1 AND connector_key = $2"
+    " AND external_id IN (SELECT value FROM json_each($3))",
+    "SELECT " CREDENCE_TRUST_DOCUMENT_COLUMNS
+    " FROM json_array_elements_text(CAST($3 AS JSON)) AS j(v) JOIN connected_documents"
+    " ON tenant_id = $1 AND connector_key = $2 AND external_id = j.v"};
 // The same order on both backends: PostgreSQL's default collation may follow
 // the locale, SQLite's compares bytes.
 constexpr TenantQuery kListDocuments{
@@ -44,7 +55,7 @@ constexpr TenantQuery kInsertDocument{
     "INSERT INTO connected_documents (tenant_id, id, connector_key, external_id, url, title, content_hash,"
     " content_updated_at, last_synced_at, owner_id, last_reviewed_at, last_review_type, status, version,"
     " created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 1, $14, $14)"
-    " ON CONFLICT (tenant_id, connector_key, external_id) DO NOTHING"};
+    " ON CONFLICT (tenant_id, connector_key, external_id) DO NOTHING RETURNING " CREDENCE_TRUST_DOCUMENT_COLUMNS};
 // The version compares with the row as it was (SET expressions read the old
 // values on both backends), in the statement, so concurrent syncs count
 // each change once.
@@ -146,11 +157,16 @@ Result<DocumentUpsert> UpsertConnectedDocument(storage::TenantSession& tenant, c
     return Error::Conflict("url_taken", "Another connected document of the tenant has this URL.");
   DocumentUpsert out;
   try {
-    out.created = tenant
-                      .Run(kInsertDocument, {NewId(), in.connector_key, in.external_id, in.url, in.title,
-                                             in.content_hash, in.content_updated_at, synced, in.owner_id,
-                                             in.last_reviewed_at, in.last_review_type, in.status, now})
-                      .affected() > 0;
+    // A new document comes back from the insert itself: one statement, not
+    // a second to read it (a first sync writes thousands).
+    auto inserted = tenant.Run(kInsertDocument, {NewId(), in.connector_key, in.external_id, in.url, in.title,
+                                                 in.content_hash, in.content_updated_at, synced, in.owner_id,
+                                                 in.last_reviewed_at, in.last_review_type, in.status, now});
+    if (!inserted.empty()) {
+      out.document = DocumentFromRow(inserted.front());
+      out.created = out.version_changed = true;
+      return out;
+    }
   } catch (const storage::StorageError& e) {
     // A concurrent writer took the URL between the check and the write
     // (PostgreSQL); the unique index of migration 501 decides.
@@ -159,23 +175,21 @@ Result<DocumentUpsert> UpsertConnectedDocument(storage::TenantSession& tenant, c
     throw;
   }
   int64_t version_before = 0;
-  if (!out.created) {
-    auto before = tenant.Run(kDocumentByKey, {in.connector_key, in.external_id});
-    if (!before.empty()) version_before = before.front().Int(12);
-    try {
-      tenant.Run(kUpdateDocument,
-                 {in.connector_key, in.external_id, in.url, in.title, in.content_hash, in.content_updated_at, synced,
-                  in.owner_id, in.last_reviewed_at, in.last_review_type, in.status, now});
-    } catch (const storage::StorageError& e) {
-      if (e.kind() == storage::StorageError::Kind::kUniqueViolation)
-        return Error::Conflict("url_taken", "Another connected document of the tenant has this URL.");
-      throw;
-    }
+  auto before = tenant.Run(kDocumentByKey, {in.connector_key, in.external_id});
+  if (!before.empty()) version_before = before.front().Int(12);
+  try {
+    tenant.Run(kUpdateDocument,
+               {in.connector_key, in.external_id, in.url, in.title, in.content_hash, in.content_updated_at, synced,
+                in.owner_id, in.last_reviewed_at, in.last_review_type, in.status, now});
+  } catch (const storage::StorageError& e) {
+    if (e.kind() == storage::StorageError::Kind::kUniqueViolation)
+      return Error::Conflict("url_taken", "Another connected document of the tenant has this URL.");
+    throw;
   }
   auto rows = tenant.Run(kDocumentByKey, {in.connector_key, in.external_id});
   if (rows.empty()) return Error::Internal("The connected document vanished while it was written.");
   out.document = DocumentFromRow(rows.front());
-  out.version_changed = out.created || out.document.version != version_before;
+  out.version_changed = out.document.version != version_before;
   return out;
 }
 
@@ -184,6 +198,16 @@ std::optional<ConnectedDocument> FindConnectedDocument(storage::TenantSession& t
   auto rows = tenant.Run(kDocumentByKey, {connector_key, external_id});
   if (rows.empty()) return std::nullopt;
   return DocumentFromRow(rows.front());
+}
+
+std::vector<ConnectedDocument> FindConnectedDocuments(storage::TenantSession& tenant,
+                                                      const std::string& connector_key,
+                                                      const std::vector<std::string>& external_ids) {
+  std::vector<ConnectedDocument> out;
+  if (external_ids.empty()) return out;
+  for (const auto& r : tenant.Run(kDocumentsByKeys, {connector_key, StringListToJson(external_ids)}))
+    out.push_back(DocumentFromRow(r));
+  return out;
 }
 
 bool MarkConnectedDocumentRemoved(storage::TenantSession& tenant, const std::string& connector_key,

@@ -5,6 +5,7 @@
 // and resolved exactly as a registered one.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/clock.h"
 #include "core/result.h"
@@ -41,6 +42,13 @@ Result<DocumentUpsert> UpsertConnectedDocument(storage::TenantSession& tenant, c
 // The document by key, if any.
 std::optional<ConnectedDocument> FindConnectedDocument(storage::TenantSession& tenant, const std::string& connector_key,
                                                        const std::string& external_id);
+
+// The documents of `connector_key` among `external_ids`, in one read (a
+// sync's batch reads its documents ahead instead of one at a time); ids
+// without a document are left out. In no particular order.
+std::vector<ConnectedDocument> FindConnectedDocuments(storage::TenantSession& tenant,
+                                                      const std::string& connector_key,
+                                                      const std::vector<std::string>& external_ids);
 
 // Marks the document Removed (it keeps resolving and is blocked by
 // source_removed); version and content are kept. False when there is no

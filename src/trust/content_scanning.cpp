@@ -195,15 +195,16 @@ void RefreshFacts(storage::TenantSession& tx, const char* source_kind, const std
 
 // Scans one part of a source and brings its findings and the source's facts
 // up to date, in `tx`.
-ScanOutcome ScanPart(const scanning::Scanner& scanner, storage::TenantSession& tx, const char* source_kind,
-                     const std::string& source_ref, const std::string& part, std::span<const kb::TextPiece> pieces,
-                     TimeMs now) {
+// `created`: the source was created in this transaction and has no
+// findings yet, so none are read.
+ScanOutcome ScanPart(const scanning::Scanner& scanner, storage::TenantSession& tx, const TenantScanSettings& settings,
+                     const char* source_kind, const std::string& source_ref, const std::string& part,
+                     std::span<const kb::TextPiece> pieces, TimeMs now, bool created = false) {
   ScanOutcome out;
-  const TenantScanSettings settings = LoadOrCreateSettings(tx);
   if (!settings.auto_scan) return out;
   out.scanned = true;
   const FoundValues found = ScanPieces(scanner, pieces, settings.key);
-  auto existing = tx.Run(kPartFindings, {source_kind, source_ref, part});
+  const storage::Rows existing = created ? storage::Rows() : tx.Run(kPartFindings, {source_kind, source_ref, part});
   if (found.empty() && existing.empty()) return out;  // the common case: nothing then, nothing now
 
   const std::string part_hash = PartHash(pieces);
@@ -280,13 +281,21 @@ ContentScanning::~ContentScanning() = default;
 void ContentScanning::EntryTextSaved(storage::TenantSession& tx, const std::string& entry_id,
                                      const std::string& language, std::span<const kb::TextPiece> pieces,
                                      TimeMs now) const {
-  ScanPart(*impl_->scanner, tx, kEntryKind, entry_id, language, pieces, now);
+  ScanPart(*impl_->scanner, tx, LoadOrCreateSettings(tx), kEntryKind, entry_id, language, pieces, now);
 }
 
 ScanOutcome ContentScanning::ScanConnectedDocument(storage::TenantSession& tx, const std::string& document_id,
-                                                   std::string_view text, TimeMs now) const {
+                                                   std::string_view text, TimeMs now, ScanBatch* batch,
+                                                   bool created) const {
+  TenantScanSettings settings;
+  if (batch != nullptr && batch->settings_) {
+    settings = {batch->settings_->first, batch->settings_->second};
+  } else {
+    settings = LoadOrCreateSettings(tx);
+    if (batch != nullptr) batch->settings_.emplace(settings.auto_scan, settings.key);
+  }
   const kb::TextPiece piece{"", text};
-  return ScanPart(*impl_->scanner, tx, kConnectedKind, document_id, "", std::span(&piece, 1), now);
+  return ScanPart(*impl_->scanner, tx, settings, kConnectedKind, document_id, "", std::span(&piece, 1), now, created);
 }
 
 void ContentScanning::ForgetConnectedDocument(storage::TenantSession& tx, const std::string& document_id,
@@ -340,6 +349,7 @@ Result<int64_t> ContentScanning::RescanEntries(const identity::Principal& caller
     const TimeMs now = impl_->clock.Now();
     if (tx.Run(kEntryExists, {id}).empty()) continue;        // deleted meanwhile
     std::vector<std::pair<std::string, std::string>> texts;  // block id, text
+    const TenantScanSettings settings = LoadOrCreateSettings(tx);
     auto scan = [&](const std::string& language, const std::string& part_title, const storage::Rows& rows) -> bool {
       texts.clear();
       texts.emplace_back("", part_title);
@@ -347,7 +357,7 @@ Result<int64_t> ContentScanning::RescanEntries(const identity::Principal& caller
       std::vector<kb::TextPiece> pieces;
       pieces.reserve(texts.size());
       for (const auto& [block, text] : texts) pieces.push_back({block, text});
-      return ScanPart(*impl_->scanner, tx, kEntryKind, id, language, pieces, now).scanned;
+      return ScanPart(*impl_->scanner, tx, settings, kEntryKind, id, language, pieces, now).scanned;
     };
     auto original_rows = tx.Run(kOriginalBlocks, {id});
     if (!scan("", title, original_rows)) return scanned;  // auto-scan is off

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/clock.h"
@@ -79,6 +80,16 @@ struct FindingRecord {
   std::optional<std::string> dismiss_reason;
 };
 
+// What the scans of one write transaction share (a connector sync's batch
+// scans up to hundreds of documents): the tenant's scanning settings, read
+// at the first scan and kept for the rest. The caller makes one per
+// transaction and drops it with the transaction.
+class ScanBatch {
+ private:
+  friend class ContentScanning;
+  std::optional<std::pair<bool, std::string>> settings_;  // auto-scan, fingerprint key
+};
+
 class ContentScanning final : public kb::ContentObserver {
  public:
   ContentScanning(storage::Database& db, const Clock& clock, const identity::AuditRecorder& audit,
@@ -91,9 +102,12 @@ class ContentScanning final : public kb::ContentObserver {
 
   // A connector sync: scans a connected document's text in the caller's
   // write transaction (the text is not stored) and updates its findings and
-  // facts. The document must exist (its id).
+  // facts. The document must exist (its id). `batch`, if given, carries the
+  // settings from one scan of the transaction to the next; `created` says
+  // the document was created in this transaction, so it has no findings yet
+  // to compare with (none are read).
   ScanOutcome ScanConnectedDocument(storage::TenantSession& tx, const std::string& document_id, std::string_view text,
-                                    TimeMs now) const;
+                                    TimeMs now, ScanBatch* batch = nullptr, bool created = false) const;
   // A document gone from its source: its findings are resolved and the
   // scanner's facts removed (a human's stay).
   void ForgetConnectedDocument(storage::TenantSession& tx, const std::string& document_id, TimeMs now) const;

@@ -360,6 +360,19 @@ CREATE TRIGGER trust_forget_hub AFTER DELETE ON hubs FOR EACH ROW EXECUTE FUNCTI
        "ALTER TABLE trust_apps ADD COLUMN rate_limit_rps DOUBLE PRECISION;\n"
        "ALTER TABLE trust_apps ADD COLUMN rate_limit_burst BIGINT;\n",
        ""},
+      // The lookup of a connected document by (tenant, connector, external
+      // id) had two indexes starting with tenant_id to choose from, and on
+      // PostgreSQL a connection's generic plan, made while the table was
+      // empty and never analysed, chose this one with the other two columns
+      // as a filter: a first sync of 10,000 documents then read every
+      // document of the tenant twice per document (docs/performance.md,
+      // "The PostgreSQL first sync"). Every lookup by URL (url = $n, url IN
+      // (...): the resolver and the url_taken check) uses the partial unique
+      // index of migration 501 on both backends, which holds the same
+      // (tenant_id, url) for every row with a URL; rows without one are
+      // never looked up by it.
+      {509, "trust: connected documents by URL through the unique index only",
+       "DROP INDEX IF EXISTS connected_documents_url", ""},
   };
   return kMigrations;
 }

@@ -59,9 +59,23 @@ std::optional<KnownDocument> FindKnown(storage::TenantSession& tx, const std::st
   return KnownDocument{r.Text(0), r.OptText(1), r.OptText(2), r.OptText(3), r.OptText(4), r.Bool(5)};
 }
 
+void ReadAhead(WriteContext& ctx, const std::vector<std::string>& external_ids) {
+  for (const auto& id : external_ids) ctx.read_ahead.emplace(id, std::nullopt);
+  for (auto& d : trust::FindConnectedDocuments(ctx.tx, ctx.connector.key, external_ids)) {
+    const std::string id = d.external_id;
+    ctx.read_ahead[id] = std::move(d);
+  }
+}
+
 Result<WriteOutcome> WriteDocument(WriteContext& ctx, const SourceDocument& doc) {
   const std::string hash = Sha256Hex(doc.text);
-  auto existing = trust::FindConnectedDocument(ctx.tx, ctx.connector.key, doc.external_id);
+  std::optional<trust::ConnectedDocument> existing;
+  if (auto ahead = ctx.read_ahead.find(doc.external_id); ahead != ctx.read_ahead.end()) {
+    existing = std::move(ahead->second);
+    ctx.read_ahead.erase(ahead);  // the same id again in the batch reads what this write leaves
+  } else {
+    existing = trust::FindConnectedDocument(ctx.tx, ctx.connector.key, doc.external_id);
+  }
 
   trust::ConnectedDocumentInput in;
   in.connector_key = ctx.connector.key;
@@ -88,14 +102,16 @@ Result<WriteOutcome> WriteDocument(WriteContext& ctx, const SourceDocument& doc)
                     existing->owner_id == in.owner_id && existing->last_reviewed_at == in.last_reviewed_at &&
                     existing->last_review_type == in.last_review_type && existing->status == in.status;
   std::string document_id = existing ? existing->id : "";
+  bool created = false;
   if (!same) {
     CR_TRY_ASSIGN(trust::DocumentUpsert written, trust::UpsertConnectedDocument(ctx.tx, in, ctx.now));
     document_id = written.document.id;
+    created = written.created;
   }
   ctx.tx.Run(kUpsertKnown, {ctx.connector.id, doc.external_id, document_id, doc.source_version, doc.etag,
                             doc.last_modified, hash, ctx.run_id, ctx.now});
   if (content_changed && ctx.scanning != nullptr)
-    ctx.scanning->ScanConnectedDocument(ctx.tx, document_id, doc.text, ctx.now);
+    ctx.scanning->ScanConnectedDocument(ctx.tx, document_id, doc.text, ctx.now, &ctx.scan_batch, created);
   return outcome;
 }
 

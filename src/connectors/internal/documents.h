@@ -5,15 +5,16 @@
 // and pushes, so both store, version and scan alike.
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "connectors/connector.h"
 #include "core/result.h"
+#include "trust/connected_documents.h"
+#include "trust/content_scanning.h"
 
 namespace credence::storage {
 class TenantSession;
-}
-namespace credence::trust {
-class ContentScanning;
 }
 
 namespace credence::connectors::internal {
@@ -24,7 +25,17 @@ struct WriteContext {
   const trust::ContentScanning* scanning;  // null: not wired (docs/connectors.md)
   TimeMs now = 0;
   std::optional<std::string> run_id;  // the sync writing, if any
+  // Connected documents read ahead for the transaction's writes (ReadAhead),
+  // by external id; nullopt: read ahead and not there. Each is used once.
+  std::unordered_map<std::string, std::optional<trust::ConnectedDocument>> read_ahead;
+  trust::ScanBatch scan_batch;  // the scans of this transaction
 };
+
+// Reads the connected documents of these external ids in one statement, for
+// the WriteDocument calls that follow in the same transaction (a sync's
+// batch): on PostgreSQL every statement is a round trip, and a first sync
+// writes thousands of documents.
+void ReadAhead(WriteContext& ctx, const std::vector<std::string>& external_ids);
 
 struct KnownDocument {
   std::string document_id;
