@@ -1,5 +1,8 @@
 #include "integrity/encoding.h"
 
+#include <array>
+#include <cstdint>
+
 #include "core/ids.h"
 
 namespace credence::integrity {
@@ -51,20 +54,29 @@ std::string HexEncode(std::string_view bytes) {
   return out;
 }
 
+bool HexDecodeInto(std::string_view text, std::span<unsigned char> out) {
+  // A table, not branches: the checkpoint builder decodes every record's hash.
+  static constexpr auto kDigit = [] {
+    std::array<int8_t, 256> t{};
+    t.fill(-1);
+    for (int c = '0'; c <= '9'; ++c) t[static_cast<size_t>(c)] = static_cast<int8_t>(c - '0');
+    for (int c = 'a'; c <= 'f'; ++c) t[static_cast<size_t>(c)] = static_cast<int8_t>(c - 'a' + 10);
+    return t;
+  }();
+  if (text.size() != 2 * out.size()) return false;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int hi = kDigit[static_cast<unsigned char>(text[2 * i])];
+    const int lo = kDigit[static_cast<unsigned char>(text[2 * i + 1])];
+    if ((hi | lo) < 0) return false;
+    out[i] = static_cast<unsigned char>(hi * 16 + lo);
+  }
+  return true;
+}
+
 std::optional<std::string> HexDecodeStrict(std::string_view text) {
   if (text.size() % 2 != 0) return std::nullopt;
-  auto digit = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-  };
-  std::string out;
-  out.reserve(text.size() / 2);
-  for (size_t i = 0; i < text.size(); i += 2) {
-    const int hi = digit(text[i]), lo = digit(text[i + 1]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    out.push_back(static_cast<char>(hi * 16 + lo));
-  }
+  std::string out(text.size() / 2, '\0');
+  if (!HexDecodeInto(text, std::span(reinterpret_cast<unsigned char*>(out.data()), out.size()))) return std::nullopt;
   return out;
 }
 

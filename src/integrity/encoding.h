@@ -5,6 +5,7 @@
 // hashes use. Decoding is strict: one text per byte string, so a receipt
 // cannot be altered in its encoding alone.
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -17,5 +18,8 @@ std::optional<std::string> Base64DecodeStrict(std::string_view text);
 std::string HexEncode(std::string_view bytes);
 // nullopt unless `text` is lowercase hex of an even length.
 std::optional<std::string> HexDecodeStrict(std::string_view text);
+// The same into `out` with no allocation: false unless `text` is lowercase
+// hex of exactly out.size() bytes.
+bool HexDecodeInto(std::string_view text, std::span<unsigned char> out);
 
 }  // namespace credence::integrity

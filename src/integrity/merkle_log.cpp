@@ -129,7 +129,7 @@ class TileReader {
 }  // namespace
 
 LeafSource SqlLeafSource(std::string chain, const storage::GlobalQuery& tenants, const storage::TenantQuery& records,
-                         const storage::TenantQuery& first) {
+                         const storage::TenantQuery& previous, const storage::TenantQuery& first) {
   LeafSource out;
   out.chain = std::move(chain);
   out.tenants = [&tenants](storage::Session& session) {
@@ -137,10 +137,20 @@ LeafSource SqlLeafSource(std::string chain, const storage::GlobalQuery& tenants,
     for (const auto& r : session.Run(tenants)) ids.push_back(r.Text(0));
     return ids;
   };
+  // Decoded straight from the rows: the builder reads every record once.
   out.records = [&records](storage::TenantSession& tenant, int64_t from_seq, int64_t limit) {
-    std::vector<LeafSource::Record> rows;
-    for (const auto& r : tenant.Run(records, {from_seq, limit})) rows.push_back({r.Int(0), r.Text(1), r.Text(2)});
-    return rows;
+    const auto rows = tenant.Run(records, {from_seq, limit});
+    std::vector<LeafSource::Record> out_rows(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+      out_rows[i].seq = rows[i].Int(0);
+      out_rows[i].valid = HexDecodeInto(rows[i].TextView(1), out_rows[i].hash);
+    }
+    return out_rows;
+  };
+  out.previous_hash = [&previous](storage::TenantSession& tenant, int64_t seq) -> std::optional<std::string> {
+    auto rows = tenant.Run(previous, {seq});
+    if (rows.empty()) return std::nullopt;
+    return rows.front().Text(0);
   };
   out.first_seq = [&first](storage::TenantSession& tenant) -> std::optional<int64_t> {
     auto rows = tenant.Run(first);
@@ -280,21 +290,21 @@ MerkleLogs::TenantOutcome MerkleLogs::BuildTenant(const LeafSource& source, cons
       std::vector<merkle::Hash> leaves;
       leaves.reserve(records.size());
       TileReader reader(tenant, source.chain);
+      if (state.size > 0) {
+        // The tree's last leaf must be the record the first new one links to.
+        const auto prev = source.previous_hash(tenant, next);
+        const auto prev_raw = prev ? HexDecodeStrict(*prev) : std::nullopt;
+        const merkle::Hash last = reader.Node({0, static_cast<uint64_t>(state.size - 1)});
+        if (!prev_raw || merkle::LeafHash(*prev_raw) != last)
+          return refuse("record " + std::to_string(next) + " does not link to the tree's last leaf (record " +
+                        std::to_string(next - 1) + " as the tree took it in)");
+      }
       for (size_t i = 0; i < records.size(); ++i) {
         const auto& r = records[i];
-        const auto raw = HexDecodeStrict(r.hash);
-        if (!raw || raw->size() != 32) return refuse("record " + std::to_string(r.seq) + "'s hash is not 32 bytes of hex");
-        if (i > 0 && (r.seq != records[i - 1].seq + 1 || r.prev_hash != records[i - 1].hash))
-          return refuse("record " + std::to_string(r.seq) + " does not link to record " + std::to_string(r.seq - 1));
-        if (i == 0 && state.size > 0) {
-          // The tree's last leaf must be the record this one links to.
-          const auto prev = HexDecodeStrict(r.prev_hash);
-          const merkle::Hash last = reader.Node({0, static_cast<uint64_t>(state.size - 1)});
-          if (!prev || merkle::LeafHash(*prev) != last)
-            return refuse("record " + std::to_string(r.seq) + " does not link to the tree's last leaf (record " +
-                          std::to_string(r.seq - 1) + " as the tree took it in)");
-        }
-        leaves.push_back(merkle::LeafHash(*raw));
+        if (r.seq != next + static_cast<int64_t>(i))
+          return refuse("record " + std::to_string(next + static_cast<int64_t>(i)) + " is missing");
+        if (!r.valid) return refuse("record " + std::to_string(r.seq) + "'s hash is not 32 bytes of hex");
+        leaves.push_back(merkle::LeafHash(std::string_view(reinterpret_cast<const char*>(r.hash.data()), 32)));
       }
       std::vector<merkle::Tile> partial;
       for (const auto& id : merkle::PartialTiles(static_cast<uint64_t>(state.size)))

@@ -41,25 +41,30 @@ namespace credence::integrity {
 class ChainHeads;
 
 // What a log is built from: a chain kept per tenant, records numbered
-// without gaps, each with its hash and its predecessor's (lowercase hex of
-// 32 bytes).
+// without gaps, each with a 32-byte hash (stored as lowercase hex) that
+// covers its predecessor's.
 struct LeafSource {
   std::string chain;  // "ledger": also in the log's origin
   std::function<std::vector<std::string>(storage::Session&)> tenants;
   struct Record {
     int64_t seq = 0;
-    std::string hash, prev_hash;
+    merkle::Hash hash{};  // the leaf's data
+    bool valid = true;    // false when the stored hash is not 32 bytes of hex
   };
   // Up to `limit` records from sequence `from_seq` on, in order.
   std::function<std::vector<Record>(storage::TenantSession&, int64_t from_seq, int64_t limit)> records;
+  // The hash record `seq` links to (its predecessor's, hex); nullopt when
+  // there is no such record.
+  std::function<std::optional<std::string>(storage::TenantSession&, int64_t seq)> previous_hash;
   // The first record still in the database; nullopt when there is none.
   std::function<std::optional<int64_t>(storage::TenantSession&)> first_seq;
 };
-// From three statements: tenants (no parameters; tenant ids); records ($1
-// tenant, $2 from sequence, $3 limit; columns seq, hash, prev_hash); first
-// ($1 tenant; one column, NULL when empty). The queries must outlive it.
+// From four statements: tenants (no parameters; tenant ids); records ($1
+// tenant, $2 from sequence, $3 limit; columns seq, hash); previous ($1
+// tenant, $2 sequence; one column, the hash it links to); first ($1 tenant;
+// one column, NULL when empty). The queries must outlive it.
 LeafSource SqlLeafSource(std::string chain, const storage::GlobalQuery& tenants, const storage::TenantQuery& records,
-                         const storage::TenantQuery& first);
+                         const storage::TenantQuery& previous, const storage::TenantQuery& first);
 
 // The prefix of every origin: the public URL without its scheme and trailing
 // slash ("credence.example.com"), or "credence" when that is not a valid

@@ -34,7 +34,7 @@ struct FakeChain {
   struct Tenant {
     int64_t first = 1;
     std::vector<std::string> hashes;       // of records first, first+1, ...
-    std::map<int64_t, std::string> prevs;  // overridden links
+    std::map<int64_t, std::string> prevs;  // overridden links: record -> the hash it links to
   };
   std::map<std::string, Tenant> tenants;
 
@@ -60,12 +60,19 @@ struct FakeChain {
       const auto& t = tenants.at(session.tenant_id());
       for (int64_t seq = std::max(from, t.first);
            seq < t.first + static_cast<int64_t>(t.hashes.size()) && static_cast<int64_t>(out.size()) < limit; ++seq) {
-        const size_t i = static_cast<size_t>(seq - t.first);
-        std::string prev = i == 0 ? std::string(64, '0') : t.hashes[i - 1];
-        if (auto it = t.prevs.find(seq); it != t.prevs.end()) prev = it->second;
-        out.push_back({seq, t.hashes[i], prev});
+        LeafSource::Record r;
+        r.seq = seq;
+        r.valid = HexDecodeInto(t.hashes[static_cast<size_t>(seq - t.first)], r.hash);
+        out.push_back(r);
       }
       return out;
+    };
+    s.previous_hash = [this](storage::TenantSession& session, int64_t seq) -> std::optional<std::string> {
+      const auto& t = tenants.at(session.tenant_id());
+      if (seq < t.first || seq >= t.first + static_cast<int64_t>(t.hashes.size())) return std::nullopt;
+      if (auto it = t.prevs.find(seq); it != t.prevs.end()) return it->second;
+      const size_t i = static_cast<size_t>(seq - t.first);
+      return i == 0 ? std::string(64, '0') : t.hashes[i - 1];
     };
     s.first_seq = [this](storage::TenantSession& session) -> std::optional<int64_t> {
       auto it = tenants.find(session.tenant_id());
@@ -226,10 +233,15 @@ TEST_P(MerkleLogTest, AChainThatDoesNotContinueItsTreeIsRefused) {
   EXPECT_EQ(pass.refused, 1);
   EXPECT_EQ(pass.checkpoints, 0);
   EXPECT_EQ(Read(t, [&](auto& s) { return logs_->NewestCheckpoint(s, "fake"); })->size, before.size);
-  // A record whose link breaks inside the new records.
+  // The next record linking elsewhere than to the tree's last leaf.
   chain_.tenants[t].hashes[9] = FakeChain::HashOf(t, 10);
-  chain_.tenants[t].prevs[12] = std::string(64, 'a');
+  chain_.tenants[t].prevs[11] = std::string(64, 'a');
   EXPECT_EQ(logs_->BuildAndSign().refused, 1);
+  // A stored hash that is not one.
+  chain_.tenants[t].prevs.clear();
+  chain_.tenants[t].hashes[11] = "not hex";
+  EXPECT_EQ(logs_->BuildAndSign().refused, 1);
+  chain_.tenants[t].hashes[11] = FakeChain::HashOf(t, 12);
   chain_.tenants[t].prevs.clear();
   EXPECT_EQ(logs_->BuildAndSign().checkpoints, 1);
   EXPECT_EQ(CheckNewest(t).size, 13);

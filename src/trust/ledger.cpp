@@ -72,7 +72,9 @@ constexpr storage::GlobalQuery kChainTenants{
 
 constexpr TenantQuery kLeafRecords{
     "trust.ledger_leaf_records",
-    "SELECT seq, hash, prev_hash FROM trust_decisions WHERE tenant_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3"};
+    "SELECT seq, hash FROM trust_decisions WHERE tenant_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3"};
+constexpr TenantQuery kLinkOf{"trust.ledger_link_of",
+                              "SELECT prev_hash FROM trust_decisions WHERE tenant_id = $1 AND seq = $2"};
 constexpr TenantQuery kFirstRecord{"trust.ledger_first_record",
                                    "SELECT MIN(seq) FROM trust_decisions WHERE tenant_id = $1"};
 
@@ -687,7 +689,7 @@ integrity::ChainSource LedgerChain() {
 }
 
 integrity::LeafSource LedgerLeaves() {
-  return integrity::SqlLeafSource(kLedgerChain, kChainTenants, kLeafRecords, kFirstRecord);
+  return integrity::SqlLeafSource(kLedgerChain, kChainTenants, kLeafRecords, kLinkOf, kFirstRecord);
 }
 
 }  // namespace credence::trust
