@@ -2898,6 +2898,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/trust/decisions/{decisionId}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A receipt an auditor checks offline (credence verify-receipt, docs/receipts.md): the decision's ledger record exactly as its hash commits to it, its leaf index, an RFC 9162 inclusion proof to a signed checkpoint of the tenant's log, and that checkpoint. 409 receipt_not_ready until a checkpoint covers the decision (Retry-After).
+         * @description A receipt an auditor checks offline (credence verify-receipt, docs/receipts.md): the decision's ledger record exactly as its hash commits to it, its leaf index, an RFC 9162 inclusion proof to a signed checkpoint of the tenant's log, and that checkpoint. 409 receipt_not_ready until a checkpoint covers the decision (Retry-After).
+         *
+         *     Needs a signed-in user, or a machine credential (API key or access token) holding the `trust:read` scope.
+         */
+        get: operations["getApiTrustDecisionsDecisionIdReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trust/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's decision log: its origin, the verifier keys of its checkpoints (C2SP signed-note, <origin>+<key id>+<base64>, the current key first), the sequence of its first leaf, its size and newest checkpoint (docs/receipts.md).
+         * @description The tenant's decision log: its origin, the verifier keys of its checkpoints (C2SP signed-note, <origin>+<key id>+<base64>, the current key first), the sequence of its first leaf, its size and newest checkpoint (docs/receipts.md).
+         *
+         *     Needs a signed-in user, or a machine credential (API key or access token) holding the `trust:read` scope.
+         */
+        get: operations["getApiTrustLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trust/log/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest signed checkpoint of the tenant's decision log; 404 checkpoint_not_found before the first.
+         * @description The newest signed checkpoint of the tenant's decision log; 404 checkpoint_not_found before the first.
+         *
+         *     Needs a signed-in user, or a machine credential (API key or access token) holding the `trust:read` scope.
+         */
+        get: operations["getApiTrustLogCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trust/log/checkpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed checkpoints of the tenant's decision log, newest first.
+         * @description The signed checkpoints of the tenant's decision log, newest first.
+         *
+         *     Needs a signed-in user, or a machine credential (API key or access token) holding the `trust:read` scope.
+         */
+        get: operations["getApiTrustLogCheckpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trust/log/checkpoints/{treeSize}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed checkpoint of the tenant's decision log at a tree size; 404 checkpoint_not_found when none was signed at that size.
+         * @description The signed checkpoint of the tenant's decision log at a tree size; 404 checkpoint_not_found when none was signed at that size.
+         *
+         *     Needs a signed-in user, or a machine credential (API key or access token) holding the `trust:read` scope.
+         */
+        get: operations["getApiTrustLogCheckpointsTreeSize"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trust/log/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An RFC 9162 consistency proof from tree size `from` (a checkpoint you hold) to the checkpoint of size `to` (default: the newest), with that checkpoint. from == to and from == 0 have empty proofs (docs/receipts.md).
+         * @description An RFC 9162 consistency proof from tree size `from` (a checkpoint you hold) to the checkpoint of size `to` (default: the newest), with that checkpoint. from == to and from == 0 have empty proofs (docs/receipts.md).
+         *
+         *     Needs a signed-in user, or a machine credential (API key or access token) holding the `trust:read` scope.
+         */
+        get: operations["getApiTrustLogConsistency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/trust-admin/policies/tenant": {
         parameters: {
             query?: never;
@@ -6562,8 +6694,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Development mode: run the expiry scheduler, the notification outbox, the reports' rollup and the chain-head signing and the machine-translation jobs, now.
-         * @description Development mode: run the expiry scheduler, the notification outbox, the reports' rollup and the chain-head signing and the machine-translation jobs, now.
+         * Development mode: run the expiry scheduler, the notification outbox, the reports' rollup and the chain-head signing, the checkpoints of the Merkle logs and the machine-translation jobs, now.
+         * @description Development mode: run the expiry scheduler, the notification outbox, the reports' rollup and the chain-head signing, the checkpoints of the Merkle logs and the machine-translation jobs, now.
          *
          *     Development mode only (`--dev`); 404 otherwise. No credentials needed.
          */
@@ -21868,6 +22000,562 @@ export interface operations {
             };
             400: components["responses"]["Status400"];
             413: components["responses"]["Status413"];
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getApiTrustDecisionsDecisionIdReceipt: {
+        parameters: {
+            query?: {
+                /** @description prove against the checkpoint of this tree size (default: the newest) */
+                treeSize?: number;
+                /** @description also prove the log grew from this tree size (a checkpoint you hold) to treeSize */
+                consistencyFrom?: number;
+            };
+            header?: never;
+            path: {
+                decisionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        format: "credence-receipt/v1";
+                        /** Format: uuid */
+                        decisionId: string;
+                        record: {
+                            /** Format: uuid */
+                            tenantId: string;
+                            sequence: number;
+                            hashFormat: number;
+                            /** @description lowercase hex */
+                            previousHash: string;
+                            /** @description the hashed header, byte for byte */
+                            header: string;
+                            /** @description each source's evidence, byte for byte, in record order */
+                            evidence: string[];
+                            /** @description lowercase hex of the record's hash; its 32 bytes are the leaf */
+                            hash: string;
+                        };
+                        leafIndex: number;
+                        treeSize: number;
+                        /** @description RFC 9162 2.1.3.1, the leaf's sibling first */
+                        inclusionProof: string[];
+                        /** @description the signed checkpoint (a C2SP signed note) */
+                        checkpoint: string;
+                        /** @description the key that signed it, <origin>+<key id>+<base64>; compare it with the one you hold */
+                        verifierKey: string;
+                        /** @description with ?consistencyFrom: from that tree size to treeSize */
+                        consistency?: {
+                            fromSize: number;
+                            /** @description RFC 9162 2.1.4.1 */
+                            proof: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Gone: moved out of the database for good (an archived record) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getApiTrustLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        origin: string;
+                        /** @description the current key's */
+                        verifierKey: string | null;
+                        /** @description every key whose checkpoints verify, the current one first */
+                        verifierKeys: string[];
+                        /** @description the record of leaf 0: leaf i is record firstSequence + i */
+                        firstSequence: number;
+                        treeSize: number;
+                        checkpoint: {
+                            treeSize: number;
+                            /** @description the root hash, base64 */
+                            rootHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            /** @description the chain-signing key's id (/.well-known/credence-chain-keys) */
+                            keyId: string;
+                            /** @description the C2SP tlog-checkpoint as a C2SP signed note: origin, tree size and base64 root hash, a blank line, the Ed25519 signature line; store it as it is */
+                            checkpoint: string;
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getApiTrustLogCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        treeSize: number;
+                        /** @description the root hash, base64 */
+                        rootHash: string;
+                        /** Format: date-time */
+                        signedAt: string;
+                        /** @description the chain-signing key's id (/.well-known/credence-chain-keys) */
+                        keyId: string;
+                        /** @description the C2SP tlog-checkpoint as a C2SP signed note: origin, tree size and base64 root hash, a blank line, the Ed25519 signature line; store it as it is */
+                        checkpoint: string;
+                    };
+                };
+            };
+            400: components["responses"]["Status400"];
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getApiTrustLogCheckpoints: {
+        parameters: {
+            query?: {
+                /** @description default 50 */
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            treeSize: number;
+                            /** @description the root hash, base64 */
+                            rootHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            /** @description the chain-signing key's id (/.well-known/credence-chain-keys) */
+                            keyId: string;
+                            /** @description the C2SP tlog-checkpoint as a C2SP signed note: origin, tree size and base64 root hash, a blank line, the Ed25519 signature line; store it as it is */
+                            checkpoint: string;
+                        }[];
+                        /** @description the cursor of the next page */
+                        nextCursor: number | null;
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getApiTrustLogCheckpointsTreeSize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                treeSize: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        treeSize: number;
+                        /** @description the root hash, base64 */
+                        rootHash: string;
+                        /** Format: date-time */
+                        signedAt: string;
+                        /** @description the chain-signing key's id (/.well-known/credence-chain-keys) */
+                        keyId: string;
+                        /** @description the C2SP tlog-checkpoint as a C2SP signed note: origin, tree size and base64 root hash, a blank line, the Ed25519 signature line; store it as it is */
+                        checkpoint: string;
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    getApiTrustLogConsistency: {
+        parameters: {
+            query: {
+                /** @description the older tree size */
+                from: number;
+                /** @description the newer tree size (default: the newest checkpoint's) */
+                to?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fromSize: number;
+                        toSize: number;
+                        /** @description RFC 9162 2.1.4.1 */
+                        proof: string[];
+                        checkpoint: {
+                            treeSize: number;
+                            /** @description the root hash, base64 */
+                            rootHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            /** @description the chain-signing key's id (/.well-known/credence-chain-keys) */
+                            keyId: string;
+                            /** @description the C2SP tlog-checkpoint as a C2SP signed note: origin, tree size and base64 root hash, a blank line, the Ed25519 signature line; store it as it is */
+                            checkpoint: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
@@ -43141,6 +43829,14 @@ export interface operations {
                         /** @description chain heads signed (docs/trust.md, "Signed chain heads") */
                         chainHeads: {
                             tenants: number;
+                            signed: number;
+                            refused: number;
+                            failed: number;
+                        };
+                        /** @description leaves added to the tenants' Merkle logs and checkpoints signed (docs/receipts.md) */
+                        checkpoints: {
+                            tenants: number;
+                            leaves: number;
                             signed: number;
                             refused: number;
                             failed: number;
