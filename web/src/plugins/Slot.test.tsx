@@ -74,7 +74,15 @@ describe("Slot", () => {
       ["approval-workflow", "ApprovalPublishButton"],
       ["future-plugin", "NotInThisClient"],
     ]);
-    expect(slot.querySelector('[data-plugin="approval-workflow"] button')?.textContent).toBe("Request approval");
+    // The plugin's component is a lazy chunk: on a busy machine it can take
+    // longer than render()'s few turns to arrive.
+    await vi.waitFor(
+      async () => {
+        await act(async () => new Promise((r) => setTimeout(r, 10)));
+        expect(slot.querySelector('[data-plugin="approval-workflow"] button')?.textContent).toBe("Request approval");
+      },
+      { timeout: 5000, interval: 20 },
+    );
     // A component this client lacks says so instead of breaking the slot.
     expect(slot.querySelector('[data-plugin="future-plugin"]')?.textContent).toMatch(/no component NotInThisClient/);
   });
