@@ -96,7 +96,8 @@ int TimeReceipts(const std::filesystem::path& dir, int samples) {
     storage::TenantSession t(s, tenant_id);
     decisions = t.Run(kLastSeq).front().Int(0);
     for (int i = 0; i < samples; ++i)
-      sample_ids.push_back(t.Run(kIdAt, {1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(decisions))}).front().Text(0));
+      sample_ids.push_back(
+          t.Run(kIdAt, {1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(decisions))}).front().Text(0));
   }
   integrity::ChainHeads heads(*db, clock, BenchKey(dir), {trust::LedgerChain()});
   heads.RegisterKey();
@@ -140,11 +141,12 @@ int TimeReceipts(const std::filesystem::path& dir, int samples) {
     auto parsed = trust::ParseReceipt(json);
     if (!parsed || !trust::VerifyReceipt(*parsed, verifier).ok) ++invalid;
   }
-  std::printf("%zu receipts in a log of %lld records: p50 %.3f ms, p99 %.3f ms, max %.3f ms (CPU: p50 %.3f, p99 %.3f, "
-              "max %.3f ms); longest proof %zu hashes (ceil(log2 n) = %zu); %d did not verify\n",
-              times.size(), static_cast<long long>(decisions), Percentile(times, 0.5), Percentile(times, 0.99),
-              *std::max_element(times.begin(), times.end()), Percentile(cpu, 0.5), Percentile(cpu, 0.99),
-              *std::max_element(cpu.begin(), cpu.end()), longest, max_proof, invalid);
+  std::printf(
+      "%zu receipts in a log of %lld records: p50 %.3f ms, p99 %.3f ms, max %.3f ms (CPU: p50 %.3f, p99 %.3f, "
+      "max %.3f ms); longest proof %zu hashes (ceil(log2 n) = %zu); %d did not verify\n",
+      times.size(), static_cast<long long>(decisions), Percentile(times, 0.5), Percentile(times, 0.99),
+      *std::max_element(times.begin(), times.end()), Percentile(cpu, 0.5), Percentile(cpu, 0.99),
+      *std::max_element(cpu.begin(), cpu.end()), longest, max_proof, invalid);
   std::printf("store: %.1f GB\n", static_cast<double>(std::filesystem::file_size(dir / "credence.db")) / 1e9);
   return invalid == 0 && longest <= max_proof ? 0 : 1;
 }
@@ -153,7 +155,9 @@ int TimeReceipts(const std::filesystem::path& dir, int samples) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: receipts_bench DATA_DIR [DECISIONS] [SAMPLES]\n       receipts_bench DATA_DIR reuse [SAMPLES]\n");
+    std::fprintf(
+        stderr,
+        "usage: receipts_bench DATA_DIR [DECISIONS] [SAMPLES]\n       receipts_bench DATA_DIR reuse [SAMPLES]\n");
     return 2;
   }
   SetLogLevel(LogLevel::kWarn);

@@ -141,9 +141,9 @@ int VerifyReceiptCommand(const std::vector<std::string>& args) {
   std::printf("  record     %lld of tenant %s\n", static_cast<long long>(c.sequence), c.tenant_id.c_str());
   std::printf("  leaf       %llu of %llu in log %s\n", static_cast<unsigned long long>(c.leaf_index),
               static_cast<unsigned long long>(c.tree_size), c.origin.c_str());
-  std::printf("  signed by  %s%s\n", c.key.c_str(),
-              c.key_from_receipt ? " (the receipt's own key: give --key with the key you hold to check who signed)"
-                                 : "");
+  std::printf(
+      "  signed by  %s%s\n", c.key.c_str(),
+      c.key_from_receipt ? " (the receipt's own key: give --key with the key you hold to check who signed)" : "");
   if (c.older_size)
     std::printf("  consistent with the older checkpoint of tree size %llu\n",
                 static_cast<unsigned long long>(*c.older_size));

@@ -72,9 +72,9 @@ std::vector<Range> RootRanges(uint64_t size);
 
 enum class ProofCheck {
   kOk,
-  kBadIndex,      // index >= size, or from > to
-  kWrongLength,   // the proof has more or fewer hashes than the sizes call for
-  kRootMismatch,  // the proof leads to another root (inclusion; consistency: the newer root)
+  kBadIndex,         // index >= size, or from > to
+  kWrongLength,      // the proof has more or fewer hashes than the sizes call for
+  kRootMismatch,     // the proof leads to another root (inclusion; consistency: the newer root)
   kOldRootMismatch,  // consistency: the proof leads to another older root
 };
 // A sentence for a check that failed ("" for kOk).

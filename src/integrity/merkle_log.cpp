@@ -15,12 +15,12 @@ namespace {
 
 using storage::TenantQuery;
 
-constexpr TenantQuery kState{"integrity.merkle_state",
-                             "SELECT origin, first_seq, tree_size FROM merkle_logs WHERE tenant_id = $1 AND chain = $2"};
-constexpr TenantQuery kCreateLog{
-    "integrity.merkle_create",
-    "INSERT INTO merkle_logs (tenant_id, chain, origin, first_seq, tree_size, updated_at)"
-    " VALUES ($1, $2, $3, $4, 0, $5) ON CONFLICT (tenant_id, chain) DO NOTHING"};
+constexpr TenantQuery kState{
+    "integrity.merkle_state",
+    "SELECT origin, first_seq, tree_size FROM merkle_logs WHERE tenant_id = $1 AND chain = $2"};
+constexpr TenantQuery kCreateLog{"integrity.merkle_create",
+                                 "INSERT INTO merkle_logs (tenant_id, chain, origin, first_seq, tree_size, updated_at)"
+                                 " VALUES ($1, $2, $3, $4, 0, $5) ON CONFLICT (tenant_id, chain) DO NOTHING"};
 // Compare-and-set: a node whose read is stale (another moved the log since)
 // changes nothing and rolls back.
 constexpr TenantQuery kMoveLog{
@@ -40,7 +40,8 @@ constexpr TenantQuery kPutTile{
     "INSERT INTO merkle_tiles (tenant_id, chain, tile_level, tile_index, hashes) VALUES ($1, $2, $3, $4,"
     " CAST($5 AS BLOB)) ON CONFLICT (tenant_id, chain, tile_level, tile_index) DO UPDATE SET hashes = excluded.hashes",
     "INSERT INTO merkle_tiles (tenant_id, chain, tile_level, tile_index, hashes) VALUES ($1, $2, $3, $4,"
-    " decode($5, 'hex')) ON CONFLICT (tenant_id, chain, tile_level, tile_index) DO UPDATE SET hashes = excluded.hashes"};
+    " decode($5, 'hex')) ON CONFLICT (tenant_id, chain, tile_level, tile_index) DO UPDATE SET hashes = "
+    "excluded.hashes"};
 
 #define CREDENCE_CHECKPOINT_COLUMNS "tree_size, root_hash, signed_at, key_id, note"
 constexpr TenantQuery kNewestCheckpoint{"integrity.merkle_newest_checkpoint",
@@ -339,8 +340,10 @@ bool MerkleLogs::SignNewest(const LeafSource& source, const std::string& tenant_
     const auto state = State(tenant, source.chain);
     if (!state || state->size == 0) return false;
     if (auto newest = NewestCheckpoint(tenant, source.chain); newest && newest->size >= state->size) return false;
-    body = Checkpoint{state->origin, static_cast<uint64_t>(state->size),
-                      Root(tenant, source.chain, static_cast<uint64_t>(state->size)), {}};
+    body = Checkpoint{state->origin,
+                      static_cast<uint64_t>(state->size),
+                      Root(tenant, source.chain, static_cast<uint64_t>(state->size)),
+                      {}};
   }
   const SigningKey& key = heads_.key();
   const std::string signed_note = note::Sign(CheckpointBody(body), body.origin, key);

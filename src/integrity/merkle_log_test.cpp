@@ -43,8 +43,7 @@ struct FakeChain {
   }
   void Append(const std::string& tenant, int64_t n) {
     auto& t = tenants[tenant];
-    for (int64_t i = 0; i < n; ++i)
-      t.hashes.push_back(HashOf(tenant, t.first + static_cast<int64_t>(t.hashes.size())));
+    for (int64_t i = 0; i < n; ++i) t.hashes.push_back(HashOf(tenant, t.first + static_cast<int64_t>(t.hashes.size())));
   }
   LeafSource Source() {
     LeafSource s;
@@ -113,7 +112,8 @@ class MerkleLogTest : public ::testing::TestWithParam<std::string> {
     key_ = std::make_shared<const SigningKey>(SigningKey::Generate());
     heads_ = std::make_unique<ChainHeads>(*db_, clock_, key_, std::vector<ChainSource>{});
     heads_->RegisterKey();
-    logs_ = std::make_unique<MerkleLogs>(*db_, clock_, *heads_, "credence.test", std::vector<LeafSource>{chain_.Source()});
+    logs_ =
+        std::make_unique<MerkleLogs>(*db_, clock_, *heads_, "credence.test", std::vector<LeafSource>{chain_.Source()});
   }
   void TearDown() override {
     logs_.reset();
@@ -190,8 +190,10 @@ TEST_P(MerkleLogTest, BuildsInPassesAndEveryProofVerifies) {
     for (int64_t older : sizes) {
       if (older > size) continue;
       const auto old_root = Read(t, [&](auto& s) { return logs_->CheckpointAt(s, "fake", older); })->root;
-      const auto proof = Read(t, [&](auto& s) { return logs_->ConsistencyProof(s, "fake", uint64_t(older), uint64_t(size)); });
-      EXPECT_EQ(merkle::VerifyConsistency(uint64_t(older), uint64_t(size), old_root, root, proof), merkle::ProofCheck::kOk)
+      const auto proof =
+          Read(t, [&](auto& s) { return logs_->ConsistencyProof(s, "fake", uint64_t(older), uint64_t(size)); });
+      EXPECT_EQ(merkle::VerifyConsistency(uint64_t(older), uint64_t(size), old_root, root, proof),
+                merkle::ProofCheck::kOk)
           << older << "->" << size;
     }
   }

@@ -19,7 +19,8 @@ namespace {
 
 std::string Unhex(std::string_view hex) {
   std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
+  for (size_t i = 0; i + 1 < hex.size(); i += 2)
+    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
   return out;
 }
 
@@ -30,20 +31,17 @@ Hash H(std::string_view hex) {
 }
 
 // The reference tree's inputs (kInputs), as hex.
-const std::vector<std::string> kInputs = {"",         "00",
-                                          "10",       "2021",
-                                          "3031",     "40414243",
-                                          "5051525354555657", "606162636465666768696a6b6c6d6e6f"};
+const std::vector<std::string> kInputs = {
+    "", "00", "10", "2021", "3031", "40414243", "5051525354555657", "606162636465666768696a6b6c6d6e6f"};
 // kSHA256Roots: the root after each leaf.
-const std::vector<std::string> kRoots = {
-    "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
-    "fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125",
-    "aeb6bcfe274b70a14fb067a5e5578264db0fa9b51af5e0ba159158f329e06e77",
-    "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
-    "4e3bbb1f7b478dcfe71fb631631519a3bca12c9aefca1612bfce4c13a86264d4",
-    "76e67dadbcdf1e10e1b74ddc608abd2f98dfb16fbce75277b5232a127f2087ef",
-    "ddb89be403809e325750d3d263cd78929c2942b7942a34b77e122c9594a74c8c",
-    "5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328"};
+const std::vector<std::string> kRoots = {"6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
+                                         "fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125",
+                                         "aeb6bcfe274b70a14fb067a5e5578264db0fa9b51af5e0ba159158f329e06e77",
+                                         "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
+                                         "4e3bbb1f7b478dcfe71fb631631519a3bca12c9aefca1612bfce4c13a86264d4",
+                                         "76e67dadbcdf1e10e1b74ddc608abd2f98dfb16fbce75277b5232a127f2087ef",
+                                         "ddb89be403809e325750d3d263cd78929c2942b7942a34b77e122c9594a74c8c",
+                                         "5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328"};
 constexpr char kEmptyRoot[] = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
 // kSHA256Paths: leaf (1-based, as there), tree size, path.
@@ -171,7 +169,8 @@ TEST(Merkle, InclusionProofsOfTheReferenceTree) {
     const auto ranges = InclusionRanges(v.leaf - 1, v.size);
     const auto proof = t.Proof(ranges);
     ASSERT_EQ(proof.size(), v.path.size()) << v.leaf << "/" << v.size;
-    for (size_t i = 0; i < proof.size(); ++i) EXPECT_EQ(Hex(proof[i]), v.path[i]) << v.leaf << "/" << v.size << " " << i;
+    for (size_t i = 0; i < proof.size(); ++i)
+      EXPECT_EQ(Hex(proof[i]), v.path[i]) << v.leaf << "/" << v.size << " " << i;
     const Hash root = H(kRoots[v.size - 1]);
     EXPECT_EQ(VerifyInclusion(v.leaf - 1, v.size, t.leaves[v.leaf - 1], proof, root), ProofCheck::kOk);
   }
@@ -182,7 +181,8 @@ TEST(Merkle, ConsistencyProofsOfTheReferenceTree) {
   for (const auto& v : kProofs) {
     const auto proof = t.Proof(ConsistencyRanges(v.from, v.to));
     ASSERT_EQ(proof.size(), v.proof.size()) << v.from << "->" << v.to;
-    for (size_t i = 0; i < proof.size(); ++i) EXPECT_EQ(Hex(proof[i]), v.proof[i]) << v.from << "->" << v.to << " " << i;
+    for (size_t i = 0; i < proof.size(); ++i)
+      EXPECT_EQ(Hex(proof[i]), v.proof[i]) << v.from << "->" << v.to << " " << i;
     EXPECT_EQ(VerifyConsistency(v.from, v.to, H(kRoots[v.from - 1]), H(kRoots[v.to - 1]), proof), ProofCheck::kOk);
   }
 }
@@ -257,7 +257,8 @@ TEST(Merkle, EdgeCasesOfConsistency) {
   EXPECT_EQ(VerifyConsistency(0, 8, EmptyRoot(), t.Root(8), {}), ProofCheck::kOk);
   EXPECT_EQ(VerifyConsistency(0, 0, EmptyRoot(), EmptyRoot(), {}), ProofCheck::kOk);
   EXPECT_EQ(VerifyConsistency(0, 8, t.Root(1), t.Root(8), {}), ProofCheck::kOldRootMismatch);
-  EXPECT_EQ(VerifyConsistency(0, 8, EmptyRoot(), t.Root(8), std::span<const Hash>(&extra, 1)), ProofCheck::kWrongLength);
+  EXPECT_EQ(VerifyConsistency(0, 8, EmptyRoot(), t.Root(8), std::span<const Hash>(&extra, 1)),
+            ProofCheck::kWrongLength);
   // Backwards, and an empty proof where one is needed.
   EXPECT_EQ(VerifyConsistency(6, 5, t.Root(6), t.Root(5), {}), ProofCheck::kBadIndex);
   EXPECT_EQ(VerifyConsistency(4, 8, t.Root(4), t.Root(8), {}), ProofCheck::kWrongLength);
@@ -286,7 +287,8 @@ TEST(Merkle, ARewrittenHistoryFailsConsistency) {
   // inclusion proof of the rewritten record then catches).
   MemoryTree late = honest;
   late.leaves[45] = LeafHash("record 45, rewritten");
-  EXPECT_EQ(VerifyConsistency(30, 60, published, late.Root(60), late.Proof(ConsistencyRanges(30, 60))), ProofCheck::kOk);
+  EXPECT_EQ(VerifyConsistency(30, 60, published, late.Root(60), late.Proof(ConsistencyRanges(30, 60))),
+            ProofCheck::kOk);
   EXPECT_NE(VerifyInclusion(45, 60, honest.leaves[45], late.Proof(InclusionRanges(45, 60)), late.Root(60)),
             ProofCheck::kOk);
 }
@@ -302,7 +304,8 @@ TEST(Merkle, TilesHoldEveryNodeOfTheTree) {
   std::vector<std::vector<Hash>> levels{leaves};
   while (levels.back().size() > 1) {
     std::vector<Hash> up;
-    for (size_t i = 0; i + 1 < levels.back().size(); i += 2) up.push_back(NodeHash(levels.back()[i], levels.back()[i + 1]));
+    for (size_t i = 0; i + 1 < levels.back().size(); i += 2)
+      up.push_back(NodeHash(levels.back()[i], levels.back()[i + 1]));
     levels.push_back(std::move(up));
   }
   std::map<TileId, std::string> tiles;

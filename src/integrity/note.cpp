@@ -40,8 +40,7 @@ std::pair<uint32_t, size_t> DecodeUtf8(std::string_view text, size_t i) {
 
 bool IsUnicodeSpace(uint32_t cp) {
   return (cp >= 0x09 && cp <= 0x0D) || cp == 0x20 || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||
-         (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F ||
-         cp == 0x3000;
+         (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000;
 }
 
 // UTF-8 with no control character but the newline (what a note may hold).
@@ -104,15 +103,17 @@ std::string Encode(const VerifierKey& key) {
 Result<VerifierKey> ParseVerifierKey(std::string_view text) {
   const size_t first = text.find('+');
   const size_t second = first == std::string_view::npos ? first : text.find('+', first + 1);
-  if (second == std::string_view::npos)
-    return BadKey("A verifier key is <name>+<8 hex digits>+<base64 key>.");
+  if (second == std::string_view::npos) return BadKey("A verifier key is <name>+<8 hex digits>+<base64 key>.");
   const std::string_view name = text.substr(0, first), id_hex = text.substr(first + 1, second - first - 1),
                          key64 = text.substr(second + 1);
   if (!ValidKeyName(name)) return BadKey("The key name is empty or holds a space or a '+'.");
   uint32_t id = 0;
   if (id_hex.size() != 8) return BadKey("The key id is not 8 hex digits.");
   for (char c : id_hex) {
-    const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    const int d = c >= '0' && c <= '9'   ? c - '0'
+                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                         : -1;
     if (d < 0) return BadKey("The key id is not 8 hex digits.");
     id = (id << 4) | static_cast<uint32_t>(d);
   }
@@ -122,7 +123,8 @@ Result<VerifierKey> ParseVerifierKey(std::string_view text) {
     return BadKey("The key is not an Ed25519 key (its first byte is not 0x01).");
   const std::string raw = typed->substr(1);
   if (raw.size() != 32) return BadKey("An Ed25519 key is 32 bytes, this one " + std::to_string(raw.size()) + ".");
-  if (KeyId(name, raw) != id) return BadKey("The key id " + std::string(id_hex) + " is not the id of this key and name.");
+  if (KeyId(name, raw) != id)
+    return BadKey("The key id " + std::string(id_hex) + " is not the id of this key and name.");
   return VerifierKey{std::string(name), id, raw};
 }
 
@@ -183,8 +185,8 @@ std::string VerificationProblem(const Note& note, const VerifierKey& key) {
            " does not verify: the signed text or the signature was altered";
   }
   if (by_name != nullptr)
-    return "the note is signed by " + key.name + "+" + Hex8(by_name->id) + ", not by the key given (" + key.name +
-           "+" + Hex8(key.id) + ")";
+    return "the note is signed by " + key.name + "+" + Hex8(by_name->id) + ", not by the key given (" + key.name + "+" +
+           Hex8(key.id) + ")";
   return "the note has no signature by a key named " + key.name;
 }
 

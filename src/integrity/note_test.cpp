@@ -23,9 +23,11 @@ constexpr char kText[] =
     "If you think cryptography is the answer to your problem,\n"
     "then you don't know what your problem is.\n";
 constexpr char kPeterSig[] =
-    "\xE2\x80\x94 PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n";
+    "\xE2\x80\x94 PeterNeumann "
+    "x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n";
 constexpr char kEnochSig[] =
-    "\xE2\x80\x94 EnochRoot rwz+eBzmZa0SO3NbfRGzPCpDckykFXSdeX+MNtCOXm2/5n2tiOHp+vAF1aGrQ5ovTG01oOTGwnWLox33WWd1RvMc+QQ=\n";
+    "\xE2\x80\x94 EnochRoot "
+    "rwz+eBzmZa0SO3NbfRGzPCpDckykFXSdeX+MNtCOXm2/5n2tiOHp+vAF1aGrQ5ovTG01oOTGwnWLox33WWd1RvMc+QQ=\n";
 
 // The PeterNeumann signer from its private key string: base64(0x01 || seed).
 SigningKey PeterSigner() {
@@ -34,7 +36,8 @@ SigningKey PeterSigner() {
   size_t at = 0;
   for (int i = 0; i < 4; ++i) at = text.find('+', at) + 1;
   const auto typed = Base64DecodeStrict(text.substr(at));
-  if (!typed || typed->size() != 33 || (*typed)[0] != '\x01') throw std::runtime_error("the private key does not decode");
+  if (!typed || typed->size() != 33 || (*typed)[0] != '\x01')
+    throw std::runtime_error("the private key does not decode");
   auto key = SigningKey::FromSeed(typed->substr(1));
   EXPECT_TRUE(key.ok());
   return std::move(*key);
@@ -120,9 +123,11 @@ TEST(SignedNote, OpensGosNotesAndChecksTheirSignatures) {
 TEST(SignedNote, RefusesGosMalformedNotes) {
   const std::string text = kText, sig = kPeterSig;
   const std::string bad_name =
-      "\xE2\x80\x94 Bad Name x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=";
-  for (const std::string& msg : std::vector<std::string>{text, text + "\n", text + "\n" + sig.substr(0, sig.size() - 1), "\x01" + text + "\n" + sig,
-                                 "\xff" + text + "\n" + sig, text + "\n" + bad_name, text + "\n" + sig + "Unexpected line.\n"}) {
+      "\xE2\x80\x94 Bad Name "
+      "x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=";
+  for (const std::string& msg : std::vector<std::string>{
+           text, text + "\n", text + "\n" + sig.substr(0, sig.size() - 1), "\x01" + text + "\n" + sig,
+           "\xff" + text + "\n" + sig, text + "\n" + bad_name, text + "\n" + sig + "Unexpected line.\n"}) {
     auto n = note::Parse(msg);
     ASSERT_FALSE(n.ok()) << msg;
     EXPECT_EQ(n.error().code, "malformed_note");
@@ -146,9 +151,15 @@ TEST(Checkpoint, BodyRoundTripsAndRefusesMalformedLines) {
   ASSERT_TRUE(ext.ok());
   EXPECT_EQ(ext->extensions, std::vector<std::string>{"an extension"});
   const std::string root64 = Base64Encode(merkle::Bytes(c.root));
-  const std::vector<std::string> bads = {"", "o\n1\n" + root64, "\n1\n" + root64 + "\n", "o\n01\n" + root64 + "\n",
-                                        "o\n-1\n" + root64 + "\n", "o\n1\nAAAA\n", "o\n1\n" + root64 + "\n\n",
-                                        "o\n99999999999999999999\n" + root64 + "\n", "o\n1\n"};
+  const std::vector<std::string> bads = {"",
+                                         "o\n1\n" + root64,
+                                         "\n1\n" + root64 + "\n",
+                                         "o\n01\n" + root64 + "\n",
+                                         "o\n-1\n" + root64 + "\n",
+                                         "o\n1\nAAAA\n",
+                                         "o\n1\n" + root64 + "\n\n",
+                                         "o\n99999999999999999999\n" + root64 + "\n",
+                                         "o\n1\n"};
   for (const std::string& bad : bads) {
     auto p = ParseCheckpointBody(bad);
     ASSERT_FALSE(p.ok()) << bad;

@@ -23,8 +23,7 @@ json::array HashesJson(const std::vector<merkle::Hash>& hashes) {
 }
 
 Error Malformed(const std::string& member, const std::string& what) {
-  return Error::InvalidArgument("malformed_receipt", "The receipt's " + member + " " + what + ".",
-                                {{member, what}});
+  return Error::InvalidArgument("malformed_receipt", "The receipt's " + member + " " + what + ".", {{member, what}});
 }
 
 // Typed reads of a receipt's members, each failing with the member's path.
@@ -160,12 +159,10 @@ std::string ReceiptJson(const Receipt& r) {
 Result<Receipt> ParseReceipt(std::string_view text) {
   boost::system::error_code ec;
   const json::value doc = json::parse(text, ec);
-  if (ec || !doc.is_object())
-    return Error::InvalidArgument("malformed_receipt", "The receipt is not a JSON object.");
+  if (ec || !doc.is_object()) return Error::InvalidArgument("malformed_receipt", "The receipt is not a JSON object.");
   const Reader top(doc.as_object(), "");
   CR_TRY_ASSIGN(const std::string format, top.Str("format"));
-  if (format != kReceiptFormat)
-    return Malformed("format", std::string("is not ") + kReceiptFormat);
+  if (format != kReceiptFormat) return Malformed("format", std::string("is not ") + kReceiptFormat);
   Receipt r;
   CR_TRY_ASSIGN(r.decision_id, top.Str("decisionId"));
   CR_TRY_ASSIGN(const json::object record, top.Object("record"));
@@ -221,8 +218,10 @@ ReceiptCheck VerifyReceipt(const Receipt& r, std::span<const integrity::note::Ve
   if (r.record.hash_format < 1 || r.record.hash_format > kNewestHashFormat)
     return fail("the record's hash format " + std::to_string(r.record.hash_format) + " is unknown");
   if (const std::string recomputed = RecomputedRecordHash(r.record); recomputed != r.record.hash)
-    return fail("the record does not match its hash: its header, evidence, sequence, tenant or previous hash was "
-                "altered (it hashes to " + recomputed + ", the receipt says " + r.record.hash + ")");
+    return fail(
+        "the record does not match its hash: its header, evidence, sequence, tenant or previous hash was "
+        "altered (it hashes to " +
+        recomputed + ", the receipt says " + r.record.hash + ")");
   {
     boost::system::error_code ec;
     const json::value header = json::parse(r.record.header, ec);
@@ -252,8 +251,8 @@ ReceiptCheck VerifyReceipt(const Receipt& r, std::span<const integrity::note::Ve
                 std::to_string(cp.body.size));
   // 4. The record is leaf leafIndex of the tree the checkpoint signs.
   std::string leaf_data = *integrity::HexDecodeStrict(r.record.hash);
-  const auto check = merkle::VerifyInclusion(r.leaf_index, cp.body.size, merkle::LeafHash(leaf_data),
-                                             r.inclusion_proof, cp.body.root);
+  const auto check =
+      merkle::VerifyInclusion(r.leaf_index, cp.body.size, merkle::LeafHash(leaf_data), r.inclusion_proof, cp.body.root);
   if (check != merkle::ProofCheck::kOk)
     return fail("the inclusion proof does not hold (" + merkle::Describe(check) + "): the record is not leaf " +
                 std::to_string(r.leaf_index) + " of the tree of " + std::to_string(cp.body.size) +

@@ -62,8 +62,8 @@ struct ReceiptCheck {
   std::string decision_id, tenant_id, origin;
   int64_t sequence = 0;
   uint64_t leaf_index = 0, tree_size = 0;
-  std::string key;                 // the verifier key that verified the checkpoint
-  bool key_from_receipt = false;   // no key was given: the receipt's own was used
+  std::string key;                     // the verifier key that verified the checkpoint
+  bool key_from_receipt = false;       // no key was given: the receipt's own was used
   std::optional<uint64_t> older_size;  // consistent with an older checkpoint of this size
 };
 

@@ -31,25 +31,24 @@ Result<Receipt> ReceiptService::GetReceipt(const identity::Principal& caller, co
   auto decision = ReadDecision(tenant, decision_id);
   if (!decision) return Error::NotFound("Decision not found.");
   const auto state = logs_.State(tenant, kLedgerChain);
-  const auto checkpoint = tree_size ? logs_.CheckpointAt(tenant, kLedgerChain, *tree_size)
-                                    : logs_.NewestCheckpoint(tenant, kLedgerChain);
+  const auto checkpoint =
+      tree_size ? logs_.CheckpointAt(tenant, kLedgerChain, *tree_size) : logs_.NewestCheckpoint(tenant, kLedgerChain);
   if (tree_size && !checkpoint)
     return Error::Validation({{"treeSize", "no checkpoint of the tenant's log has tree size " +
                                                std::to_string(*tree_size) + " (GET /api/trust/log/checkpoints)"}});
   const int64_t leaf = state ? decision->seq - state->first_seq : -1;
   if (!state || !checkpoint || leaf < 0 || leaf >= checkpoint->size) {
     if (tree_size)
-      return Error::Validation({{"treeSize", "the checkpoint of tree size " + std::to_string(*tree_size) +
-                                                 " does not cover this decision (record " +
-                                                 std::to_string(decision->seq) + ")"}});
-    return Error::Conflict("receipt_not_ready",
-                           "No checkpoint covers this decision yet; one is signed within " +
-                               std::to_string(retry_after_seconds_) + " seconds.")
+      return Error::Validation(
+          {{"treeSize", "the checkpoint of tree size " + std::to_string(*tree_size) +
+                            " does not cover this decision (record " + std::to_string(decision->seq) + ")"}});
+    return Error::Conflict("receipt_not_ready", "No checkpoint covers this decision yet; one is signed within " +
+                                                    std::to_string(retry_after_seconds_) + " seconds.")
         .With("retryAfter", "\"" + std::to_string(retry_after_seconds_) + "\"");
   }
   if (consistency_from && *consistency_from > checkpoint->size)
-    return Error::Validation({{"consistencyFrom", "must be at most the checkpoint's tree size, " +
-                                                      std::to_string(checkpoint->size)}});
+    return Error::Validation(
+        {{"consistencyFrom", "must be at most the checkpoint's tree size, " + std::to_string(checkpoint->size)}});
   Receipt r;
   r.decision_id = decision_id;
   r.record.tenant_id = caller.tenant_id;
@@ -63,7 +62,8 @@ Result<Receipt> ReceiptService::GetReceipt(const identity::Principal& caller, co
   r.tree_size = static_cast<uint64_t>(checkpoint->size);
   r.inclusion_proof = logs_.InclusionProof(tenant, kLedgerChain, r.leaf_index, r.tree_size);
   r.checkpoint = checkpoint->note;
-  if (auto key = logs_.VerifierKeyFor(state->origin, checkpoint->key_id)) r.verifier_key = integrity::note::Encode(*key);
+  if (auto key = logs_.VerifierKeyFor(state->origin, checkpoint->key_id))
+    r.verifier_key = integrity::note::Encode(*key);
   if (consistency_from)
     r.consistency = Receipt::Consistency{
         static_cast<uint64_t>(*consistency_from),
@@ -87,7 +87,7 @@ Result<LogInfo> ReceiptService::Log(const identity::Principal& caller) const {
 }
 
 Result<integrity::StoredCheckpoint> ReceiptService::Checkpoint(const identity::Principal& caller,
-                                                                std::optional<int64_t> size) const {
+                                                               std::optional<int64_t> size) const {
   CR_TRY(RequireTenant(caller));
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);
@@ -97,8 +97,7 @@ Result<integrity::StoredCheckpoint> ReceiptService::Checkpoint(const identity::P
 }
 
 Result<std::vector<integrity::StoredCheckpoint>> ReceiptService::Checkpoints(const identity::Principal& caller,
-                                                                             int64_t before_size,
-                                                                             int64_t limit) const {
+                                                                             int64_t before_size, int64_t limit) const {
   CR_TRY(RequireTenant(caller));
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);

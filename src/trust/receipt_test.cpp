@@ -46,8 +46,10 @@ struct Ledger {
     r.hash_format = 3;
     r.previous_hash = records.empty() ? kGenesisHash : records.back().hash;
     r.header = "{\"decisionId\":\"" + decision_id + "\",\"evaluatedAt\":\"2026-11-28T10:0" +
-               std::to_string(r.sequence) + ":00.000Z\",\"endpoint\":\"Evaluate\",\"actorKind\":\"machine\","
-               "\"actorLabel\":\"helpdesk-bot\",\"overallDecision\":\"" + overall + "\"}";
+               std::to_string(r.sequence) +
+               ":00.000Z\",\"endpoint\":\"Evaluate\",\"actorKind\":\"machine\","
+               "\"actorLabel\":\"helpdesk-bot\",\"overallDecision\":\"" +
+               overall + "\"}";
     r.evidence = std::move(evidence);
     r.hash = RecomputedRecordHash(r);
     records.push_back(std::move(r));
@@ -100,11 +102,12 @@ Receipt MakeReceipt(const Ledger& l, int64_t seq, uint64_t size, const integrity
 Ledger SevenDecisions() {
   Ledger l;
   for (int i = 1; i <= 7; ++i) {
-    const std::string id = "0190a6c2-7c1e-7" + std::string(3, static_cast<char>('0' + i)) + "-8000-00000000000" +
-                           std::to_string(i);
-    l.Append(id, i % 3 == 0 ? "block" : "allow",
-             {"{\"result\":{\"sourceId\":\"entry:" + std::to_string(i) + "\",\"decision\":\"allow\"},\"state\":{}}",
-              "{\"result\":{\"sourceId\":\"wiki:page-" + std::to_string(i) + "\",\"decision\":\"warn\"},\"state\":{}}"});
+    const std::string id =
+        "0190a6c2-7c1e-7" + std::string(3, static_cast<char>('0' + i)) + "-8000-00000000000" + std::to_string(i);
+    l.Append(
+        id, i % 3 == 0 ? "block" : "allow",
+        {"{\"result\":{\"sourceId\":\"entry:" + std::to_string(i) + "\",\"decision\":\"allow\"},\"state\":{}}",
+         "{\"result\":{\"sourceId\":\"wiki:page-" + std::to_string(i) + "\",\"decision\":\"warn\"},\"state\":{}}"});
   }
   return l;
 }
@@ -138,8 +141,8 @@ TEST(Receipt, AReceiptVerifiesAndSaysWhatItEstablished) {
       EXPECT_TRUE(VerifyReceipt(MakeReceipt(l, seq, size, key), keys).ok) << seq << "/" << size;
   EXPECT_TRUE(VerifyReceipt(MakeReceipt(l, 2, 7, key, 7), keys, SignedCheckpoint(l, 7, key)).ok);
   EXPECT_TRUE(VerifyReceipt(MakeReceipt(l, 2, 7, key), keys, SignedCheckpoint(l, 7, key)).ok);  // from == to
-  const std::string empty = integrity::note::Sign(
-      integrity::CheckpointBody({Origin(l), 0, merkle::EmptyRoot(), {}}), Origin(l), key);
+  const std::string empty =
+      integrity::note::Sign(integrity::CheckpointBody({Origin(l), 0, merkle::EmptyRoot(), {}}), Origin(l), key);
   EXPECT_TRUE(VerifyReceipt(MakeReceipt(l, 2, 7, key), keys, empty).ok);  // from == 0
 }
 
@@ -258,8 +261,10 @@ TEST(Receipt, TheTestVectorsAreWhatThisCodeMakesAndSays) {
     change(r);
     files[name] = ReceiptJson(r) + "\n";
   };
-  altered("altered-record.json", [](Receipt& r) { r.record.header.replace(r.record.header.find("allow"), 5, "block"); });
-  altered("altered-evidence.json", [](Receipt& r) { r.record.evidence[0].replace(r.record.evidence[0].find("allow"), 5, "block"); });
+  altered("altered-record.json",
+          [](Receipt& r) { r.record.header.replace(r.record.header.find("allow"), 5, "block"); });
+  altered("altered-evidence.json",
+          [](Receipt& r) { r.record.evidence[0].replace(r.record.evidence[0].find("allow"), 5, "block"); });
   altered("altered-proof.json", [](Receipt& r) { r.inclusion_proof[1][0] ^= 0x01; });
   altered("altered-checkpoint.json", [](Receipt& r) { r.checkpoint.replace(r.checkpoint.find("\n7\n"), 3, "\n6\n"); });
   altered("altered-signature.json", [](Receipt& r) {
@@ -270,14 +275,19 @@ TEST(Receipt, TheTestVectorsAreWhatThisCodeMakesAndSays) {
   {
     Ledger rewritten;
     for (const auto& rec : l.records)
-      rewritten.Append(rec.header.substr(15, 36), rec.sequence == 2 ? "block" : (rec.sequence % 3 == 0 ? "block" : "allow"),
-                       rec.evidence);
+      rewritten.Append(rec.header.substr(15, 36),
+                       rec.sequence == 2 ? "block" : (rec.sequence % 3 == 0 ? "block" : "allow"), rec.evidence);
     files["rewritten-history.json"] = ReceiptJson(MakeReceipt(rewritten, 5, 7, key, 3)) + "\n";
   }
   // What `credence verify-receipt FILE --key key.txt --checkpoint older-checkpoint.txt` says of each.
-  const std::vector<std::string> names = {"receipt.json",           "altered-record.json",     "altered-evidence.json",
-                                          "altered-proof.json",     "altered-checkpoint.json", "altered-signature.json",
-                                          "altered-leaf-index.json", "rewritten-history.json"};
+  const std::vector<std::string> names = {"receipt.json",
+                                          "altered-record.json",
+                                          "altered-evidence.json",
+                                          "altered-proof.json",
+                                          "altered-checkpoint.json",
+                                          "altered-signature.json",
+                                          "altered-leaf-index.json",
+                                          "rewritten-history.json"};
   std::string expected;
   for (const auto& name : names) {
     auto r = ParseReceipt(files[name]);

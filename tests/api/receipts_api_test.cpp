@@ -121,7 +121,8 @@ TEST_F(Receipts, AReceiptVerifiesOfflineAndNoAlteredPartDoes) {
   std::string flipped_sig = sig;
   flipped_sig[8] = flipped_sig[8] == 'A' ? 'B' : 'A';
   const std::vector<Case> cases = {
-      {"evidence", Replaced(receipt.body, "source_unresolved", "source_unresolvex"), "the record does not match its hash"},
+      {"evidence", Replaced(receipt.body, "source_unresolved", "source_unresolvex"),
+       "the record does not match its hash"},
       {"header", Replaced(receipt.body, "receipts-bot", "receipts-bit"), "the record does not match its hash"},
       {"proof", Replaced(receipt.body, proof0, std::string(proof0[0] == 'A' ? "B" : "A") + proof0.substr(1)),
        "the inclusion proof does not hold"},
@@ -165,7 +166,8 @@ TEST_F(Receipts, OtherTenantsDecisionsAreNotFoundAndScopesHold) {
   // Machine credentials need trust:read.
   auto reader = api().Post("/apikeys", {{"name", "reader"}, {"scopes", json::array{"trust:read"}}}, t.token("admin"));
   ASSERT_EQ(reader.status, 201) << reader.body;
-  auto evaluator = api().Post("/apikeys", {{"name", "eval"}, {"scopes", json::array{"trust:evaluate"}}}, t.token("admin"));
+  auto evaluator =
+      api().Post("/apikeys", {{"name", "eval"}, {"scopes", json::array{"trust:evaluate"}}}, t.token("admin"));
   ASSERT_EQ(evaluator.status, 201) << evaluator.body;
   EXPECT_EQ(api().Get("/api/trust/decisions/" + id + "/receipt", Str(reader.Json(), "clientSecret")).status, 200);
   EXPECT_EQ(api().Get("/api/trust/log", Str(reader.Json(), "clientSecret")).status, 200);
@@ -217,7 +219,8 @@ TEST_F(Receipts, ConsistencyBetweenCheckpointsProvesTheLogOnlyGrew) {
   EXPECT_EQ(consistency.Json().at("toSize").as_int64(), 5);
   EXPECT_EQ(consistency.Json().at("proof").as_array().size(), 2u);  // [2, 4) and [4, 5)
   // from == to and from == 0: empty proofs.
-  EXPECT_TRUE(api().Get("/api/trust/log/consistency?from=5&to=5", t.token("viewer")).Json().at("proof").as_array().empty());
+  EXPECT_TRUE(
+      api().Get("/api/trust/log/consistency?from=5&to=5", t.token("viewer")).Json().at("proof").as_array().empty());
   EXPECT_TRUE(api().Get("/api/trust/log/consistency?from=0", t.token("viewer")).Json().at("proof").as_array().empty());
 
   // The newest decision's receipt with the proof from the kept checkpoint.
@@ -323,7 +326,8 @@ TEST_F(Receipts, ArchivedRecordsKeepTheirLeaves) {
   RunJobs(client);
   auto newest = client.Get("/api/trust/decisions/" + ids[5] + "/receipt?consistencyFrom=5", t.token("viewer"));
   ASSERT_EQ(newest.status, 200) << newest.body;
-  auto v = Verify({Write(dir, "r6.json", newest.body), "--key", key, "--checkpoint", Write(dir, "kept.json", kept.body)});
+  auto v =
+      Verify({Write(dir, "r6.json", newest.body), "--key", key, "--checkpoint", Write(dir, "kept.json", kept.body)});
   EXPECT_EQ(v.first, 0) << v.second;
   // Consistency from any size, archived leaves included, to a checkpoint's size.
   auto proof = client.Get("/api/trust/log/consistency?from=2&to=6", t.token("viewer"));
