@@ -9,6 +9,8 @@
 #include <optional>
 #include <sstream>
 
+#include "core/ids.h"
+#include "integrity/checkpoint.h"
 #include "integrity/note.h"
 #include "trust/receipt.h"
 
@@ -21,9 +23,10 @@ const char* const kVerifyReceiptUsage =
     "  the inclusion proof to the checkpoint's root; with --checkpoint, that the log only grew since\n"
     "  a checkpoint you kept (fetch the receipt with ?consistencyFrom=<that checkpoint's size>).\n"
     "  RECEIPT: a file, or - for standard input.\n"
-    "  KEY: the log's verifier key, <origin>+<key id>+<base64> (GET /api/trust/log), or a file of\n"
-    "  them, one a line. Without --key the receipt's own verifierKey is used, which shows that the\n"
-    "  receipt is consistent, not who signed it.\n"
+    "  KEY: the log's verifier key, <origin>+<key id>+<base64> (GET /api/trust/log), the raw\n"
+    "  Ed25519 public key (publicKey of /.well-known/credence-chain-keys), or a file of them, one a\n"
+    "  line. Without --key the receipt's own verifierKey is used, which shows that the receipt is\n"
+    "  consistent, not who signed it.\n"
     "  OLDER: a file holding a signed checkpoint (or the JSON GET /api/trust/log/checkpoint answers).\n"
     "  Prints \"valid\" and what was checked, or \"invalid: \" and what failed; exits 0 when valid, 1\n"
     "  when not, 2 for a usage error.\n";
@@ -51,33 +54,64 @@ std::string Trim(std::string s) {
   return s.substr(start);
 }
 
-// A --key value: a verifier key, or a file of them (one a line).
-std::optional<std::string> AddKeys(const std::string& value, std::vector<integrity::note::VerifierKey>& keys) {
-  std::vector<std::string> texts;
-  if (auto parsed = integrity::note::ParseVerifierKey(Trim(value))) {
-    keys.push_back(*parsed);
-    return std::nullopt;
-  } else if (auto file = ReadFile(value); file && value != "-") {
-    std::istringstream lines(*file);
-    for (std::string line; std::getline(lines, line);)
-      if (!Trim(line).empty()) texts.push_back(Trim(line));
-    if (texts.empty()) return "--key: " + value + " holds no key";
-  } else {
-    return "--key: '" + value + "' is neither a verifier key (" + parsed.error().detail + ") nor a readable file";
-  }
-  for (const auto& t : texts) {
-    auto parsed = integrity::note::ParseVerifierKey(t);
-    if (!parsed) return "--key: " + value + ": '" + t + "': " + parsed.error().detail;
-    keys.push_back(*parsed);
-  }
+// The keys given: verifier keys (named), and raw Ed25519 public keys (the
+// deployment's key as /.well-known/credence-chain-keys lists it), which
+// verify a checkpoint under whatever origin it names.
+struct GivenKeys {
+  std::vector<integrity::note::VerifierKey> named;
+  std::vector<std::string> raw;
+};
+
+// A raw 32-byte key in base64url (as listed) or base64.
+std::optional<std::string> RawKey(const std::string& text) {
+  for (bool url : {true, false})
+    if (auto raw = Base64Decode(text, url); raw && raw->size() == 32) return raw;
   return std::nullopt;
+}
+
+std::optional<std::string> AddKey(const std::string& text, GivenKeys& keys) {
+  auto parsed = integrity::note::ParseVerifierKey(text);
+  if (parsed) {
+    keys.named.push_back(*parsed);
+    return std::nullopt;
+  }
+  if (auto raw = RawKey(text)) {
+    keys.raw.push_back(*raw);
+    return std::nullopt;
+  }
+  return parsed.error().detail;
+}
+
+// A --key value: a key, or a file of them (one a line).
+std::optional<std::string> AddKeys(const std::string& value, GivenKeys& keys) {
+  const auto problem = AddKey(Trim(value), keys);
+  if (!problem) return std::nullopt;
+  auto file = value == "-" ? std::nullopt : ReadFile(value);
+  if (!file) return "--key: '" + value + "' is neither a key (" + *problem + ") nor a readable file";
+  std::istringstream lines(*file);
+  bool any = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (Trim(line).empty()) continue;
+    any = true;
+    if (auto bad = AddKey(Trim(line), keys)) return "--key: " + value + ": '" + Trim(line) + "': " + *bad;
+  }
+  if (!any) return "--key: " + value + " holds no key";
+  return std::nullopt;
+}
+
+// The origin a signed checkpoint names ("" when it names none).
+std::string OriginOf(const std::string& signed_note) {
+  auto note = integrity::note::Parse(signed_note);
+  if (!note) return "";
+  auto body = integrity::ParseCheckpointBody(note->text);
+  return body ? body->origin : "";
 }
 
 }  // namespace
 
 int VerifyReceiptCommand(const std::vector<std::string>& args) {
   std::optional<std::string> receipt_path, older_path;
-  std::vector<integrity::note::VerifierKey> keys;
+  GivenKeys given;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
     if (arg == "--help" || arg == "-h") {
@@ -94,7 +128,7 @@ int VerifyReceiptCommand(const std::vector<std::string>& args) {
         value = args[++i];
       }
       if (arg == "--key") {
-        if (auto problem = AddKeys(value, keys)) return Usage(*problem);
+        if (auto problem = AddKeys(value, given)) return Usage(*problem);
       } else if (arg == "--checkpoint") {
         if (older_path) return Usage("--checkpoint is given twice");
         older_path = value;
@@ -131,6 +165,12 @@ int VerifyReceiptCommand(const std::vector<std::string>& args) {
     std::printf("invalid: %s\n", receipt.error().detail.c_str());
     return 1;
   }
+  // A raw key verifies under the origin the checkpoint names; the checks
+  // that follow still hold that origin to the record's tenant.
+  std::vector<integrity::note::VerifierKey> keys = given.named;
+  if (const std::string origin = OriginOf(receipt->checkpoint);
+      !origin.empty() && integrity::note::ValidKeyName(origin))
+    for (const auto& raw : given.raw) keys.push_back(integrity::note::VerifierKeyOf(origin, raw));
   const trust::ReceiptCheck c = trust::VerifyReceipt(*receipt, keys, older);
   if (!c.ok) {
     std::printf("invalid: %s\n", c.problem.c_str());

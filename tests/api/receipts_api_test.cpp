@@ -109,6 +109,14 @@ TEST_F(Receipts, AReceiptVerifiesOfflineAndNoAlteredPartDoes) {
   EXPECT_EQ(ok.second, "valid");
   EXPECT_EQ(Verify({file, "--key", key}).first, 0);
   EXPECT_EQ(Verify({file}).first, 0);  // the receipt's own key: consistent, says so
+  // The deployment's raw public key, as /.well-known/credence-chain-keys lists it, verifies too.
+  auto listed = api().Get("/.well-known/credence-chain-keys");
+  ASSERT_EQ(listed.status, 200);
+  const json::value chain_keys = listed.Json();
+  std::string raw_key;
+  for (const auto& k : chain_keys.at("keys").as_array())
+    if (Str(k, "keyId") == Str(chain_keys, "currentKeyId")) raw_key = Str(k, "publicKey");
+  EXPECT_EQ(Verify({file, "--key", raw_key}).first, 0) << raw_key;
 
   // The record (its evidence, its header), a proof hash, the checkpoint's
   // size, its signature: each altered, each refused with what failed.
