@@ -11,6 +11,7 @@
 #include "mcp/internal/protocol.h"
 #include "mcp/internal/tools.h"
 #include "mcp/markdown.h"
+#include "trust/evaluation_json.h"
 #include "trust/trust_service.h"
 
 namespace credence::mcp {
@@ -423,7 +424,7 @@ struct McpServer::Impl {
         [this, m](const trust::Evaluation& e) {
           // The answer of POST /api/trust/evaluate, spliced from the
           // per-source texts as that route does.
-          std::string structured = internal::EvaluationJson(e);
+          std::string structured = trust::EvaluationJson(e);
           std::string result;
           result.reserve(2 * structured.size() + 256);
           result += "{\"content\":[{\"type\":\"text\",\"text\":";

@@ -15,6 +15,7 @@
 #include "http/problem.h"
 #include "http/router.h"
 #include "integrity/chain_heads.h"
+#include "trust/evaluation_json.h"
 #include "trust/trust_service.h"
 
 namespace credence::http {
@@ -89,23 +90,6 @@ trust::ContextInput ContextOf(const json::object& body) {
     c.language = GetString(o, "language");
   }
   return c;
-}
-
-// The per-source objects are already JSON text (the evidence embeds the same
-// text), so the answer is assembled around them rather than re-parsed.
-std::string Head(const trust::Evaluation& e) {
-  size_t size = 160;
-  for (const auto& r : e.results) size += r.json().size() + 1;
-  std::string out;
-  out.reserve(size);
-  out += "{\"decisionId\":\"";
-  out += e.decision_id;
-  out += "\",\"evaluatedAt\":\"";
-  out += FormatTimestamp(e.evaluated_at);
-  out += "\",\"overallDecision\":\"";
-  out += trust::DecisionName(e.overall);
-  out += "\",";
-  return out;
 }
 
 void AppendResults(std::string& out, const char* key, const std::vector<trust::SourceResult>& results,
@@ -188,12 +172,7 @@ void AddTrustRoutes(Router& router, const Services& s) {
   static const Schema kEvaluate = EvaluateRequestSchema();
   router.Add({Method::kPost, "/api/trust/evaluate", Auth::kUserOrMachine, "trust:evaluate",
               [&trust](RequestContext& ctx) {
-                return EvaluateAndAnswer(trust, ctx, trust::Endpoint::kEvaluate, [](const trust::Evaluation& e) {
-                  std::string out = Head(e);
-                  AppendResults(out, "results", e.results, [](auto&) { return true; });
-                  out += '}';
-                  return out;
-                });
+                return EvaluateAndAnswer(trust, ctx, trust::Endpoint::kEvaluate, trust::EvaluationJson);
               },
               {.summary = "Decide, per source, whether it may be used now by this actor for this purpose; the "
                           "decision is in the ledger before the answer is sent.",
@@ -239,7 +218,7 @@ void AddTrustRoutes(Router& router, const Services& s) {
                   auto is = [](trust::Decision d) {
                     return [d](const trust::SourceResult& r) { return r.decision == d; };
                   };
-                  std::string out = Head(e);
+                  std::string out = trust::EvaluationHead(e);
                   AppendResults(out, "allowed", e.results, is(trust::Decision::kAllow));
                   out += ',';
                   AppendResults(out, "warned", e.results, is(trust::Decision::kWarn));

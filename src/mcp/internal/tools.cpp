@@ -348,24 +348,4 @@ Result<EvaluateArguments> ParseEvaluateArguments(const json::object& args) {
   return out;
 }
 
-std::string EvaluationJson(const trust::Evaluation& e) {
-  size_t size = 160;
-  for (const auto& r : e.results) size += r.json().size() + 1;
-  std::string out;
-  out.reserve(size);
-  out += "{\"decisionId\":\"";
-  out += e.decision_id;
-  out += "\",\"evaluatedAt\":\"";
-  out += FormatTimestamp(e.evaluated_at);
-  out += "\",\"overallDecision\":\"";
-  out += trust::DecisionName(e.overall);
-  out += "\",\"results\":[";
-  for (size_t i = 0; i < e.results.size(); ++i) {
-    if (i > 0) out += ',';
-    out += e.results[i].json();
-  }
-  out += "]}";
-  return out;
-}
-
 }  // namespace credence::mcp::internal

@@ -38,7 +38,4 @@ struct EvaluateArguments {
 };
 Result<EvaluateArguments> ParseEvaluateArguments(const boost::json::object& args);
 
-// POST /api/trust/evaluate's answer to `e`, as that route writes it.
-std::string EvaluationJson(const trust::Evaluation& e);
-
 }  // namespace credence::mcp::internal
