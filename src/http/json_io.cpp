@@ -1,23 +1,23 @@
 #include "http/json_io.h"
 
-#include <boost/json/parse.hpp>
+#include <boost/json/parse_options.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <cmath>
 
 #include "core/clock.h"
 #include "core/json_numbers.h"
+#include "core/json_parse.h"
 
 namespace credence::http {
 namespace json = boost::json;
 
 Result<json::object> ParseBody(const HttpRequest& request, const Schema& schema) {
-  if (request.body.empty())
-    return Error::InvalidArgument("malformed_json", "A JSON request body is required.");
+  if (request.body.empty()) return Error::InvalidArgument("malformed_json", "A JSON request body is required.");
   boost::system::error_code ec;
   json::parse_options options;
   options.max_depth = 64;
-  json::value value = json::parse(request.body, ec, {}, options);
+  json::value value = ParseJson(request.body, ec, options);
   if (ec) return Error::InvalidArgument("malformed_json", "The request body is not valid JSON: " + ec.message() + ".");
   if (!AllNumbersFinite(value))
     return Error::InvalidArgument("malformed_json", "The request body holds a number beyond the range of a double.");

@@ -1,6 +1,5 @@
 #include "kb/document.h"
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
@@ -9,6 +8,7 @@
 
 #include "core/ids.h"
 #include "core/json_numbers.h"
+#include "core/json_parse.h"
 
 namespace credence::kb {
 namespace json = boost::json;
@@ -30,8 +30,7 @@ void AppendCanonical(std::string& out, const json::value& v, bool top = false, b
         }
         members.push_back(&kv);
       }
-      std::sort(members.begin(), members.end(),
-                [](const auto* a, const auto* b) { return a->key() < b->key(); });
+      std::sort(members.begin(), members.end(), [](const auto* a, const auto* b) { return a->key() < b->key(); });
       out.push_back('{');
       for (size_t i = 0; i < members.size(); ++i) {
         if (i > 0) out.push_back(',');
@@ -95,7 +94,7 @@ Status ParseShell(std::string_view content, const std::string& field, json::valu
     return Error::Validation({{field, "must be an editor document {\"type\":\"doc\",\"content\":[...]}: " + why}});
   };
   boost::system::error_code ec;
-  doc = json::parse(content, ec);
+  doc = ParseJson(content, ec);
   if (ec) return not_a_doc("not valid JSON");
   if (!AllNumbersFinite(doc)) return not_a_doc("holds a number beyond the range of a double");
   auto* o = doc.if_object();
@@ -179,13 +178,16 @@ Result<ParsedDocument> ParseTranslation(std::string_view content, const std::str
 
 std::string NodeText(std::string_view node_json) {
   boost::system::error_code ec;
-  auto v = json::parse(node_json, ec);
+  auto v = ParseJson(node_json, ec);
   std::string out;
   if (!ec) AppendText(out, v);
   return out;
 }
 
-std::string BlockHash(std::string_view node_json) { return HashOf(json::parse(node_json)); }
+std::string BlockHash(std::string_view node_json) {
+  boost::system::error_code ec;
+  return HashOf(ParseJson(node_json, ec));
+}
 
 std::string AssembleDocument(const std::vector<std::string_view>& node_jsons) {
   size_t size = 32;
