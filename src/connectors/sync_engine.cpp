@@ -107,7 +107,8 @@ std::string EncodePath(std::string_view path) {
 // (failing the run) when it does not open: the key file lacks its key.
 std::optional<Credential> CredentialFor(const RunScope& scope, const SyncOptions& options) {
   if (!scope.connector.credential_sealed) return std::nullopt;
-  if (options.secrets == nullptr) throw std::runtime_error("the connector's credential cannot be opened: no secrets key");
+  if (options.secrets == nullptr)
+    throw std::runtime_error("the connector's credential cannot be opened: no secrets key");
   auto c = OpenCredential(*options.secrets, scope.tenant_id, scope.connector);
   if (!c) throw std::runtime_error("the connector's credential cannot be opened: " + c.error().detail);
   return std::move(*c);
@@ -127,8 +128,7 @@ std::optional<std::string> SyncGit(RunWriter& w, const Run& run, const SyncOptio
   if (settings.url.rfind("http", 0) == 0 || IsSshUrl(settings.url)) {
     const std::string host = IsSshUrl(settings.url) ? SshHostOf(settings.url) : std::string();
     const std::string as_http =
-        host.empty() ? settings.url
-                     : "http://" + (host.find(':') != std::string::npos ? "[" + host + "]" : host) + "/";
+        host.empty() ? settings.url : "http://" + (host.find(':') != std::string::npos ? "[" + host + "]" : host) + "/";
     auto target = outbound::Resolve(as_http, outbound::ConnectorPolicy());
     if (!target) throw std::runtime_error("cannot fetch from " + settings.url + ": " + target.error().detail);
   }
@@ -283,10 +283,14 @@ void RunWriter::Flush() {
     storage::Session session(db_, storage::TxMode::kWrite);
     storage::TenantSession tenant(session, scope_.tenant_id);
     WriteContext ctx{tenant, scope_.connector, scanning_, now, scope_.run_id};
-    std::vector<std::string> upserted;
-    for (const Op& op : pending_)
-      if (op.kind == OpKind::kUpsert) upserted.push_back(op.doc.external_id);
-    ReadAhead(ctx, upserted);
+    ctx.defer_known = true;
+    std::vector<std::string> upserted, urls;
+    for (const Op& op : pending_) {
+      if (op.kind != OpKind::kUpsert) continue;
+      upserted.push_back(op.doc.external_id);
+      if (op.doc.url) urls.push_back(*op.doc.url);
+    }
+    ReadAhead(ctx, upserted, urls);
     auto fail = [&](const std::string& external_id, const std::string& message) {
       tenant.Run(kRunError, {scope_.run_id, external_id, message, now});
       ++failed;
@@ -322,6 +326,7 @@ void RunWriter::Flush() {
           break;
       }
     }
+    FlushKnown(ctx);
     tenant.Run(kBatchDone, {scope_.run_id, seen, added, changed, removed, unchanged, failed,
                             position_.empty() ? std::optional<std::string>() : std::optional(position_), now});
     if (tenant.Run(kRenewLease, {scope_.connector.id, scope_.holder, now + scope_.lease_ms}).affected() == 0)

@@ -1,12 +1,12 @@
 // Connected documents: external documents known by connector key and
 // external id, registered here until connectors sync them
 // (docs/trust-admin.md, "Connected documents").
+#include "trust/connected_documents.h"
 #include "core/ids.h"
 #include "core/json_text.h"
 #include "core/text.h"
 #include "identity/authorization.h"
 #include "storage/session.h"
-#include "trust/connected_documents.h"
 #include "trust/source_id.h"
 
 namespace credence::trust {
@@ -81,6 +81,14 @@ constexpr TenantQuery kDeleteDocumentPolicy{
 constexpr TenantQuery kUrlTaken{"trust_admin.document_url_taken",
                                 "SELECT 1 FROM connected_documents WHERE tenant_id = $1 AND url = $2"
                                 " AND NOT (connector_key = $3 AND external_id = $4)"};
+// By the partial unique index on (tenant_id, url) of migration 501 on both
+// backends (an equality implies the index's url IS NOT NULL).
+constexpr TenantQuery kUrlHolders{
+    "trust_admin.document_url_holders",
+    "SELECT url, connector_key, external_id FROM connected_documents WHERE tenant_id = $1"
+    " AND url IN (SELECT value FROM json_each($2))",
+    "SELECT url, connector_key, external_id FROM json_array_elements_text(CAST($2 AS JSON)) AS j(v)"
+    " JOIN connected_documents ON tenant_id = $1 AND url = j.v"};
 // Active or not: a document whose owner left is what owner_inactive reports.
 constexpr TenantQuery kIsMember{"trust_admin.is_member",
                                 "SELECT 1 FROM tenant_members WHERE tenant_id = $1 AND user_id = $2"};
@@ -147,13 +155,12 @@ Status ValidateConnectedDocument(ConnectedDocumentInput& in, bool allow_removed)
   return Ok();
 }
 
-
 Result<DocumentUpsert> UpsertConnectedDocument(storage::TenantSession& tenant, const ConnectedDocumentInput& in,
-                                               TimeMs now) {
+                                               TimeMs now, UpsertChecks checked) {
   const TimeMs synced = in.last_synced_at.value_or(now);
-  if (in.owner_id && tenant.Run(kIsMember, {*in.owner_id}).empty())
+  if (in.owner_id && !checked.owner_is_member && tenant.Run(kIsMember, {*in.owner_id}).empty())
     return Error::Validation({{"ownerId", "is not a member of this tenant"}});
-  if (in.url && !tenant.Run(kUrlTaken, {*in.url, in.connector_key, in.external_id}).empty())
+  if (in.url && !checked.url_free && !tenant.Run(kUrlTaken, {*in.url, in.connector_key, in.external_id}).empty())
     return Error::Conflict("url_taken", "Another connected document of the tenant has this URL.");
   DocumentUpsert out;
   try {
@@ -200,13 +207,21 @@ std::optional<ConnectedDocument> FindConnectedDocument(storage::TenantSession& t
   return DocumentFromRow(rows.front());
 }
 
-std::vector<ConnectedDocument> FindConnectedDocuments(storage::TenantSession& tenant,
-                                                      const std::string& connector_key,
+std::vector<ConnectedDocument> FindConnectedDocuments(storage::TenantSession& tenant, const std::string& connector_key,
                                                       const std::vector<std::string>& external_ids) {
   std::vector<ConnectedDocument> out;
   if (external_ids.empty()) return out;
   for (const auto& r : tenant.Run(kDocumentsByKeys, {connector_key, StringListToJson(external_ids)}))
     out.push_back(DocumentFromRow(r));
+  return out;
+}
+
+std::unordered_map<std::string, UrlHolder> FindUrlHolders(storage::TenantSession& tenant,
+                                                          const std::vector<std::string>& urls) {
+  std::unordered_map<std::string, UrlHolder> out;
+  if (urls.empty()) return out;
+  for (const auto& r : tenant.Run(kUrlHolders, {StringListToJson(urls)}))
+    out.insert_or_assign(r.Text(0), UrlHolder{r.Text(1), r.Text(2)});
   return out;
 }
 

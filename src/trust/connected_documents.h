@@ -5,6 +5,7 @@
 // and resolved exactly as a registered one.
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/clock.h"
@@ -36,8 +37,25 @@ struct DocumentUpsert {
 // the owner is not a member; 409 url_taken when another document of the
 // tenant has the URL (checked before writing, so the transaction stays
 // usable on PostgreSQL). `synced_at` defaults to `now`.
+//
+// `checked` says what the caller has already made sure of in this
+// transaction (a sync checks a whole batch in one statement, FindUrlHolders):
+// those checks are skipped.
+struct UpsertChecks {
+  bool owner_is_member = false;
+  bool url_free = false;
+};
 Result<DocumentUpsert> UpsertConnectedDocument(storage::TenantSession& tenant, const ConnectedDocumentInput& in,
-                                               TimeMs now);
+                                               TimeMs now, UpsertChecks checked = {});
+
+// The document holding each of these URLs, in one read; URLs no document
+// holds are left out.
+struct UrlHolder {
+  std::string connector_key;
+  std::string external_id;
+};
+std::unordered_map<std::string, UrlHolder> FindUrlHolders(storage::TenantSession& tenant,
+                                                          const std::vector<std::string>& urls);
 
 // The document by key, if any.
 std::optional<ConnectedDocument> FindConnectedDocument(storage::TenantSession& tenant, const std::string& connector_key,
@@ -46,8 +64,7 @@ std::optional<ConnectedDocument> FindConnectedDocument(storage::TenantSession& t
 // The documents of `connector_key` among `external_ids`, in one read (a
 // sync's batch reads its documents ahead instead of one at a time); ids
 // without a document are left out. In no particular order.
-std::vector<ConnectedDocument> FindConnectedDocuments(storage::TenantSession& tenant,
-                                                      const std::string& connector_key,
+std::vector<ConnectedDocument> FindConnectedDocuments(storage::TenantSession& tenant, const std::string& connector_key,
                                                       const std::vector<std::string>& external_ids);
 
 // Marks the document Removed (it keeps resolving and is blocked by

@@ -437,6 +437,35 @@ TEST_F(Connectors, GitSyncAddsChangesRenamesAndRemovesDocuments) {
   EXPECT_EQ(Str(runs.Json().as_array()[0], "id"), Str(third, "id"));
 }
 
+// A sync checks its batch's URLs in one read (docs/performance.md): a URL
+// another connector's document holds fails that document (url_taken), and
+// the rest of the batch is written.
+TEST_F(Connectors, AUrlAnotherDocumentHoldsFailsOnlyThatDocument) {
+  auto t = CreateTenant(api(), "conn-url");
+  GitRepoFixture repo;
+  repo.Write("a.md", "# A\n");
+  repo.Write("b.md", "# B\n");
+  repo.Commit("first", "2029-05-01T00:00:00Z");
+  const std::string first = CreateGit(t, "first", repo.path());
+  ASSERT_EQ(Str(Sync(t, first), "status"), "succeeded");
+
+  // Same repository, same web links: a.md and b.md are the first's URLs.
+  GitRepoFixture other;
+  other.Write("a.md", "# Other A\n");
+  other.Write("c.md", "# C\n");
+  other.Commit("first", "2029-05-02T00:00:00Z");
+  const std::string second = CreateGit(t, "second", other.path());
+  json::value run = Sync(t, second);
+  EXPECT_EQ(Str(run, "status"), "succeeded") << json::serialize(run);
+  EXPECT_EQ(run.at("documentsAdded").as_int64(), 1) << json::serialize(run);
+  EXPECT_EQ(run.at("documentsFailed").as_int64(), 1);
+  ASSERT_EQ(run.at("errors").as_array().size(), 1u);
+  EXPECT_EQ(Str(run.at("errors").as_array()[0], "externalId"), "a.md");
+  EXPECT_NE(Str(run.at("errors").as_array()[0], "message").find("URL"), std::string::npos) << json::serialize(run);
+  EXPECT_EQ(Str(Document(t, "first", "a.md"), "title"), "A");
+  EXPECT_EQ(Str(Document(t, "second", "c.md"), "url"), "https://git.example.com/docs/blob/main/c.md");
+}
+
 TEST_F(Connectors, GitByFileUrlWithCodeOwnersAndAFailingDocument) {
   auto t = CreateTenant(api(), "conn-git2");
   const std::string viewer_email = Email(t, "viewer");

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "connectors/connector.h"
@@ -29,13 +30,35 @@ struct WriteContext {
   // by external id; nullopt: read ahead and not there. Each is used once.
   std::unordered_map<std::string, std::optional<trust::ConnectedDocument>> read_ahead;
   trust::ScanBatch scan_batch;  // the scans of this transaction
+  // Who holds each URL read ahead, kept current by the writes; a URL not in
+  // `urls_read_ahead` is checked by the write itself.
+  std::unordered_map<std::string, trust::UrlHolder> url_holders;
+  std::unordered_set<std::string> urls_read_ahead;
+  // Owners looked up by email in this transaction (a repository names a few
+  // owners on thousands of files).
+  std::unordered_map<std::string, std::optional<std::string>> owner_by_email;
+  // With defer_known, the connector's records of written documents are kept
+  // here and written by FlushKnown in one statement; the caller must call it
+  // before committing. Reads of those records (RemoveDocument, MarkSeen)
+  // flush first.
+  bool defer_known = false;
+  struct KnownRow {
+    std::string external_id, document_id, content_hash;
+    std::optional<std::string> source_version, etag, last_modified;
+  };
+  std::vector<KnownRow> pending_known;
+  std::unordered_map<std::string, size_t> pending_known_index;  // by external id: a later write replaces
 };
 
-// Reads the connected documents of these external ids in one statement, for
-// the WriteDocument calls that follow in the same transaction (a sync's
-// batch): on PostgreSQL every statement is a round trip, and a first sync
-// writes thousands of documents.
-void ReadAhead(WriteContext& ctx, const std::vector<std::string>& external_ids);
+// Reads, in one statement each, the connected documents of these external
+// ids and the holders of these URLs, for the WriteDocument calls that follow
+// in the same transaction (a sync's batch): on PostgreSQL every statement is
+// a round trip, and a first sync writes thousands of documents.
+void ReadAhead(WriteContext& ctx, const std::vector<std::string>& external_ids,
+               const std::vector<std::string>& urls = {});
+
+// Writes the connector's records that defer_known kept (none: no statement).
+void FlushKnown(WriteContext& ctx);
 
 struct KnownDocument {
   std::string document_id;
