@@ -74,13 +74,6 @@ std::optional<std::string> MemberByEmail(WriteContext& ctx, const std::optional<
   return owner;
 }
 
-void AppendOptString(std::string& out, const std::optional<std::string>& s) {
-  if (s)
-    AppendJsonString(out, *s);
-  else
-    out += "null";
-}
-
 void WriteKnown(WriteContext& ctx, WriteContext::KnownRow row) {
   if (!ctx.defer_known) {
     ctx.tx.Run(kUpsertKnown, {ctx.connector.id, row.external_id, row.document_id, row.source_version, row.etag,
@@ -122,20 +115,21 @@ void ReadAhead(WriteContext& ctx, const std::vector<std::string>& external_ids, 
 void FlushKnown(WriteContext& ctx) {
   if (ctx.pending_known.empty()) return;
   std::string rows = "[";
+  const auto member = [&rows](const char* name, const std::optional<std::string>& value) {
+    rows += name;
+    if (value)
+      AppendJsonString(rows, *value);
+    else
+      rows += "null";
+  };
   for (const auto& r : ctx.pending_known) {
     if (rows.size() > 1) rows.push_back(',');
-    rows += "{\"e\":";
-    AppendJsonString(rows, r.external_id);
-    rows += ",\"d\":";
-    AppendJsonString(rows, r.document_id);
-    rows += ",\"v\":";
-    AppendOptString(rows, r.source_version);
-    rows += ",\"t\":";
-    AppendOptString(rows, r.etag);
-    rows += ",\"m\":";
-    AppendOptString(rows, r.last_modified);
-    rows += ",\"h\":";
-    AppendJsonString(rows, r.content_hash);
+    member("{\"e\":", r.external_id);
+    member(",\"d\":", r.document_id);
+    member(",\"v\":", r.source_version);
+    member(",\"t\":", r.etag);
+    member(",\"m\":", r.last_modified);
+    member(",\"h\":", r.content_hash);
     rows.push_back('}');
   }
   rows.push_back(']');
