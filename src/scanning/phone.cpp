@@ -20,7 +20,6 @@ using i18n::phonenumbers::PhoneNumberUtil;
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsAsciiAlpha(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
 bool IsAlnum(char c) { return IsDigit(c) || IsAsciiAlpha(c); }
-char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 constexpr size_t kMinDigits = 7;
 constexpr size_t kMaxDigits = 15;  // E.164
@@ -387,20 +386,10 @@ std::optional<Match> Nanp(std::string_view text, size_t from, size_t to) {
   return std::move(valid->match);
 }
 
-std::optional<Match> AfterKeyword(std::string_view text, size_t from, size_t) {
-  // A whole keyword at `from` (the pattern matched one of them, any case).
-  if (from > 0 && IsAsciiAlpha(text[from - 1])) return std::nullopt;
-  size_t keyword_end = 0;
-  for (std::string_view word : kKeywords) {
-    if (from + word.size() > text.size()) continue;
-    size_t k = 0;
-    while (k < word.size() && Lower(text[from + k]) == word[k]) ++k;
-    if (k == word.size() && (from + k == text.size() || !IsAsciiAlpha(text[from + k]))) {
-      keyword_end = from + k;
-      break;
-    }
-  }
-  if (keyword_end == 0) return std::nullopt;
+std::optional<Match> AfterKeyword(std::string_view text, size_t from, size_t to) {
+  // The keyword the pattern matched, [from, to), as a whole word.
+  if ((from > 0 && IsAsciiAlpha(text[from - 1])) || (to < text.size() && IsAsciiAlpha(text[to]))) return std::nullopt;
+  const size_t keyword_end = to;
   // The number starts within kKeywordWindow bytes, in the same clause.
   const size_t stop = std::min(text.size(), keyword_end + kKeywordWindow + 1);
   size_t digit = keyword_end;

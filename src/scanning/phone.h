@@ -24,14 +24,15 @@ struct Match {
 std::optional<Match> International(std::string_view text, size_t from, size_t to);
 // The NANP shapes (NXX) NXX-XXXX, NXX-NXX-XXXX, NXX.NXX.XXXX: parsed as US.
 std::optional<Match> Nanp(std::string_view text, size_t from, size_t to);
-// A keyword (phone, tel, fax, ...) then, within a short window, a number in
+// A keyword (phone, tel, fax, ...) at [from, to), a whole word (no ASCII
+// letter on either side), then, within a short window, a number in
 // national format: parsed against kDefaultRegions.
 std::optional<Match> AfterKeyword(std::string_view text, size_t from, size_t to);
 
 // Words that make a national-format number a phone number when they stand
-// shortly before it (any ASCII case, a whole word). The Hyperscan pattern
-// is built from this list (KeywordPattern), and AfterKeyword checks the
-// same list.
+// shortly before it (any ASCII case, a whole word). The pattern is built
+// from this list (KeywordPattern); the scanner finds the keywords before a
+// number's digits with the same list.
 inline constexpr std::array<std::string_view, 24> kKeywords{
     "phone",
     "telephone",

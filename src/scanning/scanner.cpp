@@ -4,6 +4,9 @@
 #include "scanning/phone.h"
 
 #include <hs/hs.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
@@ -481,13 +484,104 @@ std::optional<Hit> PhoneAfterKeyword(std::string_view text, size_t from, size_t 
   return PhoneHit(phone::AfterKeyword(text, from, to));
 }
 
+// ---- where a candidate starts ---------------------------------------------
+//
+// Hyperscan reports where a match ends. Asking it for the start as well
+// (HS_FLAG_SOM_LEFTMOST) moves every rule onto slower engines that track
+// starts byte by byte: that was most of a scan's time. Every rule here has
+// a shape that can be read backwards from its end to the same leftmost
+// start, so each rule has a small hand-written finder; the tests and the
+// scanner fuzz target check them against Hyperscan's own start of match
+// (detail::StartsDisagreeingWithHyperscan).
+
+constexpr size_t kNoStart = SIZE_MAX;
+using StartFinder = size_t (*)(std::string_view text, size_t end);
+
+template <size_t kLength>
+size_t FixedLength(std::string_view, size_t end) {
+  return end >= kLength ? end - kLength : kNoStart;
+}
+
+bool IsQuote(char c) { return c == '"' || c == '\''; }
+bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+
+// The start of the longest of `words` (any ASCII case) that ends at `end`:
+// the leftmost start when one word ends another (telephone, phone).
+template <size_t N>
+size_t LongestWordEndingAt(std::string_view text, size_t end, const std::array<std::string_view, N>& words) {
+  if (end == 0) return kNoStart;
+  const char last = Lower(text[end - 1]);
+  size_t best = kNoStart;
+  for (std::string_view word : words)
+    if (word.back() == last && word.size() <= end && (best == kNoStart || end - word.size() < best) &&
+        EndsWithIgnoreCase(text.substr(0, end), word))
+      best = end - word.size();
+  return best;
+}
+
+size_t SlackStart(std::string_view text, size_t end) {
+  // xox?-<digits>-<one alnum>: back over the alnum and the '-', the digits,
+  // then '-' and xox?.
+  size_t pos = end - 2;
+  while (pos > 0 && IsDigit(text[pos - 1])) --pos;
+  return pos >= 5 ? pos - 5 : kNoStart;
+}
+
+size_t OpenAiStart(std::string_view text, size_t end) {
+  // sk-proj- or sk- and 20 key characters.
+  if (end >= 28 && text.substr(end - 28, 8) == "sk-proj-") return end - 28;
+  return end >= 23 ? end - 23 : kNoStart;
+}
+
+size_t PemStart(std::string_view text, size_t end) {
+  // The words between BEGIN and PRIVATE KEY hold no '-': the last
+  // "-----BEGIN " before the end is the start.
+  const size_t window = end > 4096 ? end - 4096 : 0;
+  const size_t at = text.substr(window, end - window).rfind("-----BEGIN ");
+  return at == std::string_view::npos ? kNoStart : window + at;
+}
+
+constexpr std::array<std::string_view, 10> kDatabaseSchemes{
+    "postgresql", "postgres", "mysql", "mariadb", "mongodb+srv", "mongodb", "rediss", "redis", "amqps", "amqp"};
+
+constexpr std::array<std::string_view, 17> kSecretKeyNames{
+    "password",     "passwd",        "pwd",           "secret",    "token",      "apikey",
+    "api_key",      "api-key",       "accesskey",     "access_key", "access-key", "clientsecret",
+    "client_secret", "client-secret", "authtoken",     "auth_token", "auth-token"};
+
+size_t EmailStart(std::string_view text, size_t end) {
+  // One address byte, '@', a label, '.', two letters: back over the two
+  // letters, the dot and the label to the '@'.
+  size_t pos = end - 3;
+  while (pos > 0 && (IsAlnum(text[pos - 1]) || text[pos - 1] == '-')) --pos;
+  return pos >= 2 ? pos - 2 : kNoStart;
+}
+
+size_t PhoneDoubleZeroStart(std::string_view text, size_t end) {
+  // "00 4" + one more byte, or "004" + one more byte.
+  return text[end - 3] == ' ' ? end - 5 : end - 4;
+}
+
+size_t PhoneKeywordStart(std::string_view text, size_t end) { return LongestWordEndingAt(text, end, phone::kKeywords); }
+
 // ---- the rule table -------------------------------------------------------
+
+enum class Pass {
+  kHyperscan,        // one multi-pattern Hyperscan scan, ends of match only
+  kDigits,           // a walk over the digits (ScanDigits)
+  kColonsAndEquals,  // a walk over ':' and '=' (ScanColonsAndEquals)
+};
 
 struct Rule {
   size_t detector;  // index into kDetectors
   const char* pattern;
   unsigned flags;
+  StartFinder find_start;
   Validator validate;
+  // Who finds the rule's candidates (see "Finding candidates" below). The
+  // pattern stays the definition either way: the reference scan runs every
+  // pattern in Hyperscan (detail::ReferenceScan).
+  Pass pass = Pass::kHyperscan;
 };
 
 constexpr std::array<DetectorInfo, 16> kDetectors{{
@@ -511,36 +605,42 @@ constexpr std::array<DetectorInfo, 16> kDetectors{{
 constexpr size_t kGenericDetector = 11;
 constexpr size_t kPhoneDetector = 15;
 constexpr size_t kRuleCount = 20;
+constexpr size_t kDatabaseUrlRule = 10;
+constexpr size_t kGenericRule = 12;
+constexpr size_t kCardRule = 14;
+constexpr size_t kIbanRule = 15;
+constexpr size_t kNanpRule = 18;
+constexpr size_t kPhoneKeywordRule = 19;
 
 const std::array<Rule, kRuleCount>& Rules() {
   static const std::array<Rule, kRuleCount> rules{{
-      {0, "(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}", 0, Aws},
-      {1, "gh[pousr]_[A-Za-z0-9]{36}", 0, GithubClassic},
-      {1, "github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}", 0, GithubFine},
-      {2, "glpat-[A-Za-z0-9_\\-]{20}", 0, Gitlab},
-      {3, "xox[abprs]-[0-9]{6,}-[0-9A-Za-z]", 0, Slack},
-      {4, "[sr]k_live_[0-9A-Za-z]{24}", 0, Stripe},
-      {5, "AIza[0-9A-Za-z_\\-]{35}", 0, Google},
-      {6, "sk-(?:proj-)?[A-Za-z0-9_\\-]{20}", 0, OpenAi},
-      {7, "eyJ[A-Za-z0-9_\\-]{7}", 0, Jwt},
-      {8, "-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----", 0, Pem},
+      {0, "(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}", 0, FixedLength<20>, Aws},
+      {1, "gh[pousr]_[A-Za-z0-9]{36}", 0, FixedLength<40>, GithubClassic},
+      {1, "github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}", 0, FixedLength<93>, GithubFine},
+      {2, "glpat-[A-Za-z0-9_\\-]{20}", 0, FixedLength<26>, Gitlab},
+      {3, "xox[abprs]-[0-9]{6,}-[0-9A-Za-z]", 0, SlackStart, Slack},
+      {4, "[sr]k_live_[0-9A-Za-z]{24}", 0, FixedLength<32>, Stripe},
+      {5, "AIza[0-9A-Za-z_\\-]{35}", 0, FixedLength<39>, Google},
+      {6, "sk-(?:proj-)?[A-Za-z0-9_\\-]{20}", 0, OpenAiStart, OpenAi},
+      {7, "eyJ[A-Za-z0-9_\\-]{7}", 0, FixedLength<10>, Jwt},
+      {8, "-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----", 0, PemStart, Pem},
       {9, "(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\\+srv)?|rediss?|amqps?)://[^\\s:/@]{0,128}:[^\\s/@]{1,128}@",
-       HS_FLAG_CASELESS, DatabaseUrl},
-      {10, "crd_s[ks]_[0-9A-Za-z]{38}", 0, Credence},
+       HS_FLAG_CASELESS, nullptr, DatabaseUrl, Pass::kColonsAndEquals},
+      {10, "crd_s[ks]_[0-9A-Za-z]{38}", 0, FixedLength<45>, Credence},
       {11,
        "(?:password|passwd|pwd|secret|token|api[_\\-]?key|access[_\\-]?key|client[_\\-]?secret|auth[_\\-]?token)"
        "[\"']?[ \\t]*[:=][ \\t]*[\"']?[^\\s\"'`]",
-       HS_FLAG_CASELESS, Generic},
-      {12, "[A-Za-z0-9._%+\\-]@[A-Za-z0-9\\-]+\\.[A-Za-z]{2}", 0, Email},
-      {13, "[0-9](?:[ \\-]?[0-9]){12}", 0, Card},
-      {14, "[A-Z]{2}[0-9]{2}[ ]?[A-Z0-9]{4}", 0, Iban},
+       HS_FLAG_CASELESS, nullptr, Generic, Pass::kColonsAndEquals},
+      {12, "[A-Za-z0-9._%+\\-]@[A-Za-z0-9\\-]+\\.[A-Za-z]{2}", 0, EmailStart, Email},
+      {13, "[0-9](?:[ \\-]?[0-9]){12}", 0, nullptr, Card, Pass::kDigits},
+      {14, "[A-Z]{2}[0-9]{2}[ ]?[A-Z0-9]{4}", 0, nullptr, Iban, Pass::kDigits},
       // Phone numbers: international (+ or 00 and a country code), the
       // NANP shapes, and national formats shortly after a keyword. Short
       // prefixes: the validators read the rest (phone.cpp).
-      {15, "\\+[1-9][0-9 ().\\-/]", 0, PhoneInternational},
-      {15, "00 ?[1-9][0-9 ().\\-/]", 0, PhoneInternational},
-      {15, "(?:\\([2-9][0-9]{2}\\) ?|[2-9][0-9]{2}[\\-.])[2-9][0-9]{2}[\\-. ][0-9]{4}", 0, PhoneNanp},
-      {15, phone::KeywordPattern().c_str(), HS_FLAG_CASELESS, PhoneAfterKeyword},
+      {15, "\\+[1-9][0-9 ().\\-/]", 0, FixedLength<3>, PhoneInternational},
+      {15, "00 ?[1-9][0-9 ().\\-/]", 0, PhoneDoubleZeroStart, PhoneInternational},
+      {15, "(?:\\([2-9][0-9]{2}\\) ?|[2-9][0-9]{2}[\\-.])[2-9][0-9]{2}[\\-. ][0-9]{4}", 0, nullptr, PhoneNanp, Pass::kDigits},
+      {15, phone::KeywordPattern().c_str(), HS_FLAG_CASELESS, nullptr, PhoneAfterKeyword, Pass::kDigits},
   }};
   return rules;
 }
@@ -550,26 +650,266 @@ struct Accepted {
   Hit hit;
 };
 
-// Validates each candidate as Hyperscan reports it: no candidate list, no
-// sort. A variable-length rule reports one match per end; the leftmost
-// start is the same for all of them, so a repeat of the rule's last start
-// is skipped.
+// Validates each candidate as it is found: no candidate list, no sort. A
+// candidate reported twice (overlapping windows, the two readings of an
+// "sk-proj-" key) is validated once.
 struct MatchContext {
   std::string_view text;
   size_t base = 0;  // offset of the scanned window in text
-  std::array<size_t, kRuleCount> last_from{};
+  std::array<std::pair<size_t, size_t>, kRuleCount> last{};  // per rule: the last (start + 1, end) validated
   std::vector<Accepted>* accepted = nullptr;
 };
 
-int OnMatch(unsigned int id, unsigned long long from, unsigned long long to, unsigned int, void* raw) {
+void Consider(MatchContext& context, size_t rule_index, size_t start, size_t end) {
+  auto& last = context.last[rule_index];
+  if (last.first == start + 1 && last.second == end) return;
+  last = {start + 1, end};
+  const Rule& rule = Rules()[rule_index];
+  if (auto hit = rule.validate(context.text, start, end)) context.accepted->push_back({rule.detector, std::move(*hit)});
+}
+
+int OnMatch(unsigned int id, unsigned long long, unsigned long long to, unsigned int, void* raw) {
   auto& context = *static_cast<MatchContext*>(raw);
-  const size_t start = context.base + static_cast<size_t>(from);
-  if (context.last_from[id] == start + 1) return 0;
-  context.last_from[id] = start + 1;
-  const Rule& rule = Rules()[id];
-  if (auto hit = rule.validate(context.text, start, context.base + static_cast<size_t>(to)))
-    context.accepted->push_back({rule.detector, *hit});
+  const size_t end = context.base + static_cast<size_t>(to);
+  const size_t start = Rules()[id].find_start(context.text, end);
+  if (start != kNoStart) Consider(context, id, start, end);
   return 0;
+}
+
+// Hyperscan's own start of match, for the reference scan.
+int OnMatchWithStart(unsigned int id, unsigned long long from, unsigned long long to, unsigned int, void* raw) {
+  auto& context = *static_cast<MatchContext*>(raw);
+  Consider(context, id, context.base + static_cast<size_t>(from), context.base + static_cast<size_t>(to));
+  return 0;
+}
+
+// The rule set as one Hyperscan database. The reference database has
+// every rule and reports starts of match (slower); the scanner's has the
+// Hyperscan-pass rules, and reports ends only.
+Result<hs_database_t*> CompileRules(bool reference) {
+  const auto& rules = Rules();
+  std::vector<const char*> patterns;
+  std::vector<unsigned> flags;
+  std::vector<unsigned> ids;
+  for (unsigned i = 0; i < rules.size(); ++i) {
+    if (rules[i].pass != Pass::kHyperscan && !reference) continue;
+    patterns.push_back(rules[i].pattern);
+    flags.push_back(rules[i].flags | (reference ? HS_FLAG_SOM_LEFTMOST : 0));
+    ids.push_back(i);
+  }
+  hs_database_t* db = nullptr;
+  hs_compile_error_t* error = nullptr;
+  if (hs_compile_multi(patterns.data(), flags.data(), ids.data(), static_cast<unsigned>(patterns.size()), HS_MODE_BLOCK,
+                       nullptr, &db, &error) != HS_SUCCESS) {
+    std::string detail = "The scanner's rules do not compile: ";
+    detail += error != nullptr && error->message != nullptr ? error->message : "unknown error";
+    if (error != nullptr) detail += " (rule " + std::to_string(error->expression) + ")";
+    hs_free_compile_error(error);
+    return Error::Internal(detail);
+  }
+  return db;
+}
+
+// The first digit at or after `pos`, or text.size(). Sixteen bytes at a
+// time: most text has no digit in most places.
+size_t NextDigit(std::string_view text, size_t pos) {
+  const size_t n = text.size();
+#ifdef __SSE2__
+  const __m128i zero = _mm_set1_epi8('0');
+  const __m128i nine = _mm_set1_epi8(9);
+  for (; pos + 16 <= n; pos += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + pos));
+    // c - '0' <= 9 as unsigned bytes: min(c - '0', 9) == c - '0'.
+    const __m128i offset = _mm_sub_epi8(bytes, zero);
+    const int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(offset, nine), offset));
+    if (mask != 0) return pos + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+  }
+#endif
+  while (pos < n && !IsDigit(text[pos])) ++pos;
+  return pos;
+}
+
+bool IsUpperOrDigit(char c) { return IsUpper(c) || IsDigit(c); }
+
+// The IBAN rule, [A-Z]{2}[0-9]{2}[ ]?[A-Z0-9]{4}, where a digit run starts
+// at `run`: its two digits start a run, after two capital letters.
+void IbanAt(MatchContext& context, size_t run, size_t run_end) {
+  const std::string_view text = context.text;
+  if (run < 2 || run_end - run < 2 || !IsUpper(text[run - 1]) || !IsUpper(text[run - 2])) return;
+  size_t pos = run + 2;
+  if (pos < text.size() && text[pos] == ' ') ++pos;
+  if (pos + 4 > text.size()) return;
+  for (size_t i = pos; i < pos + 4; ++i)
+    if (!IsUpperOrDigit(text[i])) return;
+  Consider(context, kIbanRule, run - 2, pos + 4);
+}
+
+// The NANP rule, (?:\([2-9][0-9]{2}\) ?|[2-9][0-9]{2}[\-.])[2-9][0-9]{2}[\-. ][0-9]{4},
+// where a run of at least four digits starts at `run` (the last group's
+// four digits follow a separator, so they start a run).
+void NanpAt(MatchContext& context, size_t run, size_t run_end) {
+  const std::string_view text = context.text;
+  const auto digit_2_9 = [&](size_t i) { return text[i] >= '2' && text[i] <= '9'; };
+  const auto area = [&](size_t i) { return digit_2_9(i) && IsDigit(text[i + 1]) && IsDigit(text[i + 2]); };
+  if (run_end - run < 4 || run < 8) return;
+  const char separator = text[run - 1];
+  if ((separator != '-' && separator != '.' && separator != ' ') || !area(run - 4)) return;
+  const char before = text[run - 5];
+  size_t start = kNoStart;
+  if (before == ')' && run >= 9 && text[run - 9] == '(' && area(run - 8)) {
+    start = run - 9;
+  } else if (before == ' ' && run >= 10 && text[run - 6] == ')' && text[run - 10] == '(' && area(run - 9)) {
+    start = run - 10;
+  } else if ((before == '-' || before == '.') && area(run - 8)) {
+    start = run - 8;
+  }
+  if (start != kNoStart) Consider(context, kNanpRule, start, run + 4);
+}
+
+// The card rule, [0-9](?:[ \-]?[0-9]){12}: every thirteen digits of a
+// chain (digits with at most one ' ' or '-' between them). Only a start
+// that begins a digit group can pass the validator (it wants no letter,
+// digit, '.' or '-' before the number), so only those are offered.
+void CardsIn(MatchContext& context, const std::vector<size_t>& chain) {
+  const std::string_view text = context.text;
+  for (size_t k = 0; k + 13 <= chain.size(); ++k) {
+    const size_t start = chain[k];
+    if (start > 0 && (IsAlnum(text[start - 1]) || text[start - 1] == '.' || text[start - 1] == '-')) continue;
+    Consider(context, kCardRule, start, chain[k + 12] + 1);
+  }
+}
+
+// Whether a phone keyword may end at `end` (before a byte that is no ASCII
+// letter, as AfterKeyword wants). The ASCII letters before `end` must be a
+// keyword themselves, or a keyword would start after a letter; "l" and
+// "phone" may end téléphone and tél, and CJK keywords end in other bytes.
+bool PhoneKeywordMayEndAt(std::string_view text, size_t end) {
+  if (end == 0 || (end < text.size() && IsAlpha(text[end]))) return false;
+  const char last = text[end - 1];
+  if (!IsAlpha(last)) return static_cast<unsigned char>(last) >= 0x80;
+  size_t start = end - 1;
+  while (start > 0 && end - start <= 9 && IsAlpha(text[start - 1])) --start;
+  const std::string_view word = text.substr(start, end - start);
+  if (word.size() > 9 || (start > 0 && IsAlpha(text[start - 1]))) return false;
+  if (word.size() == 1) return Lower(last) == 'l';
+  for (std::string_view keyword : phone::kKeywords)
+    if (keyword.size() == word.size() && EndsWithIgnoreCase(word, keyword)) return true;
+  return false;
+}
+
+// The phone keyword rule where a digit run starts at `run`. The number
+// after a keyword starts at the first digit within kKeywordWindow bytes of
+// its end, in the same clause (phone::AfterKeyword), so only keywords that
+// end there, with no digit or clause end between, can lead to this run.
+void PhoneKeywordsBefore(MatchContext& context, size_t run) {
+  const std::string_view text = context.text;
+  const size_t lowest = run > phone::kKeywordWindow ? run - phone::kKeywordWindow : 0;
+  for (size_t end = run;; --end) {
+    if (end < run) {
+      const char c = text[end];
+      if (IsDigit(c) || c == '\n' || c == ';' || c == '|' || c == '#') return;
+    }
+    if (PhoneKeywordMayEndAt(text, end)) {
+      const size_t start = PhoneKeywordStart(text, end);
+      if (start != kNoStart) Consider(context, kPhoneKeywordRule, start, end);
+    }
+    if (end == lowest) return;
+  }
+}
+
+// The rules that start at or just before a digit, in one walk over the
+// digits.
+void ScanDigits(MatchContext& context) {
+  const std::string_view text = context.text;
+  const size_t n = text.size();
+  std::vector<size_t> chain;  // the positions of a chain's digits
+  size_t pos = NextDigit(text, 0);
+  while (pos < n) {
+    chain.clear();
+    // One chain: runs of digits joined by single separators.
+    for (;;) {
+      const size_t run = pos;
+      while (pos < n && IsDigit(text[pos])) chain.push_back(pos++);
+      IbanAt(context, run, pos);
+      NanpAt(context, run, pos);
+      PhoneKeywordsBefore(context, run);
+      if (pos + 1 < n && (text[pos] == ' ' || text[pos] == '-') && IsDigit(text[pos + 1])) {
+        ++pos;
+        continue;
+      }
+      break;
+    }
+    CardsIn(context, chain);
+    pos = NextDigit(text, pos);
+  }
+}
+
+// The first ':' or '=' at or after `pos`, or text.size().
+size_t NextColonOrEquals(std::string_view text, size_t pos) {
+  const size_t n = text.size();
+#ifdef __SSE2__
+  const __m128i colon = _mm_set1_epi8(':');
+  const __m128i equals = _mm_set1_epi8('=');
+  for (; pos + 16 <= n; pos += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + pos));
+    const int mask = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(bytes, colon), _mm_cmpeq_epi8(bytes, equals)));
+    if (mask != 0) return pos + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+  }
+#endif
+  while (pos < n && text[pos] != ':' && text[pos] != '=') ++pos;
+  return pos;
+}
+
+bool EndsSecretKeyName(char c) {
+  const char l = Lower(c);
+  return l == 'd' || l == 't' || l == 'n' || l == 'y';  // password passwd pwd, secret, token, key
+}
+
+// The generic assignment rule around the ':' or '=' at `at`:
+// name ["']? [ \t]* [:=] [ \t]* ["']? <the value's first byte>.
+void AssignmentAt(MatchContext& context, size_t at) {
+  const std::string_view text = context.text;
+  size_t name_end = at;
+  while (name_end > 0 && IsBlank(text[name_end - 1])) --name_end;
+  if (name_end > 0 && IsQuote(text[name_end - 1])) --name_end;
+  if (name_end == 0 || !EndsSecretKeyName(text[name_end - 1])) return;
+  const size_t start = LongestWordEndingAt(text, name_end, kSecretKeyNames);
+  if (start == kNoStart) return;
+  size_t value = at + 1;
+  while (value < text.size() && IsBlank(text[value])) ++value;
+  if (value < text.size() && IsQuote(text[value])) ++value;
+  if (value >= text.size()) return;
+  const char c = text[value];
+  if (IsSpace(c) || c == '"' || c == '\'' || c == '`') return;
+  Consider(context, kGenericRule, start, value + 1);
+}
+
+// The database URL rule where "://" starts at `at`:
+// scheme :// [^\s:/@]{0,128} : [^\s/@]{1,128} @.
+void DatabaseUrlAt(MatchContext& context, size_t at) {
+  const std::string_view text = context.text;
+  const size_t n = text.size();
+  if (at + 2 >= n || text[at + 1] != '/' || text[at + 2] != '/') return;
+  const size_t start = LongestWordEndingAt(text, at, kDatabaseSchemes);
+  if (start == kNoStart) return;
+  size_t pos = at + 3;
+  const size_t user_limit = std::min(n, pos + 129);
+  while (pos < user_limit && !IsSpace(text[pos]) && text[pos] != ':' && text[pos] != '/' && text[pos] != '@') ++pos;
+  if (pos >= n || text[pos] != ':' || pos - (at + 3) > 128) return;
+  const size_t password = ++pos;
+  const size_t password_limit = std::min(n, pos + 129);
+  while (pos < password_limit && !IsSpace(text[pos]) && text[pos] != '/' && text[pos] != '@') ++pos;
+  if (pos >= n || text[pos] != '@' || pos == password || pos - password > 128) return;
+  Consider(context, kDatabaseUrlRule, start, pos + 1);
+}
+
+// The rules anchored on ':' or '=', in one walk over those bytes.
+void ScanColonsAndEquals(MatchContext& context) {
+  const std::string_view text = context.text;
+  for (size_t at = NextColonOrEquals(text, 0); at < text.size(); at = NextColonOrEquals(text, at + 1)) {
+    if (text[at] == ':') DatabaseUrlAt(context, at);
+    AssignmentAt(context, at);
+  }
 }
 
 std::string Fingerprint(std::string_view key, std::string_view value) {
@@ -598,27 +938,10 @@ Scanner::Scratch::~Scratch() { hs_free_scratch(static_cast<hs_scratch_t*>(scratc
 
 Result<std::shared_ptr<const Scanner>> Scanner::Create() {
   phone::Warm();
-  const auto& rules = Rules();
-  std::vector<const char*> patterns;
-  std::vector<unsigned> flags;
-  std::vector<unsigned> ids;
-  for (unsigned i = 0; i < rules.size(); ++i) {
-    patterns.push_back(rules[i].pattern);
-    flags.push_back(rules[i].flags | HS_FLAG_SOM_LEFTMOST);
-    ids.push_back(i);
-  }
-  hs_database_t* db = nullptr;
-  hs_compile_error_t* error = nullptr;
-  if (hs_compile_multi(patterns.data(), flags.data(), ids.data(), static_cast<unsigned>(patterns.size()), HS_MODE_BLOCK,
-                       nullptr, &db, &error) != HS_SUCCESS) {
-    std::string detail = "The scanner's rules do not compile: ";
-    detail += error != nullptr && error->message != nullptr ? error->message : "unknown error";
-    if (error != nullptr) detail += " (rule " + std::to_string(error->expression) + ")";
-    hs_free_compile_error(error);
-    return Error::Internal(detail);
-  }
+  auto db = CompileRules(false);
+  if (!db) return db.error();
   std::shared_ptr<Scanner> scanner(new Scanner());
-  scanner->database_ = db;
+  scanner->database_ = *db;
   return std::shared_ptr<const Scanner>(std::move(scanner));
 }
 
@@ -630,24 +953,33 @@ std::unique_ptr<Scanner::Scratch> Scanner::NewScratch() const {
   return scratch;
 }
 
-std::vector<Finding> Scanner::Scan(std::string_view text, std::string_view fingerprint_key, Scratch& scratch) const {
-  std::vector<Accepted> accepted;
-  MatchContext context{text, 0, {}, &accepted};
-  // Hyperscan takes an unsigned length; scan larger texts in overlapping
-  // windows (no token is longer than the overlap).
+namespace {
+
+// Runs `database` over `text` (in windows, for texts past Hyperscan's
+// unsigned length) and validates what it reports.
+void RunHyperscan(const hs_database_t* database, hs_scratch_t* scratch, match_event_handler on_match,
+                  MatchContext& context) {
+  const std::string_view text = context.text;
+  // No token is longer than the overlap.
   constexpr size_t kWindow = size_t{1} << 30;
   constexpr size_t kOverlap = 1 << 17;
   for (size_t base = 0;; base += kWindow - kOverlap) {
     const size_t size = std::min(kWindow, text.size() - base);
     context.base = base;
     const hs_error_t status =
-        hs_scan(static_cast<hs_database_t*>(database_), text.data() + base, static_cast<unsigned>(size), 0,
-                static_cast<hs_scratch_t*>(scratch.scratch_), OnMatch, &context);
+        hs_scan(database, text.data() + base, static_cast<unsigned>(size), 0, scratch, on_match, &context);
     // Only a broken invariant fails here (a scratch from another scanner,
     // one scratch used by two threads at once).
     if (status != HS_SUCCESS) throw std::runtime_error("hs_scan failed: " + std::to_string(status));
     if (base + size >= text.size()) break;
   }
+  context.base = 0;
+}
+
+// Drops what another finding says better and makes one finding per
+// (detector, value), in offset order.
+std::vector<Finding> ToFindings(std::vector<Accepted> accepted, std::string_view text,
+                                std::string_view fingerprint_key) {
   // By start, longest first; the same hit found twice (overlapping
   // windows, a rule reporting one start again) counts once.
   std::sort(accepted.begin(), accepted.end(), [](const Accepted& a, const Accepted& b) {
@@ -706,6 +1038,18 @@ std::vector<Finding> Scanner::Scan(std::string_view text, std::string_view finge
   return findings;
 }
 
+}  // namespace
+
+std::vector<Finding> Scanner::Scan(std::string_view text, std::string_view fingerprint_key, Scratch& scratch) const {
+  std::vector<Accepted> accepted;
+  MatchContext context{text, 0, {}, &accepted};
+  RunHyperscan(static_cast<hs_database_t*>(database_), static_cast<hs_scratch_t*>(scratch.scratch_), OnMatch, context);
+  ScanDigits(context);
+  ScanColonsAndEquals(context);
+  return ToFindings(std::move(accepted), text, fingerprint_key);
+}
+
+
 std::vector<Finding> Scanner::Scan(std::string_view text, std::string_view fingerprint_key) const {
   // Every scanner of this build compiles the same rules, so a scratch fits
   // all of them; `owner` only avoids relying on that more than needed.
@@ -719,6 +1063,66 @@ std::vector<Finding> Scanner::Scan(std::string_view text, std::string_view finge
 }
 
 namespace detail {
+
+namespace {
+
+struct Reference {
+  hs_database_t* database = nullptr;
+  hs_scratch_t* scratch = nullptr;  // a prototype: each thread clones its own
+};
+
+hs_scratch_t* ReferenceScratch(const Reference& reference) {
+  thread_local hs_scratch_t* scratch = nullptr;
+  if (scratch == nullptr && hs_clone_scratch(reference.scratch, &scratch) != HS_SUCCESS) throw std::bad_alloc();
+  return scratch;
+}
+
+const Reference& TheReference() {
+  static const Reference reference = [] {
+    Reference r;
+    auto db = CompileRules(true);
+    if (!db) throw std::runtime_error(db.error().detail);
+    r.database = *db;
+    if (hs_alloc_scratch(r.database, &r.scratch) != HS_SUCCESS) throw std::bad_alloc();
+    return r;
+  }();
+  return reference;
+}
+
+}  // namespace
+
+std::vector<std::string> StartsDisagreeingWithHyperscan(std::string_view text) {
+  if (text.size() > UINT32_MAX) throw std::length_error("text too long for one Hyperscan block");
+  const Reference& reference = TheReference();
+  struct Context {
+    std::string_view text;
+    std::vector<std::string> disagreements;
+  } context{text, {}};
+  const auto on_match = [](unsigned int id, unsigned long long from, unsigned long long to, unsigned int,
+                           void* raw) -> int {
+    auto& c = *static_cast<Context*>(raw);
+    const Rule& rule = Rules()[id];
+    if (rule.pass != Pass::kHyperscan) return 0;
+    const size_t found = rule.find_start(c.text, static_cast<size_t>(to));
+    if (found != static_cast<size_t>(from))
+      c.disagreements.push_back("rule " + std::to_string(id) + " (" + rule.pattern + ") ending at " +
+                                std::to_string(to) + ": Hyperscan starts it at " + std::to_string(from) +
+                                ", the finder at " + (found == kNoStart ? "none" : std::to_string(found)));
+    return 0;
+  };
+  if (hs_scan(reference.database, text.data(), static_cast<unsigned>(text.size()), 0, ReferenceScratch(reference),
+              on_match, &context) != HS_SUCCESS)
+    throw std::runtime_error("hs_scan failed");
+  return context.disagreements;
+}
+
+std::vector<Finding> ReferenceScan(std::string_view text, std::string_view fingerprint_key) {
+  const Reference& reference = TheReference();
+  std::vector<Accepted> accepted;
+  MatchContext context{text, 0, {}, &accepted};
+  RunHyperscan(reference.database, ReferenceScratch(reference), OnMatchWithStart, context);
+  return ToFindings(std::move(accepted), text, fingerprint_key);
+}
 
 bool Luhn(std::string_view digits) {
   int sum = 0;

@@ -43,6 +43,8 @@ struct Finding {
   size_t length = 0;        // its length in bytes
   int count = 0;            // occurrences of this value in the text
   std::string fingerprint;  // lowercase hex HMAC-SHA256(key, value)
+
+  bool operator==(const Finding&) const = default;
 };
 
 // One compiled rule set. Compile once (it is immutable and may be shared by
@@ -88,6 +90,14 @@ using credence::Crc32;
 bool Luhn(std::string_view digits);
 bool IbanChecksumValid(std::string_view compact_iban);
 double ShannonEntropy(std::string_view text);  // bits per byte
+// Every candidate whose start, as the scanner finds it from the match's end,
+// differs from the leftmost start Hyperscan reports when asked for starts
+// (a description of each; none when the scanner is right).
+std::vector<std::string> StartsDisagreeingWithHyperscan(std::string_view text);
+// The scan as the rules define it: every rule's pattern in one Hyperscan
+// database that reports starts of match, no digit pass. Slower; the
+// scanner's findings must equal these.
+std::vector<Finding> ReferenceScan(std::string_view text, std::string_view fingerprint_key);
 }  // namespace detail
 
 }  // namespace credence::scanning
