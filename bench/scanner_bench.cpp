@@ -10,7 +10,8 @@
 // with starts of match: the scanner before issue 26), so one run gives the
 // ratio.
 //
-//   build/release/bench/scanner_bench [--corpus-mb=8] [--corpus=PATH] [--write-corpus=PATH | --write-wiki=PATH | --findings]
+//   build/release/bench/scanner_bench [--corpus-mb=8] [--corpus=PATH]
+//                                     [--write-corpus=PATH | --write-wiki=PATH | --findings]
 //
 // --corpus=PATH scans that file as the mixed corpus (one an older build
 // wrote with --write-corpus, to compare two versions on the same text).
@@ -86,6 +87,7 @@ std::string MixedCorpus(size_t bytes) {
 std::string WikiCorpus(size_t bytes, size_t* planted) {
   using credence::scanning::testing::SecretGenerator;
   SecretGenerator gen(2652);
+  // clang-format off
   static constexpr const char* kWords[] = {
       "the", "a", "to", "of", "and", "in", "for", "is", "on", "with", "that", "this", "be", "by", "as", "are", "it",
       "from", "or", "at", "we", "you", "your", "our", "team", "service", "services", "deploy", "deployment",
@@ -101,6 +103,7 @@ std::string WikiCorpus(size_t bytes, size_t* planted) {
       "production", "region", "graph", "telemetry", "cell", "capacity", "migration", "Kubernetes", "PostgreSQL",
       "Redis", "Slack", "GitHub", "AWS", "Acme", "Platform", "Finance", "Legal", "HR", "onboarding", "laptop",
       "expense", "travel", "holiday", "leave", "office", "guest", "Wi-Fi", "printer", "contract", "vendor"};
+  // clang-format on
   const auto sentence = [&](std::string& out) {
     const size_t n = 8 + gen.Pick(13);
     for (size_t i = 0; i < n; ++i) {

@@ -541,13 +541,13 @@ size_t PemStart(std::string_view text, size_t end) {
   return at == std::string_view::npos ? kNoStart : window + at;
 }
 
-constexpr std::array<std::string_view, 10> kDatabaseSchemes{
-    "postgresql", "postgres", "mysql", "mariadb", "mongodb+srv", "mongodb", "rediss", "redis", "amqps", "amqp"};
+constexpr std::array<std::string_view, 10> kDatabaseSchemes{"postgresql", "postgres", "mysql", "mariadb", "mongodb+srv",
+                                                            "mongodb",    "rediss",   "redis", "amqps",   "amqp"};
 
 constexpr std::array<std::string_view, 17> kSecretKeyNames{
-    "password",     "passwd",        "pwd",           "secret",    "token",      "apikey",
-    "api_key",      "api-key",       "accesskey",     "access_key", "access-key", "clientsecret",
-    "client_secret", "client-secret", "authtoken",     "auth_token", "auth-token"};
+    "password",      "passwd",        "pwd",       "secret",     "token",      "apikey",
+    "api_key",       "api-key",       "accesskey", "access_key", "access-key", "clientsecret",
+    "client_secret", "client-secret", "authtoken", "auth_token", "auth-token"};
 
 size_t EmailStart(std::string_view text, size_t end) {
   // One address byte, '@', a label, '.', two letters: back over the two
@@ -639,7 +639,8 @@ const std::array<Rule, kRuleCount>& Rules() {
       // prefixes: the validators read the rest (phone.cpp).
       {15, "\\+[1-9][0-9 ().\\-/]", 0, FixedLength<3>, PhoneInternational},
       {15, "00 ?[1-9][0-9 ().\\-/]", 0, PhoneDoubleZeroStart, PhoneInternational},
-      {15, "(?:\\([2-9][0-9]{2}\\) ?|[2-9][0-9]{2}[\\-.])[2-9][0-9]{2}[\\-. ][0-9]{4}", 0, nullptr, PhoneNanp, Pass::kDigits},
+      {15, "(?:\\([2-9][0-9]{2}\\) ?|[2-9][0-9]{2}[\\-.])[2-9][0-9]{2}[\\-. ][0-9]{4}", 0, nullptr, PhoneNanp,
+       Pass::kDigits},
       {15, phone::KeywordPattern().c_str(), HS_FLAG_CASELESS, nullptr, PhoneAfterKeyword, Pass::kDigits},
   }};
   return rules;
@@ -655,7 +656,7 @@ struct Accepted {
 // "sk-proj-" key) is validated once.
 struct MatchContext {
   std::string_view text;
-  size_t base = 0;  // offset of the scanned window in text
+  size_t base = 0;                                           // offset of the scanned window in text
   std::array<std::pair<size_t, size_t>, kRuleCount> last{};  // per rule: the last (start + 1, end) validated
   std::vector<Accepted>* accepted = nullptr;
 };
@@ -1048,7 +1049,6 @@ std::vector<Finding> Scanner::Scan(std::string_view text, std::string_view finge
   ScanColonsAndEquals(context);
   return ToFindings(std::move(accepted), text, fingerprint_key);
 }
-
 
 std::vector<Finding> Scanner::Scan(std::string_view text, std::string_view fingerprint_key) const {
   // Every scanner of this build compiles the same rules, so a scratch fits

@@ -280,6 +280,7 @@ TEST(Scanner, FindsExactlyWhatItsRulesDefineInRandomMixtures) {
   // Fragments where a backward reading could go wrong (keywords that end
   // other keywords, schemes that prefix others, separators, quotes) and
   // digit groups that make cards, IBANs and phone numbers or almost do.
+  // clang-format off
   static constexpr std::string_view kFragments[] = {
       "password", "PassWord", "passwd", "pwd", "my", "client_secret", "clientsecret", "client-", "secret", "auth",
       "_token", "token", "api-key", "apikey", "access_key", "\"", "'", " ", "\t", ":", "=", "==", ":=", "x", "Zx9kLm2Qw",
@@ -291,6 +292,7 @@ TEST(Scanner, FindsExactlyWhatItsRulesDefineInRandomMixtures) {
       "abcdefghijKLMNOPQRST1234", "xoxb-", "123456", "-A", "-----BEGIN ", "RSA ", "PRIVATE KEY-----",
       "PRIVATE KEY BLOCK-----", "eyJhbGciOi", "\n", "\xE9\x9B\xBB\xE8\xA9\xB1", "t\xC3\xA9l\xC3\xA9phone",
       "t\xC3\xA9l", "Tel", "fax:", "; ", "#"};
+  // clang-format on
   testing::SecretGenerator gen(7);
   size_t checked = 0;
   for (int round = 0; round < 3000; ++round) {
