@@ -1,7 +1,7 @@
 // Scanner throughput (docs/performance.md, "Scanner"): the full rule set
 // over two generated corpora, one thread (one core), bytes per second:
 //  - Wiki: 51 MB of wiki pages (Markdown prose, lists, tables, a few code
-//    blocks) with 2,652 planted secrets of five kinds, the text issue 26
+//    blocks) with about 2,650 planted secrets of five kinds, the text issue 26
 //    set its target on;
 //  - Mixed: 8 MiB of prose, source code, JSON log lines, configuration and
 //    digit-heavy look-alikes (UUIDs, timestamps, phone-like figures) with a

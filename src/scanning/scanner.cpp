@@ -3,10 +3,8 @@
 #include "core/ids.h"
 #include "scanning/phone.h"
 
+#include <emmintrin.h>  // SSE2: x86-64, as Hyperscan itself requires
 #include <hs/hs.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
@@ -505,6 +503,15 @@ size_t FixedLength(std::string_view, size_t end) {
 bool IsQuote(char c) { return c == '"' || c == '\''; }
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 
+// The bytes (ASCII lower-cased) the words of a list end with: a table
+// lookup before trying each word where most positions end none of them.
+template <size_t N>
+std::array<bool, 256> LastBytesOf(const std::array<std::string_view, N>& words) {
+  std::array<bool, 256> last{};
+  for (std::string_view word : words) last[static_cast<unsigned char>(word.back())] = true;
+  return last;
+}
+
 // The start of the longest of `words` (any ASCII case) that ends at `end`:
 // the leftmost start when one word ends another (telephone, phone).
 template <size_t N>
@@ -711,23 +718,36 @@ Result<hs_database_t*> CompileRules(bool reference) {
   return db;
 }
 
-// The first digit at or after `pos`, or text.size(). Sixteen bytes at a
-// time: most text has no digit in most places.
-size_t NextDigit(std::string_view text, size_t pos) {
+// The first position at or after `pos` whose byte `is` accepts, or
+// text.size(). Sixteen bytes at a time where `mask16` (the same test on a
+// vector of bytes, one 0xFF lane per hit) is given: the walks below look
+// for bytes most text has few of.
+template <class Is, class Mask16>
+size_t NextWhere(std::string_view text, size_t pos, Is is, Mask16 mask16) {
   const size_t n = text.size();
-#ifdef __SSE2__
-  const __m128i zero = _mm_set1_epi8('0');
-  const __m128i nine = _mm_set1_epi8(9);
   for (; pos + 16 <= n; pos += 16) {
     const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + pos));
-    // c - '0' <= 9 as unsigned bytes: min(c - '0', 9) == c - '0'.
-    const __m128i offset = _mm_sub_epi8(bytes, zero);
-    const int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(offset, nine), offset));
+    const int mask = _mm_movemask_epi8(mask16(bytes));
     if (mask != 0) return pos + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
   }
-#endif
-  while (pos < n && !IsDigit(text[pos])) ++pos;
+  while (pos < n && !is(text[pos])) ++pos;
   return pos;
+}
+
+size_t NextDigit(std::string_view text, size_t pos) {
+  return NextWhere(text, pos, IsDigit, [](__m128i bytes) {
+    // c - '0' <= 9 as unsigned bytes: min(c - '0', 9) == c - '0'.
+    const __m128i offset = _mm_sub_epi8(bytes, _mm_set1_epi8('0'));
+    return _mm_cmpeq_epi8(_mm_min_epu8(offset, _mm_set1_epi8(9)), offset);
+  });
+}
+
+size_t NextColonOrEquals(std::string_view text, size_t pos) {
+  return NextWhere(
+      text, pos, [](char c) { return c == ':' || c == '='; },
+      [](__m128i bytes) {
+        return _mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8(':')), _mm_cmpeq_epi8(bytes, _mm_set1_epi8('=')));
+      });
 }
 
 bool IsUpperOrDigit(char c) { return IsUpper(c) || IsDigit(c); }
@@ -780,21 +800,36 @@ void CardsIn(MatchContext& context, const std::vector<size_t>& chain) {
   }
 }
 
-// Whether a phone keyword may end at `end` (before a byte that is no ASCII
-// letter, as AfterKeyword wants). The ASCII letters before `end` must be a
-// keyword themselves, or a keyword would start after a letter; "l" and
-// "phone" may end téléphone and tél, and CJK keywords end in other bytes.
+// The ASCII letters each phone keyword ends with: the whole keyword, or
+// what follows its last other byte ("phone" of téléphone, "l" of tél).
+const std::vector<std::string_view>& PhoneKeywordLetterTails() {
+  static const std::vector<std::string_view> tails = [] {
+    std::vector<std::string_view> out;
+    for (std::string_view keyword : phone::kKeywords) {
+      size_t start = keyword.size();
+      while (start > 0 && IsAlpha(keyword[start - 1])) --start;
+      if (start < keyword.size()) out.push_back(keyword.substr(start));
+    }
+    return out;
+  }();
+  return tails;
+}
+
+// Whether a phone keyword may end at `end`, before a byte that is no ASCII
+// letter, as AfterKeyword wants. A keyword starts after no letter, so the
+// letters before `end` must be one of the keywords' letter tails; a keyword
+// ending in another byte (the CJK ones) is left to PhoneKeywordStart.
 bool PhoneKeywordMayEndAt(std::string_view text, size_t end) {
   if (end == 0 || (end < text.size() && IsAlpha(text[end]))) return false;
-  const char last = text[end - 1];
-  if (!IsAlpha(last)) return static_cast<unsigned char>(last) >= 0x80;
+  if (!IsAlpha(text[end - 1])) return static_cast<unsigned char>(text[end - 1]) >= 0x80;
+  const auto& tails = PhoneKeywordLetterTails();
+  static const size_t longest =
+      std::max_element(tails.begin(), tails.end(), [](auto a, auto b) { return a.size() < b.size(); })->size();
   size_t start = end - 1;
-  while (start > 0 && end - start <= 9 && IsAlpha(text[start - 1])) --start;
+  while (start > 0 && end - start <= longest && IsAlpha(text[start - 1])) --start;
   const std::string_view word = text.substr(start, end - start);
-  if (word.size() > 9 || (start > 0 && IsAlpha(text[start - 1]))) return false;
-  if (word.size() == 1) return Lower(last) == 'l';
-  for (std::string_view keyword : phone::kKeywords)
-    if (keyword.size() == word.size() && EndsWithIgnoreCase(word, keyword)) return true;
+  for (std::string_view tail : tails)
+    if (tail.size() == word.size() && EndsWithIgnoreCase(word, tail)) return true;
   return false;
 }
 
@@ -845,27 +880,6 @@ void ScanDigits(MatchContext& context) {
   }
 }
 
-// The first ':' or '=' at or after `pos`, or text.size().
-size_t NextColonOrEquals(std::string_view text, size_t pos) {
-  const size_t n = text.size();
-#ifdef __SSE2__
-  const __m128i colon = _mm_set1_epi8(':');
-  const __m128i equals = _mm_set1_epi8('=');
-  for (; pos + 16 <= n; pos += 16) {
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + pos));
-    const int mask = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(bytes, colon), _mm_cmpeq_epi8(bytes, equals)));
-    if (mask != 0) return pos + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
-  }
-#endif
-  while (pos < n && text[pos] != ':' && text[pos] != '=') ++pos;
-  return pos;
-}
-
-bool EndsSecretKeyName(char c) {
-  const char l = Lower(c);
-  return l == 'd' || l == 't' || l == 'n' || l == 'y';  // password passwd pwd, secret, token, key
-}
-
 // The generic assignment rule around the ':' or '=' at `at`:
 // name ["']? [ \t]* [:=] [ \t]* ["']? <the value's first byte>.
 void AssignmentAt(MatchContext& context, size_t at) {
@@ -873,7 +887,8 @@ void AssignmentAt(MatchContext& context, size_t at) {
   size_t name_end = at;
   while (name_end > 0 && IsBlank(text[name_end - 1])) --name_end;
   if (name_end > 0 && IsQuote(text[name_end - 1])) --name_end;
-  if (name_end == 0 || !EndsSecretKeyName(text[name_end - 1])) return;
+  static const std::array<bool, 256> kLastBytes = LastBytesOf(kSecretKeyNames);
+  if (name_end == 0 || !kLastBytes[static_cast<unsigned char>(Lower(text[name_end - 1]))]) return;
   const size_t start = LongestWordEndingAt(text, name_end, kSecretKeyNames);
   if (start == kNoStart) return;
   size_t value = at + 1;
@@ -893,14 +908,15 @@ void DatabaseUrlAt(MatchContext& context, size_t at) {
   if (at + 2 >= n || text[at + 1] != '/' || text[at + 2] != '/') return;
   const size_t start = LongestWordEndingAt(text, at, kDatabaseSchemes);
   if (start == kNoStart) return;
+  // The user: at most 128 bytes, then ':'; the password: 1 to 128, then '@'.
   size_t pos = at + 3;
-  const size_t user_limit = std::min(n, pos + 129);
+  const size_t user_limit = std::min(n, pos + 128);
   while (pos < user_limit && !IsSpace(text[pos]) && text[pos] != ':' && text[pos] != '/' && text[pos] != '@') ++pos;
-  if (pos >= n || text[pos] != ':' || pos - (at + 3) > 128) return;
+  if (pos >= n || text[pos] != ':') return;
   const size_t password = ++pos;
-  const size_t password_limit = std::min(n, pos + 129);
+  const size_t password_limit = std::min(n, pos + 128);
   while (pos < password_limit && !IsSpace(text[pos]) && text[pos] != '/' && text[pos] != '@') ++pos;
-  if (pos >= n || text[pos] != '@' || pos == password || pos - password > 128) return;
+  if (pos >= n || text[pos] != '@' || pos == password) return;
   Consider(context, kDatabaseUrlRule, start, pos + 1);
 }
 
