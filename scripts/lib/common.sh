@@ -188,11 +188,14 @@ credence_build_web_client() {
 }
 
 # credence_build BUILD_DIR [TARGET...]
+# A new build directory is a unity build (docs/building.md): a whole-tree
+# build, such as CI's from a clean clone, takes half the time; a build
+# directory configured without it stays as it is.
 credence_build() {
   local dir=$1
   shift
   if [[ ! -f "$dir/build.ninja" ]]; then
-    cmake -S "$CREDENCE_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
+    cmake -S "$CREDENCE_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON >&2
   fi
   cmake --build "$dir" -- "$@" >&2
 }

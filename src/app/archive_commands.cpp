@@ -46,13 +46,14 @@ const char* const kVerifyArchiveUsage =
 
 namespace {
 
-struct Flags {
+struct ArchiveCommandsFlags {
   std::map<std::string, std::vector<std::string>> values;
   std::vector<std::string> positional;
 };
 
-std::variant<Flags, Failure> Parse(const std::vector<std::string>& args, std::initializer_list<const char*> known) {
-  Flags out;
+std::variant<ArchiveCommandsFlags, Failure> Parse(const std::vector<std::string>& args,
+                                                  std::initializer_list<const char*> known) {
+  ArchiveCommandsFlags out;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
     if (arg.rfind("--", 0) != 0) {
@@ -77,18 +78,18 @@ std::variant<Flags, Failure> Parse(const std::vector<std::string>& args, std::in
   return out;
 }
 
-std::string Last(const Flags& f, const char* name) {
+std::string Last(const ArchiveCommandsFlags& f, const char* name) {
   auto it = f.values.find(name);
   return it == f.values.end() ? std::string() : it->second.back();
 }
 
-std::string JsonString(const std::string& s) {
+std::string ArchiveCommandsJsonString(const std::string& s) {
   std::string out;
   AppendJsonString(out, s);
   return out;
 }
 
-int RunArchive(const Flags& flags) {
+int RunArchive(const ArchiveCommandsFlags& flags) {
   const std::string dir = Last(flags, "archive-dir");
   if (dir.empty()) return Report("archive", kArchiveUsage, {2, "--archive-dir is required"});
   std::error_code ec;
@@ -120,19 +121,19 @@ int RunArchive(const Flags& flags) {
   else
     run = archiver.RunOnce();
   std::string files = "[";
-  for (size_t i = 0; i < run.files.size(); ++i) files += (i ? "," : "") + JsonString(run.files[i]);
+  for (size_t i = 0; i < run.files.size(); ++i) files += (i ? "," : "") + ArchiveCommandsJsonString(run.files[i]);
   files += "]";
-  std::printf("{\"tenants\":%lld,\"archives\":%lld,\"decisions\":%lld,\"usage\":%lld,\"audit\":%lld,\"failed\":%lld,"
-              "\"seconds\":%s,\"files\":%s}\n",
-              static_cast<long long>(run.tenants), static_cast<long long>(run.archives),
-              static_cast<long long>(run.decisions), static_cast<long long>(run.usage),
-              static_cast<long long>(run.audit), static_cast<long long>(run.failed),
-              Fixed(SecondsSince(started)).c_str(), files.c_str());
+  std::printf(
+      "{\"tenants\":%lld,\"archives\":%lld,\"decisions\":%lld,\"usage\":%lld,\"audit\":%lld,\"failed\":%lld,"
+      "\"seconds\":%s,\"files\":%s}\n",
+      static_cast<long long>(run.tenants), static_cast<long long>(run.archives), static_cast<long long>(run.decisions),
+      static_cast<long long>(run.usage), static_cast<long long>(run.audit), static_cast<long long>(run.failed),
+      Fixed(SecondsSince(started)).c_str(), files.c_str());
   return run.failed == 0 ? 0 : 1;
 }
 
 std::variant<std::pair<std::vector<retention::TrustedKey>, std::vector<integrity::PublicKey>>, Failure> LoadKeys(
-    const Flags& flags) {
+    const ArchiveCommandsFlags& flags) {
   std::vector<retention::TrustedKey> trusted;
   std::vector<integrity::PublicKey> listed;
   if (auto it = flags.values.find("public-key"); it != flags.values.end())
@@ -174,8 +175,9 @@ std::variant<std::pair<std::vector<retention::TrustedKey>, std::vector<integrity
   return std::make_pair(std::move(trusted), std::move(listed));
 }
 
-int RunVerify(const Flags& flags) {
-  if (flags.positional.empty()) return Report("verify-archive", kVerifyArchiveUsage, {2, "name at least one archive file"});
+int RunVerify(const ArchiveCommandsFlags& flags) {
+  if (flags.positional.empty())
+    return Report("verify-archive", kVerifyArchiveUsage, {2, "name at least one archive file"});
   auto keys = LoadKeys(flags);
   if (auto* failed = std::get_if<Failure>(&keys)) return Report("verify-archive", kVerifyArchiveUsage, *failed);
   const auto& [trusted, listed] = std::get<0>(keys);
@@ -219,10 +221,11 @@ int ArchiveNow(const std::vector<std::string>& args) {
   SetLogLevel(LogLevel::kWarn);
   auto flags = Parse(args, {"archive-dir", "tenant", "database", "data-dir", "chain-signing-key", "public-url"});
   if (auto* failed = std::get_if<Failure>(&flags)) return Report("archive", kArchiveUsage, *failed);
-  if (!std::get<Flags>(flags).positional.empty())
-    return Report("archive", kArchiveUsage, {2, "unexpected argument '" + std::get<Flags>(flags).positional[0] + "'"});
+  if (!std::get<ArchiveCommandsFlags>(flags).positional.empty())
+    return Report("archive", kArchiveUsage,
+                  {2, "unexpected argument '" + std::get<ArchiveCommandsFlags>(flags).positional[0] + "'"});
   try {
-    return RunArchive(std::get<Flags>(flags));
+    return RunArchive(std::get<ArchiveCommandsFlags>(flags));
   } catch (const std::exception& e) {
     return Report("archive", kArchiveUsage, {1, e.what()});
   }
@@ -233,7 +236,7 @@ int VerifyArchiveFiles(const std::vector<std::string>& args) {
   auto flags = Parse(args, {"public-key", "keys"});
   if (auto* failed = std::get_if<Failure>(&flags)) return Report("verify-archive", kVerifyArchiveUsage, *failed);
   try {
-    return RunVerify(std::get<Flags>(flags));
+    return RunVerify(std::get<ArchiveCommandsFlags>(flags));
   } catch (const std::exception& e) {
     return Report("verify-archive", kVerifyArchiveUsage, {1, e.what()});
   }

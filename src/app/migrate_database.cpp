@@ -52,16 +52,13 @@ const std::set<std::string>& NotCopied() {
   return kTables;
 }
 
-
 std::string Json(std::string_view s) {
   std::string out;
   AppendJsonString(out, s);
   return out;
 }
 
-
-
-int Report(const Failure& f) { return app::Report("migrate-database", kMigrateDatabaseUsage, f); }
+int ReportMigrateFailure(const Failure& f) { return app::Report("migrate-database", kMigrateDatabaseUsage, f); }
 
 struct Flags {
   std::string from_path;  // the SQLite file
@@ -303,7 +300,7 @@ int Run(const Flags& flags) {
   const auto started = Clk::now();
   SystemClock clock;
   std::shared_ptr<const integrity::SigningKey> key;
-  if (auto failed = LoadKey(flags.key_path, key)) return Report(*failed);
+  if (auto failed = LoadKey(flags.key_path, key)) return ReportMigrateFailure(*failed);
   const auto migrations = AllMigrations();
 
   std::unique_ptr<storage::Database> source, target;
@@ -312,7 +309,7 @@ int Run(const Flags& flags) {
     const int applied = storage::ApplyMigrations(*source, migrations);
     if (applied > 0) std::fprintf(stderr, "the SQLite database brought to this version: %d migrations\n", applied);
   } catch (const std::exception& e) {
-    return Report({1, "--from: cannot open the SQLite database " + flags.from_path + ": " + e.what()});
+    return ReportMigrateFailure({1, "--from: cannot open the SQLite database " + flags.from_path + ": " + e.what()});
   }
   // The key must be one the database knows, or no signed head will verify.
   const integrity::ChainHeads source_heads(*source, clock, key, {trust::LedgerChain(), platform::AuditChain()});
@@ -324,9 +321,9 @@ int Run(const Flags& flags) {
     key_ids += (key_ids.empty() ? "" : ", ") + k.key_id;
   }
   if (!key_known)
-    return Report({2, "--chain-signing-key: '" + flags.key_path + "' holds key " + key->key_id() +
-                          ", which never signed in this database (its keys: " + key_ids +
-                          "); give the chain-signing-key.pem of the SQLite server's data directory"});
+    return ReportMigrateFailure({2, "--chain-signing-key: '" + flags.key_path + "' holds key " + key->key_id() +
+                                        ", which never signed in this database (its keys: " + key_ids +
+                                        "); give the chain-signing-key.pem of the SQLite server's data directory"});
 
   std::string target_name;
   try {
@@ -334,12 +331,12 @@ int Run(const Flags& flags) {
     target_name = target->Describe();
     // Refused before this binary's tables are made in someone else's database.
     if (const auto table = FirstTableWithRows(*target->Acquire()); !table.empty())
-      return Report({1, "--to: " + target_name + " is not empty (the table " + table +
-                            " has rows); migrate-database copies into an empty database only"});
+      return ReportMigrateFailure({1, "--to: " + target_name + " is not empty (the table " + table +
+                                          " has rows); migrate-database copies into an empty database only"});
     const int applied = storage::ApplyMigrations(*target, migrations);
     std::fprintf(stderr, "the schema made in %s: %d migrations\n", target_name.c_str(), applied);
   } catch (const std::exception& e) {
-    return Report({1, "--to: " + std::string(e.what())});
+    return ReportMigrateFailure({1, "--to: " + std::string(e.what())});
   }
 
   Plan plan;
@@ -351,8 +348,8 @@ int Run(const Flags& flags) {
     auto to = target->Acquire();
     // Checked again now that every table exists, in the copy's transaction.
     if (const auto table = FirstTableWithRows(*to); !table.empty())
-      return Report({1, "--to: " + target_name + " is not empty (the table " + table +
-                            " has rows); migrate-database copies into an empty database only"});
+      return ReportMigrateFailure({1, "--to: " + target_name + " is not empty (the table " + table +
+                                          " has rows); migrate-database copies into an empty database only"});
     // One snapshot: a server still writing the SQLite file does not tear
     // the copy (WAL readers see the database as of their first read).
     from->Begin(storage::TxMode::kRead);
@@ -362,7 +359,7 @@ int Run(const Flags& flags) {
       if (auto* failed = std::get_if<Failure>(&made)) {
         to->Rollback();
         from->Rollback();
-        return Report(*failed);
+        return ReportMigrateFailure(*failed);
       }
       plan = std::move(std::get<Plan>(made));
       copied = CopyAll(*from, *to, plan, source_counts);
@@ -374,10 +371,11 @@ int Run(const Flags& flags) {
     }
     from->Rollback();  // the read snapshot ends
   } catch (const std::exception& e) {
-    return Report({1,
-                   "the copy failed and was rolled back (the target holds the schema and no data; run the command"
-                   " again once the cause is fixed): " +
-                       std::string(e.what())});
+    return ReportMigrateFailure(
+        {1,
+         "the copy failed and was rolled back (the target holds the schema and no data; run the command"
+         " again once the cause is fixed): " +
+             std::string(e.what())});
   }
   const double copy_seconds = SecondsSince(copy_start);
 
@@ -416,7 +414,7 @@ int Run(const Flags& flags) {
       message += std::string("\nand deleting the copied rows failed too (") + e.what() +
                  "): empty the target database by hand before running the command again";
     }
-    return Report({1, message});
+    return ReportMigrateFailure({1, message});
   }
 
   // The summary.
@@ -459,11 +457,11 @@ int MigrateDatabase(const std::vector<std::string>& args) {
   // (one per migration applied) would bury it.
   SetLogLevel(LogLevel::kWarn);
   Flags flags;
-  if (auto failed = ParseFlags(args, flags)) return Report(*failed);
+  if (auto failed = ParseFlags(args, flags)) return ReportMigrateFailure(*failed);
   try {
     return Run(flags);
   } catch (const std::exception& e) {
-    return Report({1, e.what()});
+    return ReportMigrateFailure({1, e.what()});
   }
 }
 

@@ -10,12 +10,6 @@
 namespace credence::connectors {
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 std::string_view TrimView(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
@@ -84,7 +78,7 @@ std::optional<std::string> FirstHeading(std::string_view text) {
 bool IsDocumentPath(std::string_view path) {
   const auto dot = path.rfind('.');
   if (dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos) return false;
-  const std::string ext = Lower(path.substr(dot));
+  const std::string ext = AsciiLower(path.substr(dot));
   return ext == ".md" || ext == ".markdown" || ext == ".adoc" || ext == ".asciidoc" || ext == ".txt";
 }
 
@@ -112,12 +106,12 @@ Result<FileFacts> ReadFileFacts(std::string_view path, std::string_view text) {
       }
       const auto colon = line.find(':');
       if (colon != std::string_view::npos) {
-        const std::string key = Lower(TrimView(line.substr(0, colon)));
+        const std::string key = AsciiLower(TrimView(line.substr(0, colon)));
         const std::string value = Unquote(line.substr(colon + 1));
         if (key == "title" && !value.empty()) title = value;
         if (key == "owner" && !value.empty()) {
           if (!IsEmail(value)) return Error::InvalidArgument("bad_front_matter", "front matter owner is not an email");
-          f.owner_email = Lower(value);
+          f.owner_email = AsciiLower(value);
         }
         if ((key == "reviewed_at" || key == "reviewedat") && !value.empty()) {
           f.reviewed_at = ParseDate(value);
@@ -171,7 +165,7 @@ CodeOwners::CodeOwners(std::string_view text) {
       line = TrimView(line.substr(sp));
       sp = line.find_first_of(" \t");
       const std::string_view owner = line.substr(0, sp);
-      if (!l.email && IsEmail(owner) && owner.front() != '@') l.email = Lower(owner);
+      if (!l.email && IsEmail(owner) && owner.front() != '@') l.email = AsciiLower(owner);
       if (sp == std::string_view::npos) break;
     }
     lines_.push_back(std::move(l));

@@ -11,12 +11,14 @@ std::string Trim(std::string_view s) {
   return std::string(s);
 }
 
-std::string NameKey(std::string_view name) {
-  std::string key(name);
-  for (char& c : key)
+std::string AsciiLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return key;
+  return out;
 }
+
+std::string NameKey(std::string_view name) { return AsciiLower(name); }
 
 size_t Utf8Length(std::string_view s) {
   size_t n = 0;

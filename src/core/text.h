@@ -9,6 +9,9 @@ namespace credence {
 // `s` without leading and trailing ASCII white space.
 std::string Trim(std::string_view s);
 
+// `s` with ASCII letters lowercased; other bytes as they are.
+std::string AsciiLower(std::string_view s);
+
 // The uniqueness key of a user-visible name: ASCII letters lowercased,
 // computed here because the backends' LOWER() disagree beyond ASCII.
 std::string NameKey(std::string_view name);

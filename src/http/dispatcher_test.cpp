@@ -229,7 +229,7 @@ class DispatcherTest : public ::testing::Test {
 
 DispatcherTest::World* DispatcherTest::world_ = nullptr;
 
-std::string HeaderOf(const HttpResponse& response, std::string_view name) {
+std::string DispatcherHeaderOf(const HttpResponse& response, std::string_view name) {
   for (const auto& [n, v] : response.headers)
     if (n == name) return v;
   return {};
@@ -262,7 +262,7 @@ TEST_F(DispatcherTest, UnknownRouteIsRouteNotFoundProblem) {
 TEST_F(DispatcherTest, WrongMethodIs405WithAllowHeader) {
   const HttpResponse r = Dev(Request(Method::kDelete, "/t/public"));
   EXPECT_EQ(r.status, 405);
-  EXPECT_EQ(HeaderOf(r, "Allow"), "GET, HEAD, POST");
+  EXPECT_EQ(DispatcherHeaderOf(r, "Allow"), "GET, HEAD, POST");
   const json::object body = ProblemOf(r);
   EXPECT_EQ(body.at("code").as_string(), "method_not_allowed");
   EXPECT_EQ(body.at("allow").as_string(), "GET, HEAD, POST");
@@ -296,21 +296,21 @@ TEST_F(DispatcherTest, UserRouteWithoutTokenIsMissingCredentials) {
   const HttpResponse r = DevGet("/t/user");
   EXPECT_EQ(r.status, 401);
   EXPECT_EQ(CodeOf(r), "missing_credentials");
-  EXPECT_EQ(HeaderOf(r, "WWW-Authenticate"), "Bearer realm=\"credence\"");
+  EXPECT_EQ(DispatcherHeaderOf(r, "WWW-Authenticate"), "Bearer realm=\"credence\"");
 }
 
 TEST_F(DispatcherTest, GarbageBearerTokenIsInvalidToken) {
   const HttpResponse r = DevGet("/t/user", {{"authorization", "Bearer garbage"}});
   EXPECT_EQ(r.status, 401);
   EXPECT_EQ(CodeOf(r), "invalid_token");
-  EXPECT_NE(HeaderOf(r, "WWW-Authenticate").find("error=\"invalid_token\""), std::string::npos);
+  EXPECT_NE(DispatcherHeaderOf(r, "WWW-Authenticate").find("error=\"invalid_token\""), std::string::npos);
 }
 
 TEST_F(DispatcherTest, NonBearerSchemeIsUnauthorized) {
   const HttpResponse r = DevGet("/t/user", {{"authorization", "Basic abc"}});
   EXPECT_EQ(r.status, 401);
   EXPECT_EQ(CodeOf(r), "invalid_token");
-  EXPECT_NE(HeaderOf(r, "WWW-Authenticate").find("Bearer"), std::string::npos);
+  EXPECT_NE(DispatcherHeaderOf(r, "WWW-Authenticate").find("Bearer"), std::string::npos);
 }
 
 TEST_F(DispatcherTest, EmptyBearerTokenIsInvalidToken) {
@@ -416,7 +416,7 @@ TEST_F(DispatcherTest, ApiKeyWithoutTheRouteScopeIsInsufficientScope) {
     EXPECT_EQ(body.at("code").as_string(), "insufficient_scope");
     EXPECT_EQ(body.at("scope").as_string(), "trust:evaluate");
     EXPECT_NE(body.at("detail").as_string().find("trust:evaluate"), std::string::npos);
-    EXPECT_EQ(HeaderOf(r, "WWW-Authenticate"),
+    EXPECT_EQ(DispatcherHeaderOf(r, "WWW-Authenticate"),
               "Bearer realm=\"credence\", error=\"insufficient_scope\", scope=\"trust:evaluate\"");
   }
 }
@@ -429,7 +429,7 @@ TEST_F(DispatcherTest, AccessTokenScopesAreEnforced) {
   const HttpResponse narrowed = DevGet("/t/machine", {{"authorization", "Bearer " + MakeToken(key, "trust:read")}});
   EXPECT_EQ(narrowed.status, 403);
   EXPECT_EQ(CodeOf(narrowed), "insufficient_scope");
-  EXPECT_EQ(HeaderOf(narrowed, "WWW-Authenticate"),
+  EXPECT_EQ(DispatcherHeaderOf(narrowed, "WWW-Authenticate"),
             "Bearer realm=\"credence\", error=\"insufficient_scope\", scope=\"trust:evaluate\"");
 }
 
@@ -450,7 +450,7 @@ TEST_F(DispatcherTest, MachineCredentialOnUserRouteIsMachineCredentialsNotAllowe
     const HttpResponse r = DevGet("/t/user", {{"authorization", "Bearer " + credential}});
     EXPECT_EQ(r.status, 403);
     EXPECT_EQ(CodeOf(r), "machine_credentials_not_allowed") << r.body;
-    EXPECT_EQ(HeaderOf(r, "WWW-Authenticate"), "");
+    EXPECT_EQ(DispatcherHeaderOf(r, "WWW-Authenticate"), "");
   }
 }
 
@@ -468,7 +468,7 @@ TEST_F(DispatcherTest, MangledApiKeyIsInvalidToken) {
   EXPECT_EQ(r.status, 401);
   EXPECT_EQ(CodeOf(r), "invalid_token");
   EXPECT_NE(ProblemOf(r).at("detail").as_string().find("checksum"), std::string::npos);
-  EXPECT_EQ(HeaderOf(r, "WWW-Authenticate"), "Bearer realm=\"credence\", error=\"invalid_token\"");
+  EXPECT_EQ(DispatcherHeaderOf(r, "WWW-Authenticate"), "Bearer realm=\"credence\", error=\"invalid_token\"");
 }
 
 TEST_F(DispatcherTest, RevokedApiKeyIsInvalidTokenButItsAccessTokenLivesOn) {
@@ -495,7 +495,7 @@ TEST_F(DispatcherTest, ExpiredAccessTokenIsInvalidToken) {
   EXPECT_EQ(r.status, 401);
   EXPECT_EQ(CodeOf(r), "invalid_token");
   EXPECT_NE(ProblemOf(r).at("detail").as_string().find("expired"), std::string::npos);
-  EXPECT_NE(HeaderOf(r, "WWW-Authenticate").find("error=\"invalid_token\""), std::string::npos);
+  EXPECT_NE(DispatcherHeaderOf(r, "WWW-Authenticate").find("error=\"invalid_token\""), std::string::npos);
 }
 
 TEST_F(DispatcherTest, TamperedAccessTokenIsInvalidToken) {
@@ -518,7 +518,7 @@ TEST_F(DispatcherTest, ThrowingHandlerIsInternalErrorWithoutLeakingDetails) {
   EXPECT_EQ(r.status, 500);
   const json::object body = ProblemOf(r);
   EXPECT_EQ(body.at("code").as_string(), "internal_error");
-  EXPECT_EQ(body.at("requestId").as_string(), HeaderOf(r, "X-Request-Id"));
+  EXPECT_EQ(body.at("requestId").as_string(), DispatcherHeaderOf(r, "X-Request-Id"));
   EXPECT_EQ(r.body.find("SELECT"), std::string::npos) << r.body;
   EXPECT_EQ(r.body.find("secret"), std::string::npos) << r.body;
 }
@@ -539,7 +539,7 @@ TEST_F(DispatcherTest, NonStandardExceptionIsInternalError) {
 TEST_F(DispatcherTest, BusyStoreIs503WithRetryAfter) {
   const HttpResponse r = DevGet("/t/busy");
   EXPECT_EQ(r.status, 503);
-  EXPECT_EQ(HeaderOf(r, "Retry-After"), "1");
+  EXPECT_EQ(DispatcherHeaderOf(r, "Retry-After"), "1");
   EXPECT_EQ(CodeOf(r), "storage_unavailable");
   EXPECT_EQ(r.body.find("locked"), std::string::npos) << r.body;
 }
@@ -547,13 +547,13 @@ TEST_F(DispatcherTest, BusyStoreIs503WithRetryAfter) {
 TEST_F(DispatcherTest, UnreachableStoreIs503WithRetryAfter) {
   const HttpResponse r = DevGet("/t/down");
   EXPECT_EQ(r.status, 503);
-  EXPECT_EQ(HeaderOf(r, "Retry-After"), "1");
+  EXPECT_EQ(DispatcherHeaderOf(r, "Retry-After"), "1");
 }
 
 TEST_F(DispatcherTest, FullStoreIs503StorageFullWithRetryAfter) {
   const HttpResponse r = Dev(Request(Method::kPost, "/t/full"));
   EXPECT_EQ(r.status, 503);
-  EXPECT_EQ(HeaderOf(r, "Retry-After"), "30");
+  EXPECT_EQ(DispatcherHeaderOf(r, "Retry-After"), "30");
   EXPECT_EQ(CodeOf(r), "storage_full");
   EXPECT_EQ(ProblemOf(r).at("retryAfter").as_string(), "30");
   EXPECT_EQ(r.body.find("COMMIT"), std::string::npos) << r.body;
@@ -562,7 +562,7 @@ TEST_F(DispatcherTest, FullStoreIs503StorageFullWithRetryAfter) {
 TEST_F(DispatcherTest, IoErrorIs503StorageIoErrorWithRetryAfter) {
   const HttpResponse r = Dev(Request(Method::kPost, "/t/ioerr"));
   EXPECT_EQ(r.status, 503);
-  EXPECT_EQ(HeaderOf(r, "Retry-After"), "30");
+  EXPECT_EQ(DispatcherHeaderOf(r, "Retry-After"), "30");
   EXPECT_EQ(CodeOf(r), "storage_io_error");
 }
 
@@ -570,21 +570,21 @@ TEST_F(DispatcherTest, EveryAnswerIsNosniffAndNoStoreUnlessTheRouteCaches) {
   for (const HttpResponse& r : {DevGet("/t/public"), DevGet("/t/public", {{"authorization", BearerToken()}}),
                                 DevGet("/t/user", {{"authorization", BearerToken()}}), DevGet("/t/user"),
                                 DevGet("/nowhere"), Dev(Request(Method::kPost, "/t/full"))}) {
-    EXPECT_EQ(HeaderOf(r, "X-Content-Type-Options"), "nosniff") << r.status << r.body;
-    EXPECT_EQ(HeaderOf(r, "Cache-Control"), "no-store") << r.status << r.body;
+    EXPECT_EQ(DispatcherHeaderOf(r, "X-Content-Type-Options"), "nosniff") << r.status << r.body;
+    EXPECT_EQ(DispatcherHeaderOf(r, "Cache-Control"), "no-store") << r.status << r.body;
   }
   // A route that sets its own caching keeps it, also for a signed-in caller.
   for (const HttpResponse& r : {DevGet("/t/cached"), DevGet("/t/cached", {{"authorization", BearerToken()}})}) {
-    EXPECT_EQ(HeaderOf(r, "Cache-Control"), "public, max-age=60");
-    EXPECT_EQ(HeaderOf(r, "X-Content-Type-Options"), "nosniff");
+    EXPECT_EQ(DispatcherHeaderOf(r, "Cache-Control"), "public, max-age=60");
+    EXPECT_EQ(DispatcherHeaderOf(r, "X-Content-Type-Options"), "nosniff");
     int cache_controls = 0;
     for (const auto& [name, value] : r.headers) cache_controls += name == "Cache-Control";
     EXPECT_EQ(cache_controls, 1);
   }
   const HttpResponse rejected = world_->dev->Reject(
       Error::InvalidArgument("missing_host", "An HTTP/1.1 request needs a Host header."), Method::kGet, "/");
-  EXPECT_EQ(HeaderOf(rejected, "X-Content-Type-Options"), "nosniff");
-  EXPECT_EQ(HeaderOf(rejected, "Cache-Control"), "no-store");
+  EXPECT_EQ(DispatcherHeaderOf(rejected, "X-Content-Type-Options"), "nosniff");
+  EXPECT_EQ(DispatcherHeaderOf(rejected, "Cache-Control"), "no-store");
 }
 
 TEST_F(DispatcherTest, UnmappedUniqueViolationIsConflict) {
@@ -638,16 +638,16 @@ TEST_F(DispatcherTest, MalformedPercentEscapeIsInvalidPath) {
 
 TEST_F(DispatcherTest, RequestIdIsGeneratedWhenAbsent) {
   const HttpResponse r = DevGet("/t/request-id");
-  const std::string id = HeaderOf(r, "X-Request-Id");
+  const std::string id = DispatcherHeaderOf(r, "X-Request-Id");
   EXPECT_TRUE(IsUuid(id)) << id;
   EXPECT_EQ(r.body, id);
-  EXPECT_NE(HeaderOf(DevGet("/t/request-id"), "X-Request-Id"), id);
+  EXPECT_NE(DispatcherHeaderOf(DevGet("/t/request-id"), "X-Request-Id"), id);
 }
 
 TEST_F(DispatcherTest, SaneRequestIdIsEchoed) {
   for (const std::string& given : std::vector<std::string>{"abc-123", "trace_01.A", std::string(64, 'x')}) {
     const HttpResponse r = DevGet("/t/request-id", {{"x-request-id", given}});
-    EXPECT_EQ(HeaderOf(r, "X-Request-Id"), given);
+    EXPECT_EQ(DispatcherHeaderOf(r, "X-Request-Id"), given);
     EXPECT_EQ(r.body, given);
   }
 }
@@ -656,7 +656,7 @@ TEST_F(DispatcherTest, RequestIdWithUnsafeCharactersIsReplaced) {
   for (const std::string& given :
        std::vector<std::string>{"has space", "quote\"d", "new\nline", "semi;colon", "caf\xC3\xA9"}) {
     const HttpResponse r = DevGet("/t/request-id", {{"x-request-id", given}});
-    const std::string id = HeaderOf(r, "X-Request-Id");
+    const std::string id = DispatcherHeaderOf(r, "X-Request-Id");
     EXPECT_NE(id, given);
     EXPECT_TRUE(IsUuid(id)) << id;
   }
@@ -664,14 +664,14 @@ TEST_F(DispatcherTest, RequestIdWithUnsafeCharactersIsReplaced) {
 
 TEST_F(DispatcherTest, OverlongRequestIdIsReplaced) {
   const std::string given(65, 'x');
-  const std::string id = HeaderOf(DevGet("/t/request-id", {{"x-request-id", given}}), "X-Request-Id");
+  const std::string id = DispatcherHeaderOf(DevGet("/t/request-id", {{"x-request-id", given}}), "X-Request-Id");
   EXPECT_NE(id, given);
   EXPECT_TRUE(IsUuid(id)) << id;
 }
 
 TEST_F(DispatcherTest, ProblemCarriesTheEchoedRequestId) {
   const HttpResponse r = DevGet("/t/nothing", {{"x-request-id", "client-42"}});
-  EXPECT_EQ(HeaderOf(r, "X-Request-Id"), "client-42");
+  EXPECT_EQ(DispatcherHeaderOf(r, "X-Request-Id"), "client-42");
   EXPECT_EQ(ProblemOf(r).at("requestId").as_string(), "client-42");
 }
 
@@ -738,8 +738,8 @@ TEST_F(DispatcherTest, RejectAnswersAProblemWithRequestId) {
   const json::object body = ProblemOf(r);
   EXPECT_EQ(body.at("code").as_string(), "payload_too_large");
   EXPECT_EQ(body.at("instance").as_string(), "/api/hubs");
-  EXPECT_TRUE(IsUuid(HeaderOf(r, "X-Request-Id")));
-  EXPECT_EQ(body.at("requestId").as_string(), HeaderOf(r, "X-Request-Id"));
+  EXPECT_TRUE(IsUuid(DispatcherHeaderOf(r, "X-Request-Id")));
+  EXPECT_EQ(body.at("requestId").as_string(), DispatcherHeaderOf(r, "X-Request-Id"));
   EXPECT_NE(SharedMetrics().RenderPrometheus().find("route=\"unmatched\",method=\"POST\",status=\"413\""),
             std::string::npos);
 }
@@ -748,7 +748,8 @@ TEST_F(DispatcherTest, RejectAnswersAProblemWithRequestId) {
 // when no header credential is sent; an unsafe request signed in by it alone
 // needs the CSRF header.
 TEST_F(DispatcherTest, TheSessionCookieSignsInAndUnsafeRequestsNeedTheCsrfHeader) {
-  const std::string token = world_->sessions->StartStandalone({world_->user_id, world_->tenant_id, "dev", {}, {}}).token;
+  const std::string token =
+      world_->sessions->StartStandalone({world_->user_id, world_->tenant_id, "dev", {}, {}}).token;
   const std::pair<std::string, std::string> cookie{"cookie", "theme=dark; credence_session=" + token + "; x=1"};
   const std::pair<std::string, std::string> csrf{"x-credence-csrf", "1"};
   auto cookie_dispatch = [](Method method, std::string target, std::vector<std::pair<std::string, std::string>> h) {
@@ -762,8 +763,8 @@ TEST_F(DispatcherTest, TheSessionCookieSignsInAndUnsafeRequestsNeedTheCsrfHeader
 
   // Unsafe ones without it are refused before anything else, on any route,
   // public ones included; with it they are the user's.
-  for (const auto& [method, target] : std::vector<std::pair<Method, std::string>>{
-           {Method::kDelete, "/t/user"}, {Method::kPost, "/t/public"}}) {
+  for (const auto& [method, target] :
+       std::vector<std::pair<Method, std::string>>{{Method::kDelete, "/t/user"}, {Method::kPost, "/t/public"}}) {
     HttpResponse refused = cookie_dispatch(method, target, {cookie});
     EXPECT_EQ(refused.status, 403) << target << ": " << refused.body;
     EXPECT_EQ(CodeOf(refused), "csrf_header_missing") << target;
@@ -778,13 +779,11 @@ TEST_F(DispatcherTest, TheSessionCookieSignsInAndUnsafeRequestsNeedTheCsrfHeader
             "csrf_header_missing");
 
   // A header credential wins and needs no CSRF header: a browser never adds one by itself.
-  HttpResponse bearer =
-      cookie_dispatch(Method::kDelete, "/t/user", {cookie, {"authorization", BearerToken()}});
+  HttpResponse bearer = cookie_dispatch(Method::kDelete, "/t/user", {cookie, {"authorization", BearerToken()}});
   EXPECT_EQ(bearer.status, 200) << bearer.body;
 
   // Only sessions live in the cookie: a development token there is not a credential.
-  HttpResponse dev_token =
-      cookie_dispatch(Method::kGet, "/t/user", {{"cookie", "credence_session=" + world_->token}});
+  HttpResponse dev_token = cookie_dispatch(Method::kGet, "/t/user", {{"cookie", "credence_session=" + world_->token}});
   EXPECT_EQ(dev_token.status, 401);
   EXPECT_EQ(CodeOf(dev_token), "invalid_token");
   // An ended or unknown session on a public route is anonymous, as a bad bearer token is.
@@ -801,7 +800,8 @@ TEST(SessionCookieTest, AttributesFollowThePublicUrlScheme) {
   const SessionCookie plain = SessionCookie::ForPublicUrl("http://127.0.0.1:8080");
   EXPECT_FALSE(plain.secure());
   EXPECT_EQ(plain.name(), "credence_session");
-  EXPECT_EQ(plain.Set("crd_ss_abc", 604800), "credence_session=crd_ss_abc; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax");
+  EXPECT_EQ(plain.Set("crd_ss_abc", 604800),
+            "credence_session=crd_ss_abc; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax");
   EXPECT_EQ(plain.Clear(), "credence_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
 
   const SessionCookie secure = SessionCookie::ForPublicUrl("https://credence.example.com");

@@ -43,7 +43,7 @@ TEST(TextLanguage, ThePreferredLanguageWinsOverAcceptLanguage) {
   EXPECT_EQ(TextLanguage(WithAcceptLanguage("es"), &principal), "es");
 }
 
-std::string HeaderOf(const HttpResponse& response, std::string_view name) {
+std::string LanguageHeaderOf(const HttpResponse& response, std::string_view name) {
   for (const auto& [n, v] : response.headers)
     if (n == name) return v;
   return {};
@@ -57,12 +57,12 @@ TEST(ProblemInALanguage, TitleAndFixedDetailInSpanishTypeAndCodeUnchanged) {
   EXPECT_NE(es.body.find(R"("detail":"El cuerpo de la solicitud no superó la validación.")"), std::string::npos);
   EXPECT_NE(es.body.find(R"("code":"validation_failed")"), std::string::npos);
   EXPECT_NE(es.body.find(R"("message":"is required")"), std::string::npos);  // field messages stay
-  EXPECT_EQ(HeaderOf(es, "Content-Language"), "es");
+  EXPECT_EQ(LanguageHeaderOf(es, "Content-Language"), "es");
 
   const HttpResponse en = ProblemResponse(Error::Validation({}), "/api/hubs", "r");
   EXPECT_NE(en.body.find(R"("title":"Bad Request")"), std::string::npos);
   EXPECT_NE(en.body.find(R"("detail":"The request body failed validation.")"), std::string::npos);
-  EXPECT_EQ(HeaderOf(en, "Content-Language"), "en");
+  EXPECT_EQ(LanguageHeaderOf(en, "Content-Language"), "en");
 }
 
 TEST(ProblemInALanguage, AComposedDetailStaysAsWritten) {
@@ -70,17 +70,17 @@ TEST(ProblemInALanguage, AComposedDetailStaysAsWritten) {
   EXPECT_NE(r.body.find(R"("title":"No encontrado")"), std::string::npos) << r.body;
   EXPECT_NE(r.body.find(R"("detail":"Hub 'hr' not found.")"), std::string::npos);
   // The same English text under another code is not a fixed detail.
-  const HttpResponse other = ProblemResponse(Error::InvalidArgument("other", "The request body failed validation."),
-                                             "/", "r", "es");
+  const HttpResponse other =
+      ProblemResponse(Error::InvalidArgument("other", "The request body failed validation."), "/", "r", "es");
   EXPECT_NE(other.body.find(R"("detail":"The request body failed validation.")"), std::string::npos);
 }
 
 TEST(ProblemInALanguage, EveryStatusHasASpanishTitle) {
-  for (const ErrorKind kind : {ErrorKind::kInvalidArgument, ErrorKind::kUnauthenticated, ErrorKind::kPermissionDenied,
-                               ErrorKind::kNotFound, ErrorKind::kMethodNotAllowed, ErrorKind::kConflict,
-                               ErrorKind::kGone, ErrorKind::kPayloadTooLarge, ErrorKind::kGuardDenied,
-                               ErrorKind::kRateLimited, ErrorKind::kUpstreamFailed, ErrorKind::kUnavailable,
-                               ErrorKind::kInternal}) {
+  for (const ErrorKind kind :
+       {ErrorKind::kInvalidArgument, ErrorKind::kUnauthenticated, ErrorKind::kPermissionDenied, ErrorKind::kNotFound,
+        ErrorKind::kMethodNotAllowed, ErrorKind::kConflict, ErrorKind::kGone, ErrorKind::kPayloadTooLarge,
+        ErrorKind::kGuardDenied, ErrorKind::kRateLimited, ErrorKind::kUpstreamFailed, ErrorKind::kUnavailable,
+        ErrorKind::kInternal}) {
     const Error error{kind, "x", "y", {}, {}};
     const std::string en = ProblemResponse(error, "/", "r").body;
     const std::string es = ProblemResponse(error, "/", "r", "es").body;

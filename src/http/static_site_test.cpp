@@ -9,23 +9,23 @@
 namespace credence::http {
 namespace {
 
-Route MakeRoute(Method method, std::string path) {
+Route StaticSiteMakeRoute(Method method, std::string path) {
   return Route{method, std::move(path), Auth::kPublic, "", [](RequestContext&) { return HttpResponse{}; }, {}};
 }
 
 TEST(ApiPrefixes, FirstSegmentsOfTheRouteTableAndTheReservedOnes) {
   Router router;
-  router.Add(MakeRoute(Method::kGet, "/api/hubs"));
-  router.Add(MakeRoute(Method::kGet, "/brand-new/{id}"));
+  router.Add(StaticSiteMakeRoute(Method::kGet, "/api/hubs"));
+  router.Add(StaticSiteMakeRoute(Method::kGet, "/brand-new/{id}"));
   const ApiPrefixes api(router);
   EXPECT_TRUE(api.IsApiPath("/api/hubs"));
   EXPECT_TRUE(api.IsApiPath("/api"));
-  EXPECT_TRUE(api.IsApiPath("/brand-new/x"));  // from the route table, no list to update
+  EXPECT_TRUE(api.IsApiPath("/brand-new/x"));           // from the route table, no list to update
   EXPECT_TRUE(api.IsApiPath("/trust-admin/anything"));  // reserved, with or without routes
   EXPECT_TRUE(api.IsApiPath("/.well-known/x"));
   EXPECT_TRUE(api.IsApiPath("/openapi.json?x=1"));
   EXPECT_TRUE(api.IsApiPath("/%61pi/hubs"));  // decoded like the router
-  EXPECT_TRUE(api.IsApiPath("/%zz"));  // malformed: never a page
+  EXPECT_TRUE(api.IsApiPath("/%zz"));         // malformed: never a page
   EXPECT_FALSE(api.IsApiPath("/"));
   EXPECT_FALSE(api.IsApiPath("/hubs/handbook"));
   EXPECT_FALSE(api.IsApiPath("/apis"));

@@ -35,7 +35,7 @@ bool SameHash(const std::string& a, std::string_view b) {
   return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
-Error InvalidToken(std::string detail) { return Error::Unauthenticated("invalid_token", std::move(detail)); }
+Error ApiKeyInvalidToken(std::string detail) { return Error::Unauthenticated("invalid_token", std::move(detail)); }
 
 Error InvalidClient(std::string detail) { return Error::Unauthenticated("invalid_client", std::move(detail)); }
 
@@ -68,8 +68,8 @@ void ValidateNameAndScopes(const std::string& name, const std::vector<std::strin
 }
 
 ApiKey KeyFromRow(const storage::Row& r) {
-  return {r.Text(0),  r.Text(1), r.Text(2),    r.Text(3), SplitScopes(r.TextView(4)),
-          r.Text(5),  r.Int(6),  r.OptInt(7),  r.OptText(8)};
+  return {r.Text(0), r.Text(1), r.Text(2),   r.Text(3),   SplitScopes(r.TextView(4)),
+          r.Text(5), r.Int(6),  r.OptInt(7), r.OptText(8)};
 }
 
 // A live key found by its credential, before any expiry check.
@@ -88,7 +88,7 @@ struct KeyRow {
 std::optional<KeyRow> MatchHash(const storage::Rows& rows, const std::string& hash) {
   for (const auto& r : rows)
     if (SameHash(hash, r.TextView(3)))
-      return KeyRow{r.Text(0), r.Text(1),    r.Text(2),     SplitScopes(r.TextView(4)),
+      return KeyRow{r.Text(0),   r.Text(1), r.Text(2),    SplitScopes(r.TextView(4)),
                     r.OptInt(5), r.Text(6), !r.IsNull(7), r.Text(8)};
   return std::nullopt;
 }
@@ -162,9 +162,9 @@ Result<CreatedApiKey> ApiKeyService::Create(const Principal& caller, const NewAp
   ValidateNameAndScopes(request.name, request.scopes, k, errors, /*tenant_key=*/true);
   if (request.expires_at && *request.expires_at <= now) errors.push_back({"expiresAt", "must be in the future"});
   const bool pushes = Contains(request.scopes, kConnectorPushScope);
-  if (pushes && !request.connector_id)
-    errors.push_back({"connectorId", "is required with the scope connector:push"});
-  if (!pushes && request.connector_id) errors.push_back({"connectorId", "is only for keys with the scope connector:push"});
+  if (pushes && !request.connector_id) errors.push_back({"connectorId", "is required with the scope connector:push"});
+  if (!pushes && request.connector_id)
+    errors.push_back({"connectorId", "is only for keys with the scope connector:push"});
   if (request.connector_id && !IsUuid(*request.connector_id)) errors.push_back({"connectorId", "must be a UUID"});
   if (!errors.empty()) return Error::Validation(std::move(errors));
   if (request.connector_id) k.connector_id = CanonicalUuid(*request.connector_id);
@@ -183,8 +183,7 @@ Result<CreatedApiKey> ApiKeyService::Create(const Principal& caller, const NewAp
   if (k.connector_id && (!connector_check_ || !connector_check_(tenant, *k.connector_id)))
     return Error::Validation({{"connectorId", "is not a connector of this tenant"}});
   tenant.Run(internal::kInsertApiKey, {k.id, k.name, k.client_id, k.secret_prefix, Sha256Hex(out.secret),
-                                       JoinScopes(k.scopes), k.created_by, k.created_at, k.expires_at,
-                                       k.connector_id});
+                                       JoinScopes(k.scopes), k.created_by, k.created_at, k.expires_at, k.connector_id});
   events_.Emit(tenant, "apikey.created", {{"keyId", k.id}, {"name", k.name}, {"actorId", caller.user_id}});
   audit_.Record(tenant, AuditOf(caller, "apikey.created", {"apikey", k.id}, KeyDetails(k)));
   session.Commit();
@@ -270,17 +269,17 @@ Result<IssuedToken> ApiKeyService::IssueToken(std::string_view client_id, std::s
 }
 
 Result<Principal> ApiKeyService::AuthenticateKey(std::string_view secret) const {
-  if (!IsWellFormedSecret(secret)) return InvalidToken("The API key is malformed (its checksum does not match).");
+  if (!IsWellFormedSecret(secret)) return ApiKeyInvalidToken("The API key is malformed (its checksum does not match).");
   std::optional<KeyRow> key;
   {
     storage::Session session(db_);
     key = MatchHash(session.Run(internal::kFindApiKeysBySecretPrefix, {SecretLookupPrefix(secret)}), Sha256Hex(secret));
   }
-  if (!key) return InvalidToken("The API key is not valid (unknown or revoked).");
+  if (!key) return ApiKeyInvalidToken("The API key is not valid (unknown or revoked).");
   // App keys say why they stopped working; tenant keys keep the answer of
   // docs/credentials.md (invalid_token, "expired").
   if (key->expires_at && clock_.Now() >= *key->expires_at)
-    return key->app_id.empty() ? InvalidToken("The API key has expired.") : KeyExpired();
+    return key->app_id.empty() ? ApiKeyInvalidToken("The API key has expired.") : KeyExpired();
   if (key->disabled) return KeyDisabled();
   Principal p;
   p.kind = PrincipalKind::kMachine;
@@ -306,11 +305,11 @@ Result<Principal> ApiKeyService::AuthenticateAccessToken(std::string_view token)
     storage::TenantSession tenant(session, claims.tenant_id);
     auto rows = tenant.Run(internal::kKeyState, {claims.key_id});
     if (rows.empty() || !rows.front().IsNull(2))
-      return InvalidToken("The access token's API key has been revoked.");
+      return ApiKeyInvalidToken("The access token's API key has been revoked.");
     const auto& row = rows.front();
     const bool app_key = !row.IsNull(3);
     if (auto expires = row.OptInt(0); expires && now >= *expires)
-      return app_key ? KeyExpired() : InvalidToken("The access token's API key has expired.");
+      return app_key ? KeyExpired() : ApiKeyInvalidToken("The access token's API key has expired.");
     if (!row.IsNull(1)) return KeyDisabled();
   }
   Principal p;

@@ -12,20 +12,17 @@ namespace {
 // authenticated GET is a read; the idle lifetime is precise to this much.
 constexpr TimeMs kTouchEveryMs = 60'000;
 
-Error InvalidToken(std::string detail) { return Error::Unauthenticated("invalid_token", std::move(detail)); }
+Error InvalidSessionToken(std::string detail) { return Error::Unauthenticated("invalid_token", std::move(detail)); }
 
 }  // namespace
 
-bool LooksLikeSessionToken(std::string_view token) {
-  return IsWellFormedChecksummedToken(token, kSessionTokenPrefix);
-}
+bool LooksLikeSessionToken(std::string_view token) { return IsWellFormedChecksummedToken(token, kSessionTokenPrefix); }
 
 StartedSession SessionService::Start(storage::Session& tx, const NewSession& request) const {
   const TimeMs now = clock_.Now();
   StartedSession started{NewId(), NewChecksummedToken(kSessionTokenPrefix), now + policy_.absolute_ms};
   tx.Run(internal::kInsertSession,
-         {started.id, Sha256Hex(started.token), request.user_id,
-          request.tenant_id, request.provider, now,
+         {started.id, Sha256Hex(started.token), request.user_id, request.tenant_id, request.provider, now,
           started.expires_at, request.client_address, request.user_agent.substr(0, 300)});
   return started;
 }
@@ -38,16 +35,16 @@ StartedSession SessionService::StartStandalone(const NewSession& request) const 
 }
 
 Result<Principal> SessionService::Authenticate(std::string_view token) const {
-  if (!LooksLikeSessionToken(token)) return InvalidToken("The session token is malformed.");
+  if (!LooksLikeSessionToken(token)) return InvalidSessionToken("The session token is malformed.");
   storage::Session session(db_);
   auto rows = session.Run(internal::kFindSession, {Sha256Hex(token)});
-  if (rows.empty()) return InvalidToken("The session is not known.");
+  if (rows.empty()) return InvalidSessionToken("The session is not known.");
   const auto row = rows.front();
   const TimeMs now = clock_.Now();
-  if (!row.IsNull(5)) return InvalidToken("The session has ended.");
-  if (now >= row.Int(4)) return InvalidToken("The session has expired; sign in again.");
+  if (!row.IsNull(5)) return InvalidSessionToken("The session has ended.");
+  if (now >= row.Int(4)) return InvalidSessionToken("The session has expired; sign in again.");
   const TimeMs last_seen = row.Int(3);
-  if (now - last_seen >= policy_.idle_ms) return InvalidToken("The session was idle too long; sign in again.");
+  if (now - last_seen >= policy_.idle_ms) return InvalidSessionToken("The session was idle too long; sign in again.");
 
   Principal p;
   p.kind = PrincipalKind::kUser;
@@ -57,7 +54,7 @@ Result<Principal> SessionService::Authenticate(std::string_view token) const {
   p.display_name = row.Text(7);
   if (auto tenant = row.OptText(2)) {
     auto role = row.OptText(8);
-    if (!role) return InvalidToken("The session's user is no longer a member of its tenant.");
+    if (!role) return InvalidSessionToken("The session's user is no longer a member of its tenant.");
     p.tenant_id = *tenant;
     p.role = ParseTenantRole(*role).value_or(TenantRole::kGuest);
     p.preferred_language = row.OptText(9);
@@ -82,7 +79,8 @@ Result<Principal> SessionService::SelectTenant(const Principal& caller, const st
   std::optional<TenantRole> role;
   for (const auto row : tx.Run(internal::kTenantsOfUser, {caller.user_id}))
     if (row.Text(0) == tenant_id) role = ParseTenantRole(row.Text(3));
-  if (!role) return Error{ErrorKind::kNotFound, "tenant_not_found", "You are not a member of tenant " + tenant_id + ".", {}, {}};
+  if (!role)
+    return Error{ErrorKind::kNotFound, "tenant_not_found", "You are not a member of tenant " + tenant_id + ".", {}, {}};
   tx.Run(internal::kSelectSessionTenant, {caller.session_id, tenant_id});
   storage::TenantSession tenant(tx, tenant_id);
   audit_.Record(tenant, AuditOf(caller, "tenant.selected", {"tenant", tenant_id}, {{"sessionId", caller.session_id}}));

@@ -30,7 +30,7 @@ namespace credence::integrity {
 namespace {
 
 // A chain kept by the test: per tenant, the hashes of records first..first+n-1.
-struct FakeChain {
+struct MerkleLogFakeChain {
   struct Tenant {
     int64_t first = 1;
     std::vector<std::string> hashes;       // of records first, first+1, ...
@@ -155,7 +155,7 @@ class MerkleLogTest : public ::testing::TestWithParam<std::string> {
   std::unique_ptr<test::ScratchStore> store_;
   std::unique_ptr<storage::Database> db_;
   SettableClock clock_;
-  FakeChain chain_;
+  MerkleLogFakeChain chain_;
   std::shared_ptr<const SigningKey> key_;
   std::unique_ptr<ChainHeads> heads_;
   std::unique_ptr<MerkleLogs> logs_;
@@ -236,14 +236,14 @@ TEST_P(MerkleLogTest, AChainThatDoesNotContinueItsTreeIsRefused) {
   EXPECT_EQ(pass.checkpoints, 0);
   EXPECT_EQ(Read(t, [&](auto& s) { return logs_->NewestCheckpoint(s, "fake"); })->size, before.size);
   // The next record linking elsewhere than to the tree's last leaf.
-  chain_.tenants[t].hashes[9] = FakeChain::HashOf(t, 10);
+  chain_.tenants[t].hashes[9] = MerkleLogFakeChain::HashOf(t, 10);
   chain_.tenants[t].prevs[11] = std::string(64, 'a');
   EXPECT_EQ(logs_->BuildAndSign().refused, 1);
   // A stored hash that is not one.
   chain_.tenants[t].prevs.clear();
   chain_.tenants[t].hashes[11] = "not hex";
   EXPECT_EQ(logs_->BuildAndSign().refused, 1);
-  chain_.tenants[t].hashes[11] = FakeChain::HashOf(t, 12);
+  chain_.tenants[t].hashes[11] = MerkleLogFakeChain::HashOf(t, 12);
   chain_.tenants[t].prevs.clear();
   EXPECT_EQ(logs_->BuildAndSign().checkpoints, 1);
   EXPECT_EQ(CheckNewest(t).size, 13);
@@ -252,7 +252,7 @@ TEST_P(MerkleLogTest, AChainThatDoesNotContinueItsTreeIsRefused) {
   ASSERT_EQ(logs_->BuildAndSign().checkpoints, 1);
   auto& b = chain_.tenants["tenant-b"];
   b.first = 8;  // records 5 to 7 gone, 8 onwards present
-  b.hashes = {FakeChain::HashOf("tenant-b", 8)};
+  b.hashes = {MerkleLogFakeChain::HashOf("tenant-b", 8)};
   EXPECT_EQ(logs_->BuildAndSign().refused, 1);
   EXPECT_FALSE(logs_->CatchUp("tenant-b", "fake"));
   EXPECT_TRUE(logs_->CatchUp(t, "fake"));

@@ -51,12 +51,6 @@ void Unindex(storage::TenantSession& s, const std::string& entry_id) {
   if (s.session().dialect() == storage::Dialect::kSqlite) s.Run(internal::kSearchDeleteDoc, {entry_id});
 }
 
-std::optional<Hub> FindHub(storage::TenantSession& s, const std::string& key) {
-  auto rows = s.Run(internal::kHubByKey, {key});
-  if (rows.empty()) return std::nullopt;
-  return internal::HubFromRow(rows.front());
-}
-
 // The view of a just-written entry in `language`, with the status a reader
 // sees at `now`.
 EntryView Written(Entry entry, std::string language, TimeMs now) {
@@ -157,10 +151,9 @@ std::vector<SearchTerm> SearchTerms(const std::string& q) {
 namespace {
 
 // The data of an entry's events: ids only (docs/webhooks.md).
-boost::json::object EntryEventData(const Entry& e, const identity::Principal& caller,
-                                   boost::json::object extra = {}) {
-  boost::json::object data{{"entryId", e.id}, {"hubId", e.hub_id},
-                           {"actorId", caller.user_id.empty() ? caller.key_id : caller.user_id}};
+boost::json::object EntryEventData(const Entry& e, const identity::Principal& caller, boost::json::object extra = {}) {
+  boost::json::object data{
+      {"entryId", e.id}, {"hubId", e.hub_id}, {"actorId", caller.user_id.empty() ? caller.key_id : caller.user_id}};
   for (auto& [k, v] : extra) data[k] = std::move(v);
   return data;
 }
@@ -182,7 +175,7 @@ Result<std::vector<Entry>> EntryService::ListByHub(const identity::Principal& ca
                                                    const std::string& hub_key) const {
   storage::Session session(db_);
   storage::TenantSession s(session, caller.tenant_id);
-  auto hub = FindHub(s, hub_key);
+  auto hub = internal::FindHubByKey(s, hub_key);
   if (!hub) return Error::NotFound("Hub not found.");
   CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kViewer, "hub"));
   std::vector<Entry> out;
@@ -199,7 +192,7 @@ Result<EntryView> EntryService::RootEntry(const identity::Principal& caller, con
   {
     storage::Session session(db_);
     storage::TenantSession s(session, caller.tenant_id);
-    auto hub = FindHub(s, hub_key);
+    auto hub = internal::FindHubByKey(s, hub_key);
     if (!hub) return Error::NotFound("Hub not found.");
     CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kViewer, "hub"));
     if (!hub->root_entry_id) return Error::NotFound("The hub has no root entry.");
@@ -234,7 +227,7 @@ Result<EntryView> EntryService::Create(const identity::Principal& caller, const 
 
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
-  auto hub = FindHub(s, request.hub_key);
+  auto hub = internal::FindHubByKey(s, request.hub_key);
   if (!hub) return Error::Validation({{"hubKey", "no hub with this key"}});
   const AccessLevel level = HubLevel(s, caller, *hub);
   if (level == AccessLevel::kNone) return Error::Validation({{"hubKey", "no hub with this key"}});
@@ -304,7 +297,10 @@ Result<EntryView> EntryService::Update(const identity::Principal& caller, const 
   // A save that publishes (a status override from Draft) is Entry.Publish:
   // guarded with the text it would publish.
   if (e.status != EntryStatus::kPublished && update.status && *update.status != EntryStatus::kDraft)
-    if (auto denial = guards_.Check(s, {"Entry.Publish", caller.tenant_id, caller.user_id, id,
+    if (auto denial = guards_.Check(s, {"Entry.Publish",
+                                        caller.tenant_id,
+                                        caller.user_id,
+                                        id,
                                         {{"hubKey", loaded.hub.key},
                                          {"hubId", loaded.hub.id},
                                          {"ownerId", e.owner_id},
@@ -395,7 +391,10 @@ Status EntryService::Delete(const identity::Principal& caller, const std::string
   if (loaded.hub.root_entry_id == id)
     return Error::InvalidArgument("entry_is_hub_root",
                                   "The entry is its hub's root entry; set another root entry first.");
-  if (auto denial = guards_.Check(s, {"Entry.Delete", caller.tenant_id, caller.user_id, id,
+  if (auto denial = guards_.Check(s, {"Entry.Delete",
+                                      caller.tenant_id,
+                                      caller.user_id,
+                                      id,
                                       {{"hubKey", loaded.hub.key},
                                        {"ownerId", loaded.entry.owner_id},
                                        {"confirmed", confirmation.confirmed},
@@ -419,7 +418,10 @@ Result<EntryView> EntryService::Publish(const identity::Principal& caller, const
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
   CR_TRY_ASSIGN(auto loaded, LoadEntry(s, caller, id, AccessLevel::kEditor));
-  if (auto denial = guards_.Check(s, {"Entry.Publish", caller.tenant_id, caller.user_id, id,
+  if (auto denial = guards_.Check(s, {"Entry.Publish",
+                                      caller.tenant_id,
+                                      caller.user_id,
+                                      id,
                                       {{"hubKey", loaded.hub.key},
                                        {"hubId", loaded.hub.id},
                                        {"ownerId", loaded.entry.owner_id},
@@ -499,8 +501,8 @@ Result<EntryView> EntryService::SetRoot(const identity::Principal& caller, const
 
 Result<std::vector<SearchResult>> EntryService::Search(const identity::Principal& caller, const std::string& q,
                                                        const std::string& hub_key, int take) const {
-  return SearchAs(caller.tenant_id, caller.user_id, caller.is_global_admin(), DefaultOrgRoleApplies(caller), q,
-                  hub_key, take);
+  return SearchAs(caller.tenant_id, caller.user_id, caller.is_global_admin(), DefaultOrgRoleApplies(caller), q, hub_key,
+                  take);
 }
 
 Result<std::vector<SearchResult>> EntryService::SearchForApplication(const identity::Principal& caller,

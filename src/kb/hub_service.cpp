@@ -2,6 +2,7 @@
 
 #include "core/ids.h"
 #include "core/json_text.h"
+#include "kb/internal/entry_access.h"
 #include "kb/internal/queries.h"
 #include "kb/internal/rows.h"
 #include "storage/session.h"
@@ -10,14 +11,6 @@ namespace credence::kb {
 namespace {
 
 using identity::RequireLevel;
-
-std::optional<Hub> FindHub(storage::TenantSession& s, const std::string& key) {
-  auto rows = s.Run(internal::kHubByKey, {key});
-  if (rows.empty()) return std::nullopt;
-  return internal::HubFromRow(rows.front());
-}
-
-Error HubNotFound() { return Error::NotFound("Hub not found."); }
 
 Status CheckExpiryTemplate(storage::TenantSession& s, const std::optional<std::string>& id) {
   if (id && s.Run(internal::kExpiryTemplateExists, {*id}).empty())
@@ -31,8 +24,8 @@ std::vector<Hub> HubService::List(const identity::Principal& caller) const {
   storage::Session session(db_);
   storage::TenantSession s(session, caller.tenant_id);
   std::vector<Hub> out;
-  for (const auto& row : s.Run(internal::kListViewableHubs,
-                               {caller.user_id, caller.is_global_admin(), DefaultOrgRoleApplies(caller)}))
+  for (const auto& row :
+       s.Run(internal::kListViewableHubs, {caller.user_id, caller.is_global_admin(), DefaultOrgRoleApplies(caller)}))
     out.push_back(internal::HubFromRow(row));
   return out;
 }
@@ -40,8 +33,8 @@ std::vector<Hub> HubService::List(const identity::Principal& caller) const {
 Result<Hub> HubService::Get(const identity::Principal& caller, const std::string& key) const {
   storage::Session session(db_);
   storage::TenantSession s(session, caller.tenant_id);
-  auto hub = FindHub(s, key);
-  if (!hub) return HubNotFound();
+  auto hub = internal::FindHubByKey(s, key);
+  if (!hub) return internal::HubNotFound();
   CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kViewer, "hub"));
   return *hub;
 }
@@ -49,8 +42,8 @@ Result<Hub> HubService::Get(const identity::Principal& caller, const std::string
 Result<HubPermissions> HubService::Permissions(const identity::Principal& caller, const std::string& key) const {
   storage::Session session(db_);
   storage::TenantSession s(session, caller.tenant_id);
-  auto hub = FindHub(s, key);
-  if (!hub) return HubNotFound();
+  auto hub = internal::FindHubByKey(s, key);
+  if (!hub) return internal::HubNotFound();
   const AccessLevel level = HubLevel(s, caller, *hub);
   CR_TRY(RequireLevel(level, AccessLevel::kViewer, "hub"));
   return HubPermissions{level, caller.is_global_admin()};
@@ -60,7 +53,8 @@ Result<Hub> HubService::Create(const identity::Principal& caller, const NewHub& 
   CR_TRY(identity::RequireGlobalAdmin(caller));
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
-  if (FindHub(s, request.key)) return Error::Conflict("hub_key_taken", "A hub with key '" + request.key + "' exists.");
+  if (internal::FindHubByKey(s, request.key))
+    return Error::Conflict("hub_key_taken", "A hub with key '" + request.key + "' exists.");
   CR_TRY(CheckExpiryTemplate(s, request.default_expiry_template_id));
   Hub hub;
   hub.id = NewId();
@@ -85,8 +79,8 @@ Result<Hub> HubService::Update(const identity::Principal& caller, const std::str
                                const HubUpdate& update) const {
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
-  auto hub = FindHub(s, key);
-  if (!hub) return HubNotFound();
+  auto hub = internal::FindHubByKey(s, key);
+  if (!hub) return internal::HubNotFound();
   CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kAdmin, "hub"));
   CR_TRY(CheckExpiryTemplate(s, update.default_expiry_template_id));
   const bool template_changed = hub->default_expiry_template_id != update.default_expiry_template_id;
@@ -96,8 +90,8 @@ Result<Hub> HubService::Update(const identity::Principal& caller, const std::str
   hub->default_org_role = update.default_org_role;
   hub->default_expiry_template_id = update.default_expiry_template_id;
   hub->updated_at = clock_.Now();
-  s.Run(internal::kUpdateHub, {hub->id, hub->name, hub->default_expiry_days, hub->preview_image,
-                               hub->default_org_role, hub->default_expiry_template_id, hub->updated_at});
+  s.Run(internal::kUpdateHub, {hub->id, hub->name, hub->default_expiry_days, hub->preview_image, hub->default_org_role,
+                               hub->default_expiry_template_id, hub->updated_at});
   if (template_changed) s.Run(internal::kRecheckHubEntries, {hub->id, hub->updated_at});
   session.Commit();
   return *hub;
@@ -106,8 +100,8 @@ Result<Hub> HubService::Update(const identity::Principal& caller, const std::str
 Status HubService::Delete(const identity::Principal& caller, const std::string& key) const {
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
-  auto hub = FindHub(s, key);
-  if (!hub) return HubNotFound();
+  auto hub = internal::FindHubByKey(s, key);
+  if (!hub) return internal::HubNotFound();
   CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kViewer, "hub"));
   if (!caller.is_global_admin() && hub->owner_id != caller.user_id)
     return Error::PermissionDenied("Only the hub's owner or a global admin can delete a hub.");
@@ -126,8 +120,8 @@ Result<Hub> HubService::TransferOwnership(const identity::Principal& caller, con
                                           const std::string& new_owner_id) const {
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession s(session, caller.tenant_id);
-  auto hub = FindHub(s, key);
-  if (!hub) return HubNotFound();
+  auto hub = internal::FindHubByKey(s, key);
+  if (!hub) return internal::HubNotFound();
   CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kAdmin, "hub"));
   if (s.Run(internal::kIsActiveMember, {new_owner_id}).empty())
     return Error::Validation({{"newOwnerId", "is not an active user of this tenant"}});

@@ -36,15 +36,13 @@ Grant GrantFromRow(const storage::Row& r) {
   return g;
 }
 
-Error HubNotFound() { return Error::NotFound("Hub not found."); }
-
 // The hub with id `hub_id`, when the caller has at least `needed` on it:
 // 404 when it is not in the tenant or the caller cannot view it, 403 when
 // the caller's level is short.
 Result<Hub> LoadHub(storage::TenantSession& s, const identity::Principal& caller, const std::string& hub_id,
                     AccessLevel needed) {
   auto rows = s.Run(internal::kHubById, {hub_id});
-  if (rows.empty()) return HubNotFound();
+  if (rows.empty()) return internal::HubNotFound();
   Hub hub = internal::HubFromRow(rows.front());
   CR_TRY(RequireLevel(HubLevel(s, caller, hub), needed, "hub"));
   return hub;
@@ -240,8 +238,8 @@ Status MembershipService::Revoke(const identity::Principal& caller, const std::s
   CR_TRY(internal::LoadEntry(s, caller, entry_id, AccessLevel::kEditor));
   if (s.Run(internal::kDeleteEntryPermission, {entry_id, permission_id}).affected() == 0)
     return Error::NotFound("Permission not found.");
-  audit_.Record(s, identity::AuditOf(caller, "entry.permission_revoked", {"entry", entry_id},
-                                     {{"permissionId", permission_id}}));
+  audit_.Record(
+      s, identity::AuditOf(caller, "entry.permission_revoked", {"entry", entry_id}, {{"permissionId", permission_id}}));
   session.Commit();
   return Ok();
 }

@@ -16,13 +16,6 @@ namespace json = boost::json;
 
 bool IsChatType(std::string_view type) { return type == kTypeSlack || type == kTypeTeams; }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
 }  // namespace
 
 const std::vector<std::string>& ChannelTypes() {
@@ -41,14 +34,14 @@ bool IsHttpUrl(std::string_view s) {
   if (s.empty() || s.size() > kMaxUrlLength) return false;
   auto parsed = boost::urls::parse_absolute_uri(s);
   if (!parsed) return false;
-  const std::string scheme = Lower(parsed->scheme());
+  const std::string scheme = AsciiLower(parsed->scheme());
   return (scheme == "http" || scheme == "https") && parsed->has_authority() && !parsed->encoded_host().empty();
 }
 
 std::string UrlHost(std::string_view url) {
   auto parsed = boost::urls::parse_absolute_uri(url);
   if (!parsed || !parsed->has_authority()) return "";
-  return Lower(parsed->host());
+  return AsciiLower(parsed->host());
 }
 
 Status ValidateChannelInput(ChannelInput& input) {

@@ -16,7 +16,7 @@ namespace credence::platform {
 namespace json = boost::json;
 namespace {
 
-constexpr std::string_view kKind = "blockheuristic";
+constexpr std::string_view kBlockHeuristicsKind = "blockheuristic";
 
 bool IsClassName(std::string_view s) {
   if (s.empty() || s.size() > 50 || s.front() < 'a' || s.front() > 'z') return false;
@@ -209,7 +209,7 @@ Result<std::vector<BlockHeuristic>> BlockHeuristicService::List(const identity::
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);
   std::vector<BlockHeuristic> out;
-  for (const auto& item : internal::ListItems(tenant, kKind)) out.push_back(FromItem(item));
+  for (const auto& item : internal::ListItems(tenant, kBlockHeuristicsKind)) out.push_back(FromItem(item));
   Sort(out);
   return out;
 }
@@ -218,7 +218,7 @@ Result<BlockHeuristic> BlockHeuristicService::Get(const identity::Principal& cal
   CR_TRY(identity::RequireUser(caller));
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);
-  auto item = internal::GetItem(tenant, kKind, id);
+  auto item = internal::GetItem(tenant, kBlockHeuristicsKind, id);
   if (!item) return NotFound();
   return FromItem(*item);
 }
@@ -231,10 +231,10 @@ Result<BlockHeuristic> BlockHeuristicService::Create(const identity::Principal& 
   h.created_at = h.updated_at = clock_.Now();
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  if (internal::FindItemByName(tenant, kKind, h.name)) return NameTaken(h.name);
-  if (internal::ListItems(tenant, kKind).size() >= kMaxHeuristicsPerTenant)
+  if (internal::FindItemByName(tenant, kBlockHeuristicsKind, h.name)) return NameTaken(h.name);
+  if (internal::ListItems(tenant, kBlockHeuristicsKind).size() >= kMaxHeuristicsPerTenant)
     return Error::Conflict("too_many_heuristics", "A tenant has at most 200 block-type heuristics.");
-  internal::InsertItem(tenant, kKind, {h.id, h.name, "", BodyOf(h), h.created_at, h.updated_at});
+  internal::InsertItem(tenant, kBlockHeuristicsKind, {h.id, h.name, "", BodyOf(h), h.created_at, h.updated_at});
   audit_.Record(tenant, identity::AuditOf(caller, "blockheuristic.created", {"blockheuristic", h.id}, Summary(h)));
   session.Commit();
   return h;
@@ -246,13 +246,14 @@ Result<BlockHeuristic> BlockHeuristicService::Update(const identity::Principal& 
   CR_TRY_ASSIGN(auto h, Validated(input));
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  auto existing = internal::GetItem(tenant, kKind, id);
+  auto existing = internal::GetItem(tenant, kBlockHeuristicsKind, id);
   if (!existing) return NotFound();
-  if (auto other = internal::FindItemByName(tenant, kKind, h.name); other && *other != id) return NameTaken(h.name);
+  if (auto other = internal::FindItemByName(tenant, kBlockHeuristicsKind, h.name); other && *other != id)
+    return NameTaken(h.name);
   h.id = id;
   h.created_at = existing->created_at;
   h.updated_at = clock_.Now();
-  internal::UpdateItem(tenant, kKind, {h.id, h.name, "", BodyOf(h), h.created_at, h.updated_at});
+  internal::UpdateItem(tenant, kBlockHeuristicsKind, {h.id, h.name, "", BodyOf(h), h.created_at, h.updated_at});
   audit_.Record(tenant, identity::AuditOf(caller, "blockheuristic.updated", {"blockheuristic", h.id}, Summary(h)));
   session.Commit();
   return h;
@@ -262,9 +263,9 @@ Status BlockHeuristicService::Delete(const identity::Principal& caller, const st
   CR_TRY(identity::RequireGlobalAdmin(caller));
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  auto existing = internal::GetItem(tenant, kKind, id);
+  auto existing = internal::GetItem(tenant, kBlockHeuristicsKind, id);
   if (!existing) return NotFound();
-  internal::DeleteItem(tenant, kKind, id);
+  internal::DeleteItem(tenant, kBlockHeuristicsKind, id);
   audit_.Record(
       tenant, identity::AuditOf(caller, "blockheuristic.deleted", {"blockheuristic", id}, {{"name", existing->name}}));
   session.Commit();

@@ -14,7 +14,7 @@ namespace credence::platform {
 namespace json = boost::json;
 namespace {
 
-constexpr std::string_view kKind = "glossary";
+constexpr std::string_view kGlossariesKind = "glossary";
 
 // ---- CSV ----
 
@@ -261,8 +261,8 @@ Glossary FromItem(const internal::ConfigItem& item, bool with_terms) {
   return g;
 }
 
-Error NotFound() { return Error::NotFound("Glossary not found."); }
-Error NameTaken(const std::string& name) {
+Error GlossariesNotFound() { return Error::NotFound("Glossary not found."); }
+Error GlossariesNameTaken(const std::string& name) {
   return Error::Conflict("glossary_name_taken", "A glossary named '" + name + "' already exists.");
 }
 
@@ -408,7 +408,7 @@ Result<std::vector<Glossary>> GlossaryService::List(const identity::Principal& c
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);
   std::vector<Glossary> out;
-  for (const auto& item : internal::ListItems(tenant, kKind)) out.push_back(FromItem(item, false));
+  for (const auto& item : internal::ListItems(tenant, kGlossariesKind)) out.push_back(FromItem(item, false));
   return out;
 }
 
@@ -416,8 +416,8 @@ Result<Glossary> GlossaryService::Get(const identity::Principal& caller, const s
   CR_TRY(identity::RequireUser(caller));
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);
-  auto item = internal::GetItem(tenant, kKind, id);
-  if (!item) return NotFound();
+  auto item = internal::GetItem(tenant, kGlossariesKind, id);
+  if (!item) return GlossariesNotFound();
   return FromItem(*item, true);
 }
 
@@ -428,8 +428,9 @@ Result<Glossary> GlossaryService::Create(const identity::Principal& caller, cons
   g.created_at = g.updated_at = clock_.Now();
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  if (internal::FindItemByName(tenant, kKind, g.name)) return NameTaken(g.name);
-  internal::InsertItem(tenant, kKind, {g.id, g.name, g.source_language, BodyOf(g), g.created_at, g.updated_at});
+  if (internal::FindItemByName(tenant, kGlossariesKind, g.name)) return GlossariesNameTaken(g.name);
+  internal::InsertItem(tenant, kGlossariesKind,
+                       {g.id, g.name, g.source_language, BodyOf(g), g.created_at, g.updated_at});
   audit_.Record(tenant, identity::AuditOf(caller, "glossary.created", {"glossary", g.id},
                                           {{"name", g.name}, {"terms", g.terms.size()}}));
   session.Commit();
@@ -442,13 +443,15 @@ Result<Glossary> GlossaryService::Update(const identity::Principal& caller, cons
   CR_TRY_ASSIGN(auto g, Validated(input));
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  auto existing = internal::GetItem(tenant, kKind, id);
-  if (!existing) return NotFound();
-  if (auto other = internal::FindItemByName(tenant, kKind, g.name); other && *other != id) return NameTaken(g.name);
+  auto existing = internal::GetItem(tenant, kGlossariesKind, id);
+  if (!existing) return GlossariesNotFound();
+  if (auto other = internal::FindItemByName(tenant, kGlossariesKind, g.name); other && *other != id)
+    return GlossariesNameTaken(g.name);
   g.id = id;
   g.created_at = existing->created_at;
   g.updated_at = clock_.Now();
-  internal::UpdateItem(tenant, kKind, {g.id, g.name, g.source_language, BodyOf(g), g.created_at, g.updated_at});
+  internal::UpdateItem(tenant, kGlossariesKind,
+                       {g.id, g.name, g.source_language, BodyOf(g), g.created_at, g.updated_at});
   audit_.Record(tenant, identity::AuditOf(caller, "glossary.updated", {"glossary", g.id},
                                           {{"name", g.name}, {"terms", g.terms.size()}}));
   session.Commit();
@@ -459,9 +462,9 @@ Status GlossaryService::Delete(const identity::Principal& caller, const std::str
   CR_TRY(identity::RequireGlobalAdmin(caller));
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  auto existing = internal::GetItem(tenant, kKind, id);
-  if (!existing) return NotFound();
-  internal::DeleteItem(tenant, kKind, id);
+  auto existing = internal::GetItem(tenant, kGlossariesKind, id);
+  if (!existing) return GlossariesNotFound();
+  internal::DeleteItem(tenant, kGlossariesKind, id);
   audit_.Record(tenant, identity::AuditOf(caller, "glossary.deleted", {"glossary", id}, {{"name", existing->name}}));
   session.Commit();
   return Ok();
@@ -473,8 +476,8 @@ Result<Glossary> GlossaryService::Import(const identity::Principal& caller, cons
   CR_TRY(identity::RequireGlobalAdmin(caller));
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  auto existing = internal::GetItem(tenant, kKind, id);
-  if (!existing) return NotFound();
+  auto existing = internal::GetItem(tenant, kGlossariesKind, id);
+  if (!existing) return GlossariesNotFound();
   Glossary g = FromItem(*existing, true);
   if (replace) g.terms.clear();
   for (const auto& t : terms) {
@@ -488,7 +491,8 @@ Result<Glossary> GlossaryService::Import(const identity::Principal& caller, cons
   if (auto errors = CheckTerms(g.terms, "terms"); !errors.empty()) return Error::Validation(std::move(errors));
   g.term_count = g.terms.size();
   g.updated_at = clock_.Now();
-  internal::UpdateItem(tenant, kKind, {g.id, g.name, g.source_language, BodyOf(g), g.created_at, g.updated_at});
+  internal::UpdateItem(tenant, kGlossariesKind,
+                       {g.id, g.name, g.source_language, BodyOf(g), g.created_at, g.updated_at});
   audit_.Record(tenant, identity::AuditOf(caller, "glossary.imported", {"glossary", g.id},
                                           {{"format", format},
                                            {"mode", replace ? "replace" : "merge"},
@@ -502,7 +506,7 @@ Status GlossaryService::Sync(const identity::Principal& caller, const std::strin
   CR_TRY(identity::RequireGlobalAdmin(caller));
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);
-  if (!internal::GetItem(tenant, kKind, id)) return NotFound();
+  if (!internal::GetItem(tenant, kGlossariesKind, id)) return GlossariesNotFound();
   return Error::Conflict("no_translation_provider",
                          "No machine-translation provider is configured for this tenant; glossaries can be pushed "
                          "once machine translation is available.");
@@ -536,7 +540,7 @@ Status GlossaryService::RecordProviderGlossary(const identity::Principal& caller
   CR_TRY(identity::RequireGlobalAdmin(caller));
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  if (!internal::GetItem(tenant, kKind, id)) return NotFound();
+  if (!internal::GetItem(tenant, kGlossariesKind, id)) return GlossariesNotFound();
   tenant.Run(kDeleteProviderGlossaryId, {id, std::string(provider)});
   tenant.Run(kInsertProviderGlossaryId, {id, std::string(provider), provider_glossary_id, clock_.Now()});
   session.Commit();

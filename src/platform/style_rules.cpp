@@ -14,7 +14,7 @@ namespace credence::platform {
 namespace json = boost::json;
 namespace {
 
-constexpr std::string_view kKind = "stylerule";
+constexpr std::string_view kStyleRulesKind = "stylerule";
 
 json::object BodyOf(const StyleRule& r) {
   json::array alternatives;
@@ -31,7 +31,7 @@ json::object BodyOf(const StyleRule& r) {
   return body;
 }
 
-StyleRule FromItem(const internal::ConfigItem& item) {
+StyleRule StyleRulesFromItem(const internal::ConfigItem& item) {
   StyleRule r;
   r.id = item.id;
   r.name = item.name;
@@ -98,8 +98,8 @@ Result<StyleRule> Validated(const StyleRule& input) {
   return r;
 }
 
-Error NotFound() { return Error::NotFound("Style rule not found."); }
-Error NameTaken(const std::string& name) {
+Error StyleRulesNotFound() { return Error::NotFound("Style rule not found."); }
+Error StyleRulesNameTaken(const std::string& name) {
   return Error::Conflict("style_rule_name_taken", "A style rule named '" + name + "' already exists.");
 }
 
@@ -178,8 +178,8 @@ std::vector<StyleMatch> CheckStyle(const std::vector<StyleRule>& rules, const st
 
 std::vector<StyleRule> StyleRulesIn(storage::TenantSession& tx, const std::string& language) {
   std::vector<StyleRule> out;
-  for (const auto& item : internal::ListItems(tx, kKind))
-    if (item.language == language) out.push_back(FromItem(item));
+  for (const auto& item : internal::ListItems(tx, kStyleRulesKind))
+    if (item.language == language) out.push_back(StyleRulesFromItem(item));
   return out;
 }
 
@@ -194,8 +194,8 @@ Result<std::vector<StyleRule>> StyleRuleService::List(const identity::Principal&
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);
   std::vector<StyleRule> out;
-  for (const auto& item : internal::ListItems(tenant, kKind))
-    if (!code || item.language == *code) out.push_back(FromItem(item));
+  for (const auto& item : internal::ListItems(tenant, kStyleRulesKind))
+    if (!code || item.language == *code) out.push_back(StyleRulesFromItem(item));
   std::stable_sort(out.begin(), out.end(),
                    [](const StyleRule& a, const StyleRule& b) { return a.language < b.language; });
   return out;
@@ -205,9 +205,9 @@ Result<StyleRule> StyleRuleService::Get(const identity::Principal& caller, const
   CR_TRY(identity::RequireUser(caller));
   storage::Session session(db_, storage::TxMode::kRead);
   storage::TenantSession tenant(session, caller.tenant_id);
-  auto item = internal::GetItem(tenant, kKind, id);
-  if (!item) return NotFound();
-  return FromItem(*item);
+  auto item = internal::GetItem(tenant, kStyleRulesKind, id);
+  if (!item) return StyleRulesNotFound();
+  return StyleRulesFromItem(*item);
 }
 
 Result<StyleRule> StyleRuleService::Create(const identity::Principal& caller, const StyleRule& input) const {
@@ -217,10 +217,10 @@ Result<StyleRule> StyleRuleService::Create(const identity::Principal& caller, co
   r.created_at = r.updated_at = clock_.Now();
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  if (internal::FindItemByName(tenant, kKind, r.name)) return NameTaken(r.name);
-  if (internal::ListItems(tenant, kKind).size() >= kMaxStyleRulesPerTenant)
+  if (internal::FindItemByName(tenant, kStyleRulesKind, r.name)) return StyleRulesNameTaken(r.name);
+  if (internal::ListItems(tenant, kStyleRulesKind).size() >= kMaxStyleRulesPerTenant)
     return Error::Conflict("too_many_style_rules", "A tenant has at most 1000 style rules.");
-  internal::InsertItem(tenant, kKind, {r.id, r.name, r.language, BodyOf(r), r.created_at, r.updated_at});
+  internal::InsertItem(tenant, kStyleRulesKind, {r.id, r.name, r.language, BodyOf(r), r.created_at, r.updated_at});
   audit_.Record(tenant, identity::AuditOf(caller, "stylerule.created", {"stylerule", r.id}, Summary(r)));
   session.Commit();
   return r;
@@ -232,13 +232,14 @@ Result<StyleRule> StyleRuleService::Update(const identity::Principal& caller, co
   CR_TRY_ASSIGN(auto r, Validated(input));
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  auto existing = internal::GetItem(tenant, kKind, id);
-  if (!existing) return NotFound();
-  if (auto other = internal::FindItemByName(tenant, kKind, r.name); other && *other != id) return NameTaken(r.name);
+  auto existing = internal::GetItem(tenant, kStyleRulesKind, id);
+  if (!existing) return StyleRulesNotFound();
+  if (auto other = internal::FindItemByName(tenant, kStyleRulesKind, r.name); other && *other != id)
+    return StyleRulesNameTaken(r.name);
   r.id = id;
   r.created_at = existing->created_at;
   r.updated_at = clock_.Now();
-  internal::UpdateItem(tenant, kKind, {r.id, r.name, r.language, BodyOf(r), r.created_at, r.updated_at});
+  internal::UpdateItem(tenant, kStyleRulesKind, {r.id, r.name, r.language, BodyOf(r), r.created_at, r.updated_at});
   audit_.Record(tenant, identity::AuditOf(caller, "stylerule.updated", {"stylerule", r.id}, Summary(r)));
   session.Commit();
   return r;
@@ -248,9 +249,9 @@ Status StyleRuleService::Delete(const identity::Principal& caller, const std::st
   CR_TRY(identity::RequireGlobalAdmin(caller));
   storage::Session session(db_, storage::TxMode::kWrite);
   storage::TenantSession tenant(session, caller.tenant_id);
-  auto existing = internal::GetItem(tenant, kKind, id);
-  if (!existing) return NotFound();
-  internal::DeleteItem(tenant, kKind, id);
+  auto existing = internal::GetItem(tenant, kStyleRulesKind, id);
+  if (!existing) return StyleRulesNotFound();
+  internal::DeleteItem(tenant, kStyleRulesKind, id);
   audit_.Record(tenant, identity::AuditOf(caller, "stylerule.deleted", {"stylerule", id}, {{"name", existing->name}}));
   session.Commit();
   return Ok();

@@ -12,7 +12,7 @@ namespace credence::plugins {
 namespace json = boost::json;
 namespace {
 
-Approval FromRow(const storage::Row& r) {
+Approval ApprovalsFromRow(const storage::Row& r) {
   return {r.Text(0), r.Text(1), r.Text(2), r.Text(3), r.Int(4), r.Text(5), r.Text(6), r.Int(7), r.Text(8)};
 }
 
@@ -47,7 +47,7 @@ Result<std::vector<Approval>> ApprovalService::List(const identity::Principal& c
   CR_TRY(RequireEnabled(tx));
   CR_TRY(kb::RequireEntryAccess(tx, caller, entry_id, kb::AccessLevel::kViewer));
   std::vector<Approval> out;
-  for (const auto& row : tx.Run(internal::kApprovalsOfEntry, {entry_id})) out.push_back(FromRow(row));
+  for (const auto& row : tx.Run(internal::kApprovalsOfEntry, {entry_id})) out.push_back(ApprovalsFromRow(row));
   return out;
 }
 
@@ -79,7 +79,7 @@ Result<Approval> ApprovalService::Decide(const identity::Principal& caller, cons
   CR_TRY(RequireEnabled(tx));
   auto rows = tx.Run(internal::kApprovalById, {approval_id});
   if (rows.empty()) return Error::NotFound("Approval request not found.");
-  Approval a = FromRow(rows.front());
+  Approval a = ApprovalsFromRow(rows.front());
   CR_TRY_ASSIGN(auto entry, kb::EntryWithAccess(tx, caller, a.entry_id, kb::AccessLevel::kEditor));
   if (caller.user_id == entry.first.owner_id || caller.user_id == a.requested_by)
     return Error{ErrorKind::kPermissionDenied,
@@ -111,7 +111,7 @@ std::optional<kb::GuardDenial> ApprovalGuard(storage::TenantSession& tx, const j
   auto rows = tx.Run(internal::kApprovalsOfEntry, {context.entity_id});
   std::string state = "none";
   if (!rows.empty()) {
-    const Approval latest = FromRow(rows.front());
+    const Approval latest = ApprovalsFromRow(rows.front());
     if (latest.status == "Approved" && latest.decided_at >= content_updated_at) return std::nullopt;
     state = latest.status == "Approved" ? "Outdated" : latest.status;
   }

@@ -70,13 +70,6 @@ void Smaller(json::object& into, const json::object& from, std::string_view key)
     into[key] = add->as_int64();
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
 std::vector<std::string> Strings(const json::object& settings, std::string_view key) {
   std::vector<std::string> out;
   if (const auto* v = settings.if_contains(key); v && v->is_array())
@@ -106,7 +99,7 @@ std::optional<kb::GuardDenial> ContentRulesGuard(const json::object& rules, cons
         if (node.is_object())
           if (const auto* type = node.as_object().if_contains("type");
               type && type->is_string() && type->as_string() == "heading")
-            headings.push_back(Lower(Trim(node_text)));
+            headings.push_back(AsciiLower(Trim(node_text)));
       }
 
   if (const int64_t max = Integer(rules, "maxTitleLength"); max > 0) {
@@ -125,16 +118,16 @@ std::optional<kb::GuardDenial> ContentRulesGuard(const json::object& rules, cons
           "The entry has " + std::to_string(n) + " characters; at most " + std::to_string(max) + " are allowed.",
           {{"length", n}, {"maxTextLength", max}});
   }
-  const std::string lower = Lower(text);
+  const std::string lower = AsciiLower(text);
   json::array found;
   for (const auto& term : Strings(rules, "forbiddenTerms"))
-    if (lower.find(Lower(term)) != std::string::npos) found.push_back(json::string(term));
+    if (lower.find(AsciiLower(term)) != std::string::npos) found.push_back(json::string(term));
   if (!found.empty())
     return Deny("forbidden_term", "The entry uses a forbidden term: " + std::string(found.front().as_string()) + ".",
                 {{"terms", found}});
   json::array missing;
   for (const auto& h : Strings(rules, "requiredHeadings"))
-    if (std::find(headings.begin(), headings.end(), Lower(Trim(h))) == headings.end())
+    if (std::find(headings.begin(), headings.end(), AsciiLower(Trim(h))) == headings.end())
       missing.push_back(json::string(h));
   if (!missing.empty())
     return Deny("required_heading_missing",

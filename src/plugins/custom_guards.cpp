@@ -19,7 +19,7 @@ namespace credence::plugins {
 namespace json = boost::json;
 namespace {
 
-CustomGuard FromRow(const storage::Row& r) {
+CustomGuard CustomGuardsFromRow(const storage::Row& r) {
   CustomGuard g;
   g.id = r.Text(0);
   g.kind = r.Text(1) == "hook" ? CustomGuardKind::kHook : CustomGuardKind::kScript;
@@ -93,7 +93,7 @@ std::vector<CustomGuard> EnabledCustomGuards(storage::TenantSession& tx, CustomG
                                              const std::string& action) {
   std::vector<CustomGuard> out;
   for (const auto& row : tx.Run(internal::kEnabledCustomGuards, {CustomGuardKindName(kind), action}))
-    out.push_back(FromRow(row));
+    out.push_back(CustomGuardsFromRow(row));
   return out;
 }
 
@@ -105,7 +105,7 @@ Result<std::vector<CustomGuard>> CustomGuardService::List(const identity::Princi
   CR_TRY(RequireEnabled(tx, kind));
   std::vector<CustomGuard> out;
   for (const auto& row : tx.Run(internal::kCustomGuardsOfKind, {CustomGuardKindName(kind)}))
-    out.push_back(FromRow(row));
+    out.push_back(CustomGuardsFromRow(row));
   return out;
 }
 
@@ -142,7 +142,7 @@ Result<CustomGuard> CustomGuardService::UpdateScript(const identity::Principal& 
   const TimeMs now = clock_.Now();
   if (tx.Run(internal::kUpdateScript, {id, Trim(input.name), input.action, input.source, now}).affected() == 0)
     return NotFound(CustomGuardKind::kScript);
-  auto g = FromRow(tx.Run(internal::kCustomGuardById, {"script", id}).front());
+  auto g = CustomGuardsFromRow(tx.Run(internal::kCustomGuardById, {"script", id}).front());
   audit_.Record(
       tx, identity::AuditOf(caller, "plugin.guard_script_updated", {"guard_script", id}, {{"version", g.version}}));
   session.Commit();
@@ -183,7 +183,7 @@ Result<CustomGuard> CustomGuardService::SetEnabled(const identity::Principal& ca
   CR_TRY(RequireEnabled(tx, kind));
   if (tx.Run(internal::kSetCustomGuardEnabled, {CustomGuardKindName(kind), id, enabled, clock_.Now()}).affected() == 0)
     return NotFound(kind);
-  auto g = FromRow(tx.Run(internal::kCustomGuardById, {CustomGuardKindName(kind), id}).front());
+  auto g = CustomGuardsFromRow(tx.Run(internal::kCustomGuardById, {CustomGuardKindName(kind), id}).front());
   const std::string target = kind == CustomGuardKind::kScript ? "guard_script" : "admission_hook";
   audit_.Record(tx, identity::AuditOf(caller, AuditPrefix(kind) + (enabled ? "enabled" : "disabled"), {target, id}));
   session.Commit();
@@ -214,7 +214,7 @@ Result<ScriptTestResult> CustomGuardService::TestScript(const identity::Principa
     CR_TRY(RequireEnabled(tx, CustomGuardKind::kScript));
     auto rows = tx.Run(internal::kCustomGuardById, {"script", id});
     if (rows.empty()) return NotFound(CustomGuardKind::kScript);
-    g = FromRow(rows.front());
+    g = CustomGuardsFromRow(rows.front());
     for (const auto& i : ReadInstallations(tx, true))
       if (i.plugin_id == "script-guards") settings = i.settings;
   }

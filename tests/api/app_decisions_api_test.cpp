@@ -18,12 +18,6 @@ namespace {
 
 namespace json = boost::json;
 
-std::vector<std::string> Codes(const json::value& result) {
-  std::vector<std::string> out;
-  for (const auto& r : result.at("reasons").as_array()) out.push_back(Str(r, "code"));
-  return out;
-}
-
 class AppDecisions : public ClockedApiTest {
  protected:
   struct World {
@@ -33,15 +27,17 @@ class AppDecisions : public ClockedApiTest {
 
   World Make(const std::string& prefix) {
     World w{CreateTenant(api(), prefix), ""};
-    EXPECT_EQ(api().Post("/api/hubs", {{"key", "kb"}, {"name", "KB"}, {"defaultExpiryDays", 365},
-                                       {"defaultOrgRole", "Editor"}},
-                         w.t.token("admin"))
+    EXPECT_EQ(api()
+                  .Post("/api/hubs",
+                        {{"key", "kb"}, {"name", "KB"}, {"defaultExpiryDays", 365}, {"defaultOrgRole", "Editor"}},
+                        w.t.token("admin"))
                   .status,
               201);
     w.entry = Str(MakeEntry(api(), w.t.token("editor"), "kb", "refunds", {"Refunds take 5 days."}), "id");
     EXPECT_EQ(api().Post("/api/entries/" + w.entry + "/publish", json::object{}, w.t.token("editor")).status, 200);
-    EXPECT_EQ(api().Post("/api/entries/" + w.entry + "/review", {{"reviewType", "FullReview"}, {"timeSpentSeconds", 60}},
-                         w.t.token("editor"))
+    EXPECT_EQ(api()
+                  .Post("/api/entries/" + w.entry + "/review", {{"reviewType", "FullReview"}, {"timeSpentSeconds", 60}},
+                        w.t.token("editor"))
                   .status,
               200);
     return w;
@@ -50,9 +46,10 @@ class AppDecisions : public ClockedApiTest {
   // Registers an app and mints a key for it; returns {app id, secret}.
   std::pair<std::string, std::string> App(const TestTenant& t, const std::string& name, const std::string& channel,
                                           json::object policy = {}) {
-    auto app = api().Post("/trust-admin/apps",
-                          {{"name", name}, {"channel", channel}, {"risk", "high"}, {"defaultPolicy", std::move(policy)}},
-                          t.token("admin"));
+    auto app =
+        api().Post("/trust-admin/apps",
+                   {{"name", name}, {"channel", channel}, {"risk", "high"}, {"defaultPolicy", std::move(policy)}},
+                   t.token("admin"));
     EXPECT_EQ(app.status, 201) << app.body;
     const std::string id = Str(app.Json(), "id");
     auto key = api().Post("/trust-admin/apps/" + id + "/keys",
@@ -100,8 +97,9 @@ TEST_F(AppDecisions, AnotherChannelThanTheAppsIsJudgedByTheStricterOne) {
   auto w = Make("appdec-channel");
   const std::string source = "entry:" + w.entry;
   // Internal-only content: fine for an internal app, blocked on a customer-facing channel.
-  ASSERT_EQ(api().Put("/trust-admin/policies/sources?sourceId=entry%3A" + w.entry, {{"internalOnly", true}},
-                      w.t.token("admin"))
+  ASSERT_EQ(api()
+                .Put("/trust-admin/policies/sources?sourceId=entry%3A" + w.entry, {{"internalOnly", true}},
+                     w.t.token("admin"))
                 .status,
             200);
   auto [internal_id, internal_key] = App(w.t, "Helpdesk", "internal");
@@ -141,9 +139,10 @@ TEST_F(AppDecisions, TheLedgerKeepsTheAppAsItWasAndChangesApplyToTheNextDecision
   const std::string first_id = Str(first.Json(), "decisionId");
 
   // The app changes: a new name, a stricter policy.
-  auto changed = api().Patch("/trust-admin/apps/" + app_id,
-                             json::object{{"name", "Helpdesk v2"}, {"defaultPolicy", json::object{{"aiRetrievable", false}}}},
-                             w.t.token("admin"));
+  auto changed =
+      api().Patch("/trust-admin/apps/" + app_id,
+                  json::object{{"name", "Helpdesk v2"}, {"defaultPolicy", json::object{{"aiRetrievable", false}}}},
+                  w.t.token("admin"));
   ASSERT_EQ(changed.status, 200) << changed.body;
   auto second = Evaluate(secret, source);
   ASSERT_EQ(second.status, 200) << second.body;

@@ -27,16 +27,15 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
-constexpr char kForm[] = "application/x-www-form-urlencoded";
+constexpr char kAppsForm[] = "application/x-www-form-urlencoded";
 
-struct Key {
+struct AppsKey {
   std::string id;
   std::string client_id;
   std::string secret;
 };
 
-std::string Base64UrlDecode(const std::string& in) {
+std::string AppsBase64UrlDecode(const std::string& in) {
   static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
   std::string out;
   uint32_t buffer = 0;
@@ -57,13 +56,7 @@ std::string Base64UrlDecode(const std::string& in) {
 // The claims of a JWT, decoded without verifying it.
 json::object Claims(const std::string& token) {
   const auto a = token.find('.'), b = token.rfind('.');
-  return json::parse(Base64UrlDecode(token.substr(a + 1, b - a - 1))).as_object();
-}
-
-std::vector<std::string> Strings(const json::value& array) {
-  std::vector<std::string> out;
-  for (const auto& v : array.as_array()) out.emplace_back(v.as_string());
-  return out;
+  return json::parse(AppsBase64UrlDecode(token.substr(a + 1, b - a - 1))).as_object();
 }
 
 // The events of a key's history, in order.
@@ -98,8 +91,8 @@ class Apps : public ClockedApiTest {
   Response MintResponse(const TestTenant& t, const std::string& app_id, json::object body) {
     return api().Post("/trust-admin/apps/" + app_id + "/keys", body, t.token("admin"));
   }
-  Key Mint(const TestTenant& t, const std::string& app_id, const std::string& name = "prod", double days = 30,
-           json::value scopes = nullptr) {
+  AppsKey Mint(const TestTenant& t, const std::string& app_id, const std::string& name = "prod", double days = 30,
+               json::value scopes = nullptr) {
     json::object body{{"name", name}, {"expiresAt", Ahead(days)}};
     if (!scopes.is_null()) body["scopes"] = scopes;
     auto r = MintResponse(t, app_id, body);
@@ -127,12 +120,12 @@ class Apps : public ClockedApiTest {
     return out;
   }
 
-  Response TokenResponse(const Key& key) {
+  Response TokenResponse(const AppsKey& key) {
     return api().Send("POST", "/connect/token",
                       "grant_type=client_credentials&client_id=" + key.client_id + "&client_secret=" + key.secret, "",
-                      {{"Content-Type", kForm}});
+                      {{"Content-Type", kAppsForm}});
   }
-  std::string TokenFor(const Key& key) {
+  std::string TokenFor(const AppsKey& key) {
     auto r = TokenResponse(key);
     EXPECT_EQ(r.status, 200) << r.body;
     return r.status == 200 ? Str(r.Json(), "access_token") : "";
@@ -159,7 +152,7 @@ class Apps : public ClockedApiTest {
 };
 
 // An RFC 6749 error of the token endpoint.
-void ExpectOAuthError(const Response& r, int status, const std::string& error) {
+void AppsExpectOAuthError(const Response& r, int status, const std::string& error) {
   EXPECT_EQ(r.status, status) << r.body;
   if (r.status == status) {
     EXPECT_EQ(Str(r.Json(), "error"), error) << r.body;
@@ -370,8 +363,8 @@ TEST_F(Apps, ArchiveRevokesEveryKeyAndKeepsTheHistory) {
   auto t = CreateTenant(api(), "app");
   SetServerTime(api(), "2031-02-01T00:00:00Z");
   const std::string id = RegisterId(t, "Retired bot");
-  const Key live = Mint(t, id, "live");
-  const Key disabled = Mint(t, id, "disabled");
+  const AppsKey live = Mint(t, id, "live");
+  const AppsKey disabled = Mint(t, id, "disabled");
   ASSERT_EQ(KeyAction(t, id, disabled.id, "disable").status, 200);
   const std::string token = TokenFor(live);
   const std::string decision = DecisionOf(live.secret, {"wiki:unknown"});
@@ -384,9 +377,9 @@ TEST_F(Apps, ArchiveRevokesEveryKeyAndKeepsTheHistory) {
   EXPECT_EQ(Str(archived.Json(), "archivedBy"), t.user_ids.at("admin"));
 
   // The keys stop working at once, both as keys and at the token endpoint.
-  for (const Key& k : {live, disabled}) {
+  for (const AppsKey& k : {live, disabled}) {
     ExpectProblem(WhoAmI(k.secret), 401, "invalid_token");
-    ExpectOAuthError(TokenResponse(k), 401, "invalid_client");
+    AppsExpectOAuthError(TokenResponse(k), 401, "invalid_client");
   }
   // A token issued before stays valid until its exp, as for revoked tenant keys.
   EXPECT_EQ(WhoAmI(token).status, 200);
@@ -508,11 +501,12 @@ TEST_F(Apps, MintRequiresAnExpiryWithinTheMaximumLifetime) {
 TEST_F(Apps, MaximumLifetimeIsAServerFlag) {
   auto t = CreateTenant(api(), "key");
   const std::string id = RegisterId(t, "Bot");
-  ServerProcess second(ServerOptions{
-      .dev = true, .extra_args = {"--database", SharedServer().database_url(), "--app-key-max-days", "30",
-      // A second node of the same deployment shares the chain-signing key
-      // (docs/trust.md); with a key of its own it would retire the first's.
-      "--chain-signing-key", SharedServer().data_dir() + "/chain-signing-key.pem"}});
+  ServerProcess second(
+      ServerOptions{.dev = true,
+                    .extra_args = {"--database", SharedServer().database_url(), "--app-key-max-days", "30",
+                                   // A second node of the same deployment shares the chain-signing key
+                                   // (docs/trust.md); with a key of its own it would retire the first's.
+                                   "--chain-signing-key", SharedServer().data_dir() + "/chain-signing-key.pem"}});
   HttpClient other(second.base_url());
   // That server runs on the system clock.
   const std::optional<TimeMs> now =
@@ -537,7 +531,7 @@ TEST_F(Apps, KeysAuthenticateDirectlyAndThroughTheTokenEndpoint) {
   auto t = CreateTenant(api(), "key");
   SetServerTime(api(), "2031-04-01T08:00:00Z");
   const std::string id = RegisterId(t, "Bot");
-  const Key key = Mint(t, id, "prod", 0.5);  // expires at 20:00
+  const AppsKey key = Mint(t, id, "prod", 0.5);  // expires at 20:00
 
   for (const auto& who : {WhoAmI(key.secret), WhoAmIByHeader(key.secret)}) {
     ASSERT_EQ(who.status, 200) << who.body;
@@ -571,8 +565,8 @@ TEST_F(Apps, KeysAuthenticateDirectlyAndThroughTheTokenEndpoint) {
   // Tenant keys' tokens carry no app.
   auto tenant_key = api().Post("/apikeys", {{"name", "tenant"}, {"scopes", {"trust:read"}}}, t.token("admin"));
   ASSERT_EQ(tenant_key.status, 201);
-  const Key plain{Str(tenant_key.Json(), "id"), Str(tenant_key.Json(), "clientId"),
-                  Str(tenant_key.Json(), "clientSecret")};
+  const AppsKey plain{Str(tenant_key.Json(), "id"), Str(tenant_key.Json(), "clientId"),
+                      Str(tenant_key.Json(), "clientSecret")};
   EXPECT_FALSE(Claims(TokenFor(plain)).contains("app"));
   EXPECT_TRUE(WhoAmI(plain.secret).Json().at("appId").is_null());
   EXPECT_TRUE(WhoAmI(t.token("admin")).Json().at("appId").is_null());
@@ -582,7 +576,7 @@ TEST_F(Apps, DisableRefusesTheKeyAtOnceAndEnableRestoresIt) {
   auto t = CreateTenant(api(), "key");
   SetServerTime(api(), "2031-04-02T08:00:00Z");
   const std::string id = RegisterId(t, "Bot");
-  const Key key = Mint(t, id);
+  const AppsKey key = Mint(t, id);
   const std::string token = TokenFor(key);
 
   SetServerTime(api(), "2031-04-02T08:05:00Z");
@@ -597,7 +591,7 @@ TEST_F(Apps, DisableRefusesTheKeyAtOnceAndEnableRestoresIt) {
   ExpectKeyRefused(refused, "key_disabled");
   ExpectKeyRefused(WhoAmIByHeader(key.secret), "key_disabled");
   ExpectKeyRefused(Evaluate(key.secret, {"wiki:page"}), "key_disabled");
-  ExpectOAuthError(TokenResponse(key), 401, "invalid_client");
+  AppsExpectOAuthError(TokenResponse(key), 401, "invalid_client");
   // A token issued before stays valid until its exp (the spec's rule for tenant keys).
   EXPECT_EQ(WhoAmI(token).status, 200);
 
@@ -627,7 +621,7 @@ TEST_F(Apps, RegenerateReplacesTheSecretInPlace) {
   auto t = CreateTenant(api(), "key");
   SetServerTime(api(), "2031-04-03T08:00:00Z");
   const std::string id = RegisterId(t, "Bot");
-  const Key old = Mint(t, id, "prod", 30, json::array{"trust:evaluate", "trust:read"});
+  const AppsKey old = Mint(t, id, "prod", 30, json::array{"trust:evaluate", "trust:read"});
   const std::string decision = DecisionOf(old.secret, {"wiki:page"});
 
   SetServerTime(api(), "2031-04-03T09:00:00Z");
@@ -635,7 +629,7 @@ TEST_F(Apps, RegenerateReplacesTheSecretInPlace) {
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(r.Header("cache-control"), "no-store");
   const auto body = r.Json();
-  const Key renewed{Str(body, "id"), Str(body, "clientId"), Str(body, "clientSecret")};
+  const AppsKey renewed{Str(body, "id"), Str(body, "clientId"), Str(body, "clientSecret")};
   EXPECT_EQ(renewed.id, old.id);
   EXPECT_EQ(renewed.client_id, old.client_id);
   EXPECT_NE(renewed.secret, old.secret);
@@ -647,7 +641,7 @@ TEST_F(Apps, RegenerateReplacesTheSecretInPlace) {
 
   // The old secret stops at once; the new one works, as the same key.
   ExpectProblem(WhoAmI(old.secret), 401, "invalid_token");
-  ExpectOAuthError(TokenResponse(old), 401, "invalid_client");
+  AppsExpectOAuthError(TokenResponse(old), 401, "invalid_client");
   auto who = WhoAmI(renewed.secret);
   ASSERT_EQ(who.status, 200) << who.body;
   EXPECT_EQ(Str(who.Json(), "keyId"), old.id);
@@ -674,7 +668,7 @@ TEST_F(Apps, ExpiredKeyIsRefusedWithItsOwnCode) {
   auto t = CreateTenant(api(), "key");
   SetServerTime(api(), "2031-05-01T12:00:00Z");
   const std::string id = RegisterId(t, "Bot");
-  const Key key = Mint(t, id, "short", 1);
+  const AppsKey key = Mint(t, id, "short", 1);
   SetServerTime(api(), "2031-05-02T11:59:59.999Z");
   EXPECT_EQ(WhoAmI(key.secret).status, 200);
   const std::string token = TokenFor(key);
@@ -685,7 +679,7 @@ TEST_F(Apps, ExpiredKeyIsRefusedWithItsOwnCode) {
   ExpectKeyRefused(expired, "key_expired");
   ExpectKeyRefused(WhoAmIByHeader(key.secret), "key_expired");
   ExpectProblem(WhoAmI(token), 401, "invalid_token");  // its token ended with the key
-  ExpectOAuthError(TokenResponse(key), 401, "invalid_client");
+  AppsExpectOAuthError(TokenResponse(key), 401, "invalid_client");
   EXPECT_EQ(Str(KeysById(t, id).at(key.id), "status"), "expired");
   ExpectProblem(KeyAction(t, id, key.id, "regenerate"), 409, "key_expired");
   // Disabling an expired key is recorded; it stays expired (the stronger state).
@@ -700,7 +694,7 @@ TEST_F(Apps, ExpiredKeyIsRefusedWithItsOwnCode) {
 TEST_F(Apps, DecisionsAreAttributedToTheAppAndTheKey) {
   auto t = CreateTenant(api(), "attr");
   const std::string id = RegisterId(t, "Bot");
-  const Key key = Mint(t, id);
+  const AppsKey key = Mint(t, id);
   const std::string token = TokenFor(key);
 
   for (const auto& [bearer, path] : std::vector<std::pair<std::string, std::string>>{
@@ -767,12 +761,12 @@ TEST_F(Apps, StatsCountDecisionsByOutcomeAndKeyWithinTheWindow) {
   const std::string other_app = RegisterId(t, "Other bot");
   // Keys are listed oldest first: mint them at distinct times.
   SetServerTime(api(), "2031-06-10T09:01:00Z");
-  const Key first = Mint(t, app, "first");
+  const AppsKey first = Mint(t, app, "first");
   SetServerTime(api(), "2031-06-10T09:02:00Z");
-  const Key second = Mint(t, app, "second");
+  const AppsKey second = Mint(t, app, "second");
   SetServerTime(api(), "2031-06-10T09:03:00Z");
-  const Key idle = Mint(t, app, "idle");
-  const Key elsewhere = Mint(t, other_app, "elsewhere");
+  const AppsKey idle = Mint(t, app, "idle");
+  const AppsKey elsewhere = Mint(t, other_app, "elsewhere");
 
   // Day 1 (2031-06-10): four decisions of the app.
   auto overall = [&](const std::string& bearer, const std::vector<std::string>& sources,
@@ -895,7 +889,7 @@ TEST_F(Apps, TenantKeysAndAppKeysStayApart) {
   auto t = CreateTenant(api(), "apart");
   const std::string id = RegisterId(t, "Bot");
   const std::string other_id = RegisterId(t, "Other");
-  const Key app_key = Mint(t, id);
+  const AppsKey app_key = Mint(t, id);
   auto tenant_key = api().Post("/apikeys", {{"name", "tenant"}, {"scopes", {"trust:read"}}}, t.token("admin"));
   ASSERT_EQ(tenant_key.status, 201);
   const std::string tenant_key_id = Str(tenant_key.Json(), "id");
@@ -939,7 +933,7 @@ std::vector<std::pair<std::string, std::string>> Routes(const std::string& app, 
 TEST_F(Apps, OnlyTenantAdminsOnASignedInSessionMayCall) {
   auto t = CreateTenant(api(), "access");
   const std::string id = RegisterId(t, "Bot");
-  const Key key = Mint(t, id);
+  const AppsKey key = Mint(t, id);
   auto tenant_key = api().Post("/apikeys", {{"name", "tenant"}, {"scopes", {"trust:read"}}}, t.token("admin"));
   ASSERT_EQ(tenant_key.status, 201);
   const std::string machine_token = TokenFor(key);
@@ -970,7 +964,7 @@ TEST_F(Apps, AnotherTenantsAppsAndKeysAreNotFound) {
   auto t = CreateTenant(api(), "iso");
   auto other = CreateTenant(api(), "iso-other");
   const std::string id = RegisterId(t, "Bot");
-  const Key key = Mint(t, id);
+  const AppsKey key = Mint(t, id);
   const std::string other_app = RegisterId(other, "Their bot");
   const std::string body = R"({"name":"x","risk":"low","expiresAt":"2099-01-01T00:00:00Z"})";
 

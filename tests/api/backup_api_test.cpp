@@ -92,7 +92,7 @@ std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<st
   return a;
 }
 
-ServerOptions Options(const std::vector<std::string>& more = {}) {
+ServerOptions BackupOptions(const std::vector<std::string>& more = {}) {
   ServerOptions options;
   options.extra_args = {"--jobs-interval-ms", "0"};
   options.extra_args.insert(options.extra_args.end(), more.begin(), more.end());
@@ -116,15 +116,15 @@ std::vector<std::string> StoreFlags(const ServerProcess& server) {
 std::string KeyPath(const ServerProcess& server) { return server.data_dir() + "/chain-signing-key.pem"; }
 
 // A tenant with an API key that evaluates and reads decisions.
-struct Source {
+struct BackupSource {
   std::unique_ptr<ServerProcess> server;
   TestTenant t;
   std::string secret;
 };
 
-Source MakeSource() {
-  Source s;
-  s.server = std::make_unique<ServerProcess>(Options(NoKeyRateLimit()));
+BackupSource MakeSource() {
+  BackupSource s;
+  s.server = std::make_unique<ServerProcess>(BackupOptions(NoKeyRateLimit()));
   HttpClient api(s.server->base_url());
   s.t = CreateTenant(api, "backup");
   auto key = api.Post("/apikeys", {{"name", "bot"}, {"scopes", json::array{"trust:evaluate", "trust:read"}}},
@@ -153,7 +153,7 @@ class Backup : public ::testing::Test {
 };
 
 TEST_F(Backup, OnlineBackupUnderLoadRestoresEveryAcknowledgedDecision) {
-  Source s = MakeSource();
+  BackupSource s = MakeSource();
   TempDir backups;
   const std::string out = backups.path + "/backup";
 
@@ -262,7 +262,7 @@ TEST_F(Backup, OnlineBackupUnderLoadRestoresEveryAcknowledgedDecision) {
 
   // A server on the copy, with the same key: both chains verify with their
   // signed heads, to the tokens and API key issued before the backup.
-  ServerOptions options = Options(Concat({"--chain-signing-key", key}, NoKeyRateLimit()));
+  ServerOptions options = BackupOptions(Concat({"--chain-signing-key", key}, NoKeyRateLimit()));
   options.database_url = target.url();
   ServerProcess copy(options);
   HttpClient api(copy.base_url());
@@ -295,7 +295,7 @@ TEST_F(Backup, OnlineBackupUnderLoadRestoresEveryAcknowledgedDecision) {
 // What is refused, each with its flag named, and that a refused or failed
 // restore leaves the target empty.
 TEST_F(Backup, RefusesBadInputAndLeavesTheTargetEmpty) {
-  Source s = MakeSource();
+  BackupSource s = MakeSource();
   {
     HttpClient api(s.server->base_url());
     for (int i = 0; i < 5; ++i) ASSERT_FALSE(Evaluate(api, s.secret, i).empty());

@@ -20,8 +20,6 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
-
 std::vector<std::string> Field(const json::value& array, const char* key) {
   std::vector<std::string> out;
   for (const auto& v : array.as_array()) out.push_back(Str(v, key));

@@ -52,7 +52,7 @@ std::string ReadFile(const std::string& path) {
 }
 
 // Whether `needle` is in the server's store (SQLite files, or a pg_dump).
-bool StoreContains(const std::string& needle) {
+bool ConnectorCredentialsStoreContains(const std::string& needle) {
   const ServerProcess& server = SharedServer();
   if (TestBackend() == "postgres") {
     FILE* p = popen(("pg_dump --data-only '" + server.database_url() + "' 2>/dev/null").c_str(), "r");
@@ -96,15 +96,14 @@ class SshServer {
     private_key_ = ReadFile(d + "/deploy_key");
     port_ = FreePort();
     std::ofstream(d + "/sshd_config") << "Port " << port_ << "\nListenAddress 127.0.0.1\nHostKey " << d
-                                      << "/host_key\nAuthorizedKeysFile " << d
-                                      << "/authorized_keys\nPidFile " << d
+                                      << "/host_key\nAuthorizedKeysFile " << d << "/authorized_keys\nPidFile " << d
                                       << "/sshd.pid\nStrictModes no\nUsePAM no\nPasswordAuthentication no\n"
                                          "KbdInteractiveAuthentication no\nPermitRootLogin prohibit-password\n";
     if (::geteuid() == 0) fs::create_directories("/run/sshd");  // privilege separation wants it
     pid_ = ::fork();
     if (pid_ == 0) {
-      ::execl("/usr/sbin/sshd", "/usr/sbin/sshd", "-D", "-E", (d + "/sshd.log").c_str(), "-f", (d + "/sshd_config").c_str(),
-              nullptr);
+      ::execl("/usr/sbin/sshd", "/usr/sbin/sshd", "-D", "-E", (d + "/sshd.log").c_str(), "-f",
+              (d + "/sshd_config").c_str(), nullptr);
       ::_exit(127);
     }
     for (int i = 0; i < 100 && !Listening(); ++i) ::usleep(50'000);
@@ -164,7 +163,7 @@ class ConnectorCredentials : public ClockedApiTest {
     EXPECT_GT(audit.Json().at("entries").as_array().size(), 0u);
     EXPECT_EQ(audit.body.find(secret), std::string::npos) << "in the audit log";
     EXPECT_EQ(ReadFile(SharedServer().log_path()).find(secret), std::string::npos) << "in the server's log";
-    EXPECT_FALSE(StoreContains(secret)) << "in the store in clear";
+    EXPECT_FALSE(ConnectorCredentialsStoreContains(secret)) << "in the store in clear";
   }
 };
 
@@ -205,8 +204,8 @@ TEST_F(ConnectorCredentials, GitOverHttpWithATokenIsWriteOnlyAndSyncs) {
   // An update without "credential" keeps it.
   repo.Write("guide/b.md", "# Shipping\n");
   repo.Commit("second");
-  auto renamed = api().Put("/trust-admin/connectors/" + id, {{"name", "Private"}, {"settings", {{"url", url}}}},
-                           t.token("admin"));
+  auto renamed =
+      api().Put("/trust-admin/connectors/" + id, {{"name", "Private"}, {"settings", {{"url", url}}}}, t.token("admin"));
   ASSERT_EQ(renamed.status, 200) << renamed.body;
   EXPECT_TRUE(renamed.Json().at("credential").at("set").as_bool());
   json::value second = Sync(t, id);
@@ -290,8 +289,9 @@ TEST_F(ConnectorCredentials, BadCredentialsAreFieldErrors) {
   auto ok = create(https, {{"kind", "bearer"}, {"token", "t0k3n"}});
   ASSERT_EQ(ok.status, 201) << ok.body;
   ExpectValidation(api().Put("/trust-admin/connectors/" + Str(ok.Json(), "id"),
-                             {{"settings", {{"url", "ssh://git@git.example.com/docs.git"},
-                                            {"sshHostKey", "SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU"}}}},
+                             {{"settings",
+                               {{"url", "ssh://git@git.example.com/docs.git"},
+                                {"sshHostKey", "SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU"}}}},
                              t.token("admin")),
                    "credential");
 }
@@ -305,27 +305,26 @@ TEST_F(ConnectorCredentials, WebCredentialGoesToTheStartUrlsOriginOnly) {
   auto page = [](const std::string& title, const std::string& body) {
     return "<html><head><title>" + title + "</title></head><body>" + body + "</body></html>";
   };
-  site.Put("/index.html", page("Home", "<a href=\"/a.html\">A</a> <a href=\"/away.html\">Away</a> <a href=\"" +
-                                           other + "/c.html\">C</a>"));
+  site.Put("/index.html", page("Home", "<a href=\"/a.html\">A</a> <a href=\"/away.html\">Away</a> <a href=\"" + other +
+                                           "/c.html\">C</a>"));
   site.Put("/a.html", page("Refunds", "<p>Within 30 days.</p>"));
   site.Put("/away.html", "REDIRECT " + other + "/b.html");
   site.Put("/b.html", page("Moved", "<p>Elsewhere.</p>"));
   site.Put("/c.html", page("Other", "<p>Other origin.</p>"));
 
-  auto created = api().Post("/trust-admin/connectors",
-                            {{"key", "intranet"},
-                             {"kind", "web"},
-                             {"settings",
-                              {{"startUrls", {site.url("/index.html")}},
-                               {"includePrefixes", {site.url("/"), other + "/"}}}},
-                             {"credential", {{"kind", "header"}, {"name", "X-Api-Key"}, {"value", key}}}},
-                            t.token("admin"));
+  auto created = api().Post(
+      "/trust-admin/connectors",
+      {{"key", "intranet"},
+       {"kind", "web"},
+       {"settings", {{"startUrls", {site.url("/index.html")}}, {"includePrefixes", {site.url("/"), other + "/"}}}},
+       {"credential", {{"kind", "header"}, {"name", "X-Api-Key"}, {"value", key}}}},
+      t.token("admin"));
   ASSERT_EQ(created.status, 201) << created.body;
   EXPECT_EQ(created.Json().at("credential"),
             json::parse(R"({"set":true,"kind":"header","username":null,"headerName":"X-Api-Key"})"));
   json::value run = Sync(t, Str(created.Json(), "id"));
   EXPECT_EQ(Str(run, "status"), "succeeded") << json::serialize(run);
-  EXPECT_EQ(run.at("documentsAdded").as_int64(), 2) << json::serialize(run);  // index, a
+  EXPECT_EQ(run.at("documentsAdded").as_int64(), 2) << json::serialize(run);   // index, a
   EXPECT_EQ(run.at("documentsFailed").as_int64(), 2) << json::serialize(run);  // away (redirected), c: 401
 
   int to_start = 0, to_other = 0;

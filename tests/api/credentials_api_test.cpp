@@ -28,7 +28,6 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
 constexpr char kForm[] = "application/x-www-form-urlencoded";
 
 // The key format, written out independently of the server's code: base62
@@ -66,7 +65,8 @@ std::string Base64UrlDecode(const std::string& in) {
   for (char c : in) {
     const char* at = std::strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", c);
     if (at == nullptr || c == '\0') throw std::runtime_error("not base64url: " + in);
-    buffer = (buffer << 6) | static_cast<uint32_t>(at - "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_");
+    buffer =
+        (buffer << 6) | static_cast<uint32_t>(at - "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_");
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
@@ -185,12 +185,6 @@ void ExpectOAuthError(const Response& r, int status, const std::string& error) {
   }
 }
 
-std::vector<std::string> Strings(const json::value& array) {
-  std::vector<std::string> out;
-  for (const auto& v : array.as_array()) out.emplace_back(v.as_string());
-  return out;
-}
-
 // --- keys ---
 
 TEST_F(Credentials, CreateAnswersTheSecretOnceAndListShowsMetadataOnly) {
@@ -273,8 +267,8 @@ TEST_F(Credentials, CreateValidatesEveryField) {
       api().Post("/apikeys", {{"name", "k"}, {"scopes", scopes}, {"expiresAt", "2001-01-01T00:00:00Z"}}, admin),
       "expiresAt");
   // Every field error comes back at once.
-  auto several = api().Post("/apikeys", {{"name", " "}, {"scopes", {"trust:read", "trust:read"}},
-                                         {"expiresAt", "2001-01-01"}}, admin);
+  auto several = api().Post(
+      "/apikeys", {{"name", " "}, {"scopes", {"trust:read", "trust:read"}}, {"expiresAt", "2001-01-01"}}, admin);
   EXPECT_EQ(ErrorFields(several), (std::set<std::string>{"name", "scopes", "expiresAt"}));
 
   ExpectProblem(api().Send("POST", "/apikeys", "{\"name\":", admin), 400, "malformed_json");
@@ -325,7 +319,7 @@ TEST_F(Credentials, DeleteRevokesAtOnce) {
                    401, "invalid_client");
   EXPECT_EQ(ListedIds(t), std::vector<std::string>{other.id});
   ExpectProblem(api().Delete("/apikeys/" + key.id, t.token("admin")), 404, "not_found");  // already revoked
-  EXPECT_EQ(WhoAmI(other.secret).status, 200);  // the other key is untouched
+  EXPECT_EQ(WhoAmI(other.secret).status, 200);                                            // the other key is untouched
 }
 
 TEST_F(Credentials, DeleteNeedsAKeyIdOfTheTenant) {
@@ -359,10 +353,12 @@ TEST_F(Credentials, TenantsAreIsolated) {
   EXPECT_EQ(Str(WhoAmI(key_b.secret).Json(), "tenantId"), b.id);
   EXPECT_EQ(Str(WhoAmI(TokenFor(key_b)).Json(), "tenantId"), b.id);
   // A's client id with B's secret (and the reverse) authenticates neither.
-  ExpectOAuthError(Token("grant_type=client_credentials&client_id=" + key_a.client_id + "&client_secret=" + key_b.secret),
-                   401, "invalid_client");
-  ExpectOAuthError(Token("grant_type=client_credentials&client_id=" + key_b.client_id + "&client_secret=" + key_a.secret),
-                   401, "invalid_client");
+  ExpectOAuthError(
+      Token("grant_type=client_credentials&client_id=" + key_a.client_id + "&client_secret=" + key_b.secret), 401,
+      "invalid_client");
+  ExpectOAuthError(
+      Token("grant_type=client_credentials&client_id=" + key_b.client_id + "&client_secret=" + key_a.secret), 401,
+      "invalid_client");
 }
 
 // --- authenticating with a key ---
@@ -503,16 +499,15 @@ TEST_F(Credentials, TokenWithHttpBasic) {
     for (char c : s) out += c == '_' ? std::string("%5F") : std::string(1, c);
     return out;
   };
-  auto escaped = Token("grant_type=client_credentials",
-                       {{"Content-Type", kForm},
-                        {"Authorization", "Basic " + Base64(escape_underscores(key.client_id) + ":" +
-                                                            escape_underscores(key.secret))}});
+  auto escaped = Token(
+      "grant_type=client_credentials",
+      {{"Content-Type", kForm},
+       {"Authorization", "Basic " + Base64(escape_underscores(key.client_id) + ":" + escape_underscores(key.secret))}});
   EXPECT_EQ(escaped.status, 200) << escaped.body;
   // The scheme is case-insensitive; a client_id beside Basic that names the
   // same client is tolerated.
   auto lower = Token("grant_type=client_credentials&client_id=" + key.client_id,
-                     {{"Content-Type", kForm},
-                      {"Authorization", "basic " + Base64(key.client_id + ":" + key.secret)}});
+                     {{"Content-Type", kForm}, {"Authorization", "basic " + Base64(key.client_id + ":" + key.secret)}});
   EXPECT_EQ(lower.status, 200) << lower.body;
 
   auto wrong = Token("grant_type=client_credentials",
@@ -524,9 +519,9 @@ TEST_F(Credentials, TokenWithHttpBasic) {
                          {{"Content-Type", kForm}, {"Authorization", "Basic " + Base64("no-colon")}}),
                    401, "invalid_client");
   // Another scheme is not client authentication this endpoint knows.
-  ExpectOAuthError(Token("grant_type=client_credentials",
-                         {{"Content-Type", kForm}, {"Authorization", "Bearer " + key.secret}}),
-                   401, "invalid_client");
+  ExpectOAuthError(
+      Token("grant_type=client_credentials", {{"Content-Type", kForm}, {"Authorization", "Bearer " + key.secret}}), 401,
+      "invalid_client");
 }
 
 TEST_F(Credentials, TokenScopeNarrowsAndCannotWiden) {
@@ -561,10 +556,10 @@ TEST_F(Credentials, TokenRequestErrors) {
   const std::string creds = "client_id=" + key.client_id + "&client_secret=" + key.secret;
 
   // Wrong or missing content type.
-  ExpectOAuthError(api().Send("POST", "/connect/token",
-                              json::serialize(json::object{{"grant_type", "client_credentials"}}), "",
-                              {{"Content-Type", "application/json"}}),
-                   400, "invalid_request");
+  ExpectOAuthError(
+      api().Send("POST", "/connect/token", json::serialize(json::object{{"grant_type", "client_credentials"}}), "",
+                 {{"Content-Type", "application/json"}}),
+      400, "invalid_request");
   ExpectOAuthError(Token("grant_type=client_credentials&" + creds, {{"Content-Type", "text/plain"}}), 400,
                    "invalid_request");
   // Parameters on the content type are fine, and its case does not matter.
@@ -573,8 +568,8 @@ TEST_F(Credentials, TokenRequestErrors) {
                 .status,
             200);
 
-  ExpectOAuthError(Token(creds), 400, "invalid_request");                      // no grant_type
-  ExpectOAuthError(Token("grant_type=&" + creds), 400, "invalid_request");     // empty is omitted
+  ExpectOAuthError(Token(creds), 400, "invalid_request");                   // no grant_type
+  ExpectOAuthError(Token("grant_type=&" + creds), 400, "invalid_request");  // empty is omitted
   ExpectOAuthError(Token(""), 400, "invalid_request");
   ExpectOAuthError(Token("grant_type=password&" + creds), 400, "unsupported_grant_type");
   ExpectOAuthError(Token("grant_type=authorization_code&code=x&" + creds), 400, "unsupported_grant_type");
@@ -596,15 +591,15 @@ TEST_F(Credentials, TokenRequestErrors) {
   // Client authentication failures: 401 invalid_client, with a challenge.
   ExpectOAuthError(Token("grant_type=client_credentials"), 401, "invalid_client");
   ExpectOAuthError(Token("grant_type=client_credentials&client_id=" + key.client_id), 401, "invalid_client");
-  ExpectOAuthError(Token("grant_type=client_credentials&client_id=" + key.client_id +
-                         "&client_secret=" + WellFormedUnknownSecret()),
-                   401, "invalid_client");
+  ExpectOAuthError(
+      Token("grant_type=client_credentials&client_id=" + key.client_id + "&client_secret=" + WellFormedUnknownSecret()),
+      401, "invalid_client");
   ExpectOAuthError(Token("grant_type=client_credentials&client_id=crd_ci_0000000000000000&client_secret=" + key.secret),
                    401, "invalid_client");
   std::string mangled = key.secret;
   mangled[20] = mangled[20] == 'x' ? 'y' : 'x';
-  ExpectOAuthError(Token("grant_type=client_credentials&client_id=" + key.client_id + "&client_secret=" + mangled),
-                   401, "invalid_client");
+  ExpectOAuthError(Token("grant_type=client_credentials&client_id=" + key.client_id + "&client_secret=" + mangled), 401,
+                   "invalid_client");
   // Another key's secret does not authenticate this client.
   const Key other = MakeKey(t, {"trust:read"});
   ExpectOAuthError(Token("grant_type=client_credentials&client_id=" + key.client_id + "&client_secret=" + other.secret),
@@ -623,7 +618,7 @@ TEST_F(Credentials, TokenOutlivesItsRevokedKeyUntilExpiry) {
   const std::string token = TokenFor(key);
   ASSERT_EQ(api().Delete("/apikeys/" + key.id, t.token("admin")).status, 204);
   ExpectProblem(WhoAmI(key.secret), 401, "invalid_token");  // the key: at once
-  auto still = WhoAmI(token);                                // its token: until exp
+  auto still = WhoAmI(token);                               // its token: until exp
   ASSERT_EQ(still.status, 200) << still.body;
   EXPECT_EQ(Str(still.Json(), "keyId"), key.id);
 
@@ -671,11 +666,12 @@ TEST_F(Credentials, NodesShareTheSigningKeyAndTheTokenLifetimeIsConfigurable) {
   const Key key = MakeKey(t, {"trust:evaluate"});
   const std::string from_shared = TokenFor(key);
 
-  ServerProcess second(ServerOptions{
-      .dev = true, .extra_args = {"--database", SharedServer().database_url(), "--token-ttl-seconds", "120",
-      // A second node of the same deployment shares the chain-signing key
-      // (docs/trust.md); with a key of its own it would retire the first's.
-      "--chain-signing-key", SharedServer().data_dir() + "/chain-signing-key.pem"}});
+  ServerProcess second(
+      ServerOptions{.dev = true,
+                    .extra_args = {"--database", SharedServer().database_url(), "--token-ttl-seconds", "120",
+                                   // A second node of the same deployment shares the chain-signing key
+                                   // (docs/trust.md); with a key of its own it would retire the first's.
+                                   "--chain-signing-key", SharedServer().data_dir() + "/chain-signing-key.pem"}});
   HttpClient other(second.base_url());
   auto who = other.Get("/api/trust/whoami", from_shared);
   ASSERT_EQ(who.status, 200) << who.body;

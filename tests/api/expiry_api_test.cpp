@@ -20,7 +20,6 @@ namespace {
 namespace json = boost::json;
 
 constexpr char kStart[] = "2031-03-01T00:00:00Z";
-constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
 
 std::string At(double days) {
   return FormatTimestamp(*ParseTimestamp(kStart) + static_cast<TimeMs>(days * static_cast<double>(kMsPerDay)));
@@ -40,15 +39,18 @@ class Expiry : public ClockedApiTest {
   World Make(const std::string& prefix, int expiry_days = 30, int warning = 10, int grace = 5) {
     SetServerTime(api(), kStart);
     World w{CreateTenant(api(), prefix), "", ""};
-    auto tpl = api().Post("/api/expiry-templates",
-                          {{"name", "Standard"}, {"expiryDays", expiry_days}, {"warningDays", warning},
-                           {"graceDays", grace}},
-                          w.t.token("admin"));
+    auto tpl =
+        api().Post("/api/expiry-templates",
+                   {{"name", "Standard"}, {"expiryDays", expiry_days}, {"warningDays", warning}, {"graceDays", grace}},
+                   w.t.token("admin"));
     EXPECT_EQ(tpl.status, 201) << tpl.body;
     w.template_id = Str(tpl.Json(), "id");
     auto hub = api().Post("/api/hubs",
-                          {{"key", "docs"}, {"name", "Docs"}, {"defaultExpiryDays", expiry_days},
-                           {"defaultOrgRole", "Editor"}, {"defaultExpiryTemplateId", w.template_id}},
+                          {{"key", "docs"},
+                           {"name", "Docs"},
+                           {"defaultExpiryDays", expiry_days},
+                           {"defaultOrgRole", "Editor"},
+                           {"defaultExpiryTemplateId", w.template_id}},
                           w.t.token("admin"));
     EXPECT_EQ(hub.status, 201) << hub.body;
     w.entry_id = NewEntry(w.t, "guide", expiry_days);
@@ -57,8 +59,12 @@ class Expiry : public ClockedApiTest {
 
   std::string NewEntry(const TestTenant& t, const std::string& key, int expiry_days, bool publish = true) {
     auto e = api().Post("/api/entries",
-                        {{"hubKey", "docs"}, {"key", key}, {"originalLanguage", "en"}, {"title", "Guide " + key},
-                         {"content", Doc({"Text"})}, {"expiryDays", expiry_days}},
+                        {{"hubKey", "docs"},
+                         {"key", key},
+                         {"originalLanguage", "en"},
+                         {"title", "Guide " + key},
+                         {"content", Doc({"Text"})},
+                         {"expiryDays", expiry_days}},
                         t.token("editor"));
     EXPECT_EQ(e.status, 201) << e.body;
     const std::string id = Str(e.Json(), "id");
@@ -98,7 +104,7 @@ TEST_F(Expiry, StatusAReaderSeesFollowsTheClock) {
     int64_t days_left;
   };
   const std::vector<Row> rows = {
-      {0, "Published", false, 30},    {19.5, "Published", false, 10}, {20, "ExpiringSoon", true, 10},
+      {0, "Published", false, 30},     {19.5, "Published", false, 10}, {20, "ExpiringSoon", true, 10},
       {29.5, "ExpiringSoon", true, 0}, {30, "Warning", false, 0},      {34.9, "Warning", false, -5},
       {35, "Expired", false, -5},      {400, "Expired", false, -370},
   };
@@ -208,21 +214,22 @@ TEST_F(Expiry, TemplateChangesAreRechecked) {
   RunJobs(api());
   EXPECT_TRUE(Warnings(w.t).empty());
   // A warning window of 28 days starts on day 2: the entry is in it now.
-  auto edit = api().Put("/api/expiry-templates/" + w.template_id,
-                        {{"name", "Standard"}, {"expiryDays", 30}, {"warningDays", 28}, {"graceDays", 5}},
-                        w.t.token("admin"));
+  auto edit =
+      api().Put("/api/expiry-templates/" + w.template_id,
+                {{"name", "Standard"}, {"expiryDays", 30}, {"warningDays", 28}, {"graceDays", 5}}, w.t.token("admin"));
   ASSERT_EQ(edit.status, 200) << edit.body;
   EXPECT_EQ(StatusOf(w.t, w.entry_id), "ExpiringSoon");
   RunJobs(api());
   EXPECT_EQ(Kinds(Warnings(w.t)), std::vector<std::string>{"ExpiringSoon"});
 
   // The entry's own template (grace 0, no warning) applies after change-template.
-  auto strict = api().Post("/api/expiry-templates",
-                           {{"name", "Strict"}, {"expiryDays", 30}, {"warningDays", 0}, {"graceDays", 0}},
-                           w.t.token("admin"));
+  auto strict =
+      api().Post("/api/expiry-templates",
+                 {{"name", "Strict"}, {"expiryDays", 30}, {"warningDays", 0}, {"graceDays", 0}}, w.t.token("admin"));
   ASSERT_EQ(strict.status, 201);
-  ASSERT_EQ(api().Post("/api/entries/" + w.entry_id + "/change-template", {{"templateId", Str(strict.Json(), "id")}},
-                       w.t.token("editor"))
+  ASSERT_EQ(api()
+                .Post("/api/entries/" + w.entry_id + "/change-template", {{"templateId", Str(strict.Json(), "id")}},
+                      w.t.token("editor"))
                 .status,
             200);
   EXPECT_EQ(StatusOf(w.t, w.entry_id), "Published");
@@ -235,19 +242,18 @@ TEST_F(Expiry, TemplateChangesAreRechecked) {
 TEST_F(Expiry, HubDefaultTemplateMustExistInTheTenant) {
   auto w = Make("exp-hubtpl");
   auto other = CreateTenant(api(), "exp-hubtpl-other");
-  auto foreign = api().Post("/api/expiry-templates", {{"name", "Foreign"}, {"expiryDays", 30}},
-                            other.token("admin"));
+  auto foreign = api().Post("/api/expiry-templates", {{"name", "Foreign"}, {"expiryDays", 30}}, other.token("admin"));
   ASSERT_EQ(foreign.status, 201);
   for (const std::string& id : {std::string(kUnknownId), Str(foreign.Json(), "id")}) {
-    ExpectValidation(api().Post("/api/hubs",
-                                {{"key", "h2"}, {"name", "H2"}, {"defaultExpiryDays", 30},
-                                 {"defaultExpiryTemplateId", id}},
-                                w.t.token("admin")),
-                     "defaultExpiryTemplateId");
-    ExpectValidation(api().Put("/api/hubs/docs",
-                               {{"name", "Docs"}, {"defaultExpiryDays", 30}, {"defaultExpiryTemplateId", id}},
-                               w.t.token("admin")),
-                     "defaultExpiryTemplateId");
+    ExpectValidation(
+        api().Post("/api/hubs",
+                   {{"key", "h2"}, {"name", "H2"}, {"defaultExpiryDays", 30}, {"defaultExpiryTemplateId", id}},
+                   w.t.token("admin")),
+        "defaultExpiryTemplateId");
+    ExpectValidation(
+        api().Put("/api/hubs/docs", {{"name", "Docs"}, {"defaultExpiryDays", 30}, {"defaultExpiryTemplateId", id}},
+                  w.t.token("admin")),
+        "defaultExpiryTemplateId");
   }
 }
 
@@ -264,9 +270,9 @@ TEST_F(Expiry, AcknowledgeRemovesAWarningForItsOwnerOnly) {
   auto other = CreateTenant(api(), "exp-ack-other");
   ExpectProblem(api().Post("/api/notifications/" + id + "/acknowledge", json::object{}, other.token("admin")), 404,
                 "not_found");
-  ExpectProblem(api().Post("/api/notifications/" + std::string(kUnknownId) + "/acknowledge", json::object{},
-                           w.t.token("editor")),
-                404, "not_found");
+  ExpectProblem(
+      api().Post("/api/notifications/" + std::string(kUnknownId) + "/acknowledge", json::object{}, w.t.token("editor")),
+      404, "not_found");
   ExpectProblem(api().Post("/api/notifications/not-a-uuid/acknowledge", json::object{}, w.t.token("editor")), 400,
                 "invalid_path_parameter");
   ExpectProblem(api().Post("/api/notifications/" + id + "/acknowledge", json::object{}), 401, "missing_credentials");
@@ -303,8 +309,11 @@ TEST_F(Expiry, AcknowledgeAllClearsTheCallersWarningsOnly) {
   EXPECT_EQ(all.Json().at("acknowledged").as_int64(), 2);
   EXPECT_TRUE(Warnings(w.t).empty());
   EXPECT_EQ(Warnings(other.t).size(), theirs);  // another tenant's stay
-  EXPECT_EQ(api().Post("/api/notifications/acknowledge-all", json::object{}, w.t.token("editor")).Json().at(
-                "acknowledged").as_int64(),
+  EXPECT_EQ(api()
+                .Post("/api/notifications/acknowledge-all", json::object{}, w.t.token("editor"))
+                .Json()
+                .at("acknowledged")
+                .as_int64(),
             0);
   ExpectProblem(api().Post("/api/notifications/acknowledge-all", json::object{}), 401, "missing_credentials");
 }
@@ -340,16 +349,19 @@ TEST_F(Expiry, SummaryCountsPerHubWhatTheCallerMayView) {
   auto w = Make("exp-summary");
   NewEntry(w.t, "two", 100);
   // A hub the guest cannot see (no default role, no membership).
-  ASSERT_EQ(api().Post("/api/hubs", {{"key", "secret"}, {"name", "Secret"}, {"defaultExpiryDays", 30}},
-                       w.t.token("admin"))
-                .status,
-            201);
-  ASSERT_EQ(api().Post("/api/entries",
-                       {{"hubKey", "secret"}, {"key", "s"}, {"originalLanguage", "en"}, {"title", "S"},
-                        {"content", Doc({"x"})}},
-                       w.t.token("admin"))
-                .status,
-            201);
+  ASSERT_EQ(
+      api()
+          .Post("/api/hubs", {{"key", "secret"}, {"name", "Secret"}, {"defaultExpiryDays", 30}}, w.t.token("admin"))
+          .status,
+      201);
+  ASSERT_EQ(
+      api()
+          .Post(
+              "/api/entries",
+              {{"hubKey", "secret"}, {"key", "s"}, {"originalLanguage", "en"}, {"title", "S"}, {"content", Doc({"x"})}},
+              w.t.token("admin"))
+          .status,
+      201);
   SetServerTime(api(), At(25));
   auto admin = api().Get("/api/expiry-dashboard/summary", w.t.token("admin"));
   ASSERT_EQ(admin.status, 200) << admin.body;
@@ -396,18 +408,25 @@ TEST_F(Expiry, TransitionsFireOnceAcrossACrash) {
   HttpClient client(server.base_url());
   SetServerTime(client, kStart);
   auto t = CreateTenant(client, "exp-crash");
-  auto tpl = client.Post("/api/expiry-templates", {{"name", "T"}, {"expiryDays", 30}, {"warningDays", 10}},
-                         t.token("admin"));
+  auto tpl =
+      client.Post("/api/expiry-templates", {{"name", "T"}, {"expiryDays", 30}, {"warningDays", 10}}, t.token("admin"));
   ASSERT_EQ(tpl.status, 201) << tpl.body;
-  ASSERT_EQ(client.Post("/api/hubs",
-                        {{"key", "docs"}, {"name", "Docs"}, {"defaultExpiryDays", 30},
-                         {"defaultExpiryTemplateId", Str(tpl.Json(), "id")}},
-                        t.token("admin"))
+  ASSERT_EQ(client
+                .Post("/api/hubs",
+                      {{"key", "docs"},
+                       {"name", "Docs"},
+                       {"defaultExpiryDays", 30},
+                       {"defaultExpiryTemplateId", Str(tpl.Json(), "id")}},
+                      t.token("admin"))
                 .status,
             201);
   auto e = client.Post("/api/entries",
-                       {{"hubKey", "docs"}, {"key", "k"}, {"originalLanguage", "en"}, {"title", "K"},
-                        {"content", Doc({"x"})}, {"expiryDays", 30}},
+                       {{"hubKey", "docs"},
+                        {"key", "k"},
+                        {"originalLanguage", "en"},
+                        {"title", "K"},
+                        {"content", Doc({"x"})},
+                        {"expiryDays", 30}},
                        t.token("admin"));
   ASSERT_EQ(e.status, 201);
   const std::string id = Str(e.Json(), "id");
@@ -421,10 +440,10 @@ TEST_F(Expiry, TransitionsFireOnceAcrossACrash) {
   server.Restart();
   HttpClient again(server.base_url());
   SetServerTime(again, At(26));
-  ASSERT_EQ(again.Post("/api/entries/" + id + "/change-template", {{"templateId", Str(tpl.Json(), "id")}},
-                       t.token("admin"))
-                .status,
-            200);  // schedules a recheck; the template's windows are the same
+  ASSERT_EQ(
+      again.Post("/api/entries/" + id + "/change-template", {{"templateId", Str(tpl.Json(), "id")}}, t.token("admin"))
+          .status,
+      200);  // schedules a recheck; the template's windows are the same
   auto run = RunJobs(again);
   EXPECT_GE(run.at("scheduler").at("checked").as_int64(), 1);
   EXPECT_EQ(run.at("scheduler").at("notifications").as_int64(), 0);

@@ -20,9 +20,6 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
-
-
 std::string PersonaEmail(const TestTenant& t, const std::string& persona) {
   return persona + "@" + t.slug + ".example";
 }
@@ -65,8 +62,8 @@ class Groups : public ApiTest {
 
 TEST_F(Groups, CreateAnswers201WithNoMembersOnBothPaths) {
   auto t = CreateTenant(api(), "grp");
-  auto api_form = api().Post("/api/groups", {{"name", "Engineering"}, {"description", "People who build"}},
-                             t.token("admin"));
+  auto api_form =
+      api().Post("/api/groups", {{"name", "Engineering"}, {"description", "People who build"}}, t.token("admin"));
   ASSERT_EQ(api_form.status, 201) << api_form.body;
   auto g = api_form.Json();
   EXPECT_EQ(Str(g, "id").size(), 36u);
@@ -191,8 +188,8 @@ TEST_F(Groups, AddAndRemoveMembers) {
   EXPECT_EQ(Str(m, "addedAt").back(), 'Z');
 
   // Adding again is idempotent: 200 with the existing membership.
-  auto again = api().Post("/groups/" + group + "/members", {{"targetUserId", t.user_ids.at("editor")}},
-                          t.token("admin"));
+  auto again =
+      api().Post("/groups/" + group + "/members", {{"targetUserId", t.user_ids.at("editor")}}, t.token("admin"));
   ASSERT_EQ(again.status, 200) << again.body;
   EXPECT_EQ(Str(again.Json(), "userId"), t.user_ids.at("editor"));
   EXPECT_EQ(Str(again.Json(), "addedAt"), Str(m, "addedAt"));
@@ -204,9 +201,9 @@ TEST_F(Groups, AddAndRemoveMembers) {
   ASSERT_EQ(guest.status, 201) << guest.body;
   EXPECT_EQ(Str(guest.Json(), "userId"), t.user_ids.at("guest"));
   EXPECT_EQ(Str(guest.Json(), "tenantRole"), "Guest");
-  auto both = api().Post("/api/groups/" + group + "/members",
-                         {{"userId", t.user_ids.at("viewer")}, {"targetUserId", t.user_ids.at("viewer")}},
-                         t.token("admin"));
+  auto both =
+      api().Post("/api/groups/" + group + "/members",
+                 {{"userId", t.user_ids.at("viewer")}, {"targetUserId", t.user_ids.at("viewer")}}, t.token("admin"));
   ASSERT_EQ(both.status, 201) << both.body;
   EXPECT_EQ(Str(both.Json(), "userId"), t.user_ids.at("viewer"));
 
@@ -250,7 +247,8 @@ TEST_F(Groups, RenameAndDeleteAGroupWithWhatItWasGranted) {
   MakeGroup(t, "Sales");
   AddMember(t, group, "guest");
 
-  auto renamed = api().Put("/api/groups/" + group, {{"name", "  Customer care "}, {"description", "Front line"}}, admin);
+  auto renamed =
+      api().Put("/api/groups/" + group, {{"name", "  Customer care "}, {"description", "Front line"}}, admin);
   ASSERT_EQ(renamed.status, 200) << renamed.body;
   EXPECT_EQ(Str(renamed.Json(), "name"), "Customer care");
   EXPECT_EQ(renamed.Json().at("memberCount").as_int64(), 1);
@@ -262,8 +260,8 @@ TEST_F(Groups, RenameAndDeleteAGroupWithWhatItWasGranted) {
 
   // The group is a hub's member: its people see the hub until it is deleted.
   const auto hub = MakeHub(api(), admin, "support-hub", "");
-  auto granted = api().Post("/api/hubs/" + Str(hub, "id") + "/memberships/groups", {{"groupId", group}, {"role", "Viewer"}},
-                            admin);
+  auto granted = api().Post("/api/hubs/" + Str(hub, "id") + "/memberships/groups",
+                            {{"groupId", group}, {"role", "Viewer"}}, admin);
   ASSERT_EQ(granted.status, 201) << granted.body;
   EXPECT_EQ(api().Get("/api/hubs/support-hub", t.token("guest")).status, 200);
 
@@ -285,8 +283,9 @@ TEST_F(Groups, OnlyActiveMembersOfTheTenantCanBeAdded) {
   const std::string group = MakeGroup(a, "Mixed");
   AddMember(a, group, "viewer");
   // Another tenant's user, and an id nobody has: 404.
-  ExpectProblem(api().Post("/api/groups/" + group + "/members", {{"userId", b.user_ids.at("viewer")}}, a.token("admin")),
-                404, "not_found");
+  ExpectProblem(
+      api().Post("/api/groups/" + group + "/members", {{"userId", b.user_ids.at("viewer")}}, a.token("admin")), 404,
+      "not_found");
   ExpectProblem(api().Post("/groups/" + group + "/members", {{"targetUserId", kUnknownId}}, a.token("admin")), 404,
                 "not_found");
   // A user removed from the tenant leaves the member list and the count, and
@@ -296,8 +295,9 @@ TEST_F(Groups, OnlyActiveMembersOfTheTenantCanBeAdded) {
   ASSERT_EQ(members.status, 200) << members.body;
   EXPECT_TRUE(members.Json().as_array().empty()) << members.body;
   EXPECT_EQ(Counts(a, "editor").at("Mixed"), 0);
-  ExpectProblem(api().Post("/api/groups/" + group + "/members", {{"userId", a.user_ids.at("viewer")}}, a.token("admin")),
-                404, "not_found");
+  ExpectProblem(
+      api().Post("/api/groups/" + group + "/members", {{"userId", a.user_ids.at("viewer")}}, a.token("admin")), 404,
+      "not_found");
   EXPECT_EQ(Counts(a, "editor").at("Mixed"), 0);
 }
 
@@ -310,10 +310,10 @@ TEST_F(Groups, AnotherTenantsGroupIsNotFoundEverywhere) {
     SCOPED_TRACE(prefix);
     ExpectProblem(api().Get(prefix + theirs + "/members", a.token("admin")), 404, "not_found");
     ExpectProblem(api().Get(prefix + theirs + "/members", a.token("guest")), 404, "not_found");
-    ExpectProblem(api().Post(prefix + theirs + "/members", {{"userId", a.user_ids.at("viewer")}}, a.token("admin")), 404,
-                  "not_found");
-    ExpectProblem(api().Post(prefix + theirs + "/members", {{"userId", b.user_ids.at("viewer")}}, a.token("admin")), 404,
-                  "not_found");
+    ExpectProblem(api().Post(prefix + theirs + "/members", {{"userId", a.user_ids.at("viewer")}}, a.token("admin")),
+                  404, "not_found");
+    ExpectProblem(api().Post(prefix + theirs + "/members", {{"userId", b.user_ids.at("viewer")}}, a.token("admin")),
+                  404, "not_found");
     ExpectProblem(api().Delete(prefix + theirs + "/members/" + b.user_ids.at("editor"), a.token("admin")), 404,
                   "not_found");
     // An id nobody has is answered the same way.
@@ -402,7 +402,6 @@ TEST_F(Groups, BadInputIsRejected) {
   ExpectProblem(api().Send("PUT", "/groups/" + group + "/members", "{}", admin), 405, "method_not_allowed");
 }
 
-
 // Racing writers rely on the constraints, never on read-then-write: one
 // group per name, one membership per user, one Pending invitation per email.
 TEST_F(Groups, ConcurrentWritesKeepTheRules) {
@@ -473,17 +472,18 @@ TEST_F(Invitations, InviteRecordsAPendingInvitation) {
   EXPECT_EQ(Str(again.Json(), "role"), "Member");
   EXPECT_EQ(Str(again.Json(), "invitedAt"), Str(inv, "invitedAt"));
 
-  auto full = api().Post("/users/invite", {{"email", "owner@example.org"}, {"role", "Owner"},
-                                           {"displayName", "Olive Owner"}, {"unknownField", 1}},
-                         t.token("admin"));
+  auto full = api().Post(
+      "/users/invite",
+      {{"email", "owner@example.org"}, {"role", "Owner"}, {"displayName", "Olive Owner"}, {"unknownField", 1}},
+      t.token("admin"));
   ASSERT_EQ(full.status, 201) << full.body;
   EXPECT_EQ(Str(full.Json(), "role"), "Owner");
   EXPECT_EQ(Str(full.Json(), "displayName"), "Olive Owner");
   EXPECT_EQ(Str(full.Json(), "email"), "owner@example.org");
 
-  auto guest = api().Post("/api/users/invite", {{"email", "guest@partner.example"}, {"role", "Guest"},
-                                                {"displayName", nullptr}},
-                          t.token("admin"));
+  auto guest =
+      api().Post("/api/users/invite", {{"email", "guest@partner.example"}, {"role", "Guest"}, {"displayName", nullptr}},
+                 t.token("admin"));
   ASSERT_EQ(guest.status, 201) << guest.body;
   EXPECT_EQ(Str(guest.Json(), "role"), "Guest");
   EXPECT_TRUE(guest.Json().at("displayName").is_null());

@@ -22,8 +22,6 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
-
 std::string UniqueAddress(const std::string& who) { return who + "-" + NewId().substr(24) + "@invite.example"; }
 
 // A received message's decoded text, with LF line endings.
@@ -251,7 +249,9 @@ TEST_F(InvitationLifecycle, AnOwnerChangesAMembersRoleButNeverLeavesTheTenantOwn
   auto t = CreateTenant(api(), "inv-roles");
   const std::string admin = t.token("admin");
   const std::string editor = t.user_ids.at("editor");
-  auto role_of = [&](const std::string& persona) { return Str(api().Get("/api/users/me", t.token(persona)).Json(), "tenantRole"); };
+  auto role_of = [&](const std::string& persona) {
+    return Str(api().Get("/api/users/me", t.token(persona)).Json(), "tenantRole");
+  };
   EXPECT_EQ(role_of("editor"), "Member");
   auto changed = api().Put("/api/users/" + editor + "/role", {{"role", "Guest"}}, admin);
   ASSERT_EQ(changed.status, 200) << changed.body;
@@ -260,16 +260,18 @@ TEST_F(InvitationLifecycle, AnOwnerChangesAMembersRoleButNeverLeavesTheTenantOwn
   // Made an Owner, the editor may administer; the first Owner may then step down, not the last.
   ASSERT_EQ(api().Put("/users/" + editor + "/role", {{"role", "Owner"}}, admin).status, 200);
   EXPECT_EQ(api().Get("/api/admin/audit", t.token("editor")).status, 200);
-  ASSERT_EQ(api().Put("/api/users/" + t.user_ids.at("admin") + "/role", {{"role", "Member"}}, t.token("editor")).status, 200);
-  ExpectProblem(api().Put("/api/users/" + editor + "/role", {{"role", "Member"}}, t.token("editor")), 400, "last_owner");
+  ASSERT_EQ(api().Put("/api/users/" + t.user_ids.at("admin") + "/role", {{"role", "Member"}}, t.token("editor")).status,
+            200);
+  ExpectProblem(api().Put("/api/users/" + editor + "/role", {{"role", "Member"}}, t.token("editor")), 400,
+                "last_owner");
   ExpectProblem(api().Put("/api/users/" + editor + "/role", {{"role", "Guest"}}, admin), 403, "forbidden");
 
   ExpectValidation(api().Put("/api/users/" + editor + "/role", {{"role", "Admin"}}, t.token("editor")), "role");
-  ExpectProblem(api().Put(std::string("/api/users/") + kUnknownId + "/role", {{"role", "Guest"}}, t.token("editor")), 404,
-                "not_found");
+  ExpectProblem(api().Put(std::string("/api/users/") + kUnknownId + "/role", {{"role", "Guest"}}, t.token("editor")),
+                404, "not_found");
   auto other = CreateTenant(api(), "inv-roles-other");
-  ExpectProblem(api().Put("/api/users/" + t.user_ids.at("viewer") + "/role", {{"role", "Guest"}}, other.token("admin")), 404,
-                "not_found");
+  ExpectProblem(api().Put("/api/users/" + t.user_ids.at("viewer") + "/role", {{"role", "Guest"}}, other.token("admin")),
+                404, "not_found");
   auto audit = api().Get("/api/admin/audit?action=user.role_changed", t.token("editor"));
   ASSERT_EQ(audit.status, 200) << audit.body;
   EXPECT_EQ(audit.Json().at("entries").as_array().size(), 3u) << audit.body;
@@ -290,8 +292,7 @@ TEST(InvitationsCrash, AnAcknowledgedInvitationsEmailSurvivesACrash) {
     auto r = client.Post("/api/users/invite", {{"email", to}}, t.token("admin"));
     ASSERT_EQ(r.status, 201) << r.body;
     id = Str(r.Json(), "id");
-    EXPECT_EQ(*ParseTimestamp(Str(r.Json(), "expiresAt")) - *ParseTimestamp(Str(r.Json(), "invitedAt")),
-              3 * kMsPerDay);
+    EXPECT_EQ(*ParseTimestamp(Str(r.Json(), "expiresAt")) - *ParseTimestamp(Str(r.Json(), "invitedAt")), 3 * kMsPerDay);
   }
   server.Kill();  // SIGKILL, before any job ran
   server.Restart();

@@ -15,8 +15,6 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
-
 json::object TemplateBody(const std::string& name, int64_t expiry = 90, int64_t warning = 14) {
   return {{"name", name}, {"expiryDays", expiry}, {"warningDays", warning}};
 }
@@ -496,9 +494,8 @@ TEST_F(Lifecycle, EffectiveTemplateResolvesEntryThenHubThenTenant) {
   EXPECT_EQ(none_config.at("expiryDays").as_int64(), 45);
 
   // The tenant's default.
-  const std::string tenant_tpl =
-      MakeTemplate(t, "Tenant policy", {{"name", "Tenant policy"}, {"expiryDays", 120}, {"warningDays", 10},
-                                        {"graceDays", 5}});
+  const std::string tenant_tpl = MakeTemplate(
+      t, "Tenant policy", {{"name", "Tenant policy"}, {"expiryDays", 120}, {"warningDays", 10}, {"graceDays", 5}});
   ASSERT_EQ(api().Post("/api/expiry-templates/" + tenant_tpl + "/set-default", json::object{}, admin).status, 200);
   auto tenant = api().Get(effective, admin).Json();
   EXPECT_EQ(Str(tenant, "source"), "tenant");
@@ -580,8 +577,8 @@ TEST_F(Lifecycle, ChangeTemplateNeedsEditorAndATemplateOfTheTenant) {
   const std::string other_admin = other.token("admin");
   for (const std::string route : {"expiry-status", "expiry-config", "effective-template"})
     EXPECT_EQ(api().Get("/api/entries/" + id + "/" + route, other_admin).status, 404) << route;
-  EXPECT_EQ(
-      api().Post("/api/entries/" + id + "/change-template", {{"templateId", foreign_tpl}}, other_admin).status, 404);
+  EXPECT_EQ(api().Post("/api/entries/" + id + "/change-template", {{"templateId", foreign_tpl}}, other_admin).status,
+            404);
   for (const std::string route : {"expiry-status", "expiry-config", "effective-template"})
     EXPECT_EQ(api().Get("/api/entries/" + std::string(kUnknownId) + "/" + route, admin).status, 404) << route;
 }

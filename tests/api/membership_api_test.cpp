@@ -20,8 +20,6 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
-
 void ExpectPathProblem(const Response& r, const std::string& param) {
   ExpectProblem(r, 400, "invalid_path_parameter");
   if (r.status == 400) {
@@ -38,9 +36,9 @@ std::string Upper(std::string s) {
 std::string Content(const std::string& text) {
   return json::serialize(json::object{
       {"type", "doc"},
-      {"content", json::array{json::object{
-                      {"type", "paragraph"},
-                      {"content", json::array{json::object{{"type", "text"}, {"text", text}}}}}}}});
+      {"content",
+       json::array{json::object{{"type", "paragraph"},
+                                {"content", json::array{json::object{{"type", "text"}, {"text", text}}}}}}}});
 }
 
 // Lists are ordered by createdAt (milliseconds), ties by id: tests that
@@ -65,15 +63,19 @@ class Memberships : public ApiTest {
   // A hub owned by the tenant's admin (no default org role: members see it
   // only through memberships).
   TestHub MakeHub(const TestTenant& t, const std::string& key) {
-    auto r = api().Post("/api/hubs", {{"key", key}, {"name", "Hub " + key}, {"defaultExpiryDays", 90}},
-                        t.token("admin"));
+    auto r =
+        api().Post("/api/hubs", {{"key", key}, {"name", "Hub " + key}, {"defaultExpiryDays", 90}}, t.token("admin"));
     EXPECT_EQ(r.status, 201) << r.body;
     return {Str(r.Json(), "id"), key};
   }
 
   Response PostEntry(const std::string& token, const std::string& hub_key, const std::string& key) {
-    return api().Post("/api/entries", {{"hubKey", hub_key}, {"key", key}, {"originalLanguage", "en"},
-                                       {"title", "Entry " + key}, {"content", Content("Hi")}},
+    return api().Post("/api/entries",
+                      {{"hubKey", hub_key},
+                       {"key", key},
+                       {"originalLanguage", "en"},
+                       {"title", "Entry " + key},
+                       {"content", Content("Hi")}},
                       token);
   }
 
@@ -100,8 +102,7 @@ class Memberships : public ApiTest {
 
   Response AddUser(const TestTenant& t, const TestHub& hub, const std::string& persona, const std::string& role,
                    const std::string& as = "admin") {
-    return api().Post(HubPath(hub) + "/users", {{"targetUserId", t.user_ids.at(persona)}, {"role", role}},
-                      t.token(as));
+    return api().Post(HubPath(hub) + "/users", {{"targetUserId", t.user_ids.at(persona)}, {"role", role}}, t.token(as));
   }
 
   // Adds `persona` with `role` as the admin; returns the membership id.
@@ -111,8 +112,8 @@ class Memberships : public ApiTest {
     return Str(r.Json(), "id");
   }
 
-  Response GrantUser(const TestTenant& t, const std::string& entry, const std::string& persona,
-                     const std::string& role, const std::string& as = "admin") {
+  Response GrantUser(const TestTenant& t, const std::string& entry, const std::string& persona, const std::string& role,
+                     const std::string& as = "admin") {
     return api().Post(EntryPath(entry) + "/users", {{"targetUserId", t.user_ids.at(persona)}, {"role", role}},
                       t.token(as));
   }
@@ -381,10 +382,9 @@ TEST_F(Memberships, HubAccessReachesTheEntries) {
   ASSERT_EQ(own.status, 201) << own.body;
   const std::string mine = Str(own.Json(), "id");
   const auto editor_row = FindBy(List(HubPath(hub), t.token("admin")), "userId", t.user_ids.at("editor"));
-  ASSERT_EQ(api().Put(HubPath(hub) + "/" + Str(editor_row, "id") + "/role",
-                      {{"role", "Viewer"}}, t.token("admin"))
-                .status,
-            200);
+  ASSERT_EQ(
+      api().Put(HubPath(hub) + "/" + Str(editor_row, "id") + "/role", {{"role", "Viewer"}}, t.token("admin")).status,
+      200);
   EXPECT_EQ(GrantUser(t, mine, "viewer", "Editor", "editor").status, 201);
   EXPECT_EQ(GrantUser(t, entry, "viewer", "Editor", "editor").status, 403);
 }
@@ -472,8 +472,7 @@ TEST_F(Memberships, AnotherTenantsHubsEntriesAndGrantsAreNotFound) {
     const std::string path = "/api/hubs/" + hub_id + "/memberships";
     ExpectProblem(api().Get(path, admin), 404, "not_found");
     ExpectProblem(api().Post(path + "/users", add_user, admin), 404, "not_found");
-    ExpectProblem(api().Post(path + "/groups", {{"groupId", kUnknownId}, {"role", "Viewer"}}, admin), 404,
-                  "not_found");
+    ExpectProblem(api().Post(path + "/groups", {{"groupId", kUnknownId}, {"role", "Viewer"}}, admin), 404, "not_found");
     ExpectProblem(api().Put(path + "/" + their_membership + "/role", {{"role", "Admin"}}, admin), 404, "not_found");
     ExpectProblem(api().Delete(path + "/" + their_membership, admin), 404, "not_found");
   }
@@ -493,23 +492,21 @@ TEST_F(Memberships, AnotherTenantsHubsEntriesAndGrantsAreNotFound) {
     const std::string path = "/api/entries/" + entry_id + "/permissions";
     ExpectProblem(api().Get(path, admin), 404, "not_found");
     ExpectProblem(api().Post(path + "/users", add_user, admin), 404, "not_found");
-    ExpectProblem(api().Post(path + "/groups", {{"groupId", kUnknownId}, {"role", "Viewer"}}, admin), 404,
-                  "not_found");
+    ExpectProblem(api().Post(path + "/groups", {{"groupId", kUnknownId}, {"role", "Viewer"}}, admin), 404, "not_found");
     ExpectProblem(api().Delete(path + "/" + their_permission, admin), 404, "not_found");
   }
   ExpectProblem(api().Delete(EntryPath(our_entry) + "/" + their_permission, admin), 404, "not_found");
 
   // Their users and groups cannot be given our hubs or entries.
   const std::string their_group = MakeGroup(b, "Theirs");
-  ExpectValidation(api().Post(HubPath(ours) + "/users", {{"targetUserId", b.user_ids.at("viewer")}, {"role", "Viewer"}},
-                              admin),
-                   "targetUserId");
+  ExpectValidation(
+      api().Post(HubPath(ours) + "/users", {{"targetUserId", b.user_ids.at("viewer")}, {"role", "Viewer"}}, admin),
+      "targetUserId");
   ExpectValidation(api().Post(HubPath(ours) + "/groups", {{"groupId", their_group}, {"role", "Viewer"}}, admin),
                    "groupId");
-  ExpectValidation(
-      api().Post(EntryPath(our_entry) + "/users", {{"targetUserId", b.user_ids.at("viewer")}, {"role", "Viewer"}},
-                 admin),
-      "targetUserId");
+  ExpectValidation(api().Post(EntryPath(our_entry) + "/users",
+                              {{"targetUserId", b.user_ids.at("viewer")}, {"role", "Viewer"}}, admin),
+                   "targetUserId");
   ExpectValidation(api().Post(EntryPath(our_entry) + "/groups", {{"groupId", their_group}, {"role", "Viewer"}}, admin),
                    "groupId");
 
@@ -596,9 +593,9 @@ TEST_F(Memberships, BadInputIsRejected) {
 
   // Malformed ids in the path: 400 naming the parameter.
   ExpectPathProblem(api().Get("/api/hubs/not-a-uuid/memberships", admin), "hubId");
-  ExpectPathProblem(api().Post("/api/hubs/12345/memberships/users", {{"targetUserId", editor_id}, {"role", "Viewer"}},
-                               admin),
-                    "hubId");
+  ExpectPathProblem(
+      api().Post("/api/hubs/12345/memberships/users", {{"targetUserId", editor_id}, {"role", "Viewer"}}, admin),
+      "hubId");
   ExpectPathProblem(api().Post("/api/hubs/nope/memberships/groups", {{"groupId", group}, {"role", "Viewer"}}, admin),
                     "hubId");
   ExpectPathProblem(api().Put("/api/hubs/nope/memberships/" + membership + "/role", {{"role", "Viewer"}}, admin),
@@ -617,8 +614,9 @@ TEST_F(Memberships, BadInputIsRejected) {
   // Ids in the path are accepted in any case.
   EXPECT_EQ(api().Get("/api/hubs/" + Upper(hub.id) + "/memberships", admin).status, 200);
   EXPECT_EQ(api().Get("/api/entries/" + Upper(entry) + "/permissions", admin).status, 200);
-  EXPECT_EQ(api().Put("/api/hubs/" + Upper(hub.id) + "/memberships/" + Upper(membership) + "/role",
-                      {{"role", "Editor"}}, admin)
+  EXPECT_EQ(api()
+                .Put("/api/hubs/" + Upper(hub.id) + "/memberships/" + Upper(membership) + "/role", {{"role", "Editor"}},
+                     admin)
                 .status,
             200);
   EXPECT_EQ(api().Delete("/api/entries/" + Upper(entry) + "/permissions/" + Upper(permission), admin).status, 204);
@@ -626,7 +624,6 @@ TEST_F(Memberships, BadInputIsRejected) {
   ExpectProblem(api().Send("PATCH", HubPath(hub), "{}", admin), 405, "method_not_allowed");
   ExpectProblem(api().Send("GET", HubPath(hub) + "/users", "", admin), 405, "method_not_allowed");
 }
-
 
 // Racing admins leave one membership per user (the partial unique index and
 // ON CONFLICT), never a 500.

@@ -15,19 +15,18 @@ namespace credence::test {
 namespace {
 namespace json = boost::json;
 
-std::string Doc(const std::vector<std::string>& paragraphs) {
+std::string ParagraphsDoc(const std::vector<std::string>& paragraphs) {
   json::array content;
   for (const auto& p : paragraphs)
-    content.push_back(json::object{{"type", "paragraph"},
-                                   {"content", json::array{json::object{{"type", "text"}, {"text", p}}}}});
+    content.push_back(
+        json::object{{"type", "paragraph"}, {"content", json::array{json::object{{"type", "text"}, {"text", p}}}}});
   return json::serialize(json::object{{"type", "doc"}, {"content", content}});
 }
 
 std::vector<std::string> Texts(const std::string& content) {
   std::vector<std::string> out;
   const json::value doc = json::parse(content);
-  for (const auto& n : doc.at("content").as_array())
-    out.emplace_back(n.at("content").at(0).at("text").as_string());
+  for (const auto& n : doc.at("content").as_array()) out.emplace_back(n.at("content").at(0).at("text").as_string());
   return out;
 }
 
@@ -62,7 +61,8 @@ class MtTriggers : public ApiTest {
     MakeHub(client, admin(), "docs");
     for (const auto& [code, trigger] : std::vector<std::pair<std::string, std::string>>{
              {"es", "AlwaysTranslate"}, {"de", "Never"}, {"fr", "OnDemand"}}) {
-      auto r = client.Post("/api/admin/languages", {{"code", code}, {"displayName", code}, {"trigger", trigger}}, admin());
+      auto r =
+          client.Post("/api/admin/languages", {{"code", code}, {"displayName", code}, {"trigger", trigger}}, admin());
       if (r.status == 409)
         r = client.Put("/api/admin/languages/" + code, {{"trigger", trigger}, {"isEnabled", true}}, admin());
       ASSERT_TRUE(r.status == 200 || r.status == 201) << r.body;
@@ -72,7 +72,7 @@ class MtTriggers : public ApiTest {
                           {"key", "guide"},
                           {"originalLanguage", "en"},
                           {"title", "Guide"},
-                          {"content", Doc({"Open the panel", "Press save"})}},
+                          {"content", ParagraphsDoc({"Open the panel", "Press save"})}},
                          admin());
     ASSERT_EQ(e.status, 201) << e.body;
     id_ = Str(e.Json(), "id");

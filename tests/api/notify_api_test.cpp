@@ -31,7 +31,6 @@ namespace json = boost::json;
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
 
-constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
 constexpr char kSecret[] = "a-webhook-secret-of-some-length";
 const std::vector<std::string> kAllEvents = {"entry.expiring_soon", "entry.warning", "entry.expired"};
 
@@ -66,12 +65,6 @@ json::object WebhookChannel(const std::string& name, const std::string& url, con
   json::object config{{"url", url}};
   if (!secret.empty()) config["secret"] = secret;
   return {{"name", name}, {"type", "webhook"}, {"config", std::move(config)}};
-}
-
-std::vector<std::string> Strings(const json::value& array) {
-  std::vector<std::string> out;
-  for (const auto& v : array.as_array()) out.emplace_back(v.as_string());
-  return out;
 }
 
 // A listening socket that never accepts: connections complete in the

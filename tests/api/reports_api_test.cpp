@@ -22,7 +22,6 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
 constexpr char kDay1[] = "2030-01-10";
 constexpr char kDay2[] = "2030-02-20";
 
@@ -65,9 +64,10 @@ json::value ParseCsvWithPython(const std::string& csv_text) {
     std::ofstream f(path, std::ios::binary);
     f << csv_text;
   }
-  const std::string cmd = "python3 -c 'import csv,json,sys; print(json.dumps(list(csv.reader(open(sys.argv[1], "
-                          "newline=\"\", encoding=\"utf-8\"), strict=True))))' " +
-                          path.string();
+  const std::string cmd =
+      "python3 -c 'import csv,json,sys; print(json.dumps(list(csv.reader(open(sys.argv[1], "
+      "newline=\"\", encoding=\"utf-8\"), strict=True))))' " +
+      path.string();
   std::string out;
   if (FILE* p = popen(cmd.c_str(), "r")) {
     char buf[4096];
@@ -83,14 +83,14 @@ class Reports : public ClockedApiTest {
  protected:
   struct World {
     TestTenant t;
-    std::string fresh;       // published, FullReview, owner editor (active)
-    std::string unreviewed;  // published, never reviewed
-    std::string draft;       // never published
-    std::string closed;      // published, never reviewed, entry override aiRetrievable false
-    std::string short_lived; // published, reviewed, in a hub whose entries expire after a day
-    std::string orphan_doc;  // connected wiki:orphan, no owner, never reviewed
-    std::string guest_doc;   // connected wiki:guest, owner guest (removed from the tenant), reviewed
-    std::string secret_doc;  // connected wiki:secret, reviewed, carries secrets
+    std::string fresh;        // published, FullReview, owner editor (active)
+    std::string unreviewed;   // published, never reviewed
+    std::string draft;        // never published
+    std::string closed;       // published, never reviewed, entry override aiRetrievable false
+    std::string short_lived;  // published, reviewed, in a hub whose entries expire after a day
+    std::string orphan_doc;   // connected wiki:orphan, no owner, never reviewed
+    std::string guest_doc;    // connected wiki:guest, owner guest (removed from the tenant), reviewed
+    std::string secret_doc;   // connected wiki:secret, reviewed, carries secrets
   };
 
   void SetUp() override {
@@ -192,8 +192,8 @@ class Reports : public ClockedApiTest {
 
   // Registers an app and mints a key for it; the key's secret.
   std::pair<std::string, std::string> App(const TestTenant& t, const std::string& name, const std::string& channel) {
-    auto app = api().Post("/trust-admin/apps", {{"name", name}, {"channel", channel}, {"risk", "high"}},
-                          t.token("admin"));
+    auto app =
+        api().Post("/trust-admin/apps", {{"name", name}, {"channel", channel}, {"risk", "high"}}, t.token("admin"));
     EXPECT_EQ(app.status, 201) << app.body;
     if (app.status != 201) return {};
     const std::string id = Str(app.Json(), "id");
@@ -225,12 +225,14 @@ TEST_F(Reports, TitlesFollowThePreferredLanguageElseAcceptLanguage) {
             0u);
   EXPECT_EQ(Str(first({{"Accept-Language", "de, en;q=0.5"}}), "title"), "Documents blocked from AI use");
   // The preference wins over the browser's header, in the list and a report.
-  ASSERT_EQ(api().Send("PUT", "/api/users/me/preferred-language", R"({"languageCode":"es"})", admin,
-                       {{"Content-Type", "application/json"}})
+  ASSERT_EQ(api()
+                .Send("PUT", "/api/users/me/preferred-language", R"({"languageCode":"es"})", admin,
+                      {{"Content-Type", "application/json"}})
                 .status,
             200);
   EXPECT_EQ(Str(first({{"Accept-Language", "en"}}), "title"), "Documentos bloqueados para la IA");
-  auto report = api().Send("GET", "/trust-admin/reports/classification-summary", "", admin, {{"Accept-Language", "en"}});
+  auto report =
+      api().Send("GET", "/trust-admin/reports/classification-summary", "", admin, {{"Accept-Language", "en"}});
   ASSERT_EQ(report.status, 200) << report.body;
   EXPECT_EQ(Str(report.Json(), "title"), "Documentos por clasificación de sensibilidad");
 }
@@ -405,8 +407,11 @@ TEST_F(Reports, UsedWithoutOwnerNamesDocumentsWithNoOrAnInactiveOwner) {
   EXPECT_EQ(I(rows[1], "uses"), 1);
   // Giving the orphan an owner takes it off the report.
   auto put = api().Put("/trust-admin/connected-documents",
-                       {{"connectorKey", "wiki"}, {"externalId", "orphan"}, {"title", "Orphan page"},
-                        {"contentUpdatedAt", "2029-12-01T00:00:00Z"}, {"ownerId", w.t.user_ids.at("editor")}},
+                       {{"connectorKey", "wiki"},
+                        {"externalId", "orphan"},
+                        {"title", "Orphan page"},
+                        {"contentUpdatedAt", "2029-12-01T00:00:00Z"},
+                        {"ownerId", w.t.user_ids.at("editor")}},
                        w.t.token("admin"));
   ASSERT_EQ(put.status, 200) << put.body;
   rows = ReportRows(w.t, "used-without-owner");
@@ -441,19 +446,20 @@ TEST_F(Reports, PolicyOverridesListsEntryLevelOverridesWithTheEffectivePolicy) {
   EXPECT_EQ(S(*orphan, "maxSensitivityForAi"), "Confidential");
   EXPECT_EQ(I(*orphan, "evaluations"), 1);
   // Removing an override removes its row.
-  ASSERT_EQ(api().Delete("/trust-admin/policies/sources?sourceId=" + PercentEncode("wiki:orphan"), w.t.token("admin")).status,
-            204);
+  ASSERT_EQ(
+      api().Delete("/trust-admin/policies/sources?sourceId=" + PercentEncode("wiki:orphan"), w.t.token("admin")).status,
+      204);
   EXPECT_EQ(ReportRows(w.t, "policy-overrides").size(), 1u);
 }
 
 TEST_F(Reports, ClassificationSummaryCountsDocumentsBySensitivity) {
   auto w = Make("rep-class");
-  ASSERT_EQ(api()
-                .Put("/trust-admin/sensitivity?sourceId=" + PercentEncode("entry:" + w.fresh),
-                     {{"classification", "Public"}, {"hasSecrets", false}, {"hasPersonalData", true}},
-                     w.t.token("admin"))
-                .status,
-            200);
+  ASSERT_EQ(
+      api()
+          .Put("/trust-admin/sensitivity?sourceId=" + PercentEncode("entry:" + w.fresh),
+               {{"classification", "Public"}, {"hasSecrets", false}, {"hasPersonalData", true}}, w.t.token("admin"))
+          .status,
+      200);
   Evaluate(w.t.token("viewer"), {"entry:" + w.fresh, "entry:" + w.fresh, "entry:" + w.unreviewed});
   auto rows = ReportRows(w.t, "classification-summary");
   ASSERT_EQ(rows.size(), 4u);
@@ -576,9 +582,9 @@ TEST_F(Reports, CsvExportIsReadBackByARealCsvParser) {
                 w.t.token("admin"));
   ASSERT_EQ(json_export.status, 200);
   EXPECT_EQ(json_export.Header("content-type").substr(0, 16), "application/json");
-  EXPECT_NE(json_export.Header("content-disposition")
-                .find("credence-classification-summary-2030-01-01-to-2030-01-10.json"),
-            std::string::npos);
+  EXPECT_NE(
+      json_export.Header("content-disposition").find("credence-classification-summary-2030-01-01-to-2030-01-10.json"),
+      std::string::npos);
   EXPECT_EQ(json_export.Json().at("rows").as_array().size(), 4u);
 }
 
@@ -588,8 +594,8 @@ TEST_F(Reports, TenantsSeeOnlyTheirOwnData) {
   auto d = Evaluate(a.t.token("viewer"), {"wiki:secret", "wiki:orphan"});
   Usage(a.t.token("viewer"), {"wiki:orphan"}, Str(d, "decisionId"));
   auto [app, key] = App(a.t, "Support bot", "public_support_chat");
-  for (const char* k : {"docs-blocked", "customer-facing-readiness", "expired-knowledge-used",
-                        "unreviewed-accessible", "used-without-owner", "policy-overrides"})
+  for (const char* k : {"docs-blocked", "customer-facing-readiness", "expired-knowledge-used", "unreviewed-accessible",
+                        "used-without-owner", "policy-overrides"})
     EXPECT_TRUE(ReportRows(b, k).empty()) << k;
   for (const auto& r : ReportRows(b, "classification-summary")) EXPECT_EQ(I(r, "documents"), 0);
   // Another tenant's app is unknown here.

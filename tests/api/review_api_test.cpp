@@ -18,19 +18,12 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
 // Every test starts its clock here, so expiry dates are exact.
 constexpr char kT0[] = "2031-03-01T00:00:00.000Z";
 
 // `iso` moved by `days`, formatted as the server formats timestamps.
 std::string Plus(const std::string& iso, double days) {
   return FormatTimestamp(*ParseTimestamp(iso) + static_cast<TimeMs>(days * static_cast<double>(kMsPerDay)));
-}
-
-std::vector<std::string> Strings(const json::value& array) {
-  std::vector<std::string> out;
-  for (const auto& v : array.as_array()) out.emplace_back(v.as_string());
-  return out;
 }
 
 json::object QuickReview() { return {{"reviewType", "QuickReview"}, {"timeSpentSeconds", 60}}; }
@@ -145,12 +138,9 @@ TEST_F(Reviews, ReviewWithoutTemplateIsRecordedNotRenewed) {
   auto w = MakeWorld("rev-plain");
   const std::string id = MakeEntryExpiring(w, "plain", 30);
   AdvanceServerDays(api(), 2);
-  json::object body{{"reviewType", "FullReview"},
-                    {"timeSpentSeconds", 900},
-                    {"notes", "Checked every link"},
-                    {"blocksChanged", 3},
-                    {"contentWasUpdated", true},
-                    {"checklistJson", "{\"anything\": true}"}};
+  json::object body{{"reviewType", "FullReview"},    {"timeSpentSeconds", 900},
+                    {"notes", "Checked every link"}, {"blocksChanged", 3},
+                    {"contentWasUpdated", true},     {"checklistJson", "{\"anything\": true}"}};
   auto r = Review(w.editor(), id, body);
   ASSERT_EQ(r.status, 200) << r.body;
   const auto v = r.Json();
@@ -248,8 +238,8 @@ TEST_F(Reviews, RequiredReviewChecksTheChecklistAndRenews) {
 
 TEST_F(Reviews, AWeakerReviewThanRequiredDoesNotSatisfy) {
   auto w = MakeWorld("rev-weak");
-  const std::string tpl = MakeTemplate(
-      w, {{"name", "Full"}, {"expiryDays", 40}, {"reviewRequired", true}, {"reviewType", "FullReview"}});
+  const std::string tpl =
+      MakeTemplate(w, {{"name", "Full"}, {"expiryDays", 40}, {"reviewRequired", true}, {"reviewType", "FullReview"}});
   const std::string id = MakeEntryExpiring(w, "weak", 30);
   UseTemplate(w, id, tpl);
   EXPECT_EQ(Blockers(w.editor(), id), std::vector<std::string>{"review_required"});
@@ -270,8 +260,8 @@ TEST_F(Reviews, AWeakerReviewThanRequiredDoesNotSatisfy) {
   EXPECT_EQ(Blockers(w.editor(), id), std::vector<std::string>{"review_required"});
 
   // The weakest requirement is met by any review.
-  const std::string any = MakeTemplate(w, {{"name", "Any"}, {"expiryDays", 20}, {"reviewRequired", true},
-                                           {"reviewType", "QuickReview"}});
+  const std::string any =
+      MakeTemplate(w, {{"name", "Any"}, {"expiryDays", 20}, {"reviewRequired", true}, {"reviewType", "QuickReview"}});
   const std::string id2 = MakeEntryExpiring(w, "any", 30);
   UseTemplate(w, id2, any);
   EXPECT_TRUE(ReviewOk(w.editor(), id2, QuickReview()).at("renewed").as_bool());
@@ -279,11 +269,9 @@ TEST_F(Reviews, AWeakerReviewThanRequiredDoesNotSatisfy) {
 
 TEST_F(Reviews, AttestationAutoRenewsOnlyInsideTheWarningWindow) {
   auto w = MakeWorld("rev-auto");
-  const std::string tpl = MakeTemplate(w, {{"name", "Auto"},
-                                           {"expiryDays", 30},
-                                           {"warningDays", 7},
-                                           {"graceDays", 5},
-                                           {"autoRenewOnAttestation", true}});
+  const std::string tpl = MakeTemplate(
+      w,
+      {{"name", "Auto"}, {"expiryDays", 30}, {"warningDays", 7}, {"graceDays", 5}, {"autoRenewOnAttestation", true}});
   const std::string id = MakeEntryExpiring(w, "auto", 30);
   const std::string draft = MakeEntryExpiring(w, "draft", 30, /*publish=*/false);
   UseTemplate(w, id, tpl);
@@ -318,8 +306,8 @@ TEST_F(Reviews, AttestationAutoRenewsOnlyInsideTheWarningWindow) {
 
 TEST_F(Reviews, ReviewHistoryIsCompleteAndNewestFirst) {
   auto w = MakeWorld("rev-history");
-  const std::string tpl = MakeTemplate(
-      w, {{"name", "Req"}, {"expiryDays", 10}, {"reviewRequired", true}, {"reviewType", "Attestation"}});
+  const std::string tpl =
+      MakeTemplate(w, {{"name", "Req"}, {"expiryDays", 10}, {"reviewRequired", true}, {"reviewType", "Attestation"}});
   const std::string id = MakeEntryExpiring(w, "history", 30);
   UseTemplate(w, id, tpl);
   const std::string other = MakeEntryExpiring(w, "other", 30);
@@ -378,8 +366,8 @@ TEST_F(Reviews, EligibilityReportsEachBlocker) {
   ASSERT_EQ(api().Post("/api/entries/" + plain + "/expiry/pause", json::object{}, w.editor()).status, 200);
   EXPECT_EQ(Blockers(w.editor(), plain), std::vector<std::string>{"expiry_paused"});
 
-  const std::string tpl = MakeTemplate(
-      w, {{"name", "Req"}, {"expiryDays", 10}, {"reviewRequired", true}, {"reviewType", "FullReview"}});
+  const std::string tpl =
+      MakeTemplate(w, {{"name", "Req"}, {"expiryDays", 10}, {"reviewRequired", true}, {"reviewType", "FullReview"}});
   const std::string reviewed = MakeEntryExpiring(w, "reviewed", 30);
   UseTemplate(w, reviewed, tpl);
   EXPECT_EQ(Blockers(w.editor(), reviewed), std::vector<std::string>{"review_required"});
@@ -391,7 +379,9 @@ TEST_F(Reviews, EligibilityReportsEachBlocker) {
   EXPECT_EQ(Blockers(w.editor(), inherited), std::vector<std::string>{});
   ASSERT_EQ(api()
                 .Put("/api/hubs/" + w.hub_key,
-                     {{"name", "Hub"}, {"defaultExpiryDays", 90}, {"defaultOrgRole", "Viewer"},
+                     {{"name", "Hub"},
+                      {"defaultExpiryDays", 90},
+                      {"defaultOrgRole", "Viewer"},
                       {"defaultExpiryTemplateId", tpl}},
                      w.admin())
                 .status,
@@ -401,8 +391,8 @@ TEST_F(Reviews, EligibilityReportsEachBlocker) {
 
 TEST_F(Reviews, RenewIsBlockedUntilAReviewCountsTowardIt) {
   auto w = MakeWorld("rev-renew");
-  const std::string tpl = MakeTemplate(
-      w, {{"name", "Req"}, {"expiryDays", 50}, {"reviewRequired", true}, {"reviewType", "Attestation"}});
+  const std::string tpl =
+      MakeTemplate(w, {{"name", "Req"}, {"expiryDays", 50}, {"reviewRequired", true}, {"reviewType", "Attestation"}});
   const std::string id = MakeEntryExpiring(w, "renew", 30);
   UseTemplate(w, id, tpl);
   const std::string renew = "/api/entries/" + id + "/renew";
@@ -443,8 +433,8 @@ TEST_F(Reviews, RenewIsBlockedUntilAReviewCountsTowardIt) {
 
 TEST_F(Reviews, ConcurrentRequestsSpendAReviewAndPauseOnce) {
   auto w = MakeWorld("rev-race");
-  const std::string tpl = MakeTemplate(
-      w, {{"name", "Req"}, {"expiryDays", 50}, {"reviewRequired", true}, {"reviewType", "Attestation"}});
+  const std::string tpl =
+      MakeTemplate(w, {{"name", "Req"}, {"expiryDays", 50}, {"reviewRequired", true}, {"reviewType", "Attestation"}});
   const std::string id = MakeEntryExpiring(w, "race", 30);
   UseTemplate(w, id, tpl);
   // One review that counts toward the next renewal (made while paused).
@@ -453,9 +443,8 @@ TEST_F(Reviews, ConcurrentRequestsSpendAReviewAndPauseOnce) {
   ASSERT_EQ(api().Post("/api/entries/" + id + "/expiry/resume", json::object{}, w.editor()).status, 200);
 
   const std::string editor = w.editor();
-  auto renewals = Concurrently(8, [&](HttpClient& client) {
-    return client.Post("/api/entries/" + id + "/renew", json::object{}, editor);
-  });
+  auto renewals = Concurrently(
+      8, [&](HttpClient& client) { return client.Post("/api/entries/" + id + "/renew", json::object{}, editor); });
   int renewed = 0;
   for (const auto& r : renewals) {
     if (r.status == 200) {
@@ -497,8 +486,8 @@ TEST_F(Reviews, PostRenewTakesCustomDaysAndAnswersTheExpiryStatus) {
   const std::string id = MakeEntryExpiring(w, "custom", 3);
   AdvanceServerDays(api(), 10);  // expired by now
   EXPECT_EQ(Str(ExpiryStatus(w, id), "status"), "Expired");
-  auto r = api().Post("/api/entries/" + id + "/renew", {{"customExpiryDays", 12}, {"notes", "Still accurate"}},
-                      w.editor());
+  auto r =
+      api().Post("/api/entries/" + id + "/renew", {{"customExpiryDays", 12}, {"notes", "Still accurate"}}, w.editor());
   ASSERT_EQ(r.status, 200) << r.body;
   const auto v = r.Json();
   EXPECT_EQ(Str(v, "renewalId").size(), 36u);
@@ -512,12 +501,12 @@ TEST_F(Reviews, PostRenewTakesCustomDaysAndAnswersTheExpiryStatus) {
   EXPECT_EQ(Str(status, "status"), "Published");
 
   // Bounds of customExpiryDays.
-  EXPECT_EQ(Str(api().Post("/api/entries/" + id + "/renew", {{"customExpiryDays", 1}}, w.editor()).Json(),
-                "expiryDate"),
-            Plus(kT0, 11));
-  EXPECT_EQ(Str(api().Post("/api/entries/" + id + "/renew", {{"customExpiryDays", 3650}}, w.admin()).Json(),
-                "expiryDate"),
-            Plus(kT0, 3660));
+  EXPECT_EQ(
+      Str(api().Post("/api/entries/" + id + "/renew", {{"customExpiryDays", 1}}, w.editor()).Json(), "expiryDate"),
+      Plus(kT0, 11));
+  EXPECT_EQ(
+      Str(api().Post("/api/entries/" + id + "/renew", {{"customExpiryDays", 3650}}, w.admin()).Json(), "expiryDate"),
+      Plus(kT0, 3660));
 }
 
 TEST_F(Reviews, PutRenewUsesTheConfiguredDuration) {
@@ -613,8 +602,8 @@ TEST_F(Reviews, BulkRenewReportsEachEntry) {
   const std::string read_only = MakeEntryExpiring(w, "read-only", 30, true, "read-hub");
   const std::string ok1 = MakeEntryExpiring(w, "ok1", 3);
   const std::string ok2 = MakeEntryExpiring(w, "ok2", 300);
-  const std::string tpl = MakeTemplate(
-      w, {{"name", "Req"}, {"expiryDays", 10}, {"reviewRequired", true}, {"reviewType", "QuickReview"}});
+  const std::string tpl =
+      MakeTemplate(w, {{"name", "Req"}, {"expiryDays", 10}, {"reviewRequired", true}, {"reviewType", "QuickReview"}});
   const std::string blocked = MakeEntryExpiring(w, "blocked", 30);
   UseTemplate(w, blocked, tpl);
   AdvanceServerDays(api(), 1);

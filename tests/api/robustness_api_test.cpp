@@ -20,7 +20,7 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr char kUnknownId[] = "00000000-0000-7000-8000-00000000abcd";
+constexpr char kAbsentId[] = "00000000-0000-7000-8000-00000000abcd";
 
 // Routes whose effects reach beyond the test's own tenant (the development
 // clock and jobs, sign-in, provisioning) are left out; their bad input is
@@ -39,7 +39,7 @@ std::string Concrete(const std::string& templ) {
       continue;
     }
     const size_t close = templ.find('}', i);
-    out += kUnknownId;
+    out += kAbsentId;
     i = close;
   }
   return out;
@@ -63,7 +63,7 @@ std::string ConcreteFor(const std::string& templ, const json::value& op) {
       continue;
     }
     const size_t close = templ.find('}', i);
-    out += uuids.count(templ.substr(i + 1, close - i - 1)) ? kUnknownId : "en";
+    out += uuids.count(templ.substr(i + 1, close - i - 1)) ? kAbsentId : "en";
     i = close;
   }
   return out;
@@ -114,7 +114,7 @@ json::value Example(const json::value& doc, const json::value& schema) {
   if (HasType(s, "boolean")) return false;
   if (HasType(s, "string")) {
     const auto* format = s.if_contains("format");
-    if (format && *format == "uuid") return kUnknownId;
+    if (format && *format == "uuid") return kAbsentId;
     if (format && *format == "date-time") return "2031-01-01T00:00:00Z";
     if (format && *format == "email") return "someone@example.com";
     if (format && *format == "uri") return "https://example.com/";
@@ -138,7 +138,8 @@ void NullCases(const json::value& doc, const json::value& schema, const std::str
   const json::object& s = Resolved(doc, schema);
   if (HasType(s, "array")) {
     if (const auto* items = s.if_contains("items"))
-      NullCases(doc, *items, path + "[0]", [&wrap](json::value v) { return wrap(json::array{std::move(v)}); }, out);
+      NullCases(
+          doc, *items, path + "[0]", [&wrap](json::value v) { return wrap(json::array{std::move(v)}); }, out);
     return;
   }
   const auto* props = s.if_contains("properties");
@@ -157,13 +158,14 @@ void NullCases(const json::value& doc, const json::value& schema, const std::str
       body[name] = nullptr;
       out.push_back({field, wrap(std::move(body))});
     }
-    NullCases(doc, property, field,
-              [&wrap, &base, name](json::value v) {
-                json::object body = base;
-                body[name] = std::move(v);
-                return wrap(std::move(body));
-              },
-              out);
+    NullCases(
+        doc, property, field,
+        [&wrap, &base, name](json::value v) {
+          json::object body = base;
+          body[name] = std::move(v);
+          return wrap(std::move(body));
+        },
+        out);
   }
 }
 
@@ -328,7 +330,8 @@ TEST_F(Robustness, ExplicitNullForEveryOptionalNonNullableFieldIsA4xxNamingIt) {
             schema = media->as_object().if_contains("schema");
       if (schema == nullptr) continue;
       std::vector<NullCase> nulls;
-      NullCases(doc, *schema, "", [](json::value v) { return v; }, nulls);
+      NullCases(
+          doc, *schema, "", [](json::value v) { return v; }, nulls);
       const std::string target = ConcreteFor(path, op);
       for (const auto& c : nulls) {
         ++cases;

@@ -27,12 +27,6 @@ std::string GithubToken(const std::string& seed) {
   return "ghp_" + random + Base62Fixed(Crc32(random), 6);
 }
 
-std::vector<std::string> Codes(const json::value& result) {
-  std::vector<std::string> out;
-  for (const auto& r : result.at("reasons").as_array()) out.push_back(Str(r, "code"));
-  return out;
-}
-
 bool Has(const std::vector<std::string>& codes, const std::string& code) {
   return std::find(codes.begin(), codes.end(), code) != codes.end();
 }

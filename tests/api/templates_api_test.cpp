@@ -19,8 +19,6 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
-
 json::object Paragraph(const std::string& text, const std::string& block_id = "") {
   json::object node{{"type", "paragraph"}, {"content", json::array{json::object{{"type", "text"}, {"text", text}}}}};
   if (!block_id.empty()) node["attrs"] = json::object{{"blockId", block_id}};
@@ -41,7 +39,7 @@ json::object Body(const std::string& name, const std::string& category = "") {
   return b;
 }
 
-std::vector<std::string> BlockIds(const json::value& blocks) {
+std::vector<std::string> TemplateBlockIds(const json::value& blocks) {
   std::vector<std::string> out;
   for (const auto& b : blocks.as_array()) out.push_back(std::string(b.at("attrs").at("blockId").as_string()));
   return out;
@@ -111,14 +109,14 @@ TEST_F(Templates, CreateAndReadWithDefaults) {
   EXPECT_EQ(created.at("ratingCount").as_int64(), 0);
   EXPECT_EQ(created.at("averageRating").to_number<double>(), 0.0);
   EXPECT_EQ(created.at("blockCount").as_int64(), 3);
-  auto ids = BlockIds(created.at("blocks"));
+  auto ids = TemplateBlockIds(created.at("blocks"));
   EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), 3u) << "every block gets its own id";
   for (const auto& b : ids) EXPECT_NE(b, "not-a-uuid");
   ExpectAudit(t, "template.created", id, "editor");
 
   auto got = api().Get("/api/templates/" + id, t.token("guest"));
   ASSERT_EQ(got.status, 200) << got.body;
-  EXPECT_EQ(BlockIds(got.Json().at("blocks")), ids);
+  EXPECT_EQ(TemplateBlockIds(got.Json().at("blocks")), ids);
   EXPECT_EQ(Str(got.Json(), "description"), "A template for Incident report");
 
   auto es = Body("Plantilla");
@@ -341,13 +339,12 @@ TEST_F(Templates, ConcurrentRatingsAndAppliesAllCount) {
     return client.Post(path + "/rate", {{"stars", i + 1}}, t.token(personas[static_cast<size_t>(i)]));
   });
   for (const auto& r : answers) EXPECT_EQ(r.status, 200) << r.body;
-  auto applies = Concurrently(6, [&](HttpClient& client) {
-    return client.Post(path + "/apply", json::object{}, t.token("viewer"));
-  });
+  auto applies = Concurrently(
+      6, [&](HttpClient& client) { return client.Post(path + "/apply", json::object{}, t.token("viewer")); });
   std::set<std::string> ids;
   for (const auto& r : applies) {
     ASSERT_EQ(r.status, 200) << r.body;
-    for (const auto& id : BlockIds(r.Json().at("blocks"))) EXPECT_TRUE(ids.insert(id).second) << id;
+    for (const auto& id : TemplateBlockIds(r.Json().at("blocks"))) EXPECT_TRUE(ids.insert(id).second) << id;
   }
   auto got = api().Get(path, t.token("viewer")).Json();
   EXPECT_EQ(got.at("usageCount").as_int64(), 6);
@@ -359,7 +356,7 @@ TEST_F(Templates, PreviewAssemblesAndApplyGivesFreshIdsAndCounts) {
   auto t = CreateTenant(api(), "tpl");
   auto created = Create(t, "editor", Body("Applied"));
   const std::string path = "/api/templates/" + Str(created, "id");
-  const auto own_ids = BlockIds(created.at("blocks"));
+  const auto own_ids = TemplateBlockIds(created.at("blocks"));
 
   auto preview = api().Get(path + "/preview", t.token("guest"));
   ASSERT_EQ(preview.status, 200) << preview.body;
@@ -368,26 +365,26 @@ TEST_F(Templates, PreviewAssemblesAndApplyGivesFreshIdsAndCounts) {
   EXPECT_EQ(Str(p, "language"), "en");
   auto doc = json::parse(Str(p, "content"));
   EXPECT_EQ(Str(doc, "type"), "doc");
-  EXPECT_EQ(BlockIds(doc.at("content")), own_ids);
-  EXPECT_EQ(BlockIds(p.at("blocks")), own_ids);
+  EXPECT_EQ(TemplateBlockIds(doc.at("content")), own_ids);
+  EXPECT_EQ(TemplateBlockIds(p.at("blocks")), own_ids);
 
   std::set<std::string> seen(own_ids.begin(), own_ids.end());
   for (int i = 0; i < 2; ++i) {
     auto applied = api().Post(path + "/apply", json::object{}, t.token("viewer"));
     ASSERT_EQ(applied.status, 200) << applied.body;
     auto a = applied.Json();
-    auto ids = BlockIds(a.at("blocks"));
+    auto ids = TemplateBlockIds(a.at("blocks"));
     ASSERT_EQ(ids.size(), own_ids.size());
     for (const auto& id : ids) EXPECT_TRUE(seen.insert(id).second) << "block id " << id << " is not fresh";
     auto applied_doc = json::parse(Str(a, "content"));
-    EXPECT_EQ(BlockIds(applied_doc.at("content")), ids);
+    EXPECT_EQ(TemplateBlockIds(applied_doc.at("content")), ids);
     // Same blocks otherwise.
     for (size_t b = 0; b < ids.size(); ++b)
       EXPECT_EQ(WithoutId(a.at("blocks").as_array()[b]), WithoutId(created.at("blocks").as_array()[b]));
   }
   auto after = api().Get(path, t.token("editor"));
   EXPECT_EQ(after.Json().at("usageCount").as_int64(), 2) << "each apply counts; preview does not";
-  EXPECT_EQ(BlockIds(after.Json().at("blocks")), own_ids) << "applying leaves the template's own ids";
+  EXPECT_EQ(TemplateBlockIds(after.Json().at("blocks")), own_ids) << "applying leaves the template's own ids";
   ExpectProblem(api().Post(std::string("/api/templates/") + kUnknownId + "/apply", json::object{}, t.token("viewer")),
                 404, "not_found");
   ExpectProblem(api().Get(std::string("/api/templates/") + kUnknownId + "/preview", t.token("viewer")), 404,
@@ -426,8 +423,8 @@ TEST_F(Templates, ExportAndImportMoveATemplateBetweenTenants) {
   EXPECT_EQ(Str(i, "ownerId"), b.user_ids.at("admin"));
   EXPECT_EQ(i.at("usageCount").as_int64(), 0);
   EXPECT_EQ(i.at("ratingCount").as_int64(), 0);
-  const auto old_ids = BlockIds(created.at("blocks"));
-  const auto new_ids = BlockIds(i.at("blocks"));
+  const auto old_ids = TemplateBlockIds(created.at("blocks"));
+  const auto new_ids = TemplateBlockIds(i.at("blocks"));
   ASSERT_EQ(new_ids.size(), old_ids.size());
   for (size_t k = 0; k < new_ids.size(); ++k) {
     EXPECT_NE(new_ids[k], old_ids[k]) << "block ids are remapped";

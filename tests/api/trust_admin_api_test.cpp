@@ -21,23 +21,10 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
 constexpr char kNow[] = "2030-01-01T00:00:00.000Z";
-
-std::vector<std::string> Codes(const json::value& result) {
-  std::vector<std::string> out;
-  for (const auto& r : result.at("reasons").as_array()) out.push_back(Str(r, "code"));
-  return out;
-}
 
 bool Has(const std::vector<std::string>& codes, const std::string& code) {
   return std::find(codes.begin(), codes.end(), code) != codes.end();
-}
-
-std::vector<std::string> Strings(const json::value& array) {
-  std::vector<std::string> out;
-  for (const auto& v : array.as_array()) out.emplace_back(v.as_string());
-  return out;
 }
 
 class TrustAdmin : public ClockedApiTest {

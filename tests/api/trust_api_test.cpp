@@ -9,21 +9,19 @@
 #include <chrono>
 #include <mutex>
 #include <set>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
-#include "support/clock_fixture.h"
-#include "support/kb_fixture.h"
 #include "storage/database.h"
 #include "storage/session.h"
+#include "support/clock_fixture.h"
+#include "support/kb_fixture.h"
 
 namespace credence::test {
 namespace {
 
 namespace json = boost::json;
-
-constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
 
 // Changes the store behind the server's back (tamper tests).
 void RunSql(const std::string& database_url, const std::string& sql) {
@@ -42,14 +40,14 @@ class Trust : public ClockedApiTest {
 
   World Make(const std::string& prefix) {
     World w{CreateTenant(api(), prefix), "", ""};
-    EXPECT_EQ(api().Post("/api/hubs", {{"key", "kb"}, {"name", "KB"}, {"defaultExpiryDays", 365},
-                                       {"defaultOrgRole", "Editor"}},
-                         w.t.token("admin"))
+    EXPECT_EQ(api()
+                  .Post("/api/hubs",
+                        {{"key", "kb"}, {"name", "KB"}, {"defaultExpiryDays", 365}, {"defaultOrgRole", "Editor"}},
+                        w.t.token("admin"))
                   .status,
               201);
     w.published = Str(MakeEntry(api(), w.t.token("editor"), "kb", "refunds", {"Refunds take 5 days."}), "id");
-    EXPECT_EQ(api().Post("/api/entries/" + w.published + "/publish", json::object{}, w.t.token("editor")).status,
-              200);
+    EXPECT_EQ(api().Post("/api/entries/" + w.published + "/publish", json::object{}, w.t.token("editor")).status, 200);
     auto review = api().Post("/api/entries/" + w.published + "/review",
                              {{"reviewType", "FullReview"}, {"timeSpentSeconds", 60}}, w.t.token("editor"));
     EXPECT_EQ(review.status, 200) << review.body;
@@ -65,18 +63,15 @@ class Trust : public ClockedApiTest {
   }
 };
 
-std::vector<std::string> Codes(const json::value& result) {
-  std::vector<std::string> out;
-  for (const auto& r : result.at("reasons").as_array()) out.push_back(Str(r, "code"));
-  return out;
-}
-
 TEST_F(Trust, EvaluateDecidesEachSourceInOrderAndRecordsTheDecision) {
   auto w = Make("trust-eval");
   const std::vector<std::string> sources = {"entry:" + w.published, "entry:" + w.draft, "wiki:unknown:page",
                                             "entry:" + std::string(kUnknownId), "not a source id"};
-  auto r = Evaluate(w.t, sources, {{"actorType", "ai_agent"}, {"actorLabel", "helpdesk-bot"},
-                                   {"action", "answer_employee"}, {"channel", "internal"}});
+  auto r = Evaluate(w.t, sources,
+                    {{"actorType", "ai_agent"},
+                     {"actorLabel", "helpdesk-bot"},
+                     {"action", "answer_employee"},
+                     {"channel", "internal"}});
   ASSERT_EQ(r.status, 200) << r.body;
   const json::value body = r.Json();
   EXPECT_EQ(Str(body, "overallDecision"), "block");
@@ -140,8 +135,8 @@ TEST_F(Trust, APreviewDecidesLikeEvaluateAndRecordsNothing) {
   ASSERT_EQ(verify.status, 200) << verify.body;
   EXPECT_EQ(verify.Json().at("checked").as_int64(), 1);
   // People only: a machine key with trust:evaluate is refused.
-  auto key = api().Post("/api/apikeys", {{"name", "bot"}, {"scopes", json::array{"trust:evaluate"}}},
-                        w.t.token("admin"));
+  auto key =
+      api().Post("/api/apikeys", {{"name", "bot"}, {"scopes", json::array{"trust:evaluate"}}}, w.t.token("admin"));
   ASSERT_EQ(key.status, 201) << key.body;
   auto machine = api().Post("/api/trust/preview", {{"sources", json::array{"entry:" + w.published}}},
                             Str(key.Json(), "clientSecret"));
@@ -161,8 +156,9 @@ TEST_F(Trust, TheLedgerListsDecisionsNewestFirstWithFiltersAndPages) {
   auto w = Make("trust-list");
   std::vector<std::string> ids;
   for (int i = 0; i < 5; ++i) {
-    auto r = Evaluate(w.t, {i % 2 == 0 ? "entry:" + w.published : "entry:" + w.draft},
-                      {{"channel", i < 3 ? "internal" : "public_support_chat"}, {"actorLabel", "bot-" + std::to_string(i)}});
+    auto r =
+        Evaluate(w.t, {i % 2 == 0 ? "entry:" + w.published : "entry:" + w.draft},
+                 {{"channel", i < 3 ? "internal" : "public_support_chat"}, {"actorLabel", "bot-" + std::to_string(i)}});
     ASSERT_EQ(r.status, 200) << r.body;
     ids.push_back(Str(r.Json(), "decisionId"));
   }
@@ -253,8 +249,9 @@ TEST_F(Trust, TheNextEvaluationSeesEveryKindOfChange) {
   auto tpl = api().Post("/api/expiry-templates", {{"name", "Long warning"}, {"expiryDays", 365}, {"warningDays", 364}},
                         w.t.token("admin"));
   ASSERT_EQ(tpl.status, 201) << tpl.body;
-  ASSERT_EQ(api().Post("/api/entries/" + w.published + "/change-template", {{"templateId", Str(tpl.Json(), "id")}},
-                       w.t.token("editor"))
+  ASSERT_EQ(api()
+                .Post("/api/entries/" + w.published + "/change-template", {{"templateId", Str(tpl.Json(), "id")}},
+                      w.t.token("editor"))
                 .status,
             200);
   EXPECT_EQ(Codes(decide()), std::vector<std::string>{"expiring_soon"});
@@ -284,7 +281,7 @@ TEST_F(Trust, TimeAloneChangesTheDecisionsOfCachedSources) {
   const auto now = decide();
   EXPECT_TRUE(Codes(now).empty());
   EXPECT_TRUE(Codes(decide()).empty());  // served from the caches
-  AdvanceServerDays(api(), 360);          // five days before the hub's 365-day expiry
+  AdvanceServerDays(api(), 360);         // five days before the hub's 365-day expiry
   const auto soon = decide();
   EXPECT_EQ(Codes(soon)[0], "expiring_soon");
   EXPECT_EQ(soon.at("reasons").as_array()[0].at("data").at("daysUntilExpiry").as_int64(), 4);
@@ -365,21 +362,19 @@ TEST_F(Trust, BadInputIsA400) {
                    "sources[0]");
   ExpectValidation(api().Post("/api/trust/evaluate", {{"sources", json::array{"a:b"}}, {"context", "internal"}}, token),
                    "context");
-  ExpectValidation(
-      api().Post("/api/trust/evaluate", {{"sources", json::array{"a:b"}}, {"context", {{"externalModel", "yes"}}}},
-                 token),
-      "context.externalModel");
+  ExpectValidation(api().Post("/api/trust/evaluate",
+                              {{"sources", json::array{"a:b"}}, {"context", {{"externalModel", "yes"}}}}, token),
+                   "context.externalModel");
   ExpectValidation(
       api().Post("/api/trust/evaluate", {{"sources", json::array{"a:b"}}, {"context", {{"language", "xx"}}}}, token),
       "context.language");
   ExpectProblem(api().Get("/api/trust/decisions/not-a-uuid", token), 400, "invalid_path_parameter");
   ExpectValidation(api().Get("/api/trust/sources", token), "sourceId");
-  ExpectValidation(api().Post("/api/trust/usage", {{"sources", json::array{}}, {"outcome", "sent"}}, token),
-                   "outcome");
-  ExpectValidation(api().Post("/api/trust/usage",
-                              {{"sources", json::array{}}, {"outcome", "answer_sent"}, {"decisionId", kUnknownId}},
-                              token),
-                   "decisionId");
+  ExpectValidation(api().Post("/api/trust/usage", {{"sources", json::array{}}, {"outcome", "sent"}}, token), "outcome");
+  ExpectValidation(
+      api().Post("/api/trust/usage",
+                 {{"sources", json::array{}}, {"outcome", "answer_sent"}, {"decisionId", kUnknownId}}, token),
+      "decisionId");
   ExpectProblem(api().Post("/api/trust/evaluate", {{"sources", json::array{"a:b"}}}), 401, "missing_credentials");
 }
 
@@ -425,18 +420,20 @@ TEST_F(Trust, DecisionsAndUsageAreTenantScoped) {
   ExpectProblem(api().Get("/api/trust/decisions/" + id, other.token("admin")), 404, "not_found");
   ExpectProblem(api().Get("/api/trust/decisions/" + std::string(kUnknownId), w.t.token("admin")), 404, "not_found");
   // Another tenant's entry does not resolve.
-  auto theirs = api().Post("/api/trust/evaluate", {{"sources", json::array{"entry:" + w.published}}},
-                           other.token("viewer"));
+  auto theirs =
+      api().Post("/api/trust/evaluate", {{"sources", json::array{"entry:" + w.published}}}, other.token("viewer"));
   ASSERT_EQ(theirs.status, 200);
   EXPECT_FALSE(theirs.Json().at("results").as_array()[0].at("resolved").as_bool());
-  ExpectValidation(api().Post("/api/trust/usage",
-                              {{"sources", json::array{"entry:" + w.published}}, {"outcome", "answer_sent"},
-                               {"decisionId", id}},
-                              other.token("viewer")),
-                   "decisionId");
+  ExpectValidation(
+      api().Post("/api/trust/usage",
+                 {{"sources", json::array{"entry:" + w.published}}, {"outcome", "answer_sent"}, {"decisionId", id}},
+                 other.token("viewer")),
+      "decisionId");
   auto usage = api().Post("/api/trust/usage",
-                          {{"sources", json::array{"entry:" + w.published}}, {"outcome", "answer_sent"},
-                           {"decisionId", id}, {"actorLabel", "bot"}},
+                          {{"sources", json::array{"entry:" + w.published}},
+                           {"outcome", "answer_sent"},
+                           {"decisionId", id},
+                           {"actorLabel", "bot"}},
                           w.t.token("viewer"));
   ASSERT_EQ(usage.status, 202) << usage.body;
   EXPECT_EQ(Str(usage.Json(), "usageId").size(), 36u);
@@ -465,8 +462,8 @@ TEST_F(Trust, TheLedgerChainVerifiesAndNamesTheFirstAlteredRecord) {
   auto t = CreateTenant(client, "trust-chain");
   std::vector<std::string> ids;
   for (int i = 0; i < 5; ++i) {
-    auto r = client.Post("/api/trust/evaluate", {{"sources", json::array{"x:" + std::to_string(i)}}},
-                         t.token("viewer"));
+    auto r =
+        client.Post("/api/trust/evaluate", {{"sources", json::array{"x:" + std::to_string(i)}}}, t.token("viewer"));
     ASSERT_EQ(r.status, 200);
     ids.push_back(Str(r.Json(), "decisionId"));
   }
@@ -479,8 +476,10 @@ TEST_F(Trust, TheLedgerChainVerifiesAndNamesTheFirstAlteredRecord) {
   // Alter the third record behind the service's back.
   server.Terminate();
   {
-    const std::string sql = "UPDATE trust_decisions SET overall = 'allow', header = replace(header, '\"block\"',"
-                            " '\"allow\"') WHERE id = '" + ids[2] + "'";
+    const std::string sql =
+        "UPDATE trust_decisions SET overall = 'allow', header = replace(header, '\"block\"',"
+        " '\"allow\"') WHERE id = '" +
+        ids[2] + "'";
     RunSql(server.database_url(), sql);
   }
   server.Restart();
@@ -542,25 +541,25 @@ TEST_F(Trust, SignedHeadsAndEveryColumnCatchWhatAnAuditorAltered) {
   ASSERT_EQ(others.status, 200);
   EXPECT_TRUE(others.Json().at("items").as_array().empty());
 
-  const std::string outside = "headSequence=5&headHash=" + Str(head, "hash") + "&headSignedAt=" +
-                              Str(head, "signedAt") + "&headKeyId=" + key_id + "&headSignature=" +
-                              Str(head, "signature");
+  const std::string outside = "headSequence=5&headHash=" + Str(head, "hash") +
+                              "&headSignedAt=" + Str(head, "signedAt") + "&headKeyId=" + key_id +
+                              "&headSignature=" + Str(head, "signature");
   auto ok = client.Get("/trust-admin/ledger/verify?" + outside, t.token("admin"));
   ASSERT_EQ(ok.status, 200) << ok.body;
   EXPECT_TRUE(ok.Json().at("ok").as_bool()) << ok.body;
   EXPECT_EQ(ok.Json().at("heads").at("checked").as_int64(), 2);
   EXPECT_EQ(ok.Json().at("heads").at("newestSequence").as_int64(), 5);
   // An outside head that this chain never had, and malformed ones.
-  auto wrong = client.Get("/trust-admin/ledger/verify?headSequence=3&headHash=" + std::string(64, 'a'),
-                          t.token("admin"));
+  auto wrong =
+      client.Get("/trust-admin/ledger/verify?headSequence=3&headHash=" + std::string(64, 'a'), t.token("admin"));
   ASSERT_EQ(wrong.status, 200);
   EXPECT_FALSE(wrong.Json().at("ok").as_bool());
   EXPECT_TRUE(wrong.Json().at("heads").at("firstInvalid").at("outside").as_bool());
   ExpectProblem(client.Get("/trust-admin/ledger/verify?headSequence=3", t.token("admin")), 400, "validation_failed");
-  ExpectProblem(client.Get("/trust-admin/ledger/verify?headSequence=3&headHash=" + std::string(64, 'a') +
-                               "&headSignature=abc",
-                           t.token("admin")),
-                400, "validation_failed");
+  ExpectProblem(
+      client.Get("/trust-admin/ledger/verify?headSequence=3&headHash=" + std::string(64, 'a') + "&headSignature=abc",
+                 t.token("admin")),
+      400, "validation_failed");
 
   // One byte of record 2's key_id, record 3's time back a day, the tail
   // (record 5) cut off.
@@ -575,8 +574,8 @@ TEST_F(Trust, SignedHeadsAndEveryColumnCatchWhatAnAuditorAltered) {
   EXPECT_NE(Str(bad.Json().at("firstInvalid"), "problem").find("key_id"), std::string::npos) << bad.body;
 
   server.Terminate();
-  RunSql(server.database_url(), "UPDATE trust_decisions SET key_id = substr(key_id, 1, length(key_id) - 1) WHERE id = '" +
-                                    ids[1] + "'");
+  RunSql(server.database_url(),
+         "UPDATE trust_decisions SET key_id = substr(key_id, 1, length(key_id) - 1) WHERE id = '" + ids[1] + "'");
   RunSql(server.database_url(),
          "UPDATE trust_decisions SET evaluated_at = evaluated_at - 86400000 WHERE id = '" + ids[2] + "'");
   RunSql(server.database_url(), "DELETE FROM trust_decisions WHERE id = '" + ids[4] + "'");
@@ -670,10 +669,10 @@ TEST_F(Trust, MachineKeysAreHeldToTheirScopes) {
   EXPECT_EQ(Str(record.Json(), "keyId"), evaluate_id);
   EXPECT_EQ(Str(record.Json(), "actorLabel"), "support-bot");
   EXPECT_TRUE(record.Json().at("userId").is_null());
-  auto usage = api().Post("/api/trust/usage",
-                          {{"sources", json::array{"entry:" + w.published}}, {"outcome", "answer_sent"},
-                           {"decisionId", decision}},
-                          read_key);
+  auto usage = api().Post(
+      "/api/trust/usage",
+      {{"sources", json::array{"entry:" + w.published}}, {"outcome", "answer_sent"}, {"decisionId", decision}},
+      read_key);
   EXPECT_EQ(usage.status, 202) << usage.body;
   // Machine keys never reach the administration of the ledger.
   ExpectProblem(api().Get("/trust-admin/ledger/verify", read_key), 403, "machine_credentials_not_allowed");

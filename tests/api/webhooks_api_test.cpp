@@ -33,8 +33,6 @@ namespace json = boost::json;
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
 
-constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
-
 // Runs the independent verifier on one received post with `secret`.
 bool Verified(const std::string& secret, const ReceivedPost& post) {
   char path[] = "/tmp/credence-whverify-XXXXXX";
@@ -58,12 +56,6 @@ bool Verified(const std::string& secret, const ReceivedPost& post) {
   }
   ::unlink(path);
   return out == "ok\n";
-}
-
-std::vector<std::string> Strings(const json::value& array) {
-  std::vector<std::string> out;
-  for (const auto& v : array.as_array()) out.emplace_back(v.as_string());
-  return out;
 }
 
 json::array Array(const std::vector<std::string>& values) {
@@ -203,9 +195,9 @@ TEST_F(Webhooks, ValidationRefusesBadUrlsPrivateAddressesAndUnknownEventTypes) {
   ExpectProblem(api().Patch("/webhooks/" + id, {{"url", "http://169.254.169.254/"}}, admin), 400, "url_not_allowed");
   // inet_aton's numeric forms are the addresses they spell (docs/outbound.md):
   // 169.254.169.254 and 10.0.0.7 as one number, in hexadecimal and octal parts.
-  for (const char* url : {"http://2852039166/", "https://0xa9fea9fe/", "http://0251.0376.0251.0376/x",
-                          "http://0xa9.0xfe.0xa9.0xfe/", "http://169.254.43518/", "http://167772167/",
-                          "http://012.0.0.7/hook", "https://0x0a.0.0.7/"}) {
+  for (const char* url :
+       {"http://2852039166/", "https://0xa9fea9fe/", "http://0251.0376.0251.0376/x", "http://0xa9.0xfe.0xa9.0xfe/",
+        "http://169.254.43518/", "http://167772167/", "http://012.0.0.7/hook", "https://0x0a.0.0.7/"}) {
     SCOPED_TRACE(url);
     auto created = post({{"url", url}, {"eventTypes", {"entry.published"}}});
     ExpectProblem(created, 400, "url_not_allowed");
@@ -606,11 +598,10 @@ TEST_F(Webhooks, AFailedConnectorSyncEmitsItsEvent) {
   auto t = CreateTenant(api(), "wh-conn");
   HttpSink sink;
   auto [id, secret] = Make(t, sink.url(), {"connector.sync.failed"});
-  auto connector = api().Post("/trust-admin/connectors",
-                              {{"key", "handbook"},
-                               {"kind", "git"},
-                               {"settings", {{"url", "/tmp/credence-no-such-repository-for-webhooks"}}}},
-                              t.token("admin"));
+  auto connector = api().Post(
+      "/trust-admin/connectors",
+      {{"key", "handbook"}, {"kind", "git"}, {"settings", {{"url", "/tmp/credence-no-such-repository-for-webhooks"}}}},
+      t.token("admin"));
   ASSERT_EQ(connector.status, 201) << connector.body;
   const std::string connector_id = Str(connector.Json(), "id");
   auto queued = api().Post("/trust-admin/connectors/" + connector_id + "/sync", json::object{}, t.token("admin"));

@@ -110,4 +110,16 @@ std::string PercentEncode(const std::string& s) {
   return out;
 }
 
+std::vector<std::string> Codes(const boost::json::value& result) {
+  std::vector<std::string> out;
+  for (const auto& r : result.at("reasons").as_array()) out.push_back(Str(r, "code"));
+  return out;
+}
+
+std::vector<std::string> Strings(const boost::json::value& array) {
+  std::vector<std::string> out;
+  for (const auto& v : array.as_array()) out.emplace_back(v.as_string());
+  return out;
+}
+
 }  // namespace credence::test

@@ -5,9 +5,9 @@
 
 #include <functional>
 #include <map>
-#include <vector>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "support/http_client.h"
 #include "support/server_process.h"
@@ -48,6 +48,13 @@ std::string PercentEncode(const std::string& s);
 
 // A string member of a JSON object.
 std::string Str(const boost::json::value& v, const char* key);
+
+// An id of the right shape that no resource has.
+inline constexpr char kUnknownId[] = "00000000-0000-7000-8000-000000000000";
+// The codes of an evaluation result's "reasons", in order.
+std::vector<std::string> Codes(const boost::json::value& result);
+// A JSON array of strings as strings.
+std::vector<std::string> Strings(const boost::json::value& array);
 
 // Fixture: skips when the selected backend is unavailable; `api` talks to
 // the shared server.

@@ -30,7 +30,7 @@ namespace json = boost::json;
 
 fs::path OidcDir() { return fs::path(CREDENCE_TESTS_DIR) / "oidc"; }
 
-std::string ReadFile(const fs::path& path) {
+std::string ReadWholeFile(const fs::path& path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -64,7 +64,8 @@ std::string Base64Encode(std::string_view bytes) {
 
 std::string HexToBytes(const std::string& hex) {
   std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  for (size_t i = 0; i + 1 < hex.size(); i += 2)
+    out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
   return out;
 }
 
@@ -111,7 +112,8 @@ void OidcProvider::Start(const std::vector<std::string>& key_args) {
   // Close-on-exec: processes forked later (the Credence server) must not
   // hold either pipe.
   if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
-  std::vector<std::string> args = {"node", (OidcDir() / "provider.mjs").string(), "--port", std::to_string(port_),
+  std::vector<std::string> args = {"node",      (OidcDir() / "provider.mjs").string(),
+                                   "--port",    std::to_string(port_),
                                    "--clients", dir_ + "/clients.json"};
   args.insert(args.end(), key_args.begin(), key_args.end());
   if (std::getenv("CREDENCE_TEST_OIDC_VERBOSE") != nullptr) args.push_back("--verbose");
@@ -214,7 +216,7 @@ json::object OidcProvider::Jwks() const {
   return r.Json().as_object();
 }
 
-std::string OidcProvider::ReadLog() const { return ReadFile(dir_ + "/provider.log"); }
+std::string OidcProvider::ReadLog() const { return ReadWholeFile(dir_ + "/provider.log"); }
 
 // --- Credence with real sign-in ---------------------------------------------
 
@@ -289,8 +291,7 @@ ProviderRedirect AuthorizeAtProvider(Browser& browser, const std::string& author
     hop = Submit(browser, *form);
     out.hops.push_back(hop);
   }
-  throw std::runtime_error("sign-in at the provider did not reach " + redirect_prefix + "; trace:\n" +
-                           browser.Trace());
+  throw std::runtime_error("sign-in at the provider did not reach " + redirect_prefix + "; trace:\n" + browser.Trace());
 }
 
 Hop CompleteSignIn(Browser& browser, const std::string& callback_url) { return browser.Get(callback_url); }
@@ -348,7 +349,8 @@ Response ExchangeCode(const OidcProvider& idp, const OidcClient& client, const s
       encoded.pop_back();  // the '=' of an empty value
       return encoded;
     };
-    headers.emplace_back("Authorization", "Basic " + Base64Encode(component(client.id) + ":" + component(client.secret)));
+    headers.emplace_back("Authorization",
+                         "Basic " + Base64Encode(component(client.id) + ":" + component(client.secret)));
   }
   HttpClient http("");
   return http.Send("POST", endpoint, FormEncode(fields), "", headers);
@@ -360,13 +362,20 @@ std::string Base64UrlDecode(std::string_view text) {
   int bits = 0;
   for (const char c : text) {
     int v;
-    if (c >= 'A' && c <= 'Z') v = c - 'A';
-    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9') v = c - '0' + 52;
-    else if (c == '-' || c == '+') v = 62;
-    else if (c == '_' || c == '/') v = 63;
-    else if (c == '=') break;
-    else throw std::runtime_error("not base64url");
+    if (c >= 'A' && c <= 'Z')
+      v = c - 'A';
+    else if (c >= 'a' && c <= 'z')
+      v = c - 'a' + 26;
+    else if (c >= '0' && c <= '9')
+      v = c - '0' + 52;
+    else if (c == '-' || c == '+')
+      v = 62;
+    else if (c == '_' || c == '/')
+      v = 63;
+    else if (c == '=')
+      break;
+    else
+      throw std::runtime_error("not base64url");
     buffer = (buffer << 6) | static_cast<unsigned>(v);
     bits += 6;
     if (bits >= 8) {
@@ -383,7 +392,8 @@ DecodedJwt DecodeJwt(const std::string& compact) {
   if (first == std::string::npos || second == std::string::npos) throw std::runtime_error("not a compact JWS");
   DecodedJwt jwt;
   jwt.header = json::parse(Base64UrlDecode(std::string_view(compact).substr(0, first))).as_object();
-  jwt.payload = json::parse(Base64UrlDecode(std::string_view(compact).substr(first + 1, second - first - 1))).as_object();
+  jwt.payload =
+      json::parse(Base64UrlDecode(std::string_view(compact).substr(first + 1, second - first - 1))).as_object();
   jwt.signing_input = compact.substr(0, second);
   jwt.signature = Base64UrlDecode(std::string_view(compact).substr(second + 1));
   return jwt;

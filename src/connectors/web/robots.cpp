@@ -1,16 +1,11 @@
 #include "connectors/web/robots.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <cstdio>
 
 namespace credence::connectors::web {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string_view TrimView(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
@@ -22,7 +17,7 @@ std::string_view TrimView(std::string_view s) {
 std::string ProductToken(std::string_view ua) {
   ua = TrimView(ua);
   const size_t end = ua.find_first_of("/ \t");
-  return Lower(ua.substr(0, end));
+  return AsciiLower(ua.substr(0, end));
 }
 
 // Longer patterns are ignored: no URL the crawler follows is longer.
@@ -90,7 +85,7 @@ RobotsRules RobotsRules::Parse(std::string_view robots_txt, std::string_view use
     if (const size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
     const size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;
-    const std::string key = Lower(TrimView(line.substr(0, colon)));
+    const std::string key = AsciiLower(TrimView(line.substr(0, colon)));
     const std::string_view value = TrimView(line.substr(colon + 1));
     if (key == "user-agent") {
       if (!last_was_agent || groups.empty()) groups.emplace_back();

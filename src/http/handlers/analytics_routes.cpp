@@ -36,7 +36,7 @@ const std::vector<std::pair<std::string, Schema>>& EntryIdParam() {
 
 Schema EventTypeSchema() { return Schema::String().Enum({"DocumentRead", "DocumentEdited", "TimeSpent"}); }
 
-Schema SummarySchema() {
+Schema AnalyticsSummarySchema() {
   return Schema::Object({
       Required("entryId", Schema::Uuid()),
       Required("totalReads", Schema::Integer().Min(0).Describe("reads by signed-in users, all time (aggregates)")),
@@ -123,7 +123,7 @@ void AddAnalyticsRoutes(Router& router, const Services& services) {
               {.summary = "An entry's activity summary (Entry Viewer+): reads, editors, time spent, last read. From "
                           "aggregates, so it survives the pruning of raw events; reads are written within a second.",
                .tag = "analytics",
-               .response = SummarySchema(),
+               .response = AnalyticsSummarySchema(),
                .errors = {400, 403, 404},
                .path_params = EntryIdParam()}});
 

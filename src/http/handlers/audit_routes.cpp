@@ -76,7 +76,7 @@ Schema PageSchema() {
   });
 }
 
-Schema CsvSchema() {
+Schema AuditCsvSchema() {
   return Schema::String().Describe(
       "RFC 4180 as the reports' CSV (docs/reports.md): columns id, sequence, at, actorType, actorId, actorLabel, "
       "action, targetType, targetId, outcome, requestId, clientAddress, userAgent, details (JSON), hash");
@@ -101,18 +101,16 @@ std::vector<QueryParamDoc> FilterQuery(const char* format_default, int64_t max_l
 const std::vector<reports::Column>& CsvColumns() {
   using reports::ColumnType;
   static const std::vector<reports::Column> kColumns = {
-      {"id", ColumnType::kString},          {"sequence", ColumnType::kInteger},   {"at", ColumnType::kTimestamp},
-      {"actorType", ColumnType::kString},   {"actorId", ColumnType::kString},     {"actorLabel", ColumnType::kString},
-      {"action", ColumnType::kString},      {"targetType", ColumnType::kString},  {"targetId", ColumnType::kString},
-      {"outcome", ColumnType::kString},     {"requestId", ColumnType::kString},   {"clientAddress", ColumnType::kString},
-      {"userAgent", ColumnType::kString},   {"details", ColumnType::kString},     {"hash", ColumnType::kString},
+      {"id", ColumnType::kString},        {"sequence", ColumnType::kInteger},  {"at", ColumnType::kTimestamp},
+      {"actorType", ColumnType::kString}, {"actorId", ColumnType::kString},    {"actorLabel", ColumnType::kString},
+      {"action", ColumnType::kString},    {"targetType", ColumnType::kString}, {"targetId", ColumnType::kString},
+      {"outcome", ColumnType::kString},   {"requestId", ColumnType::kString},  {"clientAddress", ColumnType::kString},
+      {"userAgent", ColumnType::kString}, {"details", ColumnType::kString},    {"hash", ColumnType::kString},
   };
   return kColumns;
 }
 
-reports::Cell TextCell(const std::string& s) {
-  return s.empty() ? reports::Cell(std::monostate{}) : reports::Cell(s);
-}
+reports::Cell TextCell(const std::string& s) { return s.empty() ? reports::Cell(std::monostate{}) : reports::Cell(s); }
 
 std::string ToCsv(const std::vector<platform::AuditEntry>& entries) {
   std::vector<reports::ReportRow> rows;
@@ -124,13 +122,13 @@ std::string ToCsv(const std::vector<platform::AuditEntry>& entries) {
   return reports::ToCsv(CsvColumns(), rows);
 }
 
-HttpResponse Answer(RequestContext& ctx, const Services& s, const std::string& fallback_format, bool attach) {
+HttpResponse AuditAnswer(RequestContext& ctx, const Services& s, const std::string& fallback_format, bool attach) {
   const auto& q = ctx.request;
   const std::string format = q.QueryParam("format").value_or(fallback_format);
   if (format != "json" && format != "csv") return Problem(ctx, Error::Validation({{"format", "must be json or csv"}}));
-  platform::AuditFilter filter{q.QueryParam("actor"), q.QueryParam("action"), q.QueryParam("targetType"),
-                               q.QueryParam("targetId"), q.QueryParam("from"), q.QueryParam("to"),
-                               q.QueryParam("cursor"), q.QueryParam("limit")};
+  platform::AuditFilter filter{q.QueryParam("actor"),    q.QueryParam("action"), q.QueryParam("targetType"),
+                               q.QueryParam("targetId"), q.QueryParam("from"),   q.QueryParam("to"),
+                               q.QueryParam("cursor"),   q.QueryParam("limit")};
   auto page = s.audit.List(ctx.Caller(), filter, attach ? platform::kMaxAuditExportSize : platform::kMaxAuditPageSize);
   if (!page) return Problem(ctx, page.error());
   // Entries past the tenant's retention are in archive files: say so when
@@ -154,7 +152,8 @@ HttpResponse Answer(RequestContext& ctx, const Services& s, const std::string& f
   }
   // The cursor of the next page, also for CSV (which has no place for it).
   if (page->next_cursor) r.WithHeader("X-Next-Cursor", *page->next_cursor);
-  if (archived.is_object()) r.WithHeader("X-Archived-Before", std::string(archived.as_object().at("before").as_string()));
+  if (archived.is_object())
+    r.WithHeader("X-Archived-Before", std::string(archived.as_object().at("before").as_string()));
   if (attach)
     r.WithHeader("Content-Disposition", std::string("attachment; filename=\"credence-audit.") + format + "\"");
   return r;
@@ -171,12 +170,12 @@ void AddAuditRoutes(Router& router, const Services& s) {
                       path,
                       Auth::kTenantAdmin,
                       "",
-                      [&s](RequestContext& ctx) { return Answer(ctx, s, "json", false); },
+                      [&s](RequestContext& ctx) { return AuditAnswer(ctx, s, "json", false); },
                       {.summary = "The tenant's audit log (tenant admins), newest first, filtered and paged by cursor; "
                                   "?format=csv answers the page as CSV.",
                        .tag = "audit",
                        .response = PageSchema(),
-                       .alternate_responses = {{"text/csv", CsvSchema()}},
+                       .alternate_responses = {{"text/csv", AuditCsvSchema()}},
                        .query = FilterQuery("json", platform::kMaxAuditPageSize),
                        .errors = {400, 403}}}));
   router.Add(
@@ -185,11 +184,11 @@ void AddAuditRoutes(Router& router, const Services& s) {
                path + "/export",
                Auth::kTenantAdmin,
                "",
-               [&s](RequestContext& ctx) { return Answer(ctx, s, "csv", true); },
+               [&s](RequestContext& ctx) { return AuditAnswer(ctx, s, "csv", true); },
                {.summary = "Export the audit log as a file (Content-Disposition: attachment): up to 10,000 entries "
                            "per call (X-Next-Cursor names the rest), CSV by default, or JSON.",
                 .tag = "audit",
-                .response = CsvSchema(),
+                .response = AuditCsvSchema(),
                 .response_content_type = "text/csv",
                 .alternate_responses = {{"application/json", PageSchema()}},
                 .query = FilterQuery("csv", platform::kMaxAuditExportSize),

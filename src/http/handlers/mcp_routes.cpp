@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/text.h"
 #include "http/handlers/routes.h"
 #include "http/json_io.h"
 #include "http/problem.h"
@@ -22,18 +23,12 @@ namespace json = boost::json;
 
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // scheme://host[:port] of a URL, lowercased, with the scheme's default
 // port left out (RFC 6454 serializes an origin that way).
 std::string OriginOf(std::string_view url) {
   auto parsed = boost::urls::parse_uri(url);
-  if (!parsed) return Lower(url);
-  std::string origin = Lower(parsed->scheme()) + "://" + Lower(parsed->encoded_host_and_port());
+  if (!parsed) return AsciiLower(url);
+  std::string origin = AsciiLower(parsed->scheme()) + "://" + AsciiLower(parsed->encoded_host_and_port());
   auto drop = [&origin](std::string_view port) {
     if (origin.ends_with(port)) origin.resize(origin.size() - port.size());
   };
@@ -50,7 +45,7 @@ bool ListsMediaType(std::string_view header, std::string_view type) {
     item = item.substr(0, item.find(';'));
     while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
     while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-    if (Lower(item) == type) return true;
+    if (AsciiLower(item) == type) return true;
     if (comma == std::string_view::npos) break;
     header.remove_prefix(comma + 1);
   }
@@ -63,7 +58,8 @@ HttpResponse JsonRpcError(int status, int code, std::string_view message) {
   HttpResponse r;
   r.status = status;
   r.content_type = "application/json";
-  r.body = json::serialize(json::object{{"jsonrpc", "2.0"}, {"error", json::object{{"code", code}, {"message", message}}}});
+  r.body =
+      json::serialize(json::object{{"jsonrpc", "2.0"}, {"error", json::object{{"code", code}, {"message", message}}}});
   return r;
 }
 
@@ -119,14 +115,18 @@ void AddMcpRoutes(Router& router, const Services& s) {
   for (const auto& o : s.mcp_endpoint.allowed_origins) origins.push_back(OriginOf(o));
 
   Route endpoint{
-      Method::kPost, "/mcp", Auth::kUserOrMachine, "trust:evaluate",
+      Method::kPost,
+      "/mcp",
+      Auth::kUserOrMachine,
+      "trust:evaluate",
       [&mcp, origins](RequestContext& ctx) -> HttpResponse {
         const HttpRequest& request = ctx.request;
         // DNS rebinding (both revisions, "Security"): a browser page from
         // elsewhere must not reach a server it resolved to this one.
         if (auto origin = OptionalHeader(request, "origin"))
           if (std::find(origins.begin(), origins.end(), OriginOf(*origin)) == origins.end())
-            return Problem(ctx, Error{ErrorKind::kPermissionDenied, "origin_not_allowed",
+            return Problem(ctx, Error{ErrorKind::kPermissionDenied,
+                                      "origin_not_allowed",
                                       "Requests from the origin " + std::string(*origin) +
                                           " are not taken (--mcp-allowed-origins names the others).",
                                       {},
@@ -135,7 +135,7 @@ void AddMcpRoutes(Router& router, const Services& s) {
         if (!ListsMediaType(accept, "application/json") || !ListsMediaType(accept, "text/event-stream"))
           return JsonRpcError(406, -32000, "Not Acceptable: Accept must list application/json and text/event-stream");
         const std::string_view type = request.Header("content-type");
-        if (Lower(type.substr(0, type.find(';'))) != "application/json")
+        if (AsciiLower(type.substr(0, type.find(';'))) != "application/json")
           return JsonRpcError(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
 
         mcp::Inbound inbound{request.body, OptionalHeader(request, "mcp-protocol-version"),
@@ -174,12 +174,11 @@ void AddMcpRoutes(Router& router, const Services& s) {
   // RFC 9728: the MCP endpoint's protected resource metadata, at the path
   // its URL gives (/.well-known/oauth-protected-resource/mcp) and at the
   // root, where clients that do not insert the path look.
-  const json::object protected_resource{
-      {"resource", resource},
-      {"authorization_servers", json::array{s.mcp_endpoint.public_url}},
-      {"scopes_supported", json::array{"trust:evaluate"}},
-      {"bearer_methods_supported", json::array{"header"}},
-      {"resource_name", "Credence MCP server"}};
+  const json::object protected_resource{{"resource", resource},
+                                        {"authorization_servers", json::array{s.mcp_endpoint.public_url}},
+                                        {"scopes_supported", json::array{"trust:evaluate"}},
+                                        {"bearer_methods_supported", json::array{"header"}},
+                                        {"resource_name", "Credence MCP server"}};
   const Schema protected_resource_schema = Schema::Object({
       Required("resource", Schema::String().Describe("<public-url>/mcp")),
       Required("authorization_servers", Schema::Array(Schema::String())),
@@ -187,15 +186,18 @@ void AddMcpRoutes(Router& router, const Services& s) {
       Required("bearer_methods_supported", Schema::Array(Schema::String())),
       Required("resource_name", Schema::String()),
   });
-  router.Add(Aliased(
-      {"/.well-known/oauth-protected-resource"},
-      {Method::kGet, "/.well-known/oauth-protected-resource/mcp", Auth::kPublic, "",
-       [protected_resource](RequestContext&) { return Cacheable(JsonResponse(200, protected_resource)); },
-       {.summary = "OAuth 2.0 protected resource metadata of the MCP endpoint (RFC 9728): its resource "
-                   "indicator and the authorization server (this server) that issues tokens for it. The same "
-                   "document at the root path, for clients that look there.",
-        .tag = "mcp",
-        .response = protected_resource_schema}}));
+  router.Add(
+      Aliased({"/.well-known/oauth-protected-resource"},
+              {Method::kGet,
+               "/.well-known/oauth-protected-resource/mcp",
+               Auth::kPublic,
+               "",
+               [protected_resource](RequestContext&) { return Cacheable(JsonResponse(200, protected_resource)); },
+               {.summary = "OAuth 2.0 protected resource metadata of the MCP endpoint (RFC 9728): its resource "
+                           "indicator and the authorization server (this server) that issues tokens for it. The same "
+                           "document at the root path, for clients that look there.",
+                .tag = "mcp",
+                .response = protected_resource_schema}}));
 
   // RFC 8414. Credence issues tokens by the client-credentials grant only;
   // authorization_endpoint is there because RFC 8414 requires it of a
@@ -214,7 +216,10 @@ void AddMcpRoutes(Router& router, const Services& s) {
       {"grant_types_supported", json::array{"client_credentials"}},
       {"token_endpoint_auth_methods_supported", json::array{"client_secret_basic", "client_secret_post"}},
       {"scopes_supported", std::move(scopes)}};
-  router.Add({Method::kGet, "/.well-known/oauth-authorization-server", Auth::kPublic, "",
+  router.Add({Method::kGet,
+              "/.well-known/oauth-authorization-server",
+              Auth::kPublic,
+              "",
               [authorization_server](RequestContext&) { return Cacheable(JsonResponse(200, authorization_server)); },
               {.summary = "OAuth 2.0 authorization server metadata (RFC 8414): the client-credentials token "
                           "endpoint, which issues tokens bound to the MCP endpoint when asked with its resource "
@@ -232,16 +237,19 @@ void AddMcpRoutes(Router& router, const Services& s) {
                })}});
 
   router.Add(LimitedByAddress(
-      {Method::kGet, "/connect/authorize", Auth::kPublic, "",
+      {Method::kGet,
+       "/connect/authorize",
+       Auth::kPublic,
+       "",
        [](RequestContext&) {
          // RFC 6749 section 4.1.2.1: without a registered redirection URI
          // the error is shown, not redirected to.
-         HttpResponse r = JsonResponse(
-             400, json::object{{"error", "unsupported_response_type"},
-                               {"error_description",
-                                "This server issues tokens by the client-credentials grant only (POST "
-                                "/connect/token with an app key's client id and secret); it has no "
-                                "authorization-code flow."}});
+         HttpResponse r =
+             JsonResponse(400, json::object{{"error", "unsupported_response_type"},
+                                            {"error_description",
+                                             "This server issues tokens by the client-credentials grant only (POST "
+                                             "/connect/token with an app key's client id and secret); it has no "
+                                             "authorization-code flow."}});
          r.WithHeader("Cache-Control", "no-store");
          return r;
        },

@@ -25,7 +25,8 @@ json::value OptTime(const std::optional<TimeMs>& t) {
 
 json::object SettingsJson(const retention::RetentionService::View& v) {
   json::object archived;
-  for (size_t i = 0; i < std::size(retention::kKinds); ++i) archived[retention::kKinds[i]] = OptTime(v.archived_before[i]);
+  for (size_t i = 0; i < std::size(retention::kKinds); ++i)
+    archived[retention::kKinds[i]] = OptTime(v.archived_before[i]);
   return {{"decisionsMonths", v.settings.decisions_months},
           {"usageMonths", v.settings.usage_months},
           {"auditMonths", v.settings.audit_months},
@@ -37,9 +38,11 @@ json::object SettingsJson(const retention::RetentionService::View& v) {
           {"updatedAt", OptTime(v.settings.updated_at)}};
 }
 
-Schema MonthsSchema() { return Schema::Integer().Min(retention::kMinRetentionMonths).Max(retention::kMaxRetentionMonths); }
+Schema MonthsSchema() {
+  return Schema::Integer().Min(retention::kMinRetentionMonths).Max(retention::kMaxRetentionMonths);
+}
 
-Schema SettingsSchema() {
+Schema RetentionSettingsSchema() {
   return Schema::Object({
       Required("decisionsMonths", MonthsSchema().Describe("months decisions stay in the database")),
       Required("usageMonths", MonthsSchema()),
@@ -50,10 +53,10 @@ Schema SettingsSchema() {
                                 "whether this server archives (it has an archive directory); without one nothing "
                                 "is archived or deleted")),
       Required("archivedBefore", Schema::Object({
-                                     Required("decisions", Schema::Timestamp().Nullable()),
-                                     Required("usage", Schema::Timestamp().Nullable()),
-                                     Required("audit", Schema::Timestamp().Nullable()),
-                                 })
+                                                    Required("decisions", Schema::Timestamp().Nullable()),
+                                                    Required("usage", Schema::Timestamp().Nullable()),
+                                                    Required("audit", Schema::Timestamp().Nullable()),
+                                                })
                                      .Describe("per kind, the time before which records left the database")),
       Required("updatedBy", Schema::String().Nullable()),
       Required("updatedAt", Schema::Timestamp().Nullable()),
@@ -115,7 +118,8 @@ std::optional<Error> ArchivedDecision(const Services& s, const std::string& tena
   if (archives.empty()) return std::nullopt;
   json::array files;
   for (const auto& a : archives) files.push_back(ArchiveJson(a));
-  return Error{ErrorKind::kGone, "decision_archived",
+  return Error{ErrorKind::kGone,
+               "decision_archived",
                "This decision is no longer in the database: it falls among the decisions archived past the "
                "tenant's retention. The archive files named in `archives` hold them (docs/retention.md).",
                {},
@@ -138,7 +142,10 @@ Schema ArchivedWindowSchema() {
 void AddRetentionRoutes(Router& router, const Services& services) {
   const auto& retention = services.retention;
 
-  router.Add({Method::kGet, "/trust-admin/retention", Auth::kTenantAdmin, "",
+  router.Add({Method::kGet,
+              "/trust-admin/retention",
+              Auth::kTenantAdmin,
+              "",
               [&retention](RequestContext& ctx) {
                 auto v = retention.Get(ctx.Caller());
                 if (!v) return Problem(ctx, v.error());
@@ -147,7 +154,7 @@ void AddRetentionRoutes(Router& router, const Services& services) {
               {.summary = "The tenant's retention (tenant admins): months each kind of record stays in the "
                           "database before it is archived, and how far archiving has gone.",
                .tag = "trust-admin",
-               .response = SettingsSchema(),
+               .response = RetentionSettingsSchema(),
                .errors = {403}}});
 
   static const Schema kSettingsRequest = Schema::Object({
@@ -155,7 +162,10 @@ void AddRetentionRoutes(Router& router, const Services& services) {
       Optional("usageMonths", MonthsSchema()),
       Optional("auditMonths", MonthsSchema()),
   });
-  router.Add({Method::kPut, "/trust-admin/retention", Auth::kTenantAdmin, "",
+  router.Add({Method::kPut,
+              "/trust-admin/retention",
+              Auth::kTenantAdmin,
+              "",
               [&retention](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kSettingsRequest);
                 if (!body) return Problem(ctx, body.error());
@@ -178,10 +188,13 @@ void AddRetentionRoutes(Router& router, const Services& services) {
                           "left out keep their value.",
                .tag = "trust-admin",
                .request = kSettingsRequest,
-               .response = SettingsSchema(),
+               .response = RetentionSettingsSchema(),
                .errors = {400, 403}}});
 
-  router.Add({Method::kGet, "/trust-admin/retention/archives", Auth::kTenantAdmin, "",
+  router.Add({Method::kGet,
+              "/trust-admin/retention/archives",
+              Auth::kTenantAdmin,
+              "",
               [&retention](RequestContext& ctx) {
                 std::string kind = ctx.request.QueryParam("kind").value_or("");
                 if (!kind.empty() && kind != "decisions" && kind != "usage" && kind != "audit")
@@ -200,7 +213,10 @@ void AddRetentionRoutes(Router& router, const Services& services) {
                .errors = {400, 403}}});
 
   const retention::Archiver* archiver = services.archiver;
-  router.Add({Method::kPost, "/dev/retention/run", Auth::kDevOnly, "",
+  router.Add({Method::kPost,
+              "/dev/retention/run",
+              Auth::kDevOnly,
+              "",
               [archiver](RequestContext& ctx) {
                 if (archiver == nullptr)
                   return Problem(ctx, Error::NotFound("This server archives nothing: start it with --archive-dir."));

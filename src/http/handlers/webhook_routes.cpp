@@ -90,7 +90,7 @@ json::object DeliveryJson(const notify::WebhookDelivery& d) {
           {"deliveredAt", OptTime(d.delivered_at)}};
 }
 
-notify::WebhookInput InputOf(const json::object& body) {
+notify::WebhookInput WebhookInputOf(const json::object& body) {
   notify::WebhookInput in;
   in.url = GetOptString(body, "url");
   if (body.contains("eventTypes")) in.event_types = GetStringArray(body, "eventTypes");
@@ -142,10 +142,10 @@ Schema EventData(std::string_view type) {
   if (type == "app.key.disabled")
     return Schema::Object({Required("appId", Schema::String()), Required("keyId", Schema::String()), actor()});
   if (type == "connector.sync.failed")
-    return Schema::Object({Required("connectorId", Schema::String()),
-                           Required("connectorKey", Schema::String()),
-                           Required("runId", Schema::String().Describe("GET /trust-admin/connectors/{id}/runs/{runId}")),
-                           Required("errorCode", Schema::String().Describe("sync_failed; the run holds the message"))});
+    return Schema::Object(
+        {Required("connectorId", Schema::String()), Required("connectorKey", Schema::String()),
+         Required("runId", Schema::String().Describe("GET /trust-admin/connectors/{id}/runs/{runId}")),
+         Required("errorCode", Schema::String().Describe("sync_failed; the run holds the message"))});
   if (type == "scanning.secret.detected")
     return Schema::Object({
         Required("sourceKind", Schema::String().Enum({"entry", "connected"})),
@@ -218,7 +218,7 @@ void AddWebhookRoutes(Router& router, const Services& s) {
               [&hooks](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kCreate);
                 if (!body) return Problem(ctx, body.error());
-                auto created = hooks.Create(ctx.Caller(), InputOf(*body));
+                auto created = hooks.Create(ctx.Caller(), WebhookInputOf(*body));
                 if (!created) return Problem(ctx, created.error());
                 json::object out = WebhookJson(created->first);
                 out["secret"] = created->second;
@@ -254,7 +254,7 @@ void AddWebhookRoutes(Router& router, const Services& s) {
               [&hooks](RequestContext& ctx) {
                 auto body = ParseBody(ctx.request, kUpdate);
                 if (!body) return Problem(ctx, body.error());
-                auto w = hooks.Update(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), InputOf(*body));
+                auto w = hooks.Update(ctx.Caller(), CanonicalUuid(ctx.PathParam("id")), WebhookInputOf(*body));
                 if (!w) return Problem(ctx, w.error());
                 return JsonResponse(200, WebhookJson(*w));
               },

@@ -1,4 +1,5 @@
 #include "identity/scim/filter.h"
+#include "core/text.h"
 
 #include <array>
 #include <cctype>
@@ -9,12 +10,6 @@ namespace {
 
 constexpr std::string_view kUserSchemaPrefix = "urn:ietf:params:scim:schemas:core:2.0:user:";
 constexpr std::string_view kGroupSchemaPrefix = "urn:ietf:params:scim:schemas:core:2.0:group:";
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool IsNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '$'; }
 
@@ -40,7 +35,7 @@ class Scanner {
     while (pos_ < text_.size() && (IsNameChar(text_[pos_]) || text_[pos_] == '.' || text_[pos_] == ':')) {
       ++pos_;
     }
-    std::string path = Lower(text_.substr(start, pos_ - start));
+    std::string path = AsciiLower(text_.substr(start, pos_ - start));
     for (std::string_view prefix : {kUserSchemaPrefix, kGroupSchemaPrefix}) {
       if (path.starts_with(prefix)) path.erase(0, prefix.size());
     }
@@ -72,7 +67,7 @@ class Scanner {
       v.text = std::string(text_.substr(start, pos_ - start));
       return v;
     }
-    const std::string word = Lower(Word());
+    const std::string word = AsciiLower(Word());
     if (word == "true" || word == "false") {
       v.kind = CompareValue::Kind::kBoolean;
       v.boolean = word == "true";
@@ -200,7 +195,7 @@ std::optional<CompareOp> OpFromWord(std::string_view word) {
       {"le", CompareOp::kLe},
       {"pr", CompareOp::kPr},
   }};
-  const std::string lower = Lower(word);
+  const std::string lower = AsciiLower(word);
   for (const auto& [name, op] : kOps) {
     if (lower == name) return op;
   }
@@ -291,8 +286,8 @@ Result<PatchPath> ParsePatchPath(std::string_view text) {
 bool MatchesString(CompareOp op, std::string_view candidate, const CompareValue& value, bool case_exact) {
   if (op == CompareOp::kPr) return !candidate.empty();
   if (value.kind != CompareValue::Kind::kString) return false;
-  const std::string a = case_exact ? std::string(candidate) : Lower(candidate);
-  const std::string b = case_exact ? value.text : Lower(value.text);
+  const std::string a = case_exact ? std::string(candidate) : AsciiLower(candidate);
+  const std::string b = case_exact ? value.text : AsciiLower(value.text);
   switch (op) {
     case CompareOp::kEq:
       return a == b;

@@ -1,4 +1,5 @@
 #include "identity/scim/patch.h"
+#include "core/text.h"
 
 #include <array>
 #include <cctype>
@@ -13,12 +14,6 @@ namespace {
 namespace json = boost::json;
 
 constexpr std::string_view kPatchOpSchema = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // The canonical spelling of the attributes Credence stores, so a patched
 // resource keeps one key per attribute whatever case the client used.
@@ -52,14 +47,14 @@ Error NoTarget(std::string detail) { return Error::InvalidArgument("noTarget", s
 // The key in `object` naming `lowercase` in any case, or nullptr.
 json::value* Find(json::object& object, std::string_view lowercase) {
   for (auto& member : object) {
-    if (Lower(member.key()) == lowercase) return &member.value();
+    if (AsciiLower(member.key()) == lowercase) return &member.value();
   }
   return nullptr;
 }
 
 void Erase(json::object& object, std::string_view lowercase) {
   for (auto it = object.begin(); it != object.end();) {
-    if (Lower(it->key()) == lowercase) {
+    if (AsciiLower(it->key()) == lowercase) {
       it = object.erase(it);
     } else {
       ++it;
@@ -70,7 +65,7 @@ void Erase(json::object& object, std::string_view lowercase) {
 // Entra's "True"/"False" for boolean attributes; other values unchanged.
 Result<json::value> Normalize(std::string_view lowercase_name, json::value value) {
   if (IsBooleanAttribute(lowercase_name) && value.is_string()) {
-    const std::string text = Lower(std::string_view(value.as_string()));
+    const std::string text = AsciiLower(std::string_view(value.as_string()));
     if (text == "true") return json::value(true);
     if (text == "false") return json::value(false);
     return InvalidValue("'" + std::string(lowercase_name) + "' must be a boolean");
@@ -94,7 +89,7 @@ Status SetPath(json::object& resource, const std::string& attribute, const std::
     // (RFC 7644 3.5.2.1); add to a multi-valued attribute appends.
     if (merge_complex && existing != nullptr && existing->is_object() && value.is_object()) {
       for (auto& member : value.as_object()) {
-        CR_TRY(Set(existing->as_object(), Lower(member.key()), member.value()));
+        CR_TRY(Set(existing->as_object(), AsciiLower(member.key()), member.value()));
       }
       return Ok();
     }
@@ -123,7 +118,7 @@ bool ElementMatches(const json::value& element, const Filter& filter) {
   if (!element.is_object()) return false;
   const json::value* field = nullptr;
   for (const auto& member : element.as_object()) {
-    if (Lower(member.key()) == filter.attribute) field = &member.value();
+    if (AsciiLower(member.key()) == filter.attribute) field = &member.value();
   }
   if (filter.op == CompareOp::kPr) return field != nullptr && !field->is_null();
   if (field == nullptr) return false;
@@ -175,7 +170,7 @@ Status ApplyFiltered(json::object& resource, std::string_view op, const PatchPat
     if (path.sub_attribute.empty()) {
       if (!value->is_object()) return InvalidValue("'" + path.attribute + "' elements are objects");
       for (const auto& member : value->as_object()) {
-        CR_TRY(Set(element.as_object(), Lower(member.key()), member.value()));
+        CR_TRY(Set(element.as_object(), AsciiLower(member.key()), member.value()));
       }
     } else {
       CR_TRY(Set(element.as_object(), path.sub_attribute, *value));
@@ -204,7 +199,7 @@ Status ApplyFiltered(json::object& resource, std::string_view op, const PatchPat
   if (path.sub_attribute.empty()) {
     if (!value->is_object()) return InvalidValue("'" + path.attribute + "' elements are objects");
     for (const auto& member : value->as_object()) {
-      CR_TRY(Set(created, Lower(member.key()), member.value()));
+      CR_TRY(Set(created, AsciiLower(member.key()), member.value()));
     }
   } else {
     CR_TRY(Set(created, path.sub_attribute, *value));
@@ -219,7 +214,7 @@ Status ApplyOne(json::object& resource, const json::value& operation) {
   const json::value* op_value = o.if_contains("op");
   if (op_value == nullptr || !op_value->is_string()) return Syntax("an operation needs 'op'");
   // Entra sends "Add", "Replace", "Remove".
-  const std::string op = Lower(std::string_view(op_value->as_string()));
+  const std::string op = AsciiLower(std::string_view(op_value->as_string()));
   if (op != "add" && op != "replace" && op != "remove") {
     return Syntax("unknown op '" + std::string(op_value->as_string()) + "'");
   }
@@ -279,7 +274,7 @@ Status ApplyPatch(json::object& resource, const json::value& body) {
   if (!is_patch) return Syntax("'schemas' must list " + std::string(kPatchOpSchema));
   const json::value* operations = nullptr;
   for (const auto& member : o) {
-    if (Lower(member.key()) == "operations") operations = &member.value();
+    if (AsciiLower(member.key()) == "operations") operations = &member.value();
   }
   if (operations == nullptr || !operations->is_array() || operations->as_array().empty()) {
     return Syntax("'Operations' must be a non-empty array");

@@ -1,4 +1,5 @@
 #include "identity/scim/user.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,15 +12,9 @@ namespace json = boost::json;
 
 constexpr size_t kMaxStringLength = 1024;  // well above any IdP's limits
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 const json::value* Member(const json::object& o, std::string_view lowercase) {
   for (const auto& m : o) {
-    if (Lower(m.key()) == lowercase) return &m.value();
+    if (AsciiLower(m.key()) == lowercase) return &m.value();
   }
   return nullptr;
 }
@@ -48,7 +43,7 @@ std::optional<std::string> OptionalString(const json::object& o, std::string_vie
 std::optional<bool> Boolean(const json::value& v) {
   if (v.is_bool()) return v.as_bool();
   if (v.is_string()) {
-    const std::string s = Lower(std::string_view(v.as_string()));
+    const std::string s = AsciiLower(std::string_view(v.as_string()));
     if (s == "true") return true;
     if (s == "false") return false;
   }

@@ -10,7 +10,7 @@ namespace {
 
 namespace json = boost::json;
 
-json::value Parse(std::string_view text) {
+json::value UserParse(std::string_view text) {
   boost::system::error_code ec;
   json::value v = ParseJson(text, ec);
   EXPECT_FALSE(ec) << text;
@@ -45,7 +45,7 @@ constexpr char kEntraCreate[] = R"({
 })";
 
 TEST(ScimUser, ReadsOktaAndEntraCreateBodies) {
-  auto okta = ParseUser(Parse(kOktaCreate));
+  auto okta = ParseUser(UserParse(kOktaCreate));
   ASSERT_TRUE(okta.ok()) << okta.error().detail;
   EXPECT_EQ(okta->user_name, "test.user@okta.local");
   EXPECT_EQ(okta->external_id, "00ujl29u0le5T6Aj10h7");
@@ -54,7 +54,7 @@ TEST(ScimUser, ReadsOktaAndEntraCreateBodies) {
   EXPECT_EQ(okta->SignInEmail(), "test.user@okta.local");
   EXPECT_TRUE(okta->active);
 
-  auto entra = ParseUser(Parse(kEntraCreate));
+  auto entra = ParseUser(UserParse(kEntraCreate));
   ASSERT_TRUE(entra.ok()) << entra.error().detail;
   EXPECT_EQ(entra->user_name, "Test_User_ab6490ee-1e48-479e-a20b-2d77186b5dd1");
   EXPECT_EQ(entra->SignInEmail(), "Test_User_fd0ea19b-0777-472c-9f96-4f70d2226f2e@testuser.com");
@@ -62,12 +62,12 @@ TEST(ScimUser, ReadsOktaAndEntraCreateBodies) {
 }
 
 TEST(ScimUser, DefaultsAndFallbacks) {
-  auto minimal = ParseUser(Parse(R"({"userName":"bob"})"));
+  auto minimal = ParseUser(UserParse(R"({"userName":"bob"})"));
   ASSERT_TRUE(minimal.ok());
   EXPECT_TRUE(minimal->active);
   EXPECT_EQ(minimal->SignInEmail(), std::nullopt);
   EXPECT_EQ(minimal->DisplayNameOrDefault(), "bob");
-  auto by_user_name = ParseUser(Parse(R"({"userName":"bob@example.com","active":"False"})"));
+  auto by_user_name = ParseUser(UserParse(R"({"userName":"bob@example.com","active":"False"})"));
   ASSERT_TRUE(by_user_name.ok());
   EXPECT_EQ(by_user_name->SignInEmail(), "bob@example.com");
   EXPECT_FALSE(by_user_name->active);
@@ -85,19 +85,19 @@ TEST(ScimUser, BadBodiesAreInvalidValueNamingTheField) {
       {R"({"userName":"a","emails":[{"value":"a@x","primary":true},{"value":"b@x","primary":true}]})", "emails"},
   };
   for (const auto& [body, field] : cases) {
-    auto u = ParseUser(Parse(body));
+    auto u = ParseUser(UserParse(body));
     ASSERT_FALSE(u.ok()) << body;
     EXPECT_EQ(u.error().code, "invalidValue") << body;
     ASSERT_FALSE(u.error().fields.empty()) << body;
     EXPECT_EQ(u.error().fields.front().field, field) << body;
   }
-  auto not_object = ParseUser(Parse("[]"));
+  auto not_object = ParseUser(UserParse("[]"));
   ASSERT_FALSE(not_object.ok());
   EXPECT_EQ(not_object.error().code, "invalidSyntax");
 }
 
 TEST(ScimUser, WrittenRepresentationReadsBackAndTakesEntraPatches) {
-  auto user = ParseUser(Parse(kOktaCreate));
+  auto user = ParseUser(UserParse(kOktaCreate));
   ASSERT_TRUE(user.ok());
   json::object written = UserToJson(*user, {.id = "0190f2f0-0000-7000-8000-000000000001",
                                             .created = "2026-11-28T20:00:00Z",
@@ -108,7 +108,7 @@ TEST(ScimUser, WrittenRepresentationReadsBackAndTakesEntraPatches) {
   EXPECT_EQ(written.at("meta").at("resourceType"), json::value("User"));
   EXPECT_EQ(written.at("meta").at("version"), json::value("W/\"1\""));
   // PATCH = read the representation, apply, read it back as a PUT body.
-  ASSERT_TRUE(ApplyPatch(written, Parse(R"({"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+  ASSERT_TRUE(ApplyPatch(written, UserParse(R"({"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
     "Operations":[{"op":"Replace","path":"emails[type eq \"work\"].value","value":"new@okta.local"},
                   {"op":"Replace","path":"active","value":"False"}]})"))
                   .ok());

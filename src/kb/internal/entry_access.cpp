@@ -6,6 +6,14 @@
 
 namespace credence::kb::internal {
 
+std::optional<Hub> FindHubByKey(storage::TenantSession& session, const std::string& key) {
+  auto rows = session.Run(kHubByKey, {key});
+  if (rows.empty()) return std::nullopt;
+  return HubFromRow(rows.front());
+}
+
+Error HubNotFound() { return Error::NotFound("Hub not found."); }
+
 Result<LoadedEntry> LoadEntry(storage::TenantSession& session, const identity::Principal& caller,
                               const std::string& entry_id, AccessLevel needed, bool with_content) {
   auto rows = session.Run(with_content ? kEntryById : kEntryMetaById, {entry_id});

@@ -1,5 +1,6 @@
 #pragma once
 // Loads an entry with its hub and checks the caller's level on it.
+#include <optional>
 #include <string>
 
 #include "core/result.h"
@@ -12,6 +13,10 @@ class TenantSession;
 }
 
 namespace credence::kb::internal {
+
+// The hub with key `key` in the session's tenant, whoever asks.
+std::optional<Hub> FindHubByKey(storage::TenantSession& session, const std::string& key);
+Error HubNotFound();
 
 struct LoadedEntry {
   Entry entry;  // with content

@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::string_view kV1 = "function guard(ctx) return true end";
 constexpr std::string_view kV2 = "function guard(ctx) return false, 'v2' end";
-constexpr std::string_view kContext = R"({"action":"Entry.Publish","properties":{}})";
+constexpr std::string_view kPublishContext = R"({"action":"Entry.Publish","properties":{}})";
 
 TEST(ScriptCache, SameVersionIsTheSameObject) {
   ScriptCache cache;
@@ -29,8 +29,8 @@ TEST(ScriptCache, NewVersionRecompiles) {
   auto b = cache.Get("t1/p/s", 2, kV2);
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_NE(a.value().get(), b.value().get());
-  EXPECT_EQ(Evaluate(*a.value(), kContext).kind, Verdict::Kind::kAllow);
-  EXPECT_EQ(Evaluate(*b.value(), kContext).reason_code, "v2");
+  EXPECT_EQ(Evaluate(*a.value(), kPublishContext).kind, Verdict::Kind::kAllow);
+  EXPECT_EQ(Evaluate(*b.value(), kPublishContext).reason_code, "v2");
   auto c = cache.Get("t1/p/s", 2, kV2);
   EXPECT_EQ(b.value().get(), c.value().get());
   EXPECT_EQ(cache.size(), 1u);

@@ -1,4 +1,5 @@
 #include "connectors/web/internal/fetcher.h"
+#include "core/text.h"
 
 #include "connectors/web/internal/url.h"
 #include "outbound/outbound.h"
@@ -16,13 +17,7 @@
 namespace credence::connectors::web::internal {
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view Trim(std::string_view s) {
+std::string_view TrimHeaderValue(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
     s.remove_suffix(1);
@@ -81,18 +76,18 @@ size_t OnBody(char* data, size_t size, size_t n, void* user) {
     curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &status);
     char* type = nullptr;
     curl_easy_getinfo(t->curl, CURLINFO_CONTENT_TYPE, &type);
-    std::string media = type != nullptr ? Lower(type) : std::string();
+    std::string media = type != nullptr ? AsciiLower(type) : std::string();
     if (const size_t semi = media.find(';'); semi != std::string::npos) {
       const std::string params = media.substr(semi + 1);
       media.resize(semi);
       if (const size_t cs = params.find("charset="); cs != std::string::npos) {
-        std::string_view v = Trim(std::string_view(params).substr(cs + 8));
+        std::string_view v = TrimHeaderValue(std::string_view(params).substr(cs + 8));
         v = v.substr(0, v.find(';'));
         if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
-        t->result->charset = std::string(Trim(v));
+        t->result->charset = std::string(TrimHeaderValue(v));
       }
     }
-    t->result->media_type = std::string(Trim(media));
+    t->result->media_type = std::string(TrimHeaderValue(media));
     t->discard = status < 200 || status >= 300;
     if (!t->discard && t->options->accept && !t->options->accept(status, t->result->media_type)) {
       t->refused = true;
@@ -131,8 +126,8 @@ size_t OnHeader(char* data, size_t size, size_t n, void* user) {
   }
   const size_t colon = line.find(':');
   if (colon == std::string_view::npos) return size * n;
-  const std::string name = Lower(Trim(line.substr(0, colon)));
-  const std::string_view value = Trim(line.substr(colon + 1));
+  const std::string name = AsciiLower(TrimHeaderValue(line.substr(0, colon)));
+  const std::string_view value = TrimHeaderValue(line.substr(colon + 1));
   if (value.empty()) return size * n;
   if (name == "etag") t->result->etag = std::string(value);
   if (name == "last-modified") t->result->last_modified = std::string(value);
@@ -235,8 +230,8 @@ FetchResult Fetcher::GetOnce(const std::string& url, const FetchOptions& options
     char* type = nullptr;
     curl_easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &type);
     if (type != nullptr) {
-      std::string media = Lower(type);
-      result.media_type = std::string(Trim(media.substr(0, media.find(';'))));
+      std::string media = AsciiLower(type);
+      result.media_type = std::string(TrimHeaderValue(media.substr(0, media.find(';'))));
     }
   }
   call.Finish(result.status, result.outcome == FetchResult::Outcome::kTransportError ? std::string_view(result.error)

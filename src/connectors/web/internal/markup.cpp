@@ -1,4 +1,5 @@
 #include "connectors/web/internal/markup.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <array>
@@ -16,12 +17,6 @@ constexpr uint32_t kReplacement = 0xFFFD;
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 bool IsAlpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool IEquals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -139,7 +134,7 @@ MarkupTokenizer::Token MarkupTokenizer::Next() {
       if (rest.size() > 2 && IsAlpha(rest[2])) {
         size_t end = 2;
         while (end < rest.size() && !IsSpace(rest[end]) && rest[end] != '/' && rest[end] != '>') ++end;
-        tag_.name = Lower(rest.substr(2, end - 2));
+        tag_.name = AsciiLower(rest.substr(2, end - 2));
         tag_.attributes.clear();
         tag_.end = true;
         tag_.self_closing = false;
@@ -172,7 +167,7 @@ void MarkupTokenizer::ParseStartTag() {
   size_t i = pos_ + 1;
   const size_t name_start = i;
   while (i < s.size() && !IsSpace(s[i]) && s[i] != '/' && s[i] != '>') ++i;
-  tag_.name = Lower(s.substr(name_start, i - name_start));
+  tag_.name = AsciiLower(s.substr(name_start, i - name_start));
   tag_.attributes.clear();
   tag_.end = false;
   tag_.self_closing = false;
@@ -217,7 +212,7 @@ void MarkupTokenizer::ParseStartTag() {
         value = s.substr(value_start, i - value_start);
       }
     }
-    if (tag_.attributes.size() < kMaxAttributes) tag_.attributes.push_back({Lower(name), DecodeEntities(value)});
+    if (tag_.attributes.size() < kMaxAttributes) tag_.attributes.push_back({AsciiLower(name), DecodeEntities(value)});
   }
   pos_ = i;
 }

@@ -11,7 +11,7 @@ std::string_view LocalName(std::string_view name) {
   return colon == std::string_view::npos ? name : name.substr(colon + 1);
 }
 
-std::string Trim(std::string_view s) {
+std::string TrimBlanksAndControls(std::string_view s) {
   while (!s.empty() && static_cast<unsigned char>(s.front()) <= 0x20) s.remove_prefix(1);
   while (!s.empty() && static_cast<unsigned char>(s.back()) <= 0x20) s.remove_suffix(1);
   return std::string(s);
@@ -50,7 +50,7 @@ Sitemap ParseSitemap(std::string_view xml, size_t max_locs) {
       loc.clear();
     } else if (tag.end && in_loc) {
       in_loc = false;
-      std::string value = Trim(loc);
+      std::string value = TrimBlanksAndControls(loc);
       if (value.empty()) continue;
       if (out.locs.size() >= max_locs) {
         out.truncated = true;
