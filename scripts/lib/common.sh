@@ -188,7 +188,7 @@ credence_build_web_client() {
 }
 
 # credence_build BUILD_DIR [TARGET...]
-# A new build directory is a unity build (docs/building.md): a whole-tree
+# A new build directory is a unity build (README, "Building by hand"): a whole-tree
 # build, such as CI's from a clean clone, takes half the time; a build
 # directory configured without it stays as it is.
 credence_build() {
