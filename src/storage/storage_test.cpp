@@ -508,13 +508,20 @@ TEST_P(StorageTest, SqliteCheckpointsWhileOpenAndReusesTheWalAfterAPause) {
       << "the database file holds " << std::filesystem::file_size(file) << " bytes: nothing was checkpointed";
 
   write_mb(20);
-  const auto before = std::filesystem::file_size(wal);
-  ASSERT_GT(before, 16u << 20);
+  ASSERT_GT(std::filesystem::file_size(wal), 16u << 20);
   // After a pause every frame has been copied back: new writes reuse the
-  // file from its start.
-  std::this_thread::sleep_for(std::chrono::milliseconds(600));
-  write_mb(2);
-  EXPECT_LE(std::filesystem::file_size(wal), before);
+  // file from its start, so it does not grow. The checkpointer copies in
+  // the background; on a loaded machine one pause may not be enough, so a
+  // few are allowed (the file never shrinks, so each try compares with
+  // its own start).
+  bool reused = false;
+  for (int pause = 0; pause < 8 && !reused; ++pause) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    const auto before = std::filesystem::file_size(wal);
+    write_mb(2);
+    reused = std::filesystem::file_size(wal) <= before;
+  }
+  EXPECT_TRUE(reused) << "the WAL grew after every pause: it was never copied back while the store was open";
 }
 
 // Writes without pauses never leave the WAL fully copied back, so it never
