@@ -40,12 +40,15 @@ constexpr GlobalQuery kOpenRuns{
     "connectors.open_runs",
     "SELECT tenant_id, id, connector_id FROM connector_runs WHERE status IN ('queued', 'running')"
     " ORDER BY queued_at LIMIT $1"};
-// Taken when free, expired, or claiming to run further ahead than a lease
-// can (a clock set back since); as the expiry scheduler's lease.
+// Taken when free, expired, or claiming to run more than a lease further
+// ahead than this node would write ($6: a clock set back since). Not merely
+// further ahead: a node that took the lease just after this one read its
+// clock wrote a later expiry, and on PostgreSQL this UPDATE waits for its
+// row lock and then re-checks, so `> $4` let both nodes run the connector.
 constexpr TenantQuery kTakeLease{
     "connectors.take_lease",
     "UPDATE connectors SET lease_holder = $3, lease_expires_at = $4 WHERE tenant_id = $1 AND id = $2"
-    " AND (lease_holder IS NULL OR lease_expires_at <= $5 OR lease_expires_at > $4)"};
+    " AND (lease_holder IS NULL OR lease_expires_at <= $5 OR lease_expires_at > $6)"};
 constexpr TenantQuery kRenewLease{
     "connectors.renew_lease",
     "UPDATE connectors SET lease_expires_at = $4 WHERE tenant_id = $1 AND id = $2 AND lease_holder = $3"};
@@ -396,7 +399,8 @@ SyncPassSummary ConnectorSyncer::RunOnce() const {
     {
       storage::Session session(db_, storage::TxMode::kWrite);
       storage::TenantSession tenant(session, tenant_id);
-      if (tenant.Run(kTakeLease, {connector_id, holder, now + options_.lease_ms, now}).affected() == 0) {
+      if (tenant.Run(kTakeLease, {connector_id, holder, now + options_.lease_ms, now, now + 2 * options_.lease_ms})
+              .affected() == 0) {
         ++summary.lease_held;
         continue;
       }

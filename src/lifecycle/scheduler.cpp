@@ -30,16 +30,17 @@ constexpr GlobalQuery kEnsureLease{
     "INSERT INTO job_leases (name, holder, expires_at) VALUES ($1, '', 0) ON CONFLICT (name) DO NOTHING"};
 
 // Taken when free, expired, or already ours. A lease that claims to run
-// further ahead than a lease can was written by a clock that has since been
-// set back (a test clock, a corrected system clock): it is treated as
-// expired rather than blocking the scheduler until that time comes.
-constexpr GlobalQuery kTakeLease{
-    "lifecycle.take_lease",
-    "UPDATE job_leases SET holder = $2, expires_at = $3 WHERE name = $1"
-    " AND (holder = $2 OR expires_at <= $4 OR expires_at > $3)"};
+// more than a lease further ahead than this node would write ($5) was
+// written by a clock that has since been set back (a test clock, a
+// corrected system clock): it is treated as expired rather than blocking
+// the scheduler until that time comes. Not merely further ahead: another
+// node that took it just after this one read its clock wrote a later expiry.
+constexpr GlobalQuery kTakeLease{"lifecycle.take_lease",
+                                 "UPDATE job_leases SET holder = $2, expires_at = $3 WHERE name = $1"
+                                 " AND (holder = $2 OR expires_at <= $4 OR expires_at > $5)"};
 
-constexpr GlobalQuery kReleaseLease{
-    "lifecycle.release_lease", "UPDATE job_leases SET expires_at = 0 WHERE name = $1 AND holder = $2"};
+constexpr GlobalQuery kReleaseLease{"lifecycle.release_lease",
+                                    "UPDATE job_leases SET expires_at = 0 WHERE name = $1 AND holder = $2"};
 
 // The entries whose next check is due, across tenants, through the partial
 // index on next_check_at, with every fact a transition needs.
@@ -140,7 +141,7 @@ bool ExpiryScheduler::TakeLease() const {
   storage::Session session(db_);
   session.Run(kEnsureLease, {kLeaseName});
   const TimeMs now = clock_.Now();
-  return session.Run(kTakeLease, {kLeaseName, node_id_, now + kLeaseMs, now}).affected() == 1;
+  return session.Run(kTakeLease, {kLeaseName, node_id_, now + kLeaseMs, now, now + 2 * kLeaseMs}).affected() == 1;
 }
 
 SchedulerRunResult ExpiryScheduler::RunOnce() const {
@@ -190,7 +191,8 @@ SchedulerRunResult ExpiryScheduler::RunOnce() const {
             notify::QueueForChannels(tenant, message, now);
             // Webhooks: entry.expiring for both warning windows.
             const bool expired = st.status == kb::EntryStatus::kExpired;
-            json::object data{{"entryId", d.id}, {"hubId", d.hub_id}, {"expiresAt", FormatTimestamp(d.facts.expiry_at)}};
+            json::object data{
+                {"entryId", d.id}, {"hubId", d.hub_id}, {"expiresAt", FormatTimestamp(d.facts.expiry_at)}};
             if (!expired) data["status"] = status;
             events_.Emit(tenant, expired ? "entry.expired" : "entry.expiring", data);
           }
