@@ -176,7 +176,7 @@ Result<std::vector<Entry>> EntryService::ListByHub(const identity::Principal& ca
   storage::Session session(db_);
   storage::TenantSession s(session, caller.tenant_id);
   auto hub = internal::FindHubByKey(s, hub_key);
-  if (!hub) return Error::NotFound("Hub not found.");
+  if (!hub) return internal::HubNotFound();
   CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kViewer, "hub"));
   std::vector<Entry> out;
   const TimeMs now = clock_.Now();
@@ -193,7 +193,7 @@ Result<EntryView> EntryService::RootEntry(const identity::Principal& caller, con
     storage::Session session(db_);
     storage::TenantSession s(session, caller.tenant_id);
     auto hub = internal::FindHubByKey(s, hub_key);
-    if (!hub) return Error::NotFound("Hub not found.");
+    if (!hub) return internal::HubNotFound();
     CR_TRY(RequireLevel(HubLevel(s, caller, *hub), AccessLevel::kViewer, "hub"));
     if (!hub->root_entry_id) return Error::NotFound("The hub has no root entry.");
     root = *hub->root_entry_id;

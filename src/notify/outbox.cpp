@@ -22,12 +22,6 @@
 namespace credence::notify {
 namespace {
 
-std::string LowerAscii(std::string s) {
-  for (char& c : s)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return s;
-}
-
 // The channel's recipients, then the event's, each address once (ignoring
 // case).
 std::vector<std::string> MergeRecipients(const std::vector<std::string>& configured,
@@ -36,7 +30,7 @@ std::vector<std::string> MergeRecipients(const std::vector<std::string>& configu
   std::vector<std::string> seen;
   for (const auto* list : {&configured, &from_event}) {
     for (const auto& r : *list) {
-      std::string key = LowerAscii(r);
+      std::string key = AsciiLower(r);
       if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
       seen.push_back(std::move(key));
       out.push_back(r);
@@ -160,10 +154,10 @@ SendResult OutboxWorker::SendWebhook(const Delivery& d, TimeMs now) const {
     if (!signatures.empty()) signatures += ' ';
     signatures += StandardWebhookSignature(s, d.id, timestamp, d.text);
   }
-  return PostJson(url, d.text,
-                  {{"webhook-id", d.id}, {"webhook-timestamp", std::to_string(timestamp)},
-                   {"webhook-signature", signatures}},
-                  settings_.timeout_ms, settings_.outbound, "webhook");
+  return PostJson(
+      url, d.text,
+      {{"webhook-id", d.id}, {"webhook-timestamp", std::to_string(timestamp)}, {"webhook-signature", signatures}},
+      settings_.timeout_ms, settings_.outbound, "webhook");
 }
 
 void OutboxWorker::WebhookFailed(storage::TenantSession& tx, const Delivery& d, TimeMs now) const {
@@ -208,8 +202,9 @@ SendResult OutboxWorker::Send(const Delivery& d, TimeMs now) const {
   // traceparent all the same.
   telemetry::Span span = telemetry::Span::Root("notify deliver");
   if (span.recording())
-    span.SetString("credence.notify.event", d.event).SetString("credence.notify.delivery_id", d.id).SetString(
-        "credence.tenant_id", d.tenant_id);
+    span.SetString("credence.notify.event", d.event)
+        .SetString("credence.notify.delivery_id", d.id)
+        .SetString("credence.tenant_id", d.tenant_id);
   SendResult sent = SendOne(d, now);
   if (!sent.ok) span.SetError(sent.error);
   return sent;
