@@ -82,6 +82,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                    ? nullptr
                    : std::make_unique<retention::Archiver>(db, clock, chain_heads, audit, options.archive_dir,
                                                           &merkle_logs)),
+      app_records(db, clock, apps, merkle_logs, retention, options.checkpoint_interval_seconds),
       mcp(trust, entries, mcp::ServerInfo{.version = options.version}),
       services_{db,
                 tenants,
@@ -139,7 +140,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 mcp,
                 http::McpEndpoint{options.public_url, options.mcp_allowed_origins},
                 merkle_logs,
-                receipts} {
+                receipts,
+                app_records} {
   audit.SetChainHeads(&chain_heads);
   // Tokens may be bound to the MCP endpoint (RFC 8707, docs/agents.md).
   api_keys.AcceptResources({http::McpResource(services_.mcp_endpoint)});

@@ -51,6 +51,7 @@
 #include "platform/languages.h"
 #include "platform/style_rules.h"
 #include "platform/taxonomy.h"
+#include "compliance/app_records.h"
 #include "reports/report_service.h"
 #include "translation/document_translation.h"
 #include "translation/jobs.h"
@@ -189,6 +190,8 @@ class ServiceSet {
   // with an archive directory.
   retention::RetentionService retention;
   std::unique_ptr<retention::Archiver> archiver;
+  // AI Act record-keeping exports (docs/ai-act.md).
+  compliance::AppRecordsExporter app_records;
   // The MCP server (docs/agents.md), over the trust plane and the entries.
   mcp::McpServer mcp;
 

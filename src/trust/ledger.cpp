@@ -61,6 +61,11 @@ constexpr TenantQuery kDecisionById{
     "trust.ledger_decision_by_id",
     "SELECT " CREDENCE_LEDGER_COLUMNS " FROM trust_decisions WHERE tenant_id = $1 AND id = $2"};
 
+constexpr TenantQuery kAppDecisionPage{
+    "trust.ledger_app_decision_page",
+    "SELECT " CREDENCE_LEDGER_COLUMNS " FROM trust_decisions WHERE tenant_id = $1 AND app_id = $2"
+    " AND evaluated_at >= $3 AND evaluated_at < $4 AND seq > $5 ORDER BY seq LIMIT $6"};
+
 constexpr TenantQuery kDecisionRange{
     "trust.ledger_decision_range",
     "SELECT " CREDENCE_LEDGER_COLUMNS " FROM trust_decisions WHERE tenant_id = $1 AND seq >= $2"
@@ -555,10 +560,11 @@ std::vector<DecisionSummary> ListDecisions(storage::TenantSession& tenant, const
   return out;
 }
 
-std::optional<StoredDecision> ReadDecision(storage::TenantSession& tenant, const std::string& decision_id) {
-  auto rows = tenant.Run(kDecisionById, {decision_id});
-  if (rows.empty()) return std::nullopt;
-  const auto r = rows.front();
+namespace {
+
+// A record of CREDENCE_LEDGER_COLUMNS without its evidence, and the ids of
+// its evidence rows.
+StoredDecision StoredWithoutEvidence(const storage::Row& r, std::vector<int64_t>& evidence_ids) {
   StoredDecision out;
   out.header_json = r.Text(2);
   out.record = RecordFromHeader(out.header_json);
@@ -566,10 +572,37 @@ std::optional<StoredDecision> ReadDecision(storage::TenantSession& tenant, const
   out.prev_hash = r.Text(4);
   out.hash = r.Text(5);
   out.hash_format = r.Int(12);
-  const auto ids = ParseIds(r.TextView(3));
+  evidence_ids = ParseIds(r.TextView(3));
+  return out;
+}
+
+}  // namespace
+
+std::optional<StoredDecision> ReadDecision(storage::TenantSession& tenant, const std::string& decision_id) {
+  auto rows = tenant.Run(kDecisionById, {decision_id});
+  if (rows.empty()) return std::nullopt;
+  std::vector<int64_t> ids;
+  StoredDecision out = StoredWithoutEvidence(rows.front(), ids);
   const auto evidence = LoadEvidence(tenant, ids);
   for (int64_t id : ids)
     if (auto it = evidence.find(id); it != evidence.end()) out.record.evidence.push_back(it->second.body);
+  return out;
+}
+
+std::vector<StoredDecision> ReadAppDecisions(storage::TenantSession& tenant, const std::string& app_id, TimeMs from,
+                                             TimeMs to, int64_t after_seq, int64_t limit) {
+  std::vector<StoredDecision> out;
+  std::vector<std::vector<int64_t>> ids_of;
+  std::vector<int64_t> all_ids;
+  for (const auto& r : tenant.Run(kAppDecisionPage, {app_id, from, to, after_seq, limit})) {
+    ids_of.emplace_back();
+    out.push_back(StoredWithoutEvidence(r, ids_of.back()));
+    all_ids.insert(all_ids.end(), ids_of.back().begin(), ids_of.back().end());
+  }
+  const auto evidence = LoadEvidence(tenant, all_ids);
+  for (size_t i = 0; i < out.size(); ++i)
+    for (int64_t id : ids_of[i])
+      if (auto it = evidence.find(id); it != evidence.end()) out[i].record.evidence.push_back(it->second.body);
   return out;
 }
 

@@ -158,6 +158,11 @@ struct StoredDecision {
   int64_t hash_format = 1;  // which formula `hash` was made with (RecordHashOf)
 };
 std::optional<StoredDecision> ReadDecision(storage::TenantSession& tenant, const std::string& decision_id);
+// One app's records in [from, to), oldest first (by sequence), those after
+// `after_seq`, at most `limit`, each with its evidence (each row loaded once
+// per call, however many records share it). Exports page through with it.
+std::vector<StoredDecision> ReadAppDecisions(storage::TenantSession& tenant, const std::string& app_id, TimeMs from,
+                                             TimeMs to, int64_t after_seq, int64_t limit);
 
 // One line of the ledger's list: the stored columns, no evidence.
 struct DecisionSummary {

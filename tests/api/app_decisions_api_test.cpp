@@ -27,19 +27,7 @@ class AppDecisions : public ClockedApiTest {
 
   World Make(const std::string& prefix) {
     World w{CreateTenant(api(), prefix), ""};
-    EXPECT_EQ(api()
-                  .Post("/api/hubs",
-                        {{"key", "kb"}, {"name", "KB"}, {"defaultExpiryDays", 365}, {"defaultOrgRole", "Editor"}},
-                        w.t.token("admin"))
-                  .status,
-              201);
-    w.entry = Str(MakeEntry(api(), w.t.token("editor"), "kb", "refunds", {"Refunds take 5 days."}), "id");
-    EXPECT_EQ(api().Post("/api/entries/" + w.entry + "/publish", json::object{}, w.t.token("editor")).status, 200);
-    EXPECT_EQ(api()
-                  .Post("/api/entries/" + w.entry + "/review", {{"reviewType", "FullReview"}, {"timeSpentSeconds", 60}},
-                        w.t.token("editor"))
-                  .status,
-              200);
+    w.entry = MakeReviewedEntry(api(), w.t, "kb", "refunds", {"Refunds take 5 days."});
     return w;
   }
 

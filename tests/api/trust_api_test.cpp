@@ -40,17 +40,7 @@ class Trust : public ClockedApiTest {
 
   World Make(const std::string& prefix) {
     World w{CreateTenant(api(), prefix), "", ""};
-    EXPECT_EQ(api()
-                  .Post("/api/hubs",
-                        {{"key", "kb"}, {"name", "KB"}, {"defaultExpiryDays", 365}, {"defaultOrgRole", "Editor"}},
-                        w.t.token("admin"))
-                  .status,
-              201);
-    w.published = Str(MakeEntry(api(), w.t.token("editor"), "kb", "refunds", {"Refunds take 5 days."}), "id");
-    EXPECT_EQ(api().Post("/api/entries/" + w.published + "/publish", json::object{}, w.t.token("editor")).status, 200);
-    auto review = api().Post("/api/entries/" + w.published + "/review",
-                             {{"reviewType", "FullReview"}, {"timeSpentSeconds", 60}}, w.t.token("editor"));
-    EXPECT_EQ(review.status, 200) << review.body;
+    w.published = MakeReviewedEntry(api(), w.t, "kb", "refunds", {"Refunds take 5 days."});
     w.draft = Str(MakeEntry(api(), w.t.token("editor"), "kb", "draft", {"Work in progress."}), "id");
     return w;
   }

@@ -22,8 +22,7 @@ std::string Doc(const std::vector<std::string>& texts, const std::vector<std::st
 std::vector<std::string> BlockIds(const std::string& content) {
   std::vector<std::string> out;
   const auto doc = json::parse(content);
-  for (const auto& node : doc.at("content").as_array())
-    out.emplace_back(node.at("attrs").at("blockId").as_string());
+  for (const auto& node : doc.at("content").as_array()) out.emplace_back(node.at("attrs").at("blockId").as_string());
   return out;
 }
 
@@ -46,11 +45,31 @@ json::value MakeHub(HttpClient& api, const std::string& token, const std::string
 
 json::value MakeEntry(HttpClient& api, const std::string& token, const std::string& hub_key, const std::string& key,
                       const std::vector<std::string>& texts, const std::string& language) {
-  auto r = api.Post("/api/entries", {{"hubKey", hub_key}, {"key", key}, {"originalLanguage", language},
-                                     {"title", "Entry " + key}, {"content", Doc(texts)}},
+  auto r = api.Post("/api/entries",
+                    {{"hubKey", hub_key},
+                     {"key", key},
+                     {"originalLanguage", language},
+                     {"title", "Entry " + key},
+                     {"content", Doc(texts)}},
                     token);
   if (r.status != 201) throw std::runtime_error("entry creation failed: " + r.body);
   return r.Json();
+}
+
+std::string MakeReviewedEntry(HttpClient& api, const TestTenant& tenant, const std::string& hub_key,
+                              const std::string& key, const std::vector<std::string>& texts) {
+  auto hub =
+      api.Post("/api/hubs",
+               {{"key", hub_key}, {"name", "Hub " + hub_key}, {"defaultExpiryDays", 365}, {"defaultOrgRole", "Editor"}},
+               tenant.token("admin"));
+  if (hub.status != 201) throw std::runtime_error("hub creation failed: " + hub.body);
+  const std::string id(MakeEntry(api, tenant.token("editor"), hub_key, key, texts).at("id").as_string());
+  auto published = api.Post("/api/entries/" + id + "/publish", json::object{}, tenant.token("editor"));
+  if (published.status != 200) throw std::runtime_error("publishing failed: " + published.body);
+  auto review = api.Post("/api/entries/" + id + "/review", {{"reviewType", "FullReview"}, {"timeSpentSeconds", 60}},
+                         tenant.token("editor"));
+  if (review.status != 200) throw std::runtime_error("the review failed: " + review.body);
+  return id;
 }
 
 }  // namespace credence::test

@@ -26,4 +26,10 @@ boost::json::value MakeEntry(HttpClient& api, const std::string& token, const st
                              const std::string& key, const std::vector<std::string>& texts,
                              const std::string& language = "en");
 
+// The trust tests' usual knowledge: a hub `hub_key` editors write in (entries
+// expire after a year) holding one entry of `texts`, published and fully
+// reviewed by the tenant's editor, fresh and owned. Returns the entry's id.
+std::string MakeReviewedEntry(HttpClient& api, const TestTenant& tenant, const std::string& hub_key,
+                              const std::string& key, const std::vector<std::string>& texts);
+
 }  // namespace credence::test

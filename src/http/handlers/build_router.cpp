@@ -26,6 +26,7 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddTrustAdminRoutes(*router, services);
   AddScanningRoutes(*router, services);
   AddAppRoutes(*router, services);
+  AddAppRecordsRoutes(*router, services);
   AddConnectorRoutes(*router, services);
   AddReportRoutes(*router, services);
   AddAuditRoutes(*router, services);

@@ -70,6 +70,10 @@ class BlockHeuristicService;
 class StyleRuleService;
 class GlossaryService;
 }  // namespace credence::platform
+namespace credence::compliance {
+class AppRecordsExporter;
+}  // namespace credence::compliance
+
 namespace credence::retention {
 class RetentionService;
 class Archiver;
@@ -183,6 +187,8 @@ struct Services {
   // receipts and proofs read from it (docs/receipts.md).
   const integrity::MerkleLogs& merkle_logs;
   const trust::ReceiptService& receipts;
+  // AI Act record-keeping exports (docs/ai-act.md).
+  const compliance::AppRecordsExporter& app_records;
 };
 
 struct WebhookDoc;
@@ -230,6 +236,9 @@ void AddTrustAdminRoutes(Router& router, const Services& services);
 // The AI application registry and app-bound keys (/trust-admin/apps/...,
 // docs/apps.md).
 void AddAppRoutes(Router& router, const Services& services);
+// An app's EU AI Act record-keeping export (/trust-admin/apps/{id}/records,
+// docs/ai-act.md).
+void AddAppRecordsRoutes(Router& router, const Services& services);
 // Connectors (/trust-admin/connectors/...) and the push API
 // (/api/connectors/{key}/documents), docs/connectors.md.
 void AddConnectorRoutes(Router& router, const Services& services);
