@@ -13,6 +13,7 @@
 #include "integrity/merkle.h"
 #include "integrity/merkle_log.h"
 #include "integrity/note.h"
+#include "retention/archive_json.h"
 #include "retention/retention_service.h"
 #include "storage/session.h"
 #include "trust/app_registry.h"
@@ -191,17 +192,6 @@ Error TooLarge(int64_t count, const char* what) {
                     std::to_string(kMaxExportedDecisions) + ": export a shorter window"}});
 }
 
-json::object ArchiveJson(const retention::ArchiveInfo& a) {
-  return {{"id", a.id},
-          {"kind", a.kind},
-          {"period", a.period},
-          {"file", a.file},
-          {"sha256", a.sha256},
-          {"records", a.records},
-          {"from", FormatTimestamp(a.from_time)},
-          {"to", FormatTimestamp(a.to_time)}};
-}
-
 }  // namespace
 
 Result<AppRecords> AppRecordsExporter::Export(const identity::Principal& caller, const std::string& app_id,
@@ -214,15 +204,12 @@ Result<AppRecords> AppRecordsExporter::Export(const identity::Principal& caller,
   for (const char* kind : retention::kKinds) {
     auto archived = retention_.Archived(caller.tenant_id, kind, window.from_ms, window.end_ms);
     if (!archived) continue;
-    json::array archives;
-    for (const auto& a : archived->archives) archives.push_back(ArchiveJson(a));
     return Error::Conflict("window_archived",
                            std::string("Records (") + kind + ") of this window before " +
                                FormatTimestamp(archived->before) +
                                " were archived; export from that time on, and take the rest from the archives "
                                "(credence admin verify-archive checks them).")
-        .With("archived", json::serialize(json::object{{"before", FormatTimestamp(archived->before)},
-                                                       {"archives", std::move(archives)}}));
+        .With("archived", json::serialize(retention::ArchivedWindowJson(*archived)));
   }
 
   storage::Session session(db_, storage::TxMode::kRead);

@@ -57,6 +57,13 @@ json::value ProblemSchema() {
                  Optional("archives", Schema::Array(Schema::FreeObject())
                                           .Describe("decision_archived: the archive files that hold the decision "
                                                     "(as GET /trust-admin/retention/archives lists them)")),
+                 Optional("archived", Schema::Object({
+                                          Required("before", Schema::Timestamp()),
+                                          Required("archives", Schema::Array(Schema::FreeObject())),
+                                      })
+                                          .Describe("window_archived: records before `before` were archived into "
+                                                    "these files (as GET /trust-admin/retention/archives lists "
+                                                    "them)")),
              })
       .Describe("An RFC 9457 problem (application/problem+json).")
       .ToJsonSchema(Schema::Use::kResponse);

@@ -180,6 +180,17 @@ TEST_F(Retention, RecordsPastRetentionAreArchivedVerifiablyAndAnswersPointToTheA
   EXPECT_TRUE(audit.Json().at("archived").is_object()) << audit.body;
   // Reports read their aggregates, which archiving keeps: still complete.
   EXPECT_EQ(ReportDecisions(a, "2025-01-01", "2025-01-31"), 12);
+  // An app's AI Act export never leaves records out silently: refused, with
+  // the archives named; a window after them exports.
+  auto app = api().Post("/trust-admin/apps", {{"name", "Bot"}, {"channel", "internal"}, {"risk", "high"}},
+                        a.token("admin"));
+  ASSERT_EQ(app.status, 201) << app.body;
+  const std::string records = "/trust-admin/apps/" + Str(app.Json(), "id") + "/records";
+  auto refused = api().Get(records + "?from=2025-01-01&to=2025-01-31", a.token("admin"));
+  ExpectProblem(refused, 409, "window_archived");
+  EXPECT_EQ(refused.Json().at("archived").at("before").as_string(), "2025-02-01T00:00:00.000Z") << refused.body;
+  EXPECT_FALSE(refused.Json().at("archived").at("archives").as_array().empty()) << refused.body;
+  EXPECT_EQ(api().Get(records + "?from=2026-03-01", a.token("admin")).status, 200);
 
   // The chain verifies on from the archive, with new decisions after it.
   auto fresh = Evaluate(key_a, 99);

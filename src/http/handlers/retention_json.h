@@ -12,15 +12,10 @@
 #include "core/error.h"
 #include "http/schema.h"
 
-namespace credence::retention {
-struct ArchiveInfo;
-}
-
 namespace credence::http {
 
 struct Services;
 
-boost::json::object ArchiveJson(const retention::ArchiveInfo& archive);
 // null, or {before, archives} when [from, to) of `kind` reaches archived records.
 boost::json::value ArchivedWindowJson(const Services& services, const std::string& tenant_id, std::string_view kind,
                                       TimeMs from, TimeMs to);

@@ -10,6 +10,7 @@
 #include "http/json_io.h"
 #include "http/problem.h"
 #include "http/router.h"
+#include "retention/archive_json.h"
 #include "retention/archiver.h"
 #include "retention/periods.h"
 #include "retention/retention_service.h"
@@ -85,39 +86,18 @@ Schema ArchiveSchema() {
 
 }  // namespace
 
-json::object ArchiveJson(const retention::ArchiveInfo& a) {
-  auto opt_int = [](const std::optional<int64_t>& v) { return v ? json::value(*v) : json::value(nullptr); };
-  return {{"id", a.id},
-          {"kind", a.kind},
-          {"period", a.period},
-          {"file", a.file},
-          {"sha256", a.sha256},
-          {"bytes", a.bytes},
-          {"records", a.records},
-          {"fromSequence", opt_int(a.from_seq)},
-          {"toSequence", opt_int(a.to_seq)},
-          {"lastHash", a.last_hash ? json::value(*a.last_hash) : json::value(nullptr)},
-          {"firstDecisionId", a.first_id ? json::value(*a.first_id) : json::value(nullptr)},
-          {"lastDecisionId", a.last_id ? json::value(*a.last_id) : json::value(nullptr)},
-          {"from", FormatTimestamp(a.from_time)},
-          {"to", FormatTimestamp(a.to_time)},
-          {"createdAt", FormatTimestamp(a.created_at)}};
-}
-
 json::value ArchivedWindowJson(const Services& s, const std::string& tenant_id, std::string_view kind, TimeMs from,
                                TimeMs to) {
   auto window = s.retention.Archived(tenant_id, kind, from, to);
   if (!window) return nullptr;
-  json::array files;
-  for (const auto& a : window->archives) files.push_back(ArchiveJson(a));
-  return json::object{{"before", FormatTimestamp(window->before)}, {"archives", std::move(files)}};
+  return retention::ArchivedWindowJson(*window);
 }
 
 std::optional<Error> ArchivedDecision(const Services& s, const std::string& tenant_id, const std::string& decision_id) {
   const auto archives = s.retention.DecisionArchivesHolding(tenant_id, decision_id);
   if (archives.empty()) return std::nullopt;
   json::array files;
-  for (const auto& a : archives) files.push_back(ArchiveJson(a));
+  for (const auto& a : archives) files.push_back(retention::ArchiveJson(a));
   return Error{ErrorKind::kGone,
                "decision_archived",
                "This decision is no longer in the database: it falls among the decisions archived past the "
@@ -202,7 +182,7 @@ void AddRetentionRoutes(Router& router, const Services& services) {
                 auto list = retention.Archives(ctx.Caller(), kind);
                 if (!list) return Problem(ctx, list.error());
                 json::array out;
-                for (const auto& a : *list) out.push_back(ArchiveJson(a));
+                for (const auto& a : *list) out.push_back(retention::ArchiveJson(a));
                 return JsonResponse(200, json::object{{"archives", std::move(out)}});
               },
               {.summary = "The tenant's archive files (tenant admins), newest first: each holds one month of one "
