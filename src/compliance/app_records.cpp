@@ -87,31 +87,63 @@ json::value ParsedOr(std::string_view text, json::value fallback) {
   return ec ? fallback : v;
 }
 
-// The decision as GET /api/trust/decisions/{id} answers it (its hashed
-// header, each source's result with the state it was decided on), with its
-// place in the chain and the tree.
-AppRecordsLine DecisionLine(const trust::StoredDecision& d, int64_t first_seq, std::set<std::string>& entry_ids) {
-  json::object out{{"type", "decision"}, {"at", FormatTimestamp(d.record.evaluated_at)}};
-  json::value header = ParsedOr(d.header_json, json::object());
-  if (header.is_object())
-    for (const auto& [k, v] : header.as_object()) out[k] = v;
-  if (!out.contains("app")) out["app"] = nullptr;
-  json::array sources;
-  for (const auto& e : d.record.evidence) {
-    json::value v = ParsedOr(e, json::object());
-    if (!v.is_object() || !v.as_object().contains("result")) continue;
-    json::object source = v.at("result").is_object() ? v.at("result").as_object() : json::object();
-    if (const auto* entry = source.if_contains("entryId"); entry && entry->is_string())
-      entry_ids.emplace(entry->as_string());
-    source["state"] = v.at("state");
-    sources.push_back(std::move(source));
+// A JSON text as a member's value, byte for byte: the ledger's headers and
+// evidence bodies are compact JSON the server wrote, so they are copied, not
+// parsed and written again (that was most of an export's time). A text with
+// a line break would break the line: written again then.
+void AppendRawJson(std::string& out, std::string_view text) {
+  if (text.find_first_of("\r\n") == std::string_view::npos) {
+    out += text;
+    return;
   }
-  out["sources"] = std::move(sources);
-  out["sequence"] = d.seq;
-  out["leafIndex"] = d.seq - first_seq;
-  out["hash"] = d.hash;
-  out["previousHash"] = d.prev_hash;
-  return {d.record.evaluated_at, "decision", d.record.decision_id, std::nullopt, json::serialize(out)};
+  out += json::serialize(ParsedOr(text, nullptr));
+}
+
+void AppendQuoted(std::string& out, std::string_view key, std::string_view value) {
+  out += '"';
+  out += key;
+  out += "\":";
+  out += json::serialize(json::string_view(value.data(), value.size()));
+}
+
+// The decision's hashed header (time, actor, action, channel, context, key,
+// app as it was, overall decision, counts) and its evidence by hash, with its
+// place in the chain and the tree. Each evidence body is written once, as an
+// `evidence` line before the first decision that references it: decisions
+// over the same sources in the same state share their evidence, as they do
+// in the ledger. `emitted` holds the hashes written so far.
+void AddDecision(std::vector<AppRecordsLine>& lines, const trust::StoredDecision& d, int64_t first_seq,
+                 std::set<std::string>& emitted, std::set<std::string>& entry_ids) {
+  const std::string at = FormatTimestamp(d.record.evaluated_at);
+  for (size_t i = 0; i < d.record.evidence.size() && i < d.evidence_hashes.size(); ++i) {
+    const std::string& hash = d.evidence_hashes[i];
+    if (!emitted.insert(hash).second) continue;
+    const std::string& body = d.record.evidence[i];
+    const json::value parsed = ParsedOr(body, json::object());
+    if (const auto* entry = parsed.is_object() ? parsed.as_object().if_contains("result") : nullptr;
+        entry && entry->is_object())
+      if (const auto* id = entry->as_object().if_contains("entryId"); id && id->is_string())
+        entry_ids.emplace(id->as_string());
+    std::string line = "{\"type\":\"evidence\",\"at\":\"" + at + "\",\"hash\":\"" + hash + "\",\"evidence\":";
+    AppendRawJson(line, body);
+    line += '}';
+    lines.push_back({d.record.evaluated_at, "evidence", hash, std::nullopt, std::move(line)});
+  }
+  std::string line = "{\"type\":\"decision\",\"at\":\"" + at + "\",";
+  AppendQuoted(line, "decisionId", d.record.decision_id);
+  line += ",\"sequence\":" + std::to_string(d.seq) + ",\"leafIndex\":" + std::to_string(d.seq - first_seq) + ",";
+  AppendQuoted(line, "hash", d.hash);
+  line += ',';
+  AppendQuoted(line, "previousHash", d.prev_hash);
+  line += ",\"hashFormat\":" + std::to_string(d.hash_format) + ",\"header\":";
+  AppendRawJson(line, d.header_json);
+  line += ",\"evidence\":[";
+  for (size_t i = 0; i < d.evidence_hashes.size(); ++i) {
+    if (i > 0) line += ',';
+    line += '"' + d.evidence_hashes[i] + '"';
+  }
+  line += "]}";
+  lines.push_back({d.record.evaluated_at, "decision", d.record.decision_id, std::nullopt, std::move(line)});
 }
 
 AppRecordsLine UsageLine(const storage::Row& r) {
@@ -229,11 +261,11 @@ Result<AppRecords> AppRecordsExporter::Export(const identity::Principal& caller,
 
   const auto state = logs_.State(tenant, trust::kLedgerChain);
   const int64_t first_seq = state ? state->first_seq : 1;
-  std::set<std::string> entry_ids;
+  std::set<std::string> entry_ids, emitted_evidence;
   int64_t last_seq = 0;
   for (;;) {
     auto page = trust::ReadAppDecisions(tenant, app_id, window.from_ms, window.end_ms, last_seq, kDecisionPage);
-    for (const auto& d : page) out.lines.push_back(DecisionLine(d, first_seq, entry_ids));
+    for (const auto& d : page) AddDecision(out.lines, d, first_seq, emitted_evidence, entry_ids);
     if (!page.empty()) last_seq = page.back().seq;
     if (static_cast<int64_t>(page.size()) < kDecisionPage) break;
   }

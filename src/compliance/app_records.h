@@ -46,8 +46,8 @@ inline constexpr int64_t kMaxExportedDecisions = 100'000;
 
 struct AppRecordsLine {
   TimeMs at = 0;
-  std::string type;                        // decision | usage | oversight
-  std::string id;                          // the decision's, usage record's, review's, renewal's or audit entry's id
+  std::string type;  // evidence | decision | usage | oversight
+  std::string id;    // the evidence's hash; the decision's, usage record's, review's, renewal's or audit entry's id
   std::optional<std::string> decision_id;  // usage: the decision it reports on
   std::string json;                        // the whole line as one JSON object (its "type" first)
 };

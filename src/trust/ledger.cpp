@@ -51,25 +51,26 @@ constexpr TenantQuery kInsertDecision{
 
 // Every column a reader uses (reports, app stats, the decision's answer),
 // so Verify can hold each against the hashed content.
-#define CREDENCE_LEDGER_COLUMNS                                                                                 \
+#define CREDENCE_LEDGER_COLUMNS                                                                                   \
   "id, seq, header, evidence, prev_hash, hash, overall, total, allowed, warned, blocked, escalated, hash_format," \
   " evaluated_at, endpoint, actor_kind, actor_label, actor_type, action, channel, user_id, key_id, app_id"
 
 constexpr int64_t kHashFormat = kNewestHashFormat;  // what appends write (ledger.h)
 
-constexpr TenantQuery kDecisionById{
-    "trust.ledger_decision_by_id",
-    "SELECT " CREDENCE_LEDGER_COLUMNS " FROM trust_decisions WHERE tenant_id = $1 AND id = $2"};
+constexpr TenantQuery kDecisionById{"trust.ledger_decision_by_id",
+                                    "SELECT " CREDENCE_LEDGER_COLUMNS
+                                    " FROM trust_decisions WHERE tenant_id = $1 AND id = $2"};
 
 constexpr TenantQuery kAppDecisionPage{
     "trust.ledger_app_decision_page",
-    "SELECT " CREDENCE_LEDGER_COLUMNS " FROM trust_decisions WHERE tenant_id = $1 AND app_id = $2"
+    "SELECT " CREDENCE_LEDGER_COLUMNS
+    " FROM trust_decisions WHERE tenant_id = $1 AND app_id = $2"
     " AND evaluated_at >= $3 AND evaluated_at < $4 AND seq > $5 ORDER BY seq LIMIT $6"};
 
-constexpr TenantQuery kDecisionRange{
-    "trust.ledger_decision_range",
-    "SELECT " CREDENCE_LEDGER_COLUMNS " FROM trust_decisions WHERE tenant_id = $1 AND seq >= $2"
-    " AND ($3 = 0 OR seq <= $3) ORDER BY seq LIMIT $4"};
+constexpr TenantQuery kDecisionRange{"trust.ledger_decision_range",
+                                     "SELECT " CREDENCE_LEDGER_COLUMNS
+                                     " FROM trust_decisions WHERE tenant_id = $1 AND seq >= $2"
+                                     " AND ($3 = 0 OR seq <= $3) ORDER BY seq LIMIT $4"};
 
 constexpr storage::GlobalQuery kChainTenants{
     "trust.ledger_chain_tenants",
@@ -443,14 +444,14 @@ PreparedAppend PrepareAppend(storage::TenantSession& tx, const LedgerRecord& rec
 void AddRowParams(std::vector<storage::Param>& params, const PreparedAppend& p) {
   const LedgerRecord& r = *p.record;
   const auto& c = r.counts;
-  for (storage::Param v : {storage::Param(r.decision_id), storage::Param(p.seq), storage::Param(r.evaluated_at),
-                           storage::Param(r.endpoint), storage::Param(r.actor_kind), storage::Param(r.actor_label),
-                           storage::Param(r.actor_type), storage::Param(r.action), storage::Param(r.channel),
-                           storage::Param(p.header), storage::Param(r.user_id), storage::Param(r.key_id),
-                           storage::Param(r.app_id), storage::Param(r.overall), storage::Param(c.total),
-                           storage::Param(c.allowed), storage::Param(c.warned), storage::Param(c.blocked),
-                           storage::Param(c.escalated), storage::Param(p.refs), storage::Param(p.prev),
-                           storage::Param(p.hash), storage::Param(kHashFormat)})
+  for (storage::Param v : {storage::Param(r.decision_id), storage::Param(p.seq),        storage::Param(r.evaluated_at),
+                           storage::Param(r.endpoint),    storage::Param(r.actor_kind), storage::Param(r.actor_label),
+                           storage::Param(r.actor_type),  storage::Param(r.action),     storage::Param(r.channel),
+                           storage::Param(p.header),      storage::Param(r.user_id),    storage::Param(r.key_id),
+                           storage::Param(r.app_id),      storage::Param(r.overall),    storage::Param(c.total),
+                           storage::Param(c.allowed),     storage::Param(c.warned),     storage::Param(c.blocked),
+                           storage::Param(c.escalated),   storage::Param(p.refs),       storage::Param(p.prev),
+                           storage::Param(p.hash),        storage::Param(kHashFormat)})
     params.push_back(v);
 }
 
@@ -493,16 +494,35 @@ const std::string& InsertDecisionsName(size_t rows) {
 }  // namespace
 
 AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& record, const EvidenceCache* cache,
-                            std::optional<ChainTip>* tip, const EvidenceListDigests* list_digests) {
+                             std::optional<ChainTip>* tip, const EvidenceListDigests* list_digests) {
   AppendOutcome result;
   std::optional<ChainTip> local;
   std::optional<ChainTip>& position = tip != nullptr ? *tip : local;
   const PreparedAppend p = PrepareAppend(tx, record, cache, position, list_digests, result);
   const auto& c = record.counts;
-  tx.Run(kInsertDecision,
-         {record.decision_id, p.seq, record.evaluated_at, record.endpoint, record.actor_kind, record.actor_label,
-          record.actor_type, record.action, record.channel, p.header, record.user_id, record.key_id, record.app_id,
-          record.overall, c.total, c.allowed, c.warned, c.blocked, c.escalated, p.refs, p.prev, p.hash, kHashFormat});
+  tx.Run(kInsertDecision, {record.decision_id,
+                           p.seq,
+                           record.evaluated_at,
+                           record.endpoint,
+                           record.actor_kind,
+                           record.actor_label,
+                           record.actor_type,
+                           record.action,
+                           record.channel,
+                           p.header,
+                           record.user_id,
+                           record.key_id,
+                           record.app_id,
+                           record.overall,
+                           c.total,
+                           c.allowed,
+                           c.warned,
+                           c.blocked,
+                           c.escalated,
+                           p.refs,
+                           p.prev,
+                           p.hash,
+                           kHashFormat});
   return result;
 }
 
@@ -585,7 +605,10 @@ std::optional<StoredDecision> ReadDecision(storage::TenantSession& tenant, const
   StoredDecision out = StoredWithoutEvidence(rows.front(), ids);
   const auto evidence = LoadEvidence(tenant, ids);
   for (int64_t id : ids)
-    if (auto it = evidence.find(id); it != evidence.end()) out.record.evidence.push_back(it->second.body);
+    if (auto it = evidence.find(id); it != evidence.end()) {
+      out.record.evidence.push_back(it->second.body);
+      out.evidence_hashes.push_back(it->second.hash);
+    }
   return out;
 }
 
@@ -602,7 +625,10 @@ std::vector<StoredDecision> ReadAppDecisions(storage::TenantSession& tenant, con
   const auto evidence = LoadEvidence(tenant, all_ids);
   for (size_t i = 0; i < out.size(); ++i)
     for (int64_t id : ids_of[i])
-      if (auto it = evidence.find(id); it != evidence.end()) out[i].record.evidence.push_back(it->second.body);
+      if (auto it = evidence.find(id); it != evidence.end()) {
+        out[i].record.evidence.push_back(it->second.body);
+        out[i].evidence_hashes.push_back(it->second.hash);
+      }
   return out;
 }
 

@@ -19,10 +19,10 @@
 #include <optional>
 #include <shared_mutex>
 #include <span>
-#include <unordered_map>
-#include <utility>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/clock.h"
@@ -116,7 +116,7 @@ struct AppendOutcome {
   // Per evidence, in record order; filled only where the record gave no
   // location (evidence_stored) for it.
   std::vector<StoredEvidence> stored;
-  std::vector<size_t> learned;         // the indexes the evidence cache did not know
+  std::vector<size_t> learned;  // the indexes the evidence cache did not know
   // The record's evidence list and its digest, when `list_digests` did not
   // know it.
   std::optional<std::pair<std::string, std::string>> learned_list_digest;
@@ -137,8 +137,8 @@ struct ChainTip {
 // it, and is moved to the appended record. A stale tip cannot go unnoticed:
 // its next sequence is taken, so the insert fails as a unique violation.
 AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& record,
-                            const EvidenceCache* cache = nullptr, std::optional<ChainTip>* tip = nullptr,
-                            const EvidenceListDigests* list_digests = nullptr);
+                             const EvidenceCache* cache = nullptr, std::optional<ChainTip>* tip = nullptr,
+                             const EvidenceListDigests* list_digests = nullptr);
 
 // AppendDecision for several records of one tenant, in order: the chain
 // moves from `tip` (read from the chain when not set) record by record, and
@@ -156,6 +156,9 @@ struct StoredDecision {
   std::string hash;
   std::string prev_hash;
   int64_t hash_format = 1;  // which formula `hash` was made with (RecordHashOf)
+  // Per evidence of record.evidence, in order: its SHA-256 (lowercase hex),
+  // as stored beside it; what the record's hash covers.
+  std::vector<std::string> evidence_hashes;
 };
 std::optional<StoredDecision> ReadDecision(storage::TenantSession& tenant, const std::string& decision_id);
 // One app's records in [from, to), oldest first (by sequence), those after

@@ -1,7 +1,8 @@
 // AI Act record-keeping exports (issue 28; docs/ai-act.md) over real HTTP:
 // an app's export waits for a checkpoint covering its last decision, then
 // holds a cover (app, risk, owner, period, counts, retention), every
-// decision of the app and none of another app's, the usage it logged, the
+// decision of the app and none of another app's, each evidence once before
+// its first decision, the usage it logged, the
 // oversight around it (the review of the entry it used, the policy change,
 // the app's own and its key's audit entries, not another app's), in time
 // order, and last the signed checkpoint, against which a receipt of any
@@ -82,6 +83,7 @@ TEST_F(AppRecords, AnExportHoldsTheAppsDecisionsUsageAndOversightAndEndsWithACov
   const std::string first = Evaluate(w.secret, {source, "wiki:unknown"});
   ASSERT_EQ(api().Put("/trust-admin/policies/tenant", {{"citationRequired", true}}, w.t.token("admin")).status, 200);
   const std::string second = Evaluate(w.secret, {source});
+  const std::string third = Evaluate(w.secret, {source});  // the same evidence as the second's
   const std::string theirs = Evaluate(w.other_secret, {source});
   ASSERT_EQ(
       api()
@@ -113,7 +115,7 @@ TEST_F(AppRecords, AnExportHoldsTheAppsDecisionsUsageAndOversightAndEndsWithACov
   EXPECT_EQ(Str(cover.at("app"), "risk"), "high");
   EXPECT_EQ(Str(cover.at("app").at("owner"), "id"), w.t.user_ids.at("editor"));
   EXPECT_FALSE(Str(cover.at("app").at("owner"), "email").empty());
-  EXPECT_EQ(cover.at("counts").at("decisions").as_int64(), 2);
+  EXPECT_EQ(cover.at("counts").at("decisions").as_int64(), 3);
   EXPECT_EQ(cover.at("counts").at("usage").as_int64(), 1);
   EXPECT_EQ(cover.at("retention").at("decisionsMonths").as_int64(), 13);  // the default
   EXPECT_EQ(Str(cover.at("period"), "to"), ServerTime(api()).substr(0, 10));
@@ -123,6 +125,7 @@ TEST_F(AppRecords, AnExportHoldsTheAppsDecisionsUsageAndOversightAndEndsWithACov
   EXPECT_TRUE(Str(checkpoint, "verifierKey").starts_with(Str(checkpoint, "origin") + "+"));
 
   std::vector<std::string> decisions, usage_of, audit_actions, oversight_kinds;
+  std::set<std::string> evidence;
   std::string previous_at;
   int64_t last_leaf = -1;
   for (size_t i = 1; i + 1 < lines.size(); ++i) {
@@ -130,15 +133,23 @@ TEST_F(AppRecords, AnExportHoldsTheAppsDecisionsUsageAndOversightAndEndsWithACov
     EXPECT_GE(Str(line, "at"), previous_at) << "time order";
     previous_at = Str(line, "at");
     const std::string type = Str(line, "type");
-    if (type == "decision") {
+    if (type == "evidence") {
+      // Written once, before the first decision that references it.
+      EXPECT_TRUE(evidence.insert(Str(line, "hash")).second) << line;
+      const json::value& result = line.at("evidence").at("result");
+      EXPECT_TRUE(result.at("reasons").is_array());
+      EXPECT_TRUE(result.at("requirements").at("citationRequired").is_bool());
+      EXPECT_TRUE(line.at("evidence").at("state").is_object());
+    } else if (type == "decision") {
       decisions.push_back(Str(line, "decisionId"));
-      EXPECT_EQ(Str(line, "appId"), w.app);
-      EXPECT_FALSE(Str(line, "keyId").empty());
-      EXPECT_TRUE(line.at("context").is_object());
-      EXPECT_FALSE(line.at("sources").as_array().empty());
-      EXPECT_TRUE(line.at("sources").at(0).at("reasons").is_array());
-      EXPECT_TRUE(line.at("sources").at(0).at("requirements").at("citationRequired").is_bool());
-      EXPECT_TRUE(line.at("sources").at(0).at("state").is_object());
+      const json::value& header = line.at("header");
+      EXPECT_EQ(Str(header, "decisionId"), Str(line, "decisionId"));
+      EXPECT_EQ(Str(header, "appId"), w.app);
+      EXPECT_FALSE(Str(header, "keyId").empty());
+      EXPECT_TRUE(header.at("context").is_object());
+      EXPECT_FALSE(line.at("evidence").as_array().empty());
+      for (const auto& hash : line.at("evidence").as_array())
+        EXPECT_TRUE(evidence.contains(std::string(hash.as_string()))) << "evidence before its first decision";
       last_leaf = line.at("leafIndex").as_int64();
     } else if (type == "usage") {
       usage_of.push_back(Str(line, "decisionId"));
@@ -160,7 +171,8 @@ TEST_F(AppRecords, AnExportHoldsTheAppsDecisionsUsageAndOversightAndEndsWithACov
       }
     }
   }
-  EXPECT_EQ(decisions, (std::vector<std::string>{first, second}));
+  EXPECT_EQ(decisions, (std::vector<std::string>{first, second, third}));
+  EXPECT_EQ(evidence.size(), 3u) << "the third decision shares the second's evidence";
   EXPECT_EQ(usage_of, std::vector<std::string>{second});
   const std::set<std::string> actions(audit_actions.begin(), audit_actions.end());
   EXPECT_TRUE(actions.contains("app.registered"));

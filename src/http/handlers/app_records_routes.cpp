@@ -96,8 +96,9 @@ void AddAppRecordsRoutes(Router& router, const Services& s) {
             "records_not_ready (Retry-After) until a checkpoint covers the last decision.",
         .tag = "apps",
         .response = Schema::String().Describe(
-            "JSON Lines: one JSON object a line, each with `type`: cover (first), decision, usage, oversight "
-            "(`kind`: audit, review, renewal), checkpoint (last, when the log has one)"),
+            "JSON Lines: one JSON object a line, each with `type`: cover (first), evidence (once, before the first "
+            "decision that references it), decision, usage, oversight (`kind`: audit, review, renewal), checkpoint "
+            "(last, when the log has one)"),
         .response_content_type = "application/jsonl",
         .alternate_responses = {{"text/csv", Schema::String().Describe(
                                                  "RFC 4180 with a header row: type, at, id, decisionId, record "
