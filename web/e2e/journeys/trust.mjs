@@ -115,6 +115,23 @@ export async function run(h) {
   await page.locator('tr[data-volume-key="production"] td', { hasText: /^2$/ }).waitFor();
   await h.checkA11y("trust app stats");
 
+  step("the app's AI Act records download as JSON Lines, covered by a signed checkpoint");
+  r = await h.api("POST", "/dev/jobs/run", undefined, admin);  // a checkpoint covers the decisions
+  expect(r.status === 200 || r.status === 204, `POST /dev/jobs/run: ${r.status}`);
+  const records = page.locator("[data-app-records]");
+  const [recordsDownload] = await Promise.all([
+    page.waitForEvent("download"),
+    records.getByRole("button", { name: "Download JSON Lines" }).click(),
+  ]);
+  expect(new RegExp(`^credence-app-${app.id}-records-\\d{4}-\\d\\d-\\d\\d-to-\\d{4}-\\d\\d-\\d\\d\\.jsonl$`).test(recordsDownload.suggestedFilename()),
+    `records file name: ${recordsDownload.suggestedFilename()}`);
+  const recordLines = readFileSync(await recordsDownload.path(), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  expect(recordLines[0].type === "cover" && recordLines[0].app.id === app.id && recordLines[0].counts.decisions === 2,
+    `records cover: ${JSON.stringify(recordLines[0]).slice(0, 300)}`);
+  expect(recordLines.filter((l) => l.type === "decision").length === 2 && recordLines.at(-1).type === "checkpoint",
+    `records lines: ${recordLines.map((l) => l.type).join(",")}`);
+  await records.getByText(/Downloaded credence-app-/).waitFor();
+
   step("edit the app: its risk and a field of its default policy");
   await page.getByRole("button", { name: "Edit app" }).click();
   const editForm = page.getByRole("form", { name: "Edit app" });

@@ -3604,6 +3604,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/trust-admin/apps/{id}/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app's records for EU AI Act record-keeping (docs/ai-act.md), as a file: a cover line (the app, its risk level and owner, the period, counts, the retention in force), then in time order every decision of the app with its evidence, the usage records it logged and the human oversight around them (reviews and renewals of the entries used; policy, sensitivity, approval, app and app-key changes from the audit log), and last the signed checkpoint of the tenant's log covering the last decision. 409 window_archived when records of the window were archived (the archives are named); 409 records_not_ready (Retry-After) until a checkpoint covers the last decision.
+         * @description The app's records for EU AI Act record-keeping (docs/ai-act.md), as a file: a cover line (the app, its risk level and owner, the period, counts, the retention in force), then in time order every decision of the app with its evidence, the usage records it logged and the human oversight around them (reviews and renewals of the entries used; policy, sensitivity, approval, app and app-key changes from the audit log), and last the signed checkpoint of the tenant's log covering the last decision. 409 window_archived when records of the window were archived (the archives are named); 409 records_not_ready (Retry-After) until a checkpoint covers the last decision.
+         *
+         *     Needs a signed-in owner of the tenant (tenant role Owner).
+         */
+        get: operations["getTrustAdminAppsIdRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/trust-admin/connectors": {
         parameters: {
             query?: never;
@@ -7139,6 +7161,12 @@ export interface components {
             missingPlugin?: string;
             /** @description decision_archived: the archive files that hold the decision (as GET /trust-admin/retention/archives lists them) */
             archives?: Record<string, never>[];
+            /** @description window_archived: records before `before` were archived into these files (as GET /trust-admin/retention/archives lists them) */
+            archived?: {
+                /** Format: date-time */
+                before: string;
+                archives: Record<string, never>[];
+            };
         };
     };
     responses: {
@@ -26863,6 +26891,100 @@ export interface operations {
             503: components["responses"]["Status503"];
         };
     };
+    getTrustAdminAppsIdRecords: {
+        parameters: {
+            query?: {
+                /** @description first day, YYYY-MM-DD (UTC), inclusive; default 29 days before to */
+                from?: string;
+                /** @description last day, YYYY-MM-DD (UTC), inclusive; default today */
+                to?: string;
+                /** @description jsonl (default) or csv */
+                format?: "jsonl" | "csv";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jsonl": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
     getTrustAdminConnectors: {
         parameters: {
             query?: never;
@@ -43903,9 +44025,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": Record<string, never>;
-                };
+                content?: never;
             };
             /** @description Malformed request, malformed JSON or failed validation */
             400: {

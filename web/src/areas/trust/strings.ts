@@ -359,6 +359,10 @@ const en = {
   generatedAt: "generated",
   rowsCount: "{n} rows",
   downloadCsv: "Download CSV",
+  downloadJsonLines: "Download JSON Lines",
+  aiActRecords: "AI Act records",
+  aiActRecordsHint:
+    "Every decision of this app in the window above, with its evidence, the usage it logged, the human oversight around it and the signed checkpoint that covers it: one file for record-keeping (EU AI Act, Art. 12 and 26).",
   downloadJson: "Download JSON",
   downloading: "Preparing the file…",
   downloaded: "Downloaded {name}.",
@@ -710,6 +714,10 @@ const es: Strings = {
   generatedAt: "generado",
   rowsCount: "{n} filas",
   downloadCsv: "Descargar CSV",
+  downloadJsonLines: "Descargar JSON Lines",
+  aiActRecords: "Registros para la Ley de IA",
+  aiActRecordsHint:
+    "Cada decisión de esta aplicación en el periodo de arriba, con su evidencia, el uso que registró, la supervisión humana a su alrededor y el punto de control firmado que la cubre: un archivo para el registro (Ley de IA de la UE, art. 12 y 26).",
   downloadJson: "Descargar JSON",
   downloading: "Preparando el archivo…",
   downloaded: "Descargado {name}.",
