@@ -278,7 +278,6 @@ Result<AppRecords> AppRecordsExporter::Export(const identity::Principal& caller,
         .With("retryAfter", "\"" + std::to_string(retry_after_seconds_) + "\"");
 
   for (const auto& r : tenant.Run(kUsage, {app_id, window.from_ms, window.end_ms})) out.lines.push_back(UsageLine(r));
-  int64_t oversight = 0;
   for (const auto& r : tenant.Run(kOversightAudit, {window.from_ms, window.end_ms})) {
     const std::string action = r.Text(6);
     const json::value details = ParsedOr(r.TextView(10), json::object());
@@ -286,20 +285,15 @@ Result<AppRecords> AppRecordsExporter::Export(const identity::Principal& caller,
         !AboutApp(action, r.TextView(8), details, app_id))
       continue;
     out.lines.push_back(AuditLine(r, details));
-    ++oversight;
   }
   if (!entry_ids.empty()) {
     json::array ids;
     for (const auto& id : entry_ids) ids.emplace_back(id);
     const std::string list = json::serialize(ids);
-    for (const auto& r : tenant.Run(kReviews, {window.from_ms, window.end_ms, list})) {
+    for (const auto& r : tenant.Run(kReviews, {window.from_ms, window.end_ms, list}))
       out.lines.push_back(ReviewLine(r));
-      ++oversight;
-    }
-    for (const auto& r : tenant.Run(kRenewals, {window.from_ms, window.end_ms, list})) {
+    for (const auto& r : tenant.Run(kRenewals, {window.from_ms, window.end_ms, list}))
       out.lines.push_back(RenewalLine(r));
-      ++oversight;
-    }
   }
   // Time order; at one millisecond, decisions before the usage they caused.
   std::stable_sort(out.lines.begin(), out.lines.end(), [](const auto& a, const auto& b) { return a.at < b.at; });
@@ -340,7 +334,8 @@ Result<AppRecords> AppRecordsExporter::Export(const identity::Principal& caller,
         {"warned", counts.Int(2)},
         {"blocked", counts.Int(3)},
         {"usage", usage_count},
-        {"oversight", oversight}}},
+        {"oversight", std::count_if(out.lines.begin(), out.lines.end(),
+                                    [](const AppRecordsLine& l) { return l.type == "oversight"; })}}},
       {"retention",
        {{"decisionsMonths", retention.settings.decisions_months},
         {"usageMonths", retention.settings.usage_months},

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/json_text.h"
+#include "kb/internal/entry_access.h"
 #include "kb/internal/queries.h"
 #include "kb/internal/rows.h"
 #include "storage/session.h"
@@ -12,8 +13,8 @@ namespace credence::kb {
 AccessLevel HubLevel(storage::TenantSession& session, const identity::Principal& caller, const Hub& hub) {
   if (!caller.is_user()) return AccessLevel::kNone;
   if (caller.is_global_admin() || hub.owner_id == caller.user_id) return AccessLevel::kAdmin;
-  auto level = static_cast<AccessLevel>(
-      session.Run(internal::kHubMembershipLevel, {hub.id, caller.user_id}).front().Int(0));
+  auto level =
+      static_cast<AccessLevel>(session.Run(internal::kHubMembershipLevel, {hub.id, caller.user_id}).front().Int(0));
   if (hub.default_org_role && DefaultOrgRoleApplies(caller))
     level = std::max(level, identity::ParseAccessLevel(*hub.default_org_role).value_or(AccessLevel::kNone));
   return level;
@@ -25,8 +26,8 @@ AccessLevel EntryLevel(storage::TenantSession& session, const identity::Principa
   if (level == AccessLevel::kAdmin || !caller.is_user()) return level;
   if (entry.owner_id == caller.user_id) level = std::max(level, AccessLevel::kEditor);
   if (level >= AccessLevel::kEditor) return level;
-  const auto granted = static_cast<AccessLevel>(
-      session.Run(internal::kEntryPermissionLevel, {entry.id, caller.user_id}).front().Int(0));
+  const auto granted =
+      static_cast<AccessLevel>(session.Run(internal::kEntryPermissionLevel, {entry.id, caller.user_id}).front().Int(0));
   return std::max(level, granted);
 }
 
@@ -53,13 +54,12 @@ void DetachFromHubs(storage::TenantSession& session, std::string_view kind, cons
   }
 }
 
-Result<Hub> RequireHubAccess(storage::TenantSession& session, const identity::Principal& caller,
-                             const std::string& key, AccessLevel needed) {
-  auto rows = session.Run(internal::kHubByKey, {key});
-  if (rows.empty()) return Error::NotFound("Hub not found.");
-  Hub hub = internal::HubFromRow(rows.front());
-  CR_TRY(identity::RequireLevel(HubLevel(session, caller, hub), needed, "hub"));
-  return hub;
+Result<Hub> RequireHubAccess(storage::TenantSession& session, const identity::Principal& caller, const std::string& key,
+                             AccessLevel needed) {
+  auto hub = internal::FindHubByKey(session, key);
+  if (!hub) return internal::HubNotFound();
+  CR_TRY(identity::RequireLevel(HubLevel(session, caller, *hub), needed, "hub"));
+  return std::move(*hub);
 }
 
 void SetHubClassification(storage::TenantSession& session, const std::string& hub_id,

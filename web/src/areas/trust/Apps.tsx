@@ -5,9 +5,9 @@ import { call } from "../../api/client";
 import "./trust.css";
 import { useId, useState } from "react";
 import type { PageProps } from "../../shell/area";
-import { EmptyState, ErrorBox, Link, Loading, navigate, Progress, useAction, useLoad } from "../../ui";
-import { download, utcDay, withQuery, type App, type AppKey } from "./api";
-import { ConfirmButton, FieldError, ScopesField, SecretOnce, TrustBadge, fmtTime, TableWrap } from "./common";
+import { EmptyState, ErrorBox, Link, Loading, navigate, useAction, useLoad } from "../../ui";
+import { utcDay, withQuery, type App, type AppKey } from "./api";
+import { ConfirmButton, DownloadButtons, FieldError, ScopesField, SecretOnce, TrustBadge, fmtTime, TableWrap } from "./common";
 import { draftOf, policyOf } from "./policy";
 import { PolicyFields } from "./PolicyEditor";
 import { useS } from "./strings";
@@ -551,30 +551,16 @@ function AppStats({ appId, generation }: { appId: string; generation: number }) 
 function AppRecordsExport({ appId, from, to }: { appId: string; from: string; to: string }) {
   const s = useS();
   const id = useId();
-  const jsonl = useAction();
-  const csv = useAction();
-  const [saved, setSaved] = useState<string | null>(null);
-  const get = async (format: "jsonl" | "csv", action: typeof jsonl) => {
-    setSaved(null);
-    const url = withQuery(`/trust-admin/apps/${encodeURIComponent(appId)}/records`, { from, to, format });
-    const r = await action.run(() => download(url, `credence-app-${appId}-records-${from}-to-${to}.${format}`));
-    if (r) setSaved(r.name);
-  };
+  const file = (format: "jsonl" | "csv", label: string) => ({
+    label,
+    url: withQuery(`/trust-admin/apps/${encodeURIComponent(appId)}/records`, { from, to, format }),
+    fallbackName: `credence-app-${appId}-records-${from}-to-${to}.${format}`,
+  });
   return (
     <div aria-labelledby={`${id}-title`} role="group" data-app-records>
       <h3 id={`${id}-title`}>{s.aiActRecords}</h3>
       <p className="hint">{s.aiActRecordsHint}</p>
-      <p className="actions">
-        <button type="button" disabled={jsonl.busy} onClick={() => get("jsonl", jsonl)}>
-          {s.downloadJsonLines}
-        </button>
-        <button type="button" disabled={csv.busy} onClick={() => get("csv", csv)}>
-          {s.downloadCsv}
-        </button>
-      </p>
-      {(jsonl.busy || csv.busy) && <Progress label={s.downloading} />}
-      <ErrorBox error={jsonl.error ?? csv.error} />
-      {saved && <p role="status">{s.downloaded.replace("{name}", saved)}</p>}
+      <DownloadButtons files={[file("jsonl", s.downloadJsonLines), file("csv", s.downloadCsv)]} />
     </div>
   );
 }

@@ -5,10 +5,10 @@ import "./trust.css";
 import { useEffect, useId, useState } from "react";
 import type { PageProps } from "../../shell/area";
 import { EmptyState, ErrorBox, Loading, Progress, useAction, useLoad } from "../../ui";
-import { download, reportFileName, utcDay, withQuery, type Report } from "./api";
+import { reportFileName, utcDay, withQuery, type Report } from "./api";
 import { BarChart } from "../../charts/BarChart";
 import { barsOf, chartColumns } from "./chart";
-import { FieldError, fmtTime, TableWrap } from "./common";
+import { DownloadButtons, FieldError, fmtTime, TableWrap } from "./common";
 import { useS } from "./strings";
 
 export function ReportsPage({ query }: PageProps) {
@@ -115,33 +115,18 @@ function ReportView({ report }: { report: Report }) {
   const rows = report.rows as unknown[][];
   const pick = chartColumns(report.columns);
   const bars = barsOf(report.columns, rows, s.none);
-  const csv = useAction();
-  const json = useAction();
-  const [saved, setSaved] = useState<string | null>(null);
-  const exportUrl = (format: "csv" | "json") =>
-    withQuery(`/trust-admin/reports/${encodeURIComponent(report.key)}/export`, { from: report.from, to: report.to, appId: report.appId ?? undefined, format });
-  const get = async (format: "csv" | "json", action: typeof csv) => {
-    setSaved(null);
-    const r = await action.run(() => download(exportUrl(format), reportFileName(report.key, report.from, report.to, report.appId, format)));
-    if (r) setSaved(r.name);
-  };
+  const exportFile = (format: "csv" | "json", label: string) => ({
+    label,
+    url: withQuery(`/trust-admin/reports/${encodeURIComponent(report.key)}/export`, { from: report.from, to: report.to, appId: report.appId ?? undefined, format }),
+    fallbackName: reportFileName(report.key, report.from, report.to, report.appId, format),
+  });
   return (
     <section aria-labelledby="report-title" data-report={report.key}>
       <h2 id="report-title">{report.title}</h2>
       <p className="hint">
         {report.from} – {report.to} · {s.generatedAt} {fmtTime(report.generatedAt)} · {s.rowsCount.replace("{n}", String(rows.length))}
       </p>
-      <p className="actions">
-        <button type="button" disabled={csv.busy} onClick={() => get("csv", csv)}>
-          {s.downloadCsv}
-        </button>
-        <button type="button" disabled={json.busy} onClick={() => get("json", json)}>
-          {s.downloadJson}
-        </button>
-      </p>
-      {(csv.busy || json.busy) && <Progress label={s.downloading} />}
-      <ErrorBox error={csv.error ?? json.error} />
-      {saved && <p role="status">{s.downloaded.replace("{name}", saved)}</p>}
+      <DownloadButtons files={[exportFile("csv", s.downloadCsv), exportFile("json", s.downloadJson)]} />
       {rows.length === 0 ? (
         <EmptyState>{s.emptyReport}</EmptyState>
       ) : (

@@ -1,8 +1,8 @@
 // Pieces the trust pages share: a secret shown once, a confirmed action,
 // field errors beside their fields, dates.
 import { useState, type ReactNode } from "react";
-import { ConfirmDialog, CopyButton, useAction, useLoad } from "../../ui";
-import { errorFor } from "./api";
+import { ConfirmDialog, CopyButton, ErrorBox, Progress, useAction, useLoad } from "../../ui";
+import { download, errorFor } from "./api";
 import { useS } from "./strings";
 import "./trust.css";
 
@@ -165,4 +165,42 @@ export function useResource<T>(load: () => Promise<T>, deps: unknown[]) {
   const [override, setOverride] = useState<{ data: T; from: unknown } | null>(null);
   const data = override && override.from === loaded.data ? override.data : loaded.data;
   return { ...loaded, data, set: (value: T) => setOverride({ data: value, from: loaded.data }) };
+}
+
+export type DownloadFile = { label: string; url: string; fallbackName: string };
+
+// Buttons that save files the server answers (exports), each fetched with
+// the caller's token under the name the server gives: a progress line while
+// one is fetched, the error of the last try, then the name saved.
+export function DownloadButtons({ files }: { files: DownloadFile[] }) {
+  const s = useS();
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const get = async (file: DownloadFile) => {
+    setSaved(null);
+    setError(null);
+    setBusy((b) => new Set(b).add(file.label));
+    try {
+      setSaved((await download(file.url, file.fallbackName)).name);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy((b) => new Set([...b].filter((label) => label !== file.label)));
+    }
+  };
+  return (
+    <>
+      <p className="actions">
+        {files.map((f) => (
+          <button key={f.label} type="button" disabled={busy.has(f.label)} onClick={() => get(f)}>
+            {f.label}
+          </button>
+        ))}
+      </p>
+      {busy.size > 0 && <Progress label={s.downloading} />}
+      <ErrorBox error={error} />
+      {saved && <p role="status">{s.downloaded.replace("{name}", saved)}</p>}
+    </>
+  );
 }
