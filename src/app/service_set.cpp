@@ -83,6 +83,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                    : std::make_unique<retention::Archiver>(db, clock, chain_heads, audit, options.archive_dir,
                                                           &merkle_logs)),
       app_records(db, clock, apps, merkle_logs, retention, options.checkpoint_interval_seconds),
+      scim(db, clock, audit),
       mcp(trust, entries, mcp::ServerInfo{.version = options.version}),
       services_{db,
                 tenants,
@@ -141,7 +142,8 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 http::McpEndpoint{options.public_url, options.mcp_allowed_origins},
                 merkle_logs,
                 receipts,
-                app_records} {
+                app_records,
+                scim} {
   audit.SetChainHeads(&chain_heads);
   // Tokens may be bound to the MCP endpoint (RFC 8707, docs/agents.md).
   api_keys.AcceptResources({http::McpResource(services_.mcp_endpoint)});
@@ -154,6 +156,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
     return translation::QueueOnDemand(db, clock, caller, entry_id, language);
   });
   groups.SetGroupDeletedHook(&kb::MembershipService::ForgetGroup);
+  scim.SetGroupDeletedHook(&kb::MembershipService::ForgetGroup);
   // Sign-in accepts the person's invitations and joins the tenants whose
   // domain admits them, inside its own transaction.
   sign_in.SetJoinTenantsHook([this](storage::Session& tx, const std::string& user_id, const std::string& email,

@@ -14,6 +14,7 @@
 #include "identity/api_key_service.h"
 #include "identity/group_service.h"
 #include "identity/invitation_service.h"
+#include "identity/scim/scim_service.h"
 #include "identity/session_service.h"
 #include "identity/sign_in_service.h"
 #include "identity/tenant_service.h"
@@ -192,6 +193,8 @@ class ServiceSet {
   std::unique_ptr<retention::Archiver> archiver;
   // AI Act record-keeping exports (docs/ai-act.md).
   compliance::AppRecordsExporter app_records;
+  // SCIM 2.0 provisioning (docs/scim.md).
+  identity::ScimService scim;
   // The MCP server (docs/agents.md), over the trust plane and the entries.
   mcp::McpServer mcp;
 

@@ -19,10 +19,12 @@
 #include "http/problem.h"
 #include "http/rate_limiter.h"
 #include "http/router.h"
+#include "http/scim_error.h"
 #include "http/static_site.h"
 #include "identity/audit.h"
 #include "identity/authenticator.h"
 #include "identity/authorization.h"
+#include "identity/scim/scim_service.h"
 #include "storage/database.h"
 #include "telemetry/span.h"
 
@@ -82,6 +84,17 @@ std::string Quoted(std::string_view s) {
 Status CheckAccess(const Route& route, const std::optional<identity::Principal>& principal) {
   if (route.auth == Auth::kPublic || route.auth == Auth::kDevOnly) return Ok();
   if (!principal) return Error::Unauthenticated("missing_credentials", "This endpoint needs a bearer token.");
+  // A SCIM key provisions and does nothing else, and nothing else
+  // provisions: a stolen session cannot create users, a SCIM token cannot
+  // read knowledge (docs/scim.md).
+  if (route.auth == Auth::kScimKey) {
+    if (!identity::IsScimKey(*principal))
+      return Error::Unauthenticated("invalid_token",
+                                    "/scim/v2/ takes only a SCIM key (a tenant API key with the scope scim).");
+    return Ok();
+  }
+  if (!principal->is_user() && principal->HasScope(identity::kScimScope))
+    return Error::Unauthenticated("invalid_token", "A SCIM key is accepted only under /scim/v2/.");
   if (route.auth == Auth::kSignedIn) return identity::RequireUser(*principal);
   // A session signed in to several tenants reaches tenant data only once one
   // is selected (decisions.md 10).
@@ -383,6 +396,8 @@ HttpResponse Dispatcher::Dispatch(const HttpRequest& request) const {
       // hook's call) is done outside it, and the handler run again.
       return RunWithWorkOutsideTransaction([&] { return route->handler(ctx); });
     });
+    // The identity providers parse SCIM errors only (RFC 7644 3.12).
+    if (route->auth == Auth::kScimKey) ProblemToScimError(response);
     if (!route->resource_metadata.empty()) AddResourceMetadata(response, route->resource_metadata);
     rate_headers.AddTo(response);
   }

@@ -141,6 +141,7 @@ std::string TagDescription(const std::string& tag) {
       {"plugins", "Plugins: manifests, tenant installations and settings, action guards (docs/plugins.md)."},
       {"dev", "Development mode only (--dev): clock, jobs and seeding for tests."},
       {"mcp", "The MCP server for AI agents and the OAuth metadata its clients discover (docs/agents.md)."},
+      {"scim", "SCIM 2.0 provisioning of users and groups by an identity provider (docs/scim.md)."},
   };
   for (const auto& [name, description] : kTags)
     if (tag == name) return description;
@@ -158,6 +159,9 @@ std::string AccessSentence(const Route& route) {
     case Auth::kUser:
       return "Needs a signed-in user of the tenant (`Authorization: Bearer`, or the browser session cookie).";
     case Auth::kTenantAdmin: return "Needs a signed-in owner of the tenant (tenant role Owner).";
+    case Auth::kScimKey:
+      return "Needs a SCIM key: a tenant API key with the scope `scim` (`Authorization: Bearer`); sessions and "
+             "access tokens are refused (docs/scim.md).";
     case Auth::kUserOrMachine:
       return route.scope.empty() ? "Needs a signed-in user or a machine credential (API key or access token)."
                                  : "Needs a signed-in user, or a machine credential (API key or access token) "
@@ -278,7 +282,8 @@ json::object Operation(const Route& route, std::string_view path, std::set<std::
   std::set<int> errors(route.doc.errors.begin(), route.doc.errors.end());
   if (route.doc.request) errors.insert(400);
   if (!route.doc.path_params.empty() || !route.doc.query.empty()) errors.insert(400);  // malformed parameters
-  if (route.auth == Auth::kUser || route.auth == Auth::kSignedIn || route.auth == Auth::kUserOrMachine || route.auth == Auth::kTenantAdmin)
+  if (route.auth == Auth::kUser || route.auth == Auth::kSignedIn || route.auth == Auth::kUserOrMachine ||
+      route.auth == Auth::kTenantAdmin || route.auth == Auth::kScimKey)
     errors.insert({401, 403});
   // Any unsafe request carrying the browser session cookie without the CSRF
   // header, whatever the route (http/session_cookie.h).
@@ -339,6 +344,7 @@ json::object Operation(const Route& route, std::string_view path, std::set<std::
     case Auth::kTenantAdmin:
       op["security"] = json::array{json::object{{"bearerAuth", json::array{}}}, std::move(cookie)};
       break;
+    case Auth::kScimKey: op["security"] = json::array{json::object{{"bearerAuth", json::array{"scim"}}}}; break;
     case Auth::kUserOrMachine: {
       json::array scopes;
       if (!route.scope.empty()) scopes.emplace_back(route.scope);

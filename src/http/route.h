@@ -20,6 +20,7 @@ enum class Auth {
   kUser,          // a signed-in user
   kUserOrMachine, // a signed-in user, or a machine credential holding `scope`
   kTenantAdmin,   // a signed-in global admin of the tenant (TenantRole Owner), checked before the body
+  kScimKey,       // a tenant key with the scope scim, sent as itself (/scim/v2/; docs/scim.md); nothing else
 };
 
 struct QueryParamDoc {

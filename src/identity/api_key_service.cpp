@@ -58,7 +58,7 @@ void ValidateNameAndScopes(const std::string& name, const std::vector<std::strin
   for (size_t i = 0; i < scopes.size(); ++i) {
     if (!Contains(allowed, scopes[i])) {
       errors.push_back({"scopes[" + std::to_string(i) + "]",
-                        tenant_key ? "must be one of: trust:evaluate, trust:read, trust:usage, connector:push"
+                        tenant_key ? "must be one of: trust:evaluate, trust:read, trust:usage, connector:push, scim"
                                    : "must be one of: trust:evaluate, trust:read, trust:usage"});
     } else if (std::find(scopes.begin(), scopes.begin() + static_cast<std::ptrdiff_t>(i), scopes[i]) !=
                scopes.begin() + static_cast<std::ptrdiff_t>(i)) {
@@ -140,7 +140,8 @@ const std::vector<std::string>& MachineScopes() {
 }
 
 const std::vector<std::string>& TenantKeyScopes() {
-  static const std::vector<std::string> kScopes = {"trust:evaluate", "trust:read", "trust:usage", kConnectorPushScope};
+  static const std::vector<std::string> kScopes = {"trust:evaluate", "trust:read", "trust:usage", kConnectorPushScope,
+                                                   kScimScope};
   return kScopes;
 }
 
@@ -161,6 +162,10 @@ Result<CreatedApiKey> ApiKeyService::Create(const Principal& caller, const NewAp
   ApiKey& k = out.key;
   ValidateNameAndScopes(request.name, request.scopes, k, errors, /*tenant_key=*/true);
   if (request.expires_at && *request.expires_at <= now) errors.push_back({"expiresAt", "must be in the future"});
+  // A SCIM key creates and removes users: it must not also read knowledge
+  // or evaluate, so that it can be handed to an identity provider alone.
+  if (Contains(request.scopes, kScimScope) && request.scopes.size() > 1)
+    errors.push_back({"scopes", "scim cannot be combined with other scopes"});
   const bool pushes = Contains(request.scopes, kConnectorPushScope);
   if (pushes && !request.connector_id) errors.push_back({"connectorId", "is required with the scope connector:push"});
   if (!pushes && request.connector_id)
@@ -224,6 +229,9 @@ Result<IssuedToken> ApiKeyService::IssueToken(std::string_view client_id, std::s
     key = MatchHash(session.Run(internal::kFindApiKeysByClientId, {client_id}), Sha256Hex(client_secret));
   }
   if (!key) return InvalidClient(kBadCredentials);
+  // A SCIM key is sent as itself to /scim/v2/, which takes no access token.
+  if (Contains(key->scopes, kScimScope))
+    return InvalidClient("A SCIM key is a bearer secret for /scim/v2/ only; it cannot obtain access tokens.");
   const TimeMs now = clock_.Now();
   if (key->expires_at && now >= *key->expires_at) return InvalidClient("The client's API key has expired.");
   if (key->disabled) return InvalidClient("The client's API key is disabled.");

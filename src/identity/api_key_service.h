@@ -31,7 +31,11 @@ const std::vector<std::string>& MachineScopes();
 // connector:push: pushes documents to one push connector (docs/connectors.md).
 // Only tenant keys hold it, and a key that does names its connector.
 inline constexpr char kConnectorPushScope[] = "connector:push";
-// The scopes a tenant key can hold: MachineScopes() and connector:push.
+// scim: provisions users and groups at /scim/v2/ (docs/scim.md). A key with
+// it holds no other scope and reaches nothing else (identity/scim/
+// scim_service.h), and it cannot obtain access tokens.
+inline constexpr char kScimScope[] = "scim";
+// The scopes a tenant key can hold: MachineScopes(), connector:push, scim.
 const std::vector<std::string>& TenantKeyScopes();
 
 inline constexpr size_t kMaxApiKeyNameLength = 200;

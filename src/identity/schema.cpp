@@ -222,6 +222,43 @@ CREATE INDEX tenants_domain ON tenants (LOWER(domain)) WHERE allow_all_users = 1
       // they push to (docs/credentials.md, docs/connectors.md). No foreign
       // key: connectors come after identity.
       {107, "identity: api keys bound to a connector", "ALTER TABLE api_keys ADD COLUMN connector_id TEXT", ""},
+      // SCIM provisioning (docs/scim.md). A provisioned user is a user and a
+      // membership like any other, plus a scim_users row: what the identity
+      // provider owns (userName, unique per tenant ignoring case through
+      // user_name_key; externalId; active; the SCIM representation as JSON)
+      // and a version for the ETag. scim_groups holds the same for groups
+      // that SCIM has touched (externalId, version); the group itself is a
+      // groups row. Both go with their user or group row.
+      {108, "identity: SCIM provisioned users and groups",
+       R"sql(
+CREATE TABLE scim_users (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL,
+  user_name TEXT NOT NULL,
+  user_name_key TEXT NOT NULL,
+  external_id TEXT,
+  active INTEGER NOT NULL,
+  resource TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  version BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, user_id),
+  UNIQUE (tenant_id, user_name_key),
+  FOREIGN KEY (tenant_id, user_id) REFERENCES tenant_members (tenant_id, user_id) ON DELETE CASCADE
+);
+CREATE INDEX scim_users_external_id ON scim_users (tenant_id, external_id) WHERE external_id IS NOT NULL;
+CREATE TABLE scim_groups (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+  group_id TEXT NOT NULL,
+  external_id TEXT,
+  updated_at BIGINT NOT NULL,
+  version BIGINT NOT NULL,
+  PRIMARY KEY (tenant_id, group_id),
+  FOREIGN KEY (tenant_id, group_id) REFERENCES groups (tenant_id, id) ON DELETE CASCADE
+);
+CREATE INDEX scim_groups_external_id ON scim_groups (tenant_id, external_id) WHERE external_id IS NOT NULL;
+)sql",
+       ""},
   };
   return kMigrations;
 }

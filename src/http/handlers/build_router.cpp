@@ -38,6 +38,7 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddPluginRoutes(*router, services);
   AddDevRoutes(*router, services);
   AddMcpRoutes(*router, services);
+  AddScimRoutes(*router, services);
   *openapi = std::make_shared<const std::string>(BuildOpenApiDocument(*router, services.version, WebhookEventDocs()));
   return router;
 }

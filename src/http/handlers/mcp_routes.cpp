@@ -207,7 +207,9 @@ void AddMcpRoutes(Router& router, const Services& s) {
   // is empty.
   const std::string& base = s.mcp_endpoint.public_url;
   json::array scopes;
-  for (const auto& scope : identity::TenantKeyScopes()) scopes.emplace_back(scope);
+  // A SCIM key obtains no tokens (docs/scim.md).
+  for (const auto& scope : identity::TenantKeyScopes())
+    if (scope != identity::kScimScope) scopes.emplace_back(scope);
   const json::object authorization_server{
       {"issuer", base},
       {"token_endpoint", base + "/connect/token"},

@@ -16,6 +16,7 @@ class InvitationService;
 class ApiKeyService;
 class SessionService;
 class SignInService;
+class ScimService;
 }  // namespace credence::identity
 namespace credence::kb {
 class HubService;
@@ -189,6 +190,8 @@ struct Services {
   const trust::ReceiptService& receipts;
   // AI Act record-keeping exports (docs/ai-act.md).
   const compliance::AppRecordsExporter& app_records;
+  // SCIM 2.0 provisioning (docs/scim.md).
+  const identity::ScimService& scim;
 };
 
 struct WebhookDoc;
@@ -252,6 +255,8 @@ void AddScanningRoutes(Router& router, const Services& services);
 void AddWebhookRoutes(Router& router, const Services& services);
 // The event catalog as /openapi.json's `webhooks` section.
 std::vector<WebhookDoc> WebhookEventDocs();
+// SCIM 2.0 provisioning at /scim/v2/ (docs/scim.md).
+void AddScimRoutes(Router& router, const Services& services);
 // Tenant configuration (docs/configuration.md): languages, categories and
 // tags (and the category and tags of hubs and entries), block-type
 // heuristics, style rules, glossaries.

@@ -4,6 +4,9 @@
 #include <array>
 #include <cctype>
 #include <utility>
+#include <vector>
+
+#include <boost/json.hpp>
 
 namespace credence::identity::scim {
 namespace {
@@ -309,6 +312,47 @@ bool MatchesString(CompareOp op, std::string_view candidate, const CompareValue&
       return a <= b;
     case CompareOp::kPr:
       break;
+  }
+  return false;
+}
+
+namespace {
+
+// The values at `path` (lowercase names separated by dots) in `value`,
+// arrays flattened.
+void Collect(const boost::json::value& value, std::string_view path, std::vector<const boost::json::value*>& out) {
+  if (value.is_array()) {
+    for (const auto& element : value.as_array()) Collect(element, path, out);
+    return;
+  }
+  if (path.empty()) {
+    out.push_back(&value);
+    return;
+  }
+  if (!value.is_object()) return;
+  const size_t dot = path.find('.');
+  const std::string_view head = path.substr(0, dot);
+  const std::string_view rest = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+  for (const auto& member : value.as_object())
+    if (AsciiLower(member.key()) == head) Collect(member.value(), rest, out);
+}
+
+}  // namespace
+
+bool MatchesJson(const boost::json::value& resource, const Filter& filter) {
+  std::vector<const boost::json::value*> values;
+  Collect(resource, filter.attribute, values);
+  const bool case_exact = filter.attribute == "id" || filter.attribute == "externalid";
+  for (const boost::json::value* v : values) {
+    if (v->is_null()) continue;
+    if (filter.op == CompareOp::kPr) return true;
+    if (v->is_bool()) {
+      if (filter.value.kind != CompareValue::Kind::kBoolean) continue;
+      if (filter.op == CompareOp::kEq && v->as_bool() == filter.value.boolean) return true;
+      if (filter.op == CompareOp::kNe && v->as_bool() != filter.value.boolean) return true;
+    } else if (v->is_string() && MatchesString(filter.op, std::string_view(v->as_string()), filter.value, case_exact)) {
+      return true;
+    }
   }
   return false;
 }

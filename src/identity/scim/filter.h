@@ -16,6 +16,10 @@
 
 #include "core/result.h"
 
+namespace boost::json {
+class value;
+}
+
 namespace credence::identity::scim {
 
 enum class CompareOp { kEq, kNe, kCo, kSw, kEw, kGt, kGe, kLt, kLe, kPr };
@@ -55,5 +59,12 @@ Result<PatchPath> ParsePatchPath(std::string_view text);
 // Whether `candidate` matches `value` under `op`, comparing strings
 // case-insensitively unless `case_exact` (RFC 7643 caseExact).
 bool MatchesString(CompareOp op, std::string_view candidate, const CompareValue& value, bool case_exact);
+
+// Whether a resource's JSON (or an element of a multi-valued attribute)
+// matches `filter`: the attribute path is followed case-insensitively,
+// through arrays ("emails.value" matches any email); strings compare
+// case-insensitively except `id` and `externalId` (RFC 7643 caseExact),
+// booleans with eq and ne.
+bool MatchesJson(const boost::json::value& resource, const Filter& filter);
 
 }  // namespace credence::identity::scim

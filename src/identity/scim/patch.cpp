@@ -13,8 +13,6 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr std::string_view kPatchOpSchema = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
-
 // The canonical spelling of the attributes Credence stores, so a patched
 // resource keeps one key per attribute whatever case the client used.
 std::string Canonical(std::string_view lowercase) {
@@ -115,23 +113,7 @@ Status SetPath(json::object& resource, const std::string& attribute, const std::
 }
 
 bool ElementMatches(const json::value& element, const Filter& filter) {
-  if (!element.is_object()) return false;
-  const json::value* field = nullptr;
-  for (const auto& member : element.as_object()) {
-    if (AsciiLower(member.key()) == filter.attribute) field = &member.value();
-  }
-  if (filter.op == CompareOp::kPr) return field != nullptr && !field->is_null();
-  if (field == nullptr) return false;
-  if (field->is_bool()) {
-    const bool want = filter.value.kind == CompareValue::Kind::kBoolean ? filter.value.boolean : false;
-    if (filter.value.kind != CompareValue::Kind::kBoolean) return false;
-    return filter.op == CompareOp::kEq   ? field->as_bool() == want
-           : filter.op == CompareOp::kNe ? field->as_bool() != want
-                                         : false;
-  }
-  if (!field->is_string()) return false;
-  return MatchesString(filter.op, std::string_view(field->as_string()), filter.value,
-                       /*case_exact=*/false);
+  return element.is_object() && MatchesJson(element, filter);
 }
 
 // An operation whose path selects elements of a multi-valued attribute.

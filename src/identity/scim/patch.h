@@ -20,6 +20,8 @@
 
 namespace credence::identity::scim {
 
+inline constexpr std::string_view kPatchOpSchema = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+
 // Attributes whose values are booleans: Entra sends them as "True"/"False"
 // strings, which are read as booleans here (any other string is invalidValue).
 bool IsBooleanAttribute(std::string_view lowercase_name);
