@@ -3626,6 +3626,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/trust-admin/what-if": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a proposed policy, app policy or sensitivity change would have done to the decisions recorded in a window (tenant admins; docs/what-if.md): each decision is decided again from its frozen evidence under today's configuration and under today's with the change, and the moves, the reasons that appear or vanish and examples are answered. Nothing is written.
+         * @description What a proposed policy, app policy or sensitivity change would have done to the decisions recorded in a window (tenant admins; docs/what-if.md): each decision is decided again from its frozen evidence under today's configuration and under today's with the change, and the moves, the reasons that appear or vanish and examples are answered. Nothing is written.
+         *
+         *     Needs a signed-in owner of the tenant (tenant role Owner). The body is validated against its schema; failures are a 400 `validation_failed` naming each field.
+         */
+        post: operations["postTrustAdminWhatIf"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/trust-admin/connectors": {
         parameters: {
             query?: never;
@@ -6836,6 +6858,208 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/ServiceProviderConfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SCIM: what this service provider supports (RFC 7644 section 5).
+         * @description SCIM: what this service provider supports (RFC 7644 section 5).
+         *
+         *     Needs a SCIM key: a tenant API key with the scope `scim` (`Authorization: Bearer`); sessions and access tokens are refused (docs/scim.md).
+         */
+        get: operations["getScimV2ServiceProviderConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/ResourceTypes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SCIM: the resource types, User and Group.
+         * @description SCIM: the resource types, User and Group.
+         *
+         *     Needs a SCIM key: a tenant API key with the scope `scim` (`Authorization: Bearer`); sessions and access tokens are refused (docs/scim.md).
+         */
+        get: operations["getScimV2ResourceTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SCIM: the User and Group attributes supported.
+         * @description SCIM: the User and Group attributes supported.
+         *
+         *     Needs a SCIM key: a tenant API key with the scope `scim` (`Authorization: Bearer`); sessions and access tokens are refused (docs/scim.md).
+         */
+        get: operations["getScimV2Schemas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SCIM: the provisioned users, filtered and paged.
+         * @description SCIM: the provisioned users, filtered and paged.
+         *
+         *     Needs a SCIM key: a tenant API key with the scope `scim` (`Authorization: Bearer`); sessions and access tokens are refused (docs/scim.md).
+         */
+        get: operations["getScimV2Users"];
+        put?: never;
+        /**
+         * SCIM: provision a user (a member of the tenant; an existing person with the email joins it).
+         * @description SCIM: provision a user (a member of the tenant; an existing person with the email joins it).
+         *
+         *     Needs a SCIM key: a tenant API key with the scope `scim` (`Authorization: Bearer`); sessions and access tokens are refused (docs/scim.md).
+         */
+        post: operations["postScimV2Users"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SCIM: a provisioned user.
+         * @description SCIM: a provisioned user.
+         *
+         *     Needs a SCIM key: a tenant API key with the scope `scim` (`Authorization: Bearer`); sessions and access tokens are refused (docs/scim.md).
+         */
+        get: operations["getScimV2UsersId"];
+        /**
+         * SCIM: replace a user; active false ends their access and sessions at once.
+         * @description SCIM: replace a user; active false ends their access and sessions at once.
+         *
+         *     Needs a SCIM key: a tenant API key with the scope `scim` (`Authorization: Bearer`); sessions and access tokens are refused (docs/scim.md).
+         */
+        put: operations["putScimV2UsersId"];
+        post?: never;
+        /**
+         * SCIM: deprovision a user: their access, sessions and group memberships in the tenant end.
+         * @description SCIM: deprovision a user: their access, sessions and group memberships in the tenant end.
+         *
+         *     Needs a SCIM key: a tenant API key with the scope `scim` (`Authorization: Bearer`); sessions and access tokens are refused (docs/scim.md).
+         */
+        delete: operations["deleteScimV2UsersId"];
+        options?: never;
+        head?: never;
+        /**
+         * SCIM: change a user with a PatchOp (Okta's and Entra ID's forms).
+         * @description SCIM: change a user with a PatchOp (Okta's and Entra ID's forms).
+         *
+         *     Needs a SCIM key: a tenant API key with the scope `scim` (`Authorization: Bearer`); sessions and access tokens are refused (docs/scim.md).
+         */
+        patch: operations["patchScimV2UsersId"];
+        trace?: never;
+    };
+    "/scim/v2/Groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SCIM: the tenant's groups, filtered and paged.
+         * @description SCIM: the tenant's groups, filtered and paged.
+         *
+         *     Needs a SCIM key: a tenant API key with the scope `scim` (`Authorization: Bearer`); sessions and access tokens are refused (docs/scim.md).
+         */
+        get: operations["getScimV2Groups"];
+        put?: never;
+        /**
+         * SCIM: create a group (a tenant group) with its members.
+         * @description SCIM: create a group (a tenant group) with its members.
+         *
+         *     Needs a SCIM key: a tenant API key with the scope `scim` (`Authorization: Bearer`); sessions and access tokens are refused (docs/scim.md).
+         */
+        post: operations["postScimV2Groups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SCIM: a group with its members.
+         * @description SCIM: a group with its members.
+         *
+         *     Needs a SCIM key: a tenant API key with the scope `scim` (`Authorization: Bearer`); sessions and access tokens are refused (docs/scim.md).
+         */
+        get: operations["getScimV2GroupsId"];
+        /**
+         * SCIM: replace a group's name and member set.
+         * @description SCIM: replace a group's name and member set.
+         *
+         *     Needs a SCIM key: a tenant API key with the scope `scim` (`Authorization: Bearer`); sessions and access tokens are refused (docs/scim.md).
+         */
+        put: operations["putScimV2GroupsId"];
+        post?: never;
+        /**
+         * SCIM: delete a group; what was granted to it goes with it.
+         * @description SCIM: delete a group; what was granted to it goes with it.
+         *
+         *     Needs a SCIM key: a tenant API key with the scope `scim` (`Authorization: Bearer`); sessions and access tokens are refused (docs/scim.md).
+         */
+        delete: operations["deleteScimV2GroupsId"];
+        options?: never;
+        head?: never;
+        /**
+         * SCIM: rename a group or add and remove members (Okta's group push, Entra ID's Add/Remove).
+         * @description SCIM: rename a group or add and remove members (Okta's group push, Entra ID's Add/Remove).
+         *
+         *     Needs a SCIM key: a tenant API key with the scope `scim` (`Authorization: Bearer`); sessions and access tokens are refused (docs/scim.md).
+         */
+        patch: operations["patchScimV2GroupsId"];
         trace?: never;
     };
 }
@@ -20121,7 +20345,7 @@ export interface operations {
                         clientId: string;
                         /** @description the first 15 characters of the secret, to tell keys apart (not a credential) */
                         secretPrefix: string;
-                        scopes: ("trust:evaluate" | "trust:read" | "trust:usage" | "connector:push")[];
+                        scopes: ("trust:evaluate" | "trust:read" | "trust:usage" | "connector:push" | "scim")[];
                         /**
                          * Format: uuid
                          * @description the admin who created the key
@@ -20195,7 +20419,7 @@ export interface operations {
                     /** @description surrounding blanks are trimmed; need not be unique */
                     name: string;
                     /** @description a non-empty set, without repeats */
-                    scopes: ("trust:evaluate" | "trust:read" | "trust:usage" | "connector:push")[];
+                    scopes: ("trust:evaluate" | "trust:read" | "trust:usage" | "connector:push" | "scim")[];
                     /**
                      * Format: date-time
                      * @description in the future; from then on the key is refused; null or left out: never
@@ -20224,7 +20448,7 @@ export interface operations {
                         clientId: string;
                         /** @description the first 15 characters of the secret, to tell keys apart (not a credential) */
                         secretPrefix: string;
-                        scopes: ("trust:evaluate" | "trust:read" | "trust:usage" | "connector:push")[];
+                        scopes: ("trust:evaluate" | "trust:read" | "trust:usage" | "connector:push" | "scim")[];
                         /**
                          * Format: uuid
                          * @description the admin who created the key
@@ -20318,7 +20542,7 @@ export interface operations {
                         clientId: string;
                         /** @description the first 15 characters of the secret, to tell keys apart (not a credential) */
                         secretPrefix: string;
-                        scopes: ("trust:evaluate" | "trust:read" | "trust:usage" | "connector:push")[];
+                        scopes: ("trust:evaluate" | "trust:read" | "trust:usage" | "connector:push" | "scim")[];
                         /**
                          * Format: uuid
                          * @description the admin who created the key
@@ -20392,7 +20616,7 @@ export interface operations {
                     /** @description surrounding blanks are trimmed; need not be unique */
                     name: string;
                     /** @description a non-empty set, without repeats */
-                    scopes: ("trust:evaluate" | "trust:read" | "trust:usage" | "connector:push")[];
+                    scopes: ("trust:evaluate" | "trust:read" | "trust:usage" | "connector:push" | "scim")[];
                     /**
                      * Format: date-time
                      * @description in the future; from then on the key is refused; null or left out: never
@@ -20421,7 +20645,7 @@ export interface operations {
                         clientId: string;
                         /** @description the first 15 characters of the secret, to tell keys apart (not a credential) */
                         secretPrefix: string;
-                        scopes: ("trust:evaluate" | "trust:read" | "trust:usage" | "connector:push")[];
+                        scopes: ("trust:evaluate" | "trust:read" | "trust:usage" | "connector:push" | "scim")[];
                         /**
                          * Format: uuid
                          * @description the admin who created the key
@@ -26957,6 +27181,240 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["Status431"];
+            500: components["responses"]["Status500"];
+            503: components["responses"]["Status503"];
+        };
+    };
+    postTrustAdminWhatIf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description applied together, in order, over today's configuration */
+                    changes: {
+                        /**
+                         * @description what the change would publish: tenant-policy (PUT /trust-admin/policies/tenant), hub-policy (PUT /trust-admin/policies/hubs/{hubKey}), source-policy (PUT /trust-admin/policies/sources), app-policy (an app's defaultPolicy), sensitivity (PUT /trust-admin/sensitivity)
+                         * @enum {string}
+                         */
+                        target: "tenant-policy" | "hub-policy" | "source-policy" | "app-policy" | "sensitivity";
+                        /** @description hub-policy: the hub */
+                        hubKey?: string;
+                        /** @description source-policy, sensitivity: entry:<id> or <connector_key>:<external_id> */
+                        sourceId?: string;
+                        /** @description app-policy: the app */
+                        appId?: string;
+                        /** @description the policy targets: the level's new override, as its PUT takes it; {} removes it */
+                        policy?: {
+                            /** @description false: not_ai_retrievable blocks */
+                            aiRetrievable?: boolean | null;
+                            /** @description false: customer_facing_not_allowed blocks on customer-facing channels */
+                            customerFacingAllowed?: boolean | null;
+                            /** @description true: internal_only_external_channel blocks on channels not internal */
+                            internalOnly?: boolean | null;
+                            /** @description false: external_model_not_allowed blocks when context.externalModel */
+                            externalModelAllowed?: boolean | null;
+                            /** @enum {string|null} */
+                            maxSensitivityForAi?: "Public" | "Internal" | "Confidential" | "Restricted" | null;
+                            /** @description expiring_soon warns when fewer days are left */
+                            warnBeforeExpiryDays?: number | null;
+                            /** @description review_too_old warns past this age */
+                            maxReviewAgeDays?: number | null;
+                            /** @description customer-facing use needs a review within maxReviewAgeDays */
+                            customerFacingRequiresReview?: boolean | null;
+                            /** @description allowed sources need a citation too */
+                            citationRequired?: boolean | null;
+                            /** @description personal data on an internal channel without an external model: warn (true, the default) or allow (false) */
+                            warnOnPersonalData?: boolean | null;
+                            /** @description shown with warned sources; null or "" clears a lower level's text */
+                            disclaimerText?: string | null;
+                        };
+                        /** @description app-policy: the app's new default policy; {} removes it */
+                        defaultPolicy?: {
+                            /** @description false: not_ai_retrievable blocks */
+                            aiRetrievable?: boolean | null;
+                            /** @description false: customer_facing_not_allowed blocks on customer-facing channels */
+                            customerFacingAllowed?: boolean | null;
+                            /** @description true: internal_only_external_channel blocks on channels not internal */
+                            internalOnly?: boolean | null;
+                            /** @description false: external_model_not_allowed blocks when context.externalModel */
+                            externalModelAllowed?: boolean | null;
+                            /** @enum {string|null} */
+                            maxSensitivityForAi?: "Public" | "Internal" | "Confidential" | "Restricted" | null;
+                            /** @description expiring_soon warns when fewer days are left */
+                            warnBeforeExpiryDays?: number | null;
+                            /** @description review_too_old warns past this age */
+                            maxReviewAgeDays?: number | null;
+                            /** @description customer-facing use needs a review within maxReviewAgeDays */
+                            customerFacingRequiresReview?: boolean | null;
+                            /** @description allowed sources need a citation too */
+                            citationRequired?: boolean | null;
+                            /** @description personal data on an internal channel without an external model: warn (true, the default) or allow (false) */
+                            warnOnPersonalData?: boolean | null;
+                            /** @description shown with warned sources; null or "" clears a lower level's text */
+                            disclaimerText?: string | null;
+                        };
+                        /** @description sensitivity: the source's new facts; null removes them (the defaults apply) */
+                        sensitivity?: {
+                            /** @enum {string} */
+                            classification: "Public" | "Internal" | "Confidential" | "Restricted";
+                            hasSecrets: boolean;
+                            hasPersonalData: boolean;
+                        } | null;
+                    }[];
+                    /** @description first day, YYYY-MM-DD (UTC), inclusive; default 29 days before to */
+                    from?: string | null;
+                    /** @description last day, YYYY-MM-DD (UTC), inclusive; default today */
+                    to?: string | null;
+                    /** @description only this app's decisions */
+                    appId?: string | null;
+                    /** @description only decisions on this channel (an app's own when the request named none) */
+                    channel?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string;
+                        to: string;
+                        /** @description recorded decisions of the window (and filters) decided again */
+                        replayed: number;
+                        /** @description decisions whose overall outcome the change moves */
+                        changed: number;
+                        /** @description source decisions whose outcome or reasons it changes */
+                        sourcesChanged: number;
+                        /** @description decisions today's configuration alone decides differently from the record (a policy, an app or the context vocabulary changed since): the change is compared with today's configuration, never blamed for that */
+                        drifted: number;
+                        /** @description decisions (or source decisions) whose outcome the change moves, by before and after; only pairs that differ, most first */
+                        moves: {
+                            /** @enum {string} */
+                            from: "allow" | "warn" | "block";
+                            /** @enum {string} */
+                            to: "allow" | "warn" | "block";
+                            decisions: number;
+                        }[];
+                        /** @description decisions (or source decisions) whose outcome the change moves, by before and after; only pairs that differ, most first */
+                        sourceMoves: {
+                            /** @enum {string} */
+                            from: "allow" | "warn" | "block";
+                            /** @enum {string} */
+                            to: "allow" | "warn" | "block";
+                            decisions: number;
+                        }[];
+                        /** @description per app and effective channel */
+                        groups: {
+                            appId: string | null;
+                            appName: string | null;
+                            channel: string;
+                            replayed: number;
+                            changed: number;
+                            /** @description decisions (or source decisions) whose outcome the change moves, by before and after; only pairs that differ, most first */
+                            moves: {
+                                /** @enum {string} */
+                                from: "allow" | "warn" | "block";
+                                /** @enum {string} */
+                                to: "allow" | "warn" | "block";
+                                decisions: number;
+                            }[];
+                        }[];
+                        reasonsAppearing: {
+                            code: string;
+                            dimension: string;
+                            /** @description source decisions that gain (or lose) it */
+                            sources: number;
+                            /** @description decisions with at least one such source */
+                            decisions: number;
+                        }[];
+                        reasonsVanishing: {
+                            code: string;
+                            dimension: string;
+                            /** @description source decisions that gain (or lose) it */
+                            sources: number;
+                            /** @description decisions with at least one such source */
+                            decisions: number;
+                        }[];
+                        /** @description the first decisions (oldest first) the change alters, with their changed sources */
+                        examples: {
+                            decisionId: string;
+                            /** Format: date-time */
+                            evaluatedAt: string;
+                            appId: string | null;
+                            channel: string;
+                            /** @enum {string} */
+                            recorded: "allow" | "warn" | "block";
+                            /** @enum {string} */
+                            before: "allow" | "warn" | "block";
+                            /** @enum {string} */
+                            after: "allow" | "warn" | "block";
+                            sources: {
+                                sourceId: string;
+                                title: string;
+                                /** @enum {string} */
+                                before: "allow" | "warn" | "block";
+                                /** @enum {string} */
+                                after: "allow" | "warn" | "block";
+                                reasonsAdded: string[];
+                                reasonsRemoved: string[];
+                            }[];
+                        }[];
+                        durationMs: number;
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44289,6 +44747,2931 @@ export interface operations {
             431: components["responses"]["Status431"];
             500: components["responses"]["Status500"];
             503: components["responses"]["Status503"];
+        };
+    };
+    getScimV2ServiceProviderConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": unknown;
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Internal error */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            431: components["responses"]["Status431"];
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable; retry (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getScimV2ResourceTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": unknown;
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Internal error */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            431: components["responses"]["Status431"];
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable; retry (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getScimV2Schemas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": unknown;
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Internal error */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            431: components["responses"]["Status431"];
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable; retry (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getScimV2Users: {
+        parameters: {
+            query?: {
+                /** @description one comparison, e.g. userName eq "jo@example.com" (and/or/not are invalidFilter) */
+                filter?: string;
+                /** @description 1-based; below 1 is 1 */
+                startIndex?: number;
+                /** @description at most 200 (default 100) */
+                count?: number;
+                /** @description members: groups without their members */
+                excludedAttributes?: string;
+                /** @description accepted and ignored: every attribute is answered */
+                attributes?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        totalResults: number;
+                        startIndex: number;
+                        itemsPerPage: number;
+                        Resources: {
+                            schemas: string[];
+                            id: string;
+                            externalId?: string;
+                            userName: string;
+                            name?: {
+                                givenName?: string;
+                                familyName?: string;
+                                formatted?: string;
+                            };
+                            displayName: string;
+                            emails?: {
+                                value: string;
+                                type?: string;
+                                primary: boolean;
+                            }[];
+                            active: boolean;
+                            meta: {
+                                resourceType: string;
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                lastModified: string;
+                                location: string;
+                                /** @description the weak ETag, W/"<version>" */
+                                version?: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Internal error */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            431: components["responses"]["Status431"];
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable; retry (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postScimV2Users: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": unknown;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        id: string;
+                        externalId?: string;
+                        userName: string;
+                        name?: {
+                            givenName?: string;
+                            familyName?: string;
+                            formatted?: string;
+                        };
+                        displayName: string;
+                        emails?: {
+                            value: string;
+                            type?: string;
+                            primary: boolean;
+                        }[];
+                        active: boolean;
+                        meta: {
+                            resourceType: string;
+                            /** Format: date-time */
+                            created: string;
+                            /** Format: date-time */
+                            lastModified: string;
+                            location: string;
+                            /** @description the weak ETag, W/"<version>" */
+                            version?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Internal error */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            431: components["responses"]["Status431"];
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable; retry (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getScimV2UsersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        id: string;
+                        externalId?: string;
+                        userName: string;
+                        name?: {
+                            givenName?: string;
+                            familyName?: string;
+                            formatted?: string;
+                        };
+                        displayName: string;
+                        emails?: {
+                            value: string;
+                            type?: string;
+                            primary: boolean;
+                        }[];
+                        active: boolean;
+                        meta: {
+                            resourceType: string;
+                            /** Format: date-time */
+                            created: string;
+                            /** Format: date-time */
+                            lastModified: string;
+                            location: string;
+                            /** @description the weak ETag, W/"<version>" */
+                            version?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Internal error */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            431: components["responses"]["Status431"];
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable; retry (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putScimV2UsersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": unknown;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        id: string;
+                        externalId?: string;
+                        userName: string;
+                        name?: {
+                            givenName?: string;
+                            familyName?: string;
+                            formatted?: string;
+                        };
+                        displayName: string;
+                        emails?: {
+                            value: string;
+                            type?: string;
+                            primary: boolean;
+                        }[];
+                        active: boolean;
+                        meta: {
+                            resourceType: string;
+                            /** Format: date-time */
+                            created: string;
+                            /** Format: date-time */
+                            lastModified: string;
+                            location: string;
+                            /** @description the weak ETag, W/"<version>" */
+                            version?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Internal error */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            431: components["responses"]["Status431"];
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable; retry (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteScimV2UsersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Internal error */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            431: components["responses"]["Status431"];
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable; retry (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchScimV2UsersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": unknown;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        id: string;
+                        externalId?: string;
+                        userName: string;
+                        name?: {
+                            givenName?: string;
+                            familyName?: string;
+                            formatted?: string;
+                        };
+                        displayName: string;
+                        emails?: {
+                            value: string;
+                            type?: string;
+                            primary: boolean;
+                        }[];
+                        active: boolean;
+                        meta: {
+                            resourceType: string;
+                            /** Format: date-time */
+                            created: string;
+                            /** Format: date-time */
+                            lastModified: string;
+                            location: string;
+                            /** @description the weak ETag, W/"<version>" */
+                            version?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Internal error */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            431: components["responses"]["Status431"];
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable; retry (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getScimV2Groups: {
+        parameters: {
+            query?: {
+                /** @description one comparison, e.g. userName eq "jo@example.com" (and/or/not are invalidFilter) */
+                filter?: string;
+                /** @description 1-based; below 1 is 1 */
+                startIndex?: number;
+                /** @description at most 200 (default 100) */
+                count?: number;
+                /** @description members: groups without their members */
+                excludedAttributes?: string;
+                /** @description accepted and ignored: every attribute is answered */
+                attributes?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        totalResults: number;
+                        startIndex: number;
+                        itemsPerPage: number;
+                        Resources: {
+                            schemas: string[];
+                            id: string;
+                            externalId?: string;
+                            displayName: string;
+                            members?: {
+                                value: string;
+                                display?: string;
+                            }[];
+                            meta: {
+                                resourceType: string;
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                lastModified: string;
+                                location: string;
+                                /** @description the weak ETag, W/"<version>" */
+                                version?: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Internal error */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            431: components["responses"]["Status431"];
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable; retry (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postScimV2Groups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": unknown;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        id: string;
+                        externalId?: string;
+                        displayName: string;
+                        members?: {
+                            value: string;
+                            display?: string;
+                        }[];
+                        meta: {
+                            resourceType: string;
+                            /** Format: date-time */
+                            created: string;
+                            /** Format: date-time */
+                            lastModified: string;
+                            location: string;
+                            /** @description the weak ETag, W/"<version>" */
+                            version?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Internal error */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            431: components["responses"]["Status431"];
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable; retry (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getScimV2GroupsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        id: string;
+                        externalId?: string;
+                        displayName: string;
+                        members?: {
+                            value: string;
+                            display?: string;
+                        }[];
+                        meta: {
+                            resourceType: string;
+                            /** Format: date-time */
+                            created: string;
+                            /** Format: date-time */
+                            lastModified: string;
+                            location: string;
+                            /** @description the weak ETag, W/"<version>" */
+                            version?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Internal error */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            431: components["responses"]["Status431"];
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable; retry (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putScimV2GroupsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": unknown;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        id: string;
+                        externalId?: string;
+                        displayName: string;
+                        members?: {
+                            value: string;
+                            display?: string;
+                        }[];
+                        meta: {
+                            resourceType: string;
+                            /** Format: date-time */
+                            created: string;
+                            /** Format: date-time */
+                            lastModified: string;
+                            location: string;
+                            /** @description the weak ETag, W/"<version>" */
+                            version?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Internal error */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            431: components["responses"]["Status431"];
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable; retry (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteScimV2GroupsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Internal error */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            431: components["responses"]["Status431"];
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable; retry (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchScimV2GroupsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": unknown;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        id: string;
+                        externalId?: string;
+                        displayName: string;
+                        members?: {
+                            value: string;
+                            display?: string;
+                        }[];
+                        meta: {
+                            resourceType: string;
+                            /** Format: date-time */
+                            created: string;
+                            /** Format: date-time */
+                            lastModified: string;
+                            location: string;
+                            /** @description the weak ETag, W/"<version>" */
+                            version?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request, malformed JSON or failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Authenticated but not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Not found (also for other tenants' resources) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Internal error */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            413: components["responses"]["Status413"];
+            /** @description Rate limited (Retry-After; RateLimit-Policy and RateLimit name the limit) */
+            429: {
+                headers: {
+                    /** @description seconds to wait, rounded up */
+                    "Retry-After"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: the limits that apply, e.g. "key";q=200;w=2 (also on successful answers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description draft-ietf-httpapi-ratelimit-headers: what is left of each, e.g. "key";r=0;t=2 (also on successful answers) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            431: components["responses"]["Status431"];
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable; retry (Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @description the HTTP status, as a string */
+                        status: string;
+                        /** @description RFC 7644 Table 9: invalidFilter, uniqueness, invalidValue, invalidSyntax, invalidPath, noTarget, ... */
+                        scimType?: string;
+                        detail: string;
+                    };
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     webhookEntryPublished: {

@@ -3,7 +3,7 @@
 import "./trust.css";
 import { useEffect, useId, useState } from "react";
 import { call } from "../../api/client";
-import { ErrorBox, Loading, useAction, useLoad } from "../../ui";
+import { ErrorBox, Link, Loading, useAction, useLoad } from "../../ui";
 import { type ContextVocabulary } from "./api";
 import { FieldError, fmtTime, useResource } from "./common";
 import { sensitivities } from "./policy";
@@ -15,7 +15,9 @@ export function PoliciesPage() {
   return (
     <main className="trust-page">
       <h1>{s.policiesTitle}</h1>
-      <p className="lead">{s.policiesLead}</p>
+      <p className="lead">
+        {s.policiesLead} <Link to="/trust/what-if">{s.tryWhatIf}</Link>
+      </p>
       <nav aria-label={s.onThisPage} className="toc">
         <a href="#tenant-policy">{s.tenantPolicy}</a> · <a href="#hub-policy">{s.hubPolicy}</a> ·{" "}
         <a href="#source-policy">{s.sourcePolicy}</a> · <a href="#context">{s.contextTitle}</a> ·{" "}
@@ -104,7 +106,7 @@ function HubPolicy() {
 }
 
 // A form naming a source (`entry:<id>` or `<connectorKey>:<externalId>`).
-function SourcePicker({ onPick, label }: { onPick: (sourceId: string) => void; label: string }) {
+export function SourcePicker({ onPick, label }: { onPick: (sourceId: string) => void; label: string }) {
   const s = useS();
   const id = useId();
   const [text, setText] = useState("");

@@ -139,19 +139,24 @@ function errorOf(error: unknown, field: string): boolean {
 }
 
 // A level's override with Save (PUT) and, when the level can be removed,
-// Remove (DELETE).
+// Remove (DELETE). `saveLabel` and `savedLabel` name what Save does when it
+// does not publish (the what-if page adds the override to its changes).
 export function PolicyEditor({
   policy,
   effective,
   onSave,
   onRemove,
   name,
+  saveLabel,
+  savedLabel,
 }: {
   policy: Policy | undefined;
   effective?: Effective;
   onSave: (p: Policy) => Promise<unknown>;
   onRemove?: () => Promise<unknown>;
   name: string;
+  saveLabel?: string;
+  savedLabel?: string;
 }) {
   const s = useS();
   const [draft, setDraft] = useState(() => draftOf(policy));
@@ -175,7 +180,7 @@ export function PolicyEditor({
       <ErrorBox error={save.error} />
       <p className="actions">
         <button type="submit" disabled={save.busy}>
-          {save.busy ? s.working : s.savePolicy}
+          {save.busy ? s.working : (saveLabel ?? s.savePolicy)}
         </button>
         {onRemove && (
           <button
@@ -191,7 +196,7 @@ export function PolicyEditor({
             {s.removeOverride}
           </button>
         )}
-        {saved && <span role="status">{s.saved}</span>}
+        {saved && <span role="status">{savedLabel ?? s.saved}</span>}
       </p>
     </form>
   );

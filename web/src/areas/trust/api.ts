@@ -1,6 +1,7 @@
 // The trust area's API types and small helpers (its calls are
 // api/client.ts's `call`; downloads are api/files.ts's).
 import { queryString, type Answer } from "../../api/client";
+import type { paths } from "../../api/schema";
 
 export { downloadFile as download, filenameFromDisposition } from "../../api/files";
 
@@ -39,3 +40,8 @@ export type Decision = Answer<"/api/trust/decisions/{decisionId}", "get">;
 export type Verification = Answer<"/trust-admin/ledger/verify", "get">;
 export type ReportInfo = Answer<"/trust-admin/reports", "get">["reports"][number];
 export type Report = Answer<"/trust-admin/reports/{key}", "get">;
+export type WhatIfRequest = NonNullable<paths["/trust-admin/what-if"]["post"]["requestBody"]>["content"]["application/json"];
+export type WhatIfChange = WhatIfRequest["changes"][number];
+export type WhatIfTarget = WhatIfChange["target"];
+export type WhatIfResult = Answer<"/trust-admin/what-if", "post">;
+export type WhatIfMove = WhatIfResult["moves"][number];
