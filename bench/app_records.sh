@@ -23,34 +23,7 @@ trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$DIR"' EXIT
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.05; done
 
 export BASE="http://127.0.0.1:$PORT" DIR
-python3 - <<'PY'
-import datetime, json, os, urllib.request
-base, d = os.environ["BASE"], os.environ["DIR"]
-def call(method, path, body=None, token=None):
-    req = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode())
-    req.add_header("Content-Type", "application/json")
-    if token: req.add_header("Authorization", "Bearer " + token)
-    with urllib.request.urlopen(req) as r:
-        return json.loads(r.read() or b"null")
-tenant = call("GET", "/auth/dev-tenants")[0]["id"]
-admin = call("POST", "/auth/dev-login", {"persona": "admin", "tenantId": tenant})["token"]
-call("POST", "/api/hubs", {"key": "bench-records", "name": "Bench", "defaultExpiryDays": 365}, admin)
-ids = []
-for i in range(20):
-    doc = {"type": "doc", "content": [{"type": "paragraph", "content": [{"type": "text", "text": f"Answer {i}"}]}]}
-    e = call("POST", "/api/entries", {"hubKey": "bench-records", "key": f"e{i}", "title": f"Entry {i}",
-                                      "originalLanguage": "en", "content": json.dumps(doc)}, admin)
-    call("POST", f"/api/entries/{e['id']}/publish", {}, admin)
-    call("POST", f"/api/entries/{e['id']}/review", {"reviewType": "FullReview", "timeSpentSeconds": 30}, admin)
-    ids.append("entry:" + e["id"])
-app = call("POST", "/trust-admin/apps", {"name": "Bench bot", "channel": "internal", "risk": "high"}, admin)
-expires = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=30)).strftime("%Y-%m-%dT%H:%M:%SZ")
-key = call("POST", f"/trust-admin/apps/{app['id']}/keys", {"name": "bench", "expiresAt": expires}, admin)
-open(f"{d}/body.json", "w").write(json.dumps({"sources": ids, "context": {"channel": "internal"}}))
-open(f"{d}/app_token", "w").write(key["clientSecret"])
-open(f"{d}/admin_token", "w").write(admin)
-open(f"{d}/app_id", "w").write(app["id"])
-PY
+HUB=bench-records python3 "$ROOT/bench/lib/seed_trust.py"
 export BODY_FILE="$DIR/body.json" TOKEN=$(cat "$DIR/app_token")
 wrk -t1 -c16 -d"${SECS:-20}"s -s "$ROOT/bench/trust.lua" "$BASE/api/trust/evaluate" | awk '/requests in|Requests\/sec/'
 sleep 3  # a checkpoint covers the last decision

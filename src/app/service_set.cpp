@@ -83,6 +83,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                    : std::make_unique<retention::Archiver>(db, clock, chain_heads, audit, options.archive_dir,
                                                           &merkle_logs)),
       app_records(db, clock, apps, merkle_logs, retention, options.checkpoint_interval_seconds),
+      what_if(db, clock),
       scim(db, clock, audit),
       mcp(trust, entries, mcp::ServerInfo{.version = options.version}),
       services_{db,
@@ -143,6 +144,7 @@ ServiceSet::ServiceSet(storage::Database& db, const Clock& clock, const ServiceS
                 merkle_logs,
                 receipts,
                 app_records,
+                what_if,
                 scim} {
   audit.SetChainHeads(&chain_heads);
   // Tokens may be bound to the MCP endpoint (RFC 8707, docs/agents.md).

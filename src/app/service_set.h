@@ -58,6 +58,7 @@
 #include "translation/jobs.h"
 #include "translation/translator.h"
 #include "trust/admin_service.h"
+#include "trust/what_if.h"
 #include "trust/app_registry.h"
 #include "trust/content_scanning.h"
 #include "trust/receipt_service.h"
@@ -193,6 +194,8 @@ class ServiceSet {
   std::unique_ptr<retention::Archiver> archiver;
   // AI Act record-keeping exports (docs/ai-act.md).
   compliance::AppRecordsExporter app_records;
+  // Policy what-if over the recorded decisions (docs/what-if.md).
+  trust::WhatIfService what_if;
   // SCIM 2.0 provisioning (docs/scim.md).
   identity::ScimService scim;
   // The MCP server (docs/agents.md), over the trust plane and the entries.

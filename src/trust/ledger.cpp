@@ -72,6 +72,26 @@ constexpr TenantQuery kDecisionRange{"trust.ledger_decision_range",
                                      " FROM trust_decisions WHERE tenant_id = $1 AND seq >= $2"
                                      " AND ($3 = 0 OR seq <= $3) ORDER BY seq LIMIT $4"};
 
+// externalModel and language have no column: the header's context from
+// "externalModel" on holds both (ledger.h ReplayRecord).
+constexpr TenantQuery kReplayPage{
+    "trust.ledger_replay_page",
+    "SELECT id, seq, evaluated_at, action, channel, overall, app_id,"
+    " substr(header, instr(header, '\"externalModel\":'), 100), evidence FROM trust_decisions"
+    " WHERE tenant_id = $1 AND seq > $2 AND seq < $3 AND evaluated_at >= $4 AND evaluated_at < $5"
+    " AND (CAST($6 AS TEXT) = '' OR app_id = $6) ORDER BY seq LIMIT $7",
+    "SELECT id, seq, evaluated_at, action, channel, overall, app_id,"
+    " substr(header, strpos(header, '\"externalModel\":'), 100), evidence FROM trust_decisions"
+    " WHERE tenant_id = $1 AND seq > $2 AND seq < $3 AND evaluated_at >= $4 AND evaluated_at < $5"
+    " AND (CAST($6 AS TEXT) = '' OR app_id = $6) ORDER BY seq LIMIT $7"};
+
+constexpr TenantQuery kSeqBounds{"trust.ledger_seq_bounds",
+                                 "SELECT MIN(seq), MAX(seq) FROM trust_decisions WHERE tenant_id = $1"};
+
+constexpr TenantQuery kTimeAtSeq{
+    "trust.ledger_time_at_seq",
+    "SELECT seq, evaluated_at FROM trust_decisions WHERE tenant_id = $1 AND seq >= $2 ORDER BY seq LIMIT 1"};
+
 constexpr storage::GlobalQuery kChainTenants{
     "trust.ledger_chain_tenants",
     "SELECT t.id FROM tenants t WHERE EXISTS (SELECT 1 FROM trust_decisions d WHERE d.tenant_id = t.id)"};
@@ -629,6 +649,52 @@ std::vector<StoredDecision> ReadAppDecisions(storage::TenantSession& tenant, con
         out[i].record.evidence.push_back(it->second.body);
         out[i].evidence_hashes.push_back(it->second.hash);
       }
+  return out;
+}
+
+std::vector<ReplayRecord> ReadReplayPage(storage::TenantSession& tenant, TimeMs from, TimeMs to,
+                                         const std::optional<std::string>& app_id, int64_t after_seq,
+                                         int64_t before_seq, int64_t limit) {
+  std::vector<ReplayRecord> out;
+  for (const auto& r :
+       tenant.Run(kReplayPage, {after_seq, before_seq, from, to, app_id.value_or(std::string()), limit})) {
+    ReplayRecord& d = out.emplace_back();
+    d.decision_id = r.Text(0);
+    d.seq = r.Int(1);
+    d.evaluated_at = r.Int(2);
+    d.action = r.OptText(3).value_or("");
+    d.channel = r.OptText(4).value_or("");
+    d.overall = r.Text(5);
+    d.app_id = r.OptText(6);
+    d.context_tail = r.OptText(7).value_or("");
+    d.evidence_ids = ParseIds(r.TextView(8));
+  }
+  return out;
+}
+
+int64_t FirstSeqAtOrAfter(storage::TenantSession& tenant, TimeMs t) {
+  const auto bounds = tenant.Run(kSeqBounds);
+  if (bounds.empty() || !bounds.front().OptInt(0)) return 1;
+  int64_t lo = *bounds.front().OptInt(0);  // the answer is in [lo, hi]
+  int64_t hi = *bounds.front().OptInt(1) + 1;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    // Sequences may have gaps (archived records are deleted): the first
+    // record at or after mid stands for it.
+    const auto rows = tenant.Run(kTimeAtSeq, {mid});
+    if (rows.empty() || rows.front().Int(1) >= t) {
+      hi = mid;
+    } else {
+      lo = rows.front().Int(0) + 1;
+    }
+  }
+  return lo;
+}
+
+std::unordered_map<int64_t, std::string> ReadEvidenceBodies(storage::TenantSession& tenant,
+                                                            const std::vector<int64_t>& ids) {
+  std::unordered_map<int64_t, std::string> out;
+  for (auto& [id, e] : LoadEvidence(tenant, ids)) out.emplace(id, std::move(e.body));
   return out;
 }
 

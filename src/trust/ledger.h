@@ -167,6 +167,35 @@ std::optional<StoredDecision> ReadDecision(storage::TenantSession& tenant, const
 std::vector<StoredDecision> ReadAppDecisions(storage::TenantSession& tenant, const std::string& app_id, TimeMs from,
                                              TimeMs to, int64_t after_seq, int64_t limit);
 
+// A record as a replay (what_if.h) reads it: the stored columns the rules'
+// context is rebuilt from and the evidence by row id, without the header's
+// other members or the evidence bodies (read once per replay, not once per
+// record).
+struct ReplayRecord {
+  std::string decision_id;
+  int64_t seq = 0;
+  TimeMs evaluated_at = 0;
+  std::string action, channel, overall;  // the rules read no more of the actor
+  std::optional<std::string> app_id;
+  // The hashed header from its context's "externalModel" member on, at most
+  // 100 characters: externalModel and language, which have no column.
+  std::string context_tail;
+  std::vector<int64_t> evidence_ids;
+};
+// The records of [from, to) (on an app's alone when `app_id` is set) with a
+// sequence in (after_seq, before_seq), oldest first, at most `limit`.
+std::vector<ReplayRecord> ReadReplayPage(storage::TenantSession& tenant, TimeMs from, TimeMs to,
+                                         const std::optional<std::string>& app_id, int64_t after_seq,
+                                         int64_t before_seq, int64_t limit);
+// The sequence of the first record decided at or after `t`, found by
+// bisecting the sequence (there is no index on time alone: migration 505);
+// one past the last record when none is. Decision times follow the sequence
+// up to the nodes' clock skew, so callers widen their window by a margin.
+int64_t FirstSeqAtOrAfter(storage::TenantSession& tenant, TimeMs t);
+// Evidence bodies by row id.
+std::unordered_map<int64_t, std::string> ReadEvidenceBodies(storage::TenantSession& tenant,
+                                                            const std::vector<int64_t>& ids);
+
 // One line of the ledger's list: the stored columns, no evidence.
 struct DecisionSummary {
   std::string decision_id;

@@ -27,6 +27,7 @@ std::unique_ptr<Router> BuildRouter(const Services& services) {
   AddScanningRoutes(*router, services);
   AddAppRoutes(*router, services);
   AddAppRecordsRoutes(*router, services);
+  AddWhatIfRoutes(*router, services);
   AddConnectorRoutes(*router, services);
   AddReportRoutes(*router, services);
   AddAuditRoutes(*router, services);

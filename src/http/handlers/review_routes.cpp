@@ -46,7 +46,7 @@ json::object ReviewJson(const lifecycle::EntryReview& r) {
           {"expiryDate", FormatTimestamp(r.expiry_at)}};
 }
 
-Schema ReviewTypeSchema() {
+Schema RankedReviewTypeSchema() {
   return Schema::String().Enum(lifecycle::ReviewTypes()).Describe("QuickReview < Attestation < FullReview");
 }
 
@@ -55,7 +55,7 @@ Schema ReviewSchema() {
       Required("id", Schema::Uuid()),
       Required("entryId", Schema::Uuid()),
       Required("reviewerId", Schema::Uuid()),
-      Required("reviewType", ReviewTypeSchema()),
+      Required("reviewType", RankedReviewTypeSchema()),
       Required("timeSpentSeconds", Schema::Integer().Min(0).Max(lifecycle::kMaxReviewSeconds)),
       Required("notes", Schema::String().Nullable()),
       Required("blocksChanged", Schema::Integer().Min(0).Max(lifecycle::kMaxBlocksChanged)),
@@ -132,7 +132,7 @@ void AddReviewRoutes(Router& router, const Services& s) {
   const lifecycle::ReviewService& reviews = s.reviews;
 
   static const Schema kReviewRequest = Schema::Object({
-      Required("reviewType", ReviewTypeSchema()),
+      Required("reviewType", RankedReviewTypeSchema()),
       Required("timeSpentSeconds", Schema::Integer().Min(0).Max(lifecycle::kMaxReviewSeconds)),
       Optional("notes",
                Schema::String().MaxLength(static_cast<int64_t>(lifecycle::kMaxReviewNotesLength)).Nullable()),

@@ -55,6 +55,7 @@ class TrustAdminService;
 class ReceiptService;
 class AppRegistry;
 class ContentScanning;
+class WhatIfService;
 }  // namespace credence::trust
 namespace credence::reports {
 class ReportService;
@@ -190,6 +191,8 @@ struct Services {
   const trust::ReceiptService& receipts;
   // AI Act record-keeping exports (docs/ai-act.md).
   const compliance::AppRecordsExporter& app_records;
+  // Policy what-if over the recorded decisions (docs/what-if.md).
+  const trust::WhatIfService& what_if;
   // SCIM 2.0 provisioning (docs/scim.md).
   const identity::ScimService& scim;
 };
@@ -242,6 +245,8 @@ void AddAppRoutes(Router& router, const Services& services);
 // An app's EU AI Act record-keeping export (/trust-admin/apps/{id}/records,
 // docs/ai-act.md).
 void AddAppRecordsRoutes(Router& router, const Services& services);
+// Policy what-if (/trust-admin/what-if, docs/what-if.md).
+void AddWhatIfRoutes(Router& router, const Services& services);
 // Connectors (/trust-admin/connectors/...) and the push API
 // (/api/connectors/{key}/documents), docs/connectors.md.
 void AddConnectorRoutes(Router& router, const Services& services);
