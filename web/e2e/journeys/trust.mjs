@@ -2,7 +2,8 @@
 // mint a key (shown once, copied, used to evaluate), regenerate it (the old
 // secret is refused), a tenant API key, the decision in the ledger with its
 // reasons and the chain verified, a report as table, chart, CSV and JSON,
-// a scanner finding dismissed, a git connector synced with progress and a
+// a policy what-if (a hub without AI retrieval moves allow → block, an
+// example opens in the ledger), a scanner finding dismissed, a git connector synced with progress and a
 // push connector's document, a web connector's write-only credential set,
 // replaced and removed, and a policy form's field error.
 import { execFileSync } from "node:child_process";
@@ -202,6 +203,66 @@ export async function run(h) {
   await h.checkA11y("trust ledger verified");
   await h.screenshot("trust-ledger");
 
+  step("policy what-if: decisions on a published, reviewed entry of the ops hub");
+  const handover = {
+    type: "doc",
+    content: [
+      { type: "heading", attrs: { level: 1, blockId: "6f1f6a38-3c1b-4a57-9d3e-2f1f7d1f0b01" }, content: [{ type: "text", text: "Handover checklist" }] },
+      { type: "paragraph", attrs: { blockId: "6f1f6a38-3c1b-4a57-9d3e-2f1f7d1f0b02" }, content: [{ type: "text", text: "Hand the pager over at 9:00." }] },
+    ],
+  };
+  r = await h.api("POST", "/api/entries", { hubKey: "ops", key: "handover", originalLanguage: "en", title: "Handover checklist", content: JSON.stringify(handover) }, admin);
+  expect(r.status === 201, `POST /api/entries (handover): ${r.status} ${JSON.stringify(r.json)}`);
+  const handoverId = r.json.id;
+  r = await h.api("POST", `/api/entries/${handoverId}/publish`, {}, admin);
+  expect(r.status === 200, `publish: ${r.status} ${JSON.stringify(r.json)}`);
+  r = await h.api("POST", `/api/entries/${handoverId}/review`, { reviewType: "FullReview", timeSpentSeconds: 60 }, admin);
+  expect(r.status === 200, `review: ${r.status} ${JSON.stringify(r.json)}`);
+  for (let i = 0; i < 2; i++) {
+    r = await h.api("POST", "/api/trust/evaluate", { sources: [`entry:${handoverId}`], context: { channel: "internal" } }, admin);
+    expect(r.status === 200 && r.json.overallDecision === "allow", `evaluate the handover: ${r.status} ${JSON.stringify(r.json)}`);
+  }
+
+  step("policy what-if: the ops hub without AI retrieval would block them; the example opens in the ledger; nothing is written");
+  await page.goto(`${base}/trust/policies`);
+  await page.getByRole("link", { name: "Try a change on past decisions first" }).click();
+  await page.getByRole("heading", { name: "Policy what-if" }).waitFor();
+  expect((await page.getByRole("button", { name: "Run the what-if" }).isDisabled()), "nothing to run without a change");
+  await h.checkA11y("trust what-if (empty)");
+  const composer = page.locator("[data-what-if-composer]");
+  await composer.getByLabel("What to change").selectOption("hub-policy");
+  await composer.getByLabel("Hub", { exact: true }).selectOption("ops");
+  const whatIfEditor = composer.locator('form[data-policy-editor="what-if"]');
+  await whatIfEditor.waitFor();
+  await whatIfEditor.getByLabel("AI may retrieve").selectOption("false");
+  await h.checkA11y("trust what-if composing");
+  await whatIfEditor.getByRole("button", { name: "Add to the changes" }).click();
+  await whatIfEditor.getByText("Added to the changes.").waitFor();
+  await page.locator('[data-what-if-changes] li[data-change-target="hub-policy"]', { hasText: "AI may retrieve: No" }).waitFor();
+  await page.getByRole("button", { name: "Run the what-if" }).click();
+  const whatIf = page.locator("[data-what-if-result]");
+  await whatIf.waitFor();
+  const allowToBlock = whatIf.locator('table[data-moves="decisions"] tr[data-move="allow-block"] td[data-count]');
+  await allowToBlock.waitFor();
+  expect(Number(await allowToBlock.innerText()) >= 2, `allow → block: ${await allowToBlock.innerText()}`);
+  await whatIf.locator("[data-what-if-summary]", { hasText: "would change" }).waitFor();
+  await whatIf.locator('[data-reasons="appearing"] tr[data-reason-code]').first().waitFor();
+  // Oldest first: the draft's decisions (blocked already, now with one more reason), then the handover's.
+  const exampleLink = whatIf
+    .locator(`[data-what-if-examples] tr[data-example]:has(li[data-source-id="entry:${handoverId}"])`)
+    .first()
+    .locator('a[href^="/trust/ledger/"]');
+  await exampleLink.waitFor();
+  const exampleHref = await exampleLink.getAttribute("href");
+  await h.checkA11y("trust what-if result");
+  await h.screenshot("trust-what-if");
+  await exampleLink.click();
+  await page.getByRole("heading", { name: "Decision", exact: true }).waitFor();
+  expect(page.url().endsWith(exampleHref), `the example opens its decision: ${page.url()}`);
+  await page.locator(`section[data-source-id="entry:${handoverId}"]`).waitFor();
+  r = await h.api("GET", "/trust-admin/policies/hubs/ops", undefined, admin);
+  expect(r.status === 200 && r.json.policy?.aiRetrievable === undefined, `the hub policy is untouched: ${JSON.stringify(r.json)}`);
+
   step("a report as a table and a chart, downloaded as CSV and JSON");
   r = await h.api("POST", "/dev/jobs/run", undefined, admin);
   expect(r.status === 200 || r.status === 204, `POST /dev/jobs/run: ${r.status}`);
@@ -270,7 +331,7 @@ export async function run(h) {
   await page.getByText("On: every save and sync is scanned").waitFor();
   await page.getByRole("button", { name: "Rescan everything" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Rescan everything" }).click();
-  await page.getByText("1 entries scanned.").waitFor();
+  await page.getByText("2 entries scanned.").waitFor(); // the draft and the what-if step's handover
 
   step("a git connector synced from a local repository, with progress until it finishes");
   const repo = mkdtempSync(join(tmpdir(), "credence-trust-git-"));

@@ -42,6 +42,12 @@ export function WhatIfPage() {
     hasPersonalData: s.hasPersonalData,
     classification: s.classification,
   };
+  // A result or an error names the list it was run with.
+  const edit = (list: ComposedChange[]) => {
+    setChanges(list);
+    setResult(null);
+    runner.clear();
+  };
   const run = async () => {
     setResult(null);
     const r = await runner.run(() => call("post", "/trust-admin/what-if", { body: whatIfRequestOf(changes, { from, to, appId, channel }) }));
@@ -51,7 +57,7 @@ export function WhatIfPage() {
     <main className="trust-page what-if">
       <h1>{s.whatIfTitle}</h1>
       <p className="lead">{s.whatIfLead}</p>
-      <Composer apps={appList} appsError={apps.error} onAdd={(c) => setChanges((list) => [...list, c])} />
+      <Composer apps={appList} appsError={apps.error} onAdd={(c) => edit([...changes, c])} />
 
       <section aria-labelledby={`${id}-changes`} data-what-if-changes>
         <h2 id={`${id}-changes`}>{s.whatIfChangeList}</h2>
@@ -73,7 +79,7 @@ export function WhatIfPage() {
                           <span className="change-name">{c.label}</span>
                         </>
                       )}
-                      <button type="button" onClick={() => setChanges(changes.filter((_, j) => j !== i))}>
+                      <button type="button" onClick={() => edit(changes.filter((_, j) => j !== i))}>
                         {s.remove}{" "}
                         <span className="visually-hidden">
                           {s.whatIfTargets[c.change.target]} {c.label}
@@ -558,8 +564,7 @@ function WhatIfResultView({ result }: { result: WhatIfResult }) {
                   <tr key={e.decisionId} data-example={e.decisionId}>
                     <td>
                       <Link to={`/trust/ledger/${e.decisionId}`}>
-                        <code>{e.decisionId.slice(0, 8)}</code>
-                        <span className="visually-hidden"> {e.decisionId}</span>
+                        <code className="hash">{e.decisionId}</code>
                       </Link>
                       <span className="hint">
                         <code>{e.channel}</code>
@@ -579,7 +584,10 @@ function WhatIfResultView({ result }: { result: WhatIfResult }) {
                       <ul className="plain example-sources">
                         {e.sources.map((src) => (
                           <li key={src.sourceId} data-source-id={src.sourceId}>
-                            <span className="source-title">{src.title || src.sourceId}</span> <Verdict value={src.before} /> → <Verdict value={src.after} />
+                            <span className="source-title">{src.title || src.sourceId}</span>{" "}
+                            <span className="move">
+                              <Verdict value={src.before} /> → <Verdict value={src.after} />
+                            </span>
                             {src.reasonsAdded.length > 0 && (
                               <span className="hint">
                                 + {s.reasonsAdded}: {src.reasonsAdded.map((c) => <code key={c}>{c} </code>)}
