@@ -255,6 +255,7 @@ export async function run(h) {
   await exampleLink.waitFor();
   const exampleHref = await exampleLink.getAttribute("href");
   await h.checkA11y("trust what-if result");
+  await whatIf.evaluate((section) => section.scrollIntoView()); // the picture shows the answer
   await h.screenshot("trust-what-if");
   await exampleLink.click();
   await page.getByRole("heading", { name: "Decision", exact: true }).waitFor();

@@ -18,6 +18,14 @@ import { changeErrors, changeLines, movesText, whatIfRequestOf, whatIfTargets, t
 
 type AppItem = { id: string; name: string; channel: string };
 
+// A change's field as the form names it ("policy.maxReviewAgeDays": the
+// policy field's label), else as the server does.
+function fieldLabel(field: string, policyLabels: Record<string, string>, names: Record<string, string>): string {
+  const policy = /^(?:policy|defaultPolicy)\.(\w+)$/.exec(field);
+  if (policy && policyLabels[policy[1]]) return policyLabels[policy[1]];
+  return names[field] ?? field;
+}
+
 export function WhatIfPage() {
   const s = useS();
   const id = useId();
@@ -93,7 +101,7 @@ export function WhatIfPage() {
                     </ul>
                     {errors.map((e) => (
                       <span key={e.field} className="field-error" role="alert">
-                        <code>{e.field}</code>: {e.message}
+                        {fieldLabel(e.field, s.policyLabels, s.whatIfFieldLabels)}: {e.message}
                       </span>
                     ))}
                   </li>
