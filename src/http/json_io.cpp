@@ -12,7 +12,7 @@
 namespace credence::http {
 namespace json = boost::json;
 
-Result<json::object> ParseBody(const HttpRequest& request, const Schema& schema) {
+Result<json::value> ParseJsonBody(const HttpRequest& request) {
   if (request.body.empty()) return Error::InvalidArgument("malformed_json", "A JSON request body is required.");
   boost::system::error_code ec;
   json::parse_options options;
@@ -21,6 +21,11 @@ Result<json::object> ParseBody(const HttpRequest& request, const Schema& schema)
   if (ec) return Error::InvalidArgument("malformed_json", "The request body is not valid JSON: " + ec.message() + ".");
   if (!AllNumbersFinite(value))
     return Error::InvalidArgument("malformed_json", "The request body holds a number beyond the range of a double.");
+  return value;
+}
+
+Result<json::object> ParseBody(const HttpRequest& request, const Schema& schema) {
+  CR_TRY_ASSIGN(json::value value, ParseJsonBody(request));
   std::vector<FieldError> errors;
   std::string code;
   schema.Validate(value, "", errors, &code);

@@ -19,6 +19,8 @@ namespace credence::http {
 // malformed_json; violations: 400
 // validation_failed with one {field, message} per problem.
 Result<boost::json::object> ParseBody(const HttpRequest& request, const Schema& schema);
+// The body as any JSON value, before any schema: 400 malformed_json as above.
+Result<boost::json::value> ParseJsonBody(const HttpRequest& request);
 
 HttpResponse JsonResponse(int status, const boost::json::value& body);
 HttpResponse NoContent();

@@ -4,15 +4,13 @@
 // error shape (http/scim_error.h), never problem+json. The rules are
 // identity::ScimService's; this file reads requests and writes resources.
 #include <boost/json.hpp>
-#include <boost/json/parse_options.hpp>
 
 #include <charconv>
 #include <optional>
 #include <string>
 
-#include "core/json_numbers.h"
-#include "core/json_parse.h"
 #include "http/handlers/routes.h"
+#include "http/json_io.h"
 #include "http/router.h"
 #include "http/scim_error.h"
 #include "identity/scim/scim_service.h"
@@ -35,18 +33,6 @@ HttpResponse ScimJson(int status, const json::value& body, int64_t version = -1)
   r.body = json::serialize(body);
   if (version >= 0) r.WithHeader("ETag", identity::ScimETag(version));
   return r;
-}
-
-Result<json::value> ParseScimBody(const HttpRequest& request) {
-  if (request.body.empty()) return Error::InvalidArgument("invalidSyntax", "A JSON request body is required.");
-  boost::system::error_code ec;
-  json::parse_options options;
-  options.max_depth = 32;
-  json::value value = ParseJson(request.body, ec, options);
-  if (ec) return Error::InvalidArgument("invalidSyntax", "The request body is not valid JSON: " + ec.message() + ".");
-  if (!AllNumbersFinite(value))
-    return Error::InvalidArgument("invalidSyntax", "The request body holds a number beyond the range of a double.");
-  return value;
 }
 
 std::optional<std::string> ScimIfMatch(const HttpRequest& request) {
@@ -322,7 +308,7 @@ void AddScimRoutes(Router& router, const Services& s) {
                   ScimDoc("SCIM: the provisioned users, filtered and paged.", ScimListSchema(ScimUserSchema()), {}))});
   router.Add({Method::kPost, "/scim/v2/Users", Auth::kScimKey, "",
               [&scim, base, error](RequestContext& ctx) {
-                auto body = ParseScimBody(ctx.request);
+                auto body = ParseJsonBody(ctx.request);
                 if (!body) return error(body.error());
                 auto created = scim.CreateUser(ctx.Caller(), *body);
                 if (!created) return error(created.error());
@@ -341,7 +327,7 @@ void AddScimRoutes(Router& router, const Services& s) {
               ScimDoc("SCIM: a provisioned user.", ScimUserSchema(), {})});
   router.Add({Method::kPut, "/scim/v2/Users/{id}", Auth::kScimKey, "",
               [&scim, base, error](RequestContext& ctx) {
-                auto body = ParseScimBody(ctx.request);
+                auto body = ParseJsonBody(ctx.request);
                 if (!body) return error(body.error());
                 auto user = scim.ReplaceUser(ctx.Caller(), ctx.PathParam("id"), *body, ScimIfMatch(ctx.request));
                 if (!user) return error(user.error());
@@ -351,7 +337,7 @@ void AddScimRoutes(Router& router, const Services& s) {
                                    ScimUserSchema(), {409, 412}))});
   router.Add({Method::kPatch, "/scim/v2/Users/{id}", Auth::kScimKey, "",
               [&scim, base, error](RequestContext& ctx) {
-                auto body = ParseScimBody(ctx.request);
+                auto body = ParseJsonBody(ctx.request);
                 if (!body) return error(body.error());
                 auto user = scim.PatchUser(ctx.Caller(), ctx.PathParam("id"), *body, ScimIfMatch(ctx.request));
                 if (!user) return error(user.error());
@@ -386,7 +372,7 @@ void AddScimRoutes(Router& router, const Services& s) {
                   ScimDoc("SCIM: the tenant's groups, filtered and paged.", ScimListSchema(ScimGroupSchema()), {}))});
   router.Add({Method::kPost, "/scim/v2/Groups", Auth::kScimKey, "",
               [&scim, base, error](RequestContext& ctx) {
-                auto body = ParseScimBody(ctx.request);
+                auto body = ParseJsonBody(ctx.request);
                 if (!body) return error(body.error());
                 auto created = scim.CreateGroup(ctx.Caller(), *body);
                 if (!created) return error(created.error());
@@ -404,7 +390,7 @@ void AddScimRoutes(Router& router, const Services& s) {
               ScimDoc("SCIM: a group with its members.", ScimGroupSchema(), {})});
   router.Add({Method::kPut, "/scim/v2/Groups/{id}", Auth::kScimKey, "",
               [&scim, base, error](RequestContext& ctx) {
-                auto body = ParseScimBody(ctx.request);
+                auto body = ParseJsonBody(ctx.request);
                 if (!body) return error(body.error());
                 auto group = scim.ReplaceGroup(ctx.Caller(), ctx.PathParam("id"), *body, ScimIfMatch(ctx.request));
                 if (!group) return error(group.error());
@@ -413,7 +399,7 @@ void AddScimRoutes(Router& router, const Services& s) {
               WithScimBody(ScimDoc("SCIM: replace a group's name and member set.", ScimGroupSchema(), {409, 412}))});
   router.Add({Method::kPatch, "/scim/v2/Groups/{id}", Auth::kScimKey, "",
               [&scim, base, error](RequestContext& ctx) {
-                auto body = ParseScimBody(ctx.request);
+                auto body = ParseJsonBody(ctx.request);
                 if (!body) return error(body.error());
                 auto group = scim.PatchGroup(ctx.Caller(), ctx.PathParam("id"), *body, ScimIfMatch(ctx.request));
                 if (!group) return error(group.error());

@@ -191,13 +191,7 @@ json::object GroupToJson(const ScimGroup& group, const ScimMeta& meta, bool with
     }
     o["members"] = std::move(members);
   }
-  json::object m;
-  m["resourceType"] = "Group";
-  m["created"] = meta.created;
-  m["lastModified"] = meta.last_modified;
-  m["location"] = meta.location;
-  if (!meta.version.empty()) m["version"] = meta.version;
-  o["meta"] = std::move(m);
+  o["meta"] = MetaToJson("Group", meta);
   return o;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 #include "core/ids.h"
 #include "core/json_parse.h"
@@ -121,6 +122,26 @@ Status CheckNotLastScimOwner(storage::TenantSession& tenant, const std::string& 
   if (tenant.Run(internal::kCountActiveOwners).front().Int(0) <= 1)
     return ScimInvalidValue("The last Owner of the tenant cannot be deactivated or deleted.");
   return Ok();
+}
+
+// Finds the resource `id` with `find` in a write transaction of the
+// caller's tenant, holds it to If-Match, runs `change(tenant, before)` and
+// commits when that succeeds: what every PUT, PATCH and DELETE shares.
+template <typename Record, typename Change>
+auto ChangeScimResource(storage::Database& db, const Principal& caller, const storage::TenantQuery& find,
+                        const std::string& id, const std::optional<std::string>& if_match, Error (*not_found)(),
+                        Record (*from_row)(const storage::Row&), Change&& change)
+    -> decltype(change(std::declval<storage::TenantSession&>(), std::declval<const Record&>())) {
+  CR_TRY(RequireScimKey(caller));
+  storage::Session session(db, storage::TxMode::kWrite);
+  storage::TenantSession tenant(session, caller.tenant_id);
+  auto rows = tenant.Run(find, {id});
+  if (rows.empty()) return not_found();
+  const Record before = from_row(rows.front());
+  CR_TRY(CheckScimIfMatch(if_match, before.version));
+  auto out = change(tenant, before);
+  if (out) session.Commit();
+  return out;
 }
 
 }  // namespace
@@ -256,53 +277,38 @@ Result<ScimUserRecord> ScimService::SaveUser(storage::TenantSession& tenant, con
 
 Result<ScimUserRecord> ScimService::ReplaceUser(const Principal& caller, const std::string& id, const json::value& body,
                                                 const std::optional<std::string>& if_match) const {
-  CR_TRY(RequireScimKey(caller));
   CR_TRY_ASSIGN(ScimUser after, scim::ParseUser(body));
-  storage::Session session(db_, storage::TxMode::kWrite);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  auto rows = tenant.Run(internal::kScimFindUser, {id});
-  if (rows.empty()) return ScimUserNotFound();
-  const ScimUserRecord before = ScimUserFromRow(rows.front());
-  CR_TRY(CheckScimIfMatch(if_match, before.version));
-  CR_TRY_ASSIGN(ScimUserRecord saved, SaveUser(tenant, caller, before, std::move(after)));
-  session.Commit();
-  return saved;
+  return ChangeScimResource(db_, caller, internal::kScimFindUser, id, if_match, &ScimUserNotFound, &ScimUserFromRow,
+                            [&](storage::TenantSession& tenant, const ScimUserRecord& before) {
+                              return SaveUser(tenant, caller, before, std::move(after));
+                            });
 }
 
 Result<ScimUserRecord> ScimService::PatchUser(const Principal& caller, const std::string& id, const json::value& body,
                                               const std::optional<std::string>& if_match) const {
-  CR_TRY(RequireScimKey(caller));
-  storage::Session session(db_, storage::TxMode::kWrite);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  auto rows = tenant.Run(internal::kScimFindUser, {id});
-  if (rows.empty()) return ScimUserNotFound();
-  const ScimUserRecord before = ScimUserFromRow(rows.front());
-  CR_TRY(CheckScimIfMatch(if_match, before.version));
-  // PATCH is a PUT in disguise: the operations change the full
-  // representation, which is then read exactly as a PUT body.
-  json::object resource = scim::UserToJson(before.user, {.id = before.id});
-  CR_TRY(scim::ApplyPatch(resource, body));
-  CR_TRY_ASSIGN(ScimUser after, scim::ParseUser(resource));
-  CR_TRY_ASSIGN(ScimUserRecord saved, SaveUser(tenant, caller, before, std::move(after)));
-  session.Commit();
-  return saved;
+  return ChangeScimResource(
+      db_, caller, internal::kScimFindUser, id, if_match, &ScimUserNotFound, &ScimUserFromRow,
+      [&](storage::TenantSession& tenant, const ScimUserRecord& before) -> Result<ScimUserRecord> {
+        // PATCH is a PUT in disguise: the operations change the full
+        // representation, which is then read exactly as a PUT body.
+        json::object resource = scim::UserToJson(before.user, {.id = before.id});
+        CR_TRY(scim::ApplyPatch(resource, body));
+        CR_TRY_ASSIGN(ScimUser after, scim::ParseUser(resource));
+        return SaveUser(tenant, caller, before, std::move(after));
+      });
 }
 
 Status ScimService::DeleteUser(const Principal& caller, const std::string& id,
                                const std::optional<std::string>& if_match) const {
-  CR_TRY(RequireScimKey(caller));
-  storage::Session session(db_, storage::TxMode::kWrite);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  auto rows = tenant.Run(internal::kScimFindUser, {id});
-  if (rows.empty()) return ScimUserNotFound();
-  const ScimUserRecord before = ScimUserFromRow(rows.front());
-  CR_TRY(CheckScimIfMatch(if_match, before.version));
-  CR_TRY(EndAccess(tenant, id));
-  tenant.Run(internal::kScimDeleteUserGroupMemberships, {id});
-  tenant.Run(internal::kScimDeleteUser, {id});
-  audit_.Record(tenant, AuditOf(caller, "scim.user.deleted", {"user", id}, {{"userName", before.user.user_name}}));
-  session.Commit();
-  return Ok();
+  return ChangeScimResource(db_, caller, internal::kScimFindUser, id, if_match, &ScimUserNotFound, &ScimUserFromRow,
+                            [&](storage::TenantSession& tenant, const ScimUserRecord& before) -> Status {
+                              CR_TRY(EndAccess(tenant, id));
+                              tenant.Run(internal::kScimDeleteUserGroupMemberships, {id});
+                              tenant.Run(internal::kScimDeleteUser, {id});
+                              audit_.Record(tenant, AuditOf(caller, "scim.user.deleted", {"user", id},
+                                                            {{"userName", before.user.user_name}}));
+                              return Ok();
+                            });
 }
 
 // --- Groups ---
@@ -420,52 +426,38 @@ Result<ScimGroupRecord> ScimService::SaveGroup(storage::TenantSession& tenant, c
 Result<ScimGroupRecord> ScimService::ReplaceGroup(const Principal& caller, const std::string& id,
                                                   const json::value& body,
                                                   const std::optional<std::string>& if_match) const {
-  CR_TRY(RequireScimKey(caller));
   CR_TRY_ASSIGN(ScimGroup after, scim::ParseGroup(body));
-  storage::Session session(db_, storage::TxMode::kWrite);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  auto rows = tenant.Run(internal::kScimFindGroup, {id});
-  if (rows.empty()) return ScimGroupNotFound();
-  ScimGroupRecord before = ScimGroupFromRow(rows.front());
-  CR_TRY(CheckScimIfMatch(if_match, before.version));
-  ReadScimMembers(tenant, before);
-  CR_TRY_ASSIGN(ScimGroupRecord saved, SaveGroup(tenant, caller, before, std::move(after), /*created=*/false));
-  session.Commit();
-  return saved;
+  return ChangeScimResource(db_, caller, internal::kScimFindGroup, id, if_match, &ScimGroupNotFound, &ScimGroupFromRow,
+                            [&](storage::TenantSession& tenant, const ScimGroupRecord& found) {
+                              ScimGroupRecord before = found;
+                              ReadScimMembers(tenant, before);
+                              return SaveGroup(tenant, caller, before, std::move(after), /*created=*/false);
+                            });
 }
 
 Result<ScimGroupRecord> ScimService::PatchGroup(const Principal& caller, const std::string& id, const json::value& body,
                                                 const std::optional<std::string>& if_match) const {
-  CR_TRY(RequireScimKey(caller));
-  storage::Session session(db_, storage::TxMode::kWrite);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  auto rows = tenant.Run(internal::kScimFindGroup, {id});
-  if (rows.empty()) return ScimGroupNotFound();
-  ScimGroupRecord before = ScimGroupFromRow(rows.front());
-  CR_TRY(CheckScimIfMatch(if_match, before.version));
-  ReadScimMembers(tenant, before);
-  ScimGroup after = before.group;
-  CR_TRY(scim::ApplyGroupPatch(after, body));
-  CR_TRY_ASSIGN(ScimGroupRecord saved, SaveGroup(tenant, caller, before, std::move(after), /*created=*/false));
-  session.Commit();
-  return saved;
+  return ChangeScimResource(
+      db_, caller, internal::kScimFindGroup, id, if_match, &ScimGroupNotFound, &ScimGroupFromRow,
+      [&](storage::TenantSession& tenant, const ScimGroupRecord& found) -> Result<ScimGroupRecord> {
+        ScimGroupRecord before = found;
+        ReadScimMembers(tenant, before);
+        ScimGroup after = before.group;
+        CR_TRY(scim::ApplyGroupPatch(after, body));
+        return SaveGroup(tenant, caller, before, std::move(after), /*created=*/false);
+      });
 }
 
 Status ScimService::DeleteGroup(const Principal& caller, const std::string& id,
                                 const std::optional<std::string>& if_match) const {
-  CR_TRY(RequireScimKey(caller));
-  storage::Session session(db_, storage::TxMode::kWrite);
-  storage::TenantSession tenant(session, caller.tenant_id);
-  auto rows = tenant.Run(internal::kScimFindGroup, {id});
-  if (rows.empty()) return ScimGroupNotFound();
-  const ScimGroupRecord before = ScimGroupFromRow(rows.front());
-  CR_TRY(CheckScimIfMatch(if_match, before.version));
-  if (group_deleted_) group_deleted_(tenant, id);
-  tenant.Run(internal::kDeleteGroup, {id});
-  audit_.Record(tenant,
-                AuditOf(caller, "scim.group.deleted", {"group", id}, {{"displayName", before.group.display_name}}));
-  session.Commit();
-  return Ok();
+  return ChangeScimResource(db_, caller, internal::kScimFindGroup, id, if_match, &ScimGroupNotFound, &ScimGroupFromRow,
+                            [&](storage::TenantSession& tenant, const ScimGroupRecord& before) {
+                              if (group_deleted_) group_deleted_(tenant, id);
+                              tenant.Run(internal::kDeleteGroup, {id});
+                              audit_.Record(tenant, AuditOf(caller, "scim.group.deleted", {"group", id},
+                                                            {{"displayName", before.group.display_name}}));
+                              return Ok();
+                            });
 }
 
 }  // namespace credence::identity

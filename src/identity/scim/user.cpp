@@ -167,14 +167,18 @@ json::object UserToJson(const ScimUser& user, const ScimMeta& meta) {
   }
   if (!emails.empty()) o["emails"] = std::move(emails);
   o["active"] = user.active;
+  o["meta"] = MetaToJson("User", meta);
+  return o;
+}
+
+json::object MetaToJson(std::string_view resource_type, const ScimMeta& meta) {
   json::object m;
-  m["resourceType"] = "User";
+  m["resourceType"] = resource_type;
   m["created"] = meta.created;
   m["lastModified"] = meta.last_modified;
   m["location"] = meta.location;
   if (!meta.version.empty()) m["version"] = meta.version;
-  o["meta"] = std::move(m);
-  return o;
+  return m;
 }
 
 }  // namespace credence::identity::scim

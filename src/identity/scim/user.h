@@ -61,4 +61,8 @@ struct ScimMeta {
 };
 boost::json::object UserToJson(const ScimUser& user, const ScimMeta& meta);
 
+// The `meta` attribute of any resource: resourceType, created,
+// lastModified, location, and version when given.
+boost::json::object MetaToJson(std::string_view resource_type, const ScimMeta& meta);
+
 }  // namespace credence::identity::scim
