@@ -98,7 +98,6 @@ json::object ScimListResponse(const identity::ScimPage<Record>& page, const iden
 json::object ScimServiceProviderConfig(const std::string& base) {
   return {
       {"schemas", json::array{"urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig"}},
-      {"documentationUri", "https://github.com/credence/credence/blob/main/docs/scim.md"},
       {"patch", {{"supported", true}}},
       {"bulk", {{"supported", false}, {"maxOperations", 0}, {"maxPayloadSize", 0}}},
       {"filter", {{"supported", true}, {"maxResults", kScimMaxResults}}},
@@ -273,12 +272,49 @@ RouteDoc WithScimListQuery(RouteDoc doc) {
   return doc;
 }
 
+// The answer for one resource: `status` with its ETag (and, for 201, its
+// Location), or the SCIM error.
+template <typename Record, typename ToJson>
+HttpResponse ScimAnswer(const Result<Record>& record, ToJson&& to_json, int status = 200) {
+  if (!record) return ScimErrorFor(record.error());
+  const json::object body = to_json(*record);
+  HttpResponse r = ScimJson(status, body, record->version);
+  if (status == 201) r.WithHeader("Location", std::string(body.at("meta").at("location").as_string()));
+  return r;
+}
+
+// Runs `call` with the request's JSON body, or answers the SCIM error.
+template <typename Call>
+HttpResponse WithScimJson(const RequestContext& ctx, Call&& call) {
+  auto body = ParseJsonBody(ctx.request);
+  if (!body) return ScimErrorFor(body.error());
+  return call(*body);
+}
+
+HttpResponse ScimDeleted(const Status& deleted) {
+  if (!deleted) return ScimErrorFor(deleted.error());
+  HttpResponse r;
+  r.status = 204;
+  return r;
+}
+
+// A list: the request read from the query, `list` called with it.
+template <typename List, typename ToJson>
+HttpResponse ScimListAnswer(const RequestContext& ctx, List&& list, ToJson&& to_json) {
+  auto request = ScimListRequestOf(ctx.request);
+  if (!request) return ScimErrorFor(request.error());
+  auto page = list(*request);
+  if (!page) return ScimErrorFor(page.error());
+  return ScimJson(200, ScimListResponse(*page, *request, [&](const auto& r) { return to_json(r, *request); }));
+}
+
 }  // namespace
 
 void AddScimRoutes(Router& router, const Services& s) {
   const identity::ScimService& scim = s.scim;
   const std::string base = s.mcp_endpoint.public_url + "/scim/v2";
-  const auto error = [](const Error& e) { return ScimErrorFor(e); };
+  const auto user_json = [base](const ScimUserRecord& r) { return ScimUserJson(base, r); };
+  const auto group_json = [base](const ScimGroupRecord& r) { return ScimGroupJson(base, r); };
 
   router.Add({Method::kGet, "/scim/v2/ServiceProviderConfig", Auth::kScimKey, "",
               [base](RequestContext&) { return ScimJson(200, ScimServiceProviderConfig(base)); },
@@ -296,125 +332,97 @@ void AddScimRoutes(Router& router, const Services& s) {
 
   // --- Users ---
   router.Add({Method::kGet, "/scim/v2/Users", Auth::kScimKey, "",
-              [&scim, base, error](RequestContext& ctx) {
-                auto request = ScimListRequestOf(ctx.request);
-                if (!request) return error(request.error());
-                auto page = scim.ListUsers(ctx.Caller(), *request);
-                if (!page) return error(page.error());
-                return ScimJson(200, ScimListResponse(*page, *request,
-                                                      [&](const ScimUserRecord& r) { return ScimUserJson(base, r); }));
+              [&scim, user_json](RequestContext& ctx) {
+                return ScimListAnswer(
+                    ctx, [&](const identity::ScimListRequest& r) { return scim.ListUsers(ctx.Caller(), r); },
+                    [&](const ScimUserRecord& r, const identity::ScimListRequest&) { return user_json(r); });
               },
               WithScimListQuery(
                   ScimDoc("SCIM: the provisioned users, filtered and paged.", ScimListSchema(ScimUserSchema()), {}))});
   router.Add({Method::kPost, "/scim/v2/Users", Auth::kScimKey, "",
-              [&scim, base, error](RequestContext& ctx) {
-                auto body = ParseJsonBody(ctx.request);
-                if (!body) return error(body.error());
-                auto created = scim.CreateUser(ctx.Caller(), *body);
-                if (!created) return error(created.error());
-                return ScimJson(201, ScimUserJson(base, *created), created->version)
-                    .WithHeader("Location", base + "/Users/" + created->id);
+              [&scim, user_json](RequestContext& ctx) {
+                return WithScimJson(ctx, [&](const json::value& body) {
+                  return ScimAnswer(scim.CreateUser(ctx.Caller(), body), user_json, 201);
+                });
               },
               WithScimBody(ScimDoc("SCIM: provision a user (a member of the tenant; an existing person with the email "
                                    "joins it).",
                                    ScimUserSchema(), {409}, 201))});
   router.Add({Method::kGet, "/scim/v2/Users/{id}", Auth::kScimKey, "",
-              [&scim, base, error](RequestContext& ctx) {
-                auto user = scim.GetUser(ctx.Caller(), ctx.PathParam("id"));
-                if (!user) return error(user.error());
-                return ScimJson(200, ScimUserJson(base, *user), user->version);
+              [&scim, user_json](RequestContext& ctx) {
+                return ScimAnswer(scim.GetUser(ctx.Caller(), ctx.PathParam("id")), user_json);
               },
               ScimDoc("SCIM: a provisioned user.", ScimUserSchema(), {})});
   router.Add({Method::kPut, "/scim/v2/Users/{id}", Auth::kScimKey, "",
-              [&scim, base, error](RequestContext& ctx) {
-                auto body = ParseJsonBody(ctx.request);
-                if (!body) return error(body.error());
-                auto user = scim.ReplaceUser(ctx.Caller(), ctx.PathParam("id"), *body, ScimIfMatch(ctx.request));
-                if (!user) return error(user.error());
-                return ScimJson(200, ScimUserJson(base, *user), user->version);
+              [&scim, user_json](RequestContext& ctx) {
+                return WithScimJson(ctx, [&](const json::value& body) {
+                  return ScimAnswer(scim.ReplaceUser(ctx.Caller(), ctx.PathParam("id"), body, ScimIfMatch(ctx.request)),
+                                    user_json);
+                });
               },
               WithScimBody(ScimDoc("SCIM: replace a user; active false ends their access and sessions at once.",
                                    ScimUserSchema(), {409, 412}))});
   router.Add({Method::kPatch, "/scim/v2/Users/{id}", Auth::kScimKey, "",
-              [&scim, base, error](RequestContext& ctx) {
-                auto body = ParseJsonBody(ctx.request);
-                if (!body) return error(body.error());
-                auto user = scim.PatchUser(ctx.Caller(), ctx.PathParam("id"), *body, ScimIfMatch(ctx.request));
-                if (!user) return error(user.error());
-                return ScimJson(200, ScimUserJson(base, *user), user->version);
+              [&scim, user_json](RequestContext& ctx) {
+                return WithScimJson(ctx, [&](const json::value& body) {
+                  return ScimAnswer(scim.PatchUser(ctx.Caller(), ctx.PathParam("id"), body, ScimIfMatch(ctx.request)),
+                                    user_json);
+                });
               },
               WithScimBody(ScimDoc("SCIM: change a user with a PatchOp (Okta's and Entra ID's forms).",
                                    ScimUserSchema(), {409, 412}))});
   router.Add({Method::kDelete, "/scim/v2/Users/{id}", Auth::kScimKey, "",
-              [&scim, error](RequestContext& ctx) {
-                auto deleted = scim.DeleteUser(ctx.Caller(), ctx.PathParam("id"), ScimIfMatch(ctx.request));
-                if (!deleted) return error(deleted.error());
-                HttpResponse r;
-                r.status = 204;
-                return r;
+              [&scim](RequestContext& ctx) {
+                return ScimDeleted(scim.DeleteUser(ctx.Caller(), ctx.PathParam("id"), ScimIfMatch(ctx.request)));
               },
               ScimDoc("SCIM: deprovision a user: their access, sessions and group memberships in the tenant end.",
                       std::nullopt, {412}, 204)});
 
   // --- Groups ---
   router.Add({Method::kGet, "/scim/v2/Groups", Auth::kScimKey, "",
-              [&scim, base, error](RequestContext& ctx) {
-                auto request = ScimListRequestOf(ctx.request);
-                if (!request) return error(request.error());
-                auto page = scim.ListGroups(ctx.Caller(), *request);
-                if (!page) return error(page.error());
-                const bool with_members = request->with_members;
-                return ScimJson(200, ScimListResponse(*page, *request, [&](const ScimGroupRecord& r) {
-                                  return ScimGroupJson(base, r, with_members);
-                                }));
+              [&scim, base](RequestContext& ctx) {
+                return ScimListAnswer(
+                    ctx, [&](const identity::ScimListRequest& r) { return scim.ListGroups(ctx.Caller(), r); },
+                    [&](const ScimGroupRecord& r, const identity::ScimListRequest& request) {
+                      return ScimGroupJson(base, r, request.with_members);
+                    });
               },
               WithScimListQuery(
                   ScimDoc("SCIM: the tenant's groups, filtered and paged.", ScimListSchema(ScimGroupSchema()), {}))});
   router.Add({Method::kPost, "/scim/v2/Groups", Auth::kScimKey, "",
-              [&scim, base, error](RequestContext& ctx) {
-                auto body = ParseJsonBody(ctx.request);
-                if (!body) return error(body.error());
-                auto created = scim.CreateGroup(ctx.Caller(), *body);
-                if (!created) return error(created.error());
-                return ScimJson(201, ScimGroupJson(base, *created), created->version)
-                    .WithHeader("Location", base + "/Groups/" + created->id);
+              [&scim, group_json](RequestContext& ctx) {
+                return WithScimJson(ctx, [&](const json::value& body) {
+                  return ScimAnswer(scim.CreateGroup(ctx.Caller(), body), group_json, 201);
+                });
               },
               WithScimBody(
                   ScimDoc("SCIM: create a group (a tenant group) with its members.", ScimGroupSchema(), {409}, 201))});
   router.Add({Method::kGet, "/scim/v2/Groups/{id}", Auth::kScimKey, "",
-              [&scim, base, error](RequestContext& ctx) {
-                auto group = scim.GetGroup(ctx.Caller(), ctx.PathParam("id"));
-                if (!group) return error(group.error());
-                return ScimJson(200, ScimGroupJson(base, *group), group->version);
+              [&scim, group_json](RequestContext& ctx) {
+                return ScimAnswer(scim.GetGroup(ctx.Caller(), ctx.PathParam("id")), group_json);
               },
               ScimDoc("SCIM: a group with its members.", ScimGroupSchema(), {})});
   router.Add({Method::kPut, "/scim/v2/Groups/{id}", Auth::kScimKey, "",
-              [&scim, base, error](RequestContext& ctx) {
-                auto body = ParseJsonBody(ctx.request);
-                if (!body) return error(body.error());
-                auto group = scim.ReplaceGroup(ctx.Caller(), ctx.PathParam("id"), *body, ScimIfMatch(ctx.request));
-                if (!group) return error(group.error());
-                return ScimJson(200, ScimGroupJson(base, *group), group->version);
+              [&scim, group_json](RequestContext& ctx) {
+                return WithScimJson(ctx, [&](const json::value& body) {
+                  return ScimAnswer(
+                      scim.ReplaceGroup(ctx.Caller(), ctx.PathParam("id"), body, ScimIfMatch(ctx.request)), group_json);
+                });
               },
               WithScimBody(ScimDoc("SCIM: replace a group's name and member set.", ScimGroupSchema(), {409, 412}))});
   router.Add({Method::kPatch, "/scim/v2/Groups/{id}", Auth::kScimKey, "",
-              [&scim, base, error](RequestContext& ctx) {
-                auto body = ParseJsonBody(ctx.request);
-                if (!body) return error(body.error());
-                auto group = scim.PatchGroup(ctx.Caller(), ctx.PathParam("id"), *body, ScimIfMatch(ctx.request));
-                if (!group) return error(group.error());
-                return ScimJson(200, ScimGroupJson(base, *group), group->version);
+              [&scim, group_json](RequestContext& ctx) {
+                return WithScimJson(ctx, [&](const json::value& body) {
+                  return ScimAnswer(scim.PatchGroup(ctx.Caller(), ctx.PathParam("id"), body, ScimIfMatch(ctx.request)),
+                                    group_json);
+                });
               },
               WithScimBody(ScimDoc("SCIM: rename a group or add and remove members (Okta's group push, Entra ID's "
                                    "Add/Remove).",
                                    ScimGroupSchema(), {409, 412}))});
   router.Add({Method::kDelete, "/scim/v2/Groups/{id}", Auth::kScimKey, "",
-              [&scim, error](RequestContext& ctx) {
-                auto deleted = scim.DeleteGroup(ctx.Caller(), ctx.PathParam("id"), ScimIfMatch(ctx.request));
-                if (!deleted) return error(deleted.error());
-                HttpResponse r;
-                r.status = 204;
-                return r;
+              [&scim](RequestContext& ctx) {
+                return ScimDeleted(scim.DeleteGroup(ctx.Caller(), ctx.PathParam("id"), ScimIfMatch(ctx.request)));
               },
               ScimDoc("SCIM: delete a group; what was granted to it goes with it.", std::nullopt, {412}, 204)});
 }
