@@ -75,11 +75,12 @@ std::vector<merkle::Hash> Proof(const std::vector<merkle::Hash>& leaves, const s
   return out;
 }
 
-std::string Origin(const Ledger& l) { return std::string(kOriginPrefix) + "/ledger/" + l.tenant; }
+std::string LogOrigin(const Ledger& l) { return std::string(kOriginPrefix) + "/ledger/" + l.tenant; }
 
 std::string SignedCheckpoint(const Ledger& l, uint64_t size, const integrity::SigningKey& key) {
   const auto leaves = l.Leaves();
-  return integrity::note::Sign(integrity::CheckpointBody({Origin(l), size, Mth(leaves, 0, size), {}}), Origin(l), key);
+  return integrity::note::Sign(integrity::CheckpointBody({LogOrigin(l), size, Mth(leaves, 0, size), {}}), LogOrigin(l),
+                               key);
 }
 
 // The receipt of record `seq` against the tree of `size` records, with a
@@ -94,7 +95,7 @@ Receipt MakeReceipt(const Ledger& l, int64_t seq, uint64_t size, const integrity
   r.tree_size = size;
   r.inclusion_proof = Proof(leaves, merkle::InclusionRanges(r.leaf_index, size));
   r.checkpoint = SignedCheckpoint(l, size, key);
-  r.verifier_key = integrity::note::Encode(integrity::note::VerifierKeyOf(Origin(l), key.raw_public_key()));
+  r.verifier_key = integrity::note::Encode(integrity::note::VerifierKeyOf(LogOrigin(l), key.raw_public_key()));
   if (from) r.consistency = Receipt::Consistency{*from, Proof(leaves, merkle::ConsistencyRanges(*from, size))};
   return r;
 }
@@ -113,7 +114,7 @@ Ledger SevenDecisions() {
 }
 
 std::vector<integrity::note::VerifierKey> KeysOf(const Ledger& l, const integrity::SigningKey& key) {
-  return {integrity::note::VerifierKeyOf(Origin(l), key.raw_public_key())};
+  return {integrity::note::VerifierKeyOf(LogOrigin(l), key.raw_public_key())};
 }
 
 TEST(Receipt, AReceiptVerifiesAndSaysWhatItEstablished) {
@@ -126,7 +127,7 @@ TEST(Receipt, AReceiptVerifiesAndSaysWhatItEstablished) {
   EXPECT_EQ(c.sequence, 5);
   EXPECT_EQ(c.leaf_index, 4u);
   EXPECT_EQ(c.tree_size, 7u);
-  EXPECT_EQ(c.origin, Origin(l));
+  EXPECT_EQ(c.origin, LogOrigin(l));
   EXPECT_EQ(c.older_size, 3u);
   EXPECT_FALSE(c.key_from_receipt);
   // Through its JSON, and with no key (the receipt's own).
@@ -142,7 +143,7 @@ TEST(Receipt, AReceiptVerifiesAndSaysWhatItEstablished) {
   EXPECT_TRUE(VerifyReceipt(MakeReceipt(l, 2, 7, key, 7), keys, SignedCheckpoint(l, 7, key)).ok);
   EXPECT_TRUE(VerifyReceipt(MakeReceipt(l, 2, 7, key), keys, SignedCheckpoint(l, 7, key)).ok);  // from == to
   const std::string empty =
-      integrity::note::Sign(integrity::CheckpointBody({Origin(l), 0, merkle::EmptyRoot(), {}}), Origin(l), key);
+      integrity::note::Sign(integrity::CheckpointBody({LogOrigin(l), 0, merkle::EmptyRoot(), {}}), LogOrigin(l), key);
   EXPECT_TRUE(VerifyReceipt(MakeReceipt(l, 2, 7, key), keys, empty).ok);  // from == 0
 }
 
@@ -207,7 +208,7 @@ TEST(Receipt, EachFailureSaysWhatFailed) {
   EXPECT_NE(VerifyReceipt(good, std::vector{integrity::note::VerifierKeyOf("elsewhere", other.raw_public_key())})
                 .problem.find("no key given is named"),
             std::string::npos);
-  EXPECT_NE(VerifyReceipt(good, std::vector{integrity::note::VerifierKeyOf(Origin(l), other.raw_public_key())})
+  EXPECT_NE(VerifyReceipt(good, std::vector{integrity::note::VerifierKeyOf(LogOrigin(l), other.raw_public_key())})
                 .problem.find("not by the key given"),
             std::string::npos);
   // Another tenant's log.
@@ -252,7 +253,7 @@ TEST(Receipt, TheTestVectorsAreWhatThisCodeMakesAndSays) {
   const auto key = VectorKey("credence receipt test vectors");
   const Ledger l = SevenDecisions();
   std::map<std::string, std::string> files;
-  files["key.txt"] = integrity::note::Encode(integrity::note::VerifierKeyOf(Origin(l), key.raw_public_key())) + "\n";
+  files["key.txt"] = integrity::note::Encode(integrity::note::VerifierKeyOf(LogOrigin(l), key.raw_public_key())) + "\n";
   files["older-checkpoint.txt"] = SignedCheckpoint(l, 3, key);
   const Receipt good = MakeReceipt(l, 5, 7, key, 3);
   files["receipt.json"] = ReceiptJson(good) + "\n";

@@ -340,9 +340,24 @@ class Replayer {
     source_of_id_.clear();
     policies_.clear();
     decided_.clear();
+    last_decided_.clear();
   }
 
   uint32_t ContextOf(const ReplayRecord& r) {
+    // Consecutive records mostly share their context: compare with the
+    // last one before building a key.
+    if (last_context_ && r.action == last_context_record_.action && r.channel == last_context_record_.channel &&
+        r.app_id == last_context_record_.app_id && r.context_tail == last_context_record_.context_tail)
+      return *last_context_;
+    last_context_record_.action = r.action;
+    last_context_record_.channel = r.channel;
+    last_context_record_.app_id = r.app_id;
+    last_context_record_.context_tail = r.context_tail;
+    last_context_ = ContextOfKey(r);
+    return *last_context_;
+  }
+
+  uint32_t ContextOfKey(const ReplayRecord& r) {
     bool external_model = false;
     std::optional<std::string> language;
     ReadContextTail(r.context_tail, external_model, language);
@@ -424,7 +439,14 @@ class Replayer {
     key.before = TimeFactsAt(known.recorded.state, policies.before, at);
     key.after = policies.same ? key.before
                               : TimeFactsAt(known.proposed_state.value_or(known.recorded.state), policies.after, at);
-    if (auto it = decided_.find(key); it != decided_.end()) return it->second;
+    // The same source in the same context was mostly decided with the same
+    // facts by the record before: checked before hashing.
+    LastDecided& last = LastDecidedOf(source_index);
+    if (last.pair != nullptr && last.key == key) return *last.pair;
+    if (auto it = decided_.find(key); it != decided_.end()) {
+      last = {key, &it->second};
+      return it->second;
+    }
     SourceState state = known.recorded.state;
     state.days_until_expiry = key.days_until_expiry;
     const Context& context = contexts_[context_index].context;
@@ -439,7 +461,20 @@ class Replayer {
       }
       d.after = OutcomeOf(trust::Decide(state, policies.after, policies.after_source, context, key.after));
     }
-    return decided_.emplace(key, d).first->second;
+    const DecidedPair& stored = decided_.emplace(key, d).first->second;
+    last = {key, &stored};
+    return stored;
+  }
+
+  // Unordered_map values keep their address until erased (Forget clears
+  // both).
+  struct LastDecided {
+    DecisionKey key;
+    const DecidedPair* pair = nullptr;
+  };
+  LastDecided& LastDecidedOf(uint32_t source_index) {
+    if (last_decided_.size() <= source_index) last_decided_.resize(source_index + 1);
+    return last_decided_[source_index];
   }
 
   static void Count(ReasonSet set, BitCounts& counts) {
@@ -487,10 +522,13 @@ class Replayer {
   std::unordered_map<int64_t, uint32_t> source_of_id_;
   std::unordered_map<std::string, std::optional<std::string>> hubs_;  // entry id -> hub id
   std::vector<KnownContext> contexts_;
+  std::optional<uint32_t> last_context_;
+  ReplayRecord last_context_record_;  // what last_context_ was found for
   std::unordered_map<std::string, uint32_t> context_of_key_;
   std::map<std::pair<std::string, std::string>, size_t> group_of_key_;
   std::unordered_map<uint64_t, PolicyPair> policies_;
   std::unordered_map<DecisionKey, DecidedPair, DecisionKeyHash> decided_;
+  std::vector<LastDecided> last_decided_;  // by source index
   BitCounts appearing_sources_{}, appearing_decisions_{}, vanishing_sources_{}, vanishing_decisions_{};
 };
 
