@@ -82,8 +82,10 @@ constexpr TenantQuery kReplayPage{
     " WHERE tenant_id = $1 AND seq > $2 AND seq < $3 AND evaluated_at >= $4 AND evaluated_at < $5"
     " AND (CAST($6 AS TEXT) = '' OR app_id = $6) ORDER BY seq LIMIT $7"};
 
-constexpr TenantQuery kSeqBounds{"trust.ledger_seq_bounds",
-                                 "SELECT MIN(seq), MAX(seq) FROM trust_decisions WHERE tenant_id = $1"};
+// Apart: SQLite answers MIN or MAX alone from the index's end, both
+// together by scanning the tenant's whole index.
+constexpr TenantQuery kFirstSeq{"trust.ledger_first_seq", "SELECT MIN(seq) FROM trust_decisions WHERE tenant_id = $1"};
+constexpr TenantQuery kLastSeq{"trust.ledger_last_seq", "SELECT MAX(seq) FROM trust_decisions WHERE tenant_id = $1"};
 
 constexpr TenantQuery kTimeAtSeq{
     "trust.ledger_time_at_seq",
@@ -673,10 +675,10 @@ std::vector<ReplayRecord> ReadReplayPage(storage::TenantSession& tenant, TimeMs 
 }
 
 int64_t FirstSeqAtOrAfter(storage::TenantSession& tenant, TimeMs t) {
-  const auto bounds = tenant.Run(kSeqBounds);
-  if (bounds.empty() || !bounds.front().OptInt(0)) return 1;
-  int64_t lo = *bounds.front().OptInt(0);  // the answer is in [lo, hi]
-  int64_t hi = *bounds.front().OptInt(1) + 1;
+  const auto first = tenant.Run(kFirstSeq);
+  if (first.empty() || !first.front().OptInt(0)) return 1;
+  int64_t lo = *first.front().OptInt(0);  // the answer is in [lo, hi]
+  int64_t hi = tenant.Run(kLastSeq).front().Int(0) + 1;
   while (lo < hi) {
     const int64_t mid = lo + (hi - lo) / 2;
     // Sequences may have gaps (archived records are deleted): the first

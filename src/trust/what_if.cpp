@@ -286,7 +286,8 @@ class Replayer {
     Decision before = Decision::kAllow, after = Decision::kAllow;
     bool drifted = false;
     ReasonSet gained_any = 0, lost_any = 0;
-    std::vector<std::pair<uint32_t, DecidedPair>> changed_sources;
+    std::vector<std::pair<uint32_t, DecidedPair>>& changed_sources = changed_sources_;
+    changed_sources.clear();
     for (int64_t id : r.evidence_ids) {
       const auto found = source_of_id_.find(id);
       if (found == source_of_id_.end()) {
@@ -437,8 +438,9 @@ class Replayer {
     key.context = context_index;
     key.days_until_expiry = DaysUntilExpiryAt(known.recorded.state, at);
     key.before = TimeFactsAt(known.recorded.state, policies.before, at);
-    key.after = policies.same ? key.before
-                              : TimeFactsAt(known.proposed_state.value_or(known.recorded.state), policies.after, at);
+    // A pointer, not value_or: that copies the whole state, per source.
+    const SourceState& after_state = known.proposed_state ? *known.proposed_state : known.recorded.state;
+    key.after = policies.same ? key.before : TimeFactsAt(after_state, policies.after, at);
     // The same source in the same context was mostly decided with the same
     // facts by the record before: checked before hashing.
     LastDecided& last = LastDecidedOf(source_index);
@@ -528,7 +530,8 @@ class Replayer {
   std::map<std::pair<std::string, std::string>, size_t> group_of_key_;
   std::unordered_map<uint64_t, PolicyPair> policies_;
   std::unordered_map<DecisionKey, DecidedPair, DecisionKeyHash> decided_;
-  std::vector<LastDecided> last_decided_;  // by source index
+  std::vector<LastDecided> last_decided_;                          // by source index
+  std::vector<std::pair<uint32_t, DecidedPair>> changed_sources_;  // the record's, reused
   BitCounts appearing_sources_{}, appearing_decisions_{}, vanishing_sources_{}, vanishing_decisions_{};
 };
 
