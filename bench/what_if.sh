@@ -8,7 +8,7 @@
 # source, an app policy that blocks them by sensitivity. Prints decisions
 # replayed, seconds, decisions per second.
 #
-#   SECS=300 ENTRIES=10 RUNS=3 bench/what_if.sh     # ~1 million decisions
+#   SECS=420 ENTRIES=10 RUNS=3 bench/what_if.sh     # ~640,000 decisions on two shared cores
 #
 set -euo pipefail
 [[ -n ${TRACE:-} ]] && set -x
