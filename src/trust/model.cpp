@@ -14,6 +14,12 @@ std::string_view DecisionName(Decision d) {
   return "block";
 }
 
+Decision DecisionFromName(std::string_view name) {
+  if (name == "block") return Decision::kBlock;
+  if (name == "warn") return Decision::kWarn;
+  return Decision::kAllow;
+}
+
 std::string_view DimensionName(Dimension d) {
   switch (d) {
     case Dimension::kFreshness:

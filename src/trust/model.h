@@ -16,6 +16,9 @@ namespace credence::trust {
 
 enum class Decision { kAllow, kWarn, kBlock };  // ascending severity
 std::string_view DecisionName(Decision d);
+// The inverse of DecisionName; anything else reads as allow (names are
+// only read back from what DecisionName wrote).
+Decision DecisionFromName(std::string_view name);
 
 enum class Dimension { kFreshness, kOwnership, kProvenance, kPolicy, kSensitivity, kContext };
 std::string_view DimensionName(Dimension d);

@@ -51,12 +51,6 @@ std::optional<TimeMs> Time(const json::object& o, std::string_view key) {
   return ParseTimestamp(text);
 }
 
-Decision DecisionOf(std::string_view name) {
-  if (name == "block") return Decision::kBlock;
-  if (name == "warn") return Decision::kWarn;
-  return Decision::kAllow;
-}
-
 }  // namespace
 
 ReasonSet ReasonBit(std::string_view code) {
@@ -87,7 +81,7 @@ std::optional<RecordedSource> ParseRecordedSource(std::string_view evidence_body
   RecordedSource out;
   SourceState& s = out.state;
   s.source_id = std::string(Str(result, "sourceId"));
-  out.decision = DecisionOf(Str(result, "decision"));
+  out.decision = DecisionFromName(Str(result, "decision"));
   if (const json::value* reasons = result.if_contains("reasons"); reasons != nullptr && reasons->is_array()) {
     for (const json::value& r : reasons->get_array()) {
       if (!r.is_object()) continue;

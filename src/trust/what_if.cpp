@@ -217,12 +217,6 @@ void ReadContextTail(std::string_view tail, bool& external_model, std::optional<
   }
 }
 
-Decision DecisionOfName(std::string_view name) {
-  if (name == "block") return Decision::kBlock;
-  if (name == "warn") return Decision::kWarn;
-  return Decision::kAllow;
-}
-
 std::vector<std::string> CodesOf(ReasonSet set) {
   std::vector<std::string> out;
   for (; set != 0; set &= set - 1) out.emplace_back(RuleOfBit(std::countr_zero(set)).code);
@@ -502,7 +496,7 @@ class Replayer {
     e.evaluated_at = r.evaluated_at;
     e.app_id = r.app_id;
     e.channel = context.context.channel;
-    e.recorded = DecisionOfName(r.overall);
+    e.recorded = DecisionFromName(r.overall);
     e.before = before;
     e.after = after;
     for (const auto& [index, d] : changed) {

@@ -235,8 +235,6 @@ json::array ShiftsJson(const std::vector<trust::ReasonShift>& shifts) {
   return out;
 }
 
-json::value Opt(const std::optional<std::string>& s) { return s ? json::value(*s) : json::value(nullptr); }
-
 json::array CodesJson(const std::vector<std::string>& codes) {
   json::array out;
   for (const auto& c : codes) out.emplace_back(c);
@@ -247,8 +245,8 @@ json::object ResultJson(const trust::WhatIfResult& r) {
   auto name = [](trust::Decision d) { return trust::DecisionName(d); };
   json::array groups;
   for (const auto& g : r.groups)
-    groups.push_back(json::object{{"appId", Opt(g.app_id)},
-                                  {"appName", Opt(g.app_name)},
+    groups.push_back(json::object{{"appId", OptJson(g.app_id)},
+                                  {"appName", OptJson(g.app_name)},
                                   {"channel", g.channel},
                                   {"replayed", g.replayed},
                                   {"changed", g.changed},
@@ -265,7 +263,7 @@ json::object ResultJson(const trust::WhatIfResult& r) {
                                      {"reasonsRemoved", CodesJson(s.reasons_removed)}});
     examples.push_back(json::object{{"decisionId", e.decision_id},
                                     {"evaluatedAt", FormatTimestamp(e.evaluated_at)},
-                                    {"appId", Opt(e.app_id)},
+                                    {"appId", OptJson(e.app_id)},
                                     {"channel", e.channel},
                                     {"recorded", name(e.recorded)},
                                     {"before", name(e.before)},
