@@ -24,9 +24,9 @@
 #include "storage/database.h"
 #include "storage/migrations.h"
 #include "storage/postgres/postgres_database.h"
-#include "storage/sqlite/sqlite_database.h"
 #include "storage/query.h"
 #include "storage/session.h"
+#include "storage/sqlite/sqlite_database.h"
 #include "support/pg_test_database.h"
 
 namespace credence::storage {
@@ -64,8 +64,8 @@ constexpr TenantQuery kListItems{"test.list_items", "SELECT id, n, note FROM ite
 // $3 is bound before $2, and $2 is used twice.
 constexpr TenantQuery kInsertShuffled{"test.insert_shuffled",
                                       "INSERT INTO items (tenant_id, n, id, note) VALUES ($1, $3, $2, $2)"};
-constexpr TenantQuery kFindInRange{
-    "test.find_in_range", "SELECT id FROM items WHERE tenant_id = $1 AND n <= $3 AND n >= $2 ORDER BY id"};
+constexpr TenantQuery kFindInRange{"test.find_in_range",
+                                   "SELECT id FROM items WHERE tenant_id = $1 AND n <= $3 AND n >= $2 ORDER BY id"};
 constexpr TenantQuery kAddToN{"test.add_to_n", "UPDATE items SET n = n + $2 WHERE tenant_id = $1 AND n >= $3"};
 constexpr TenantQuery kDeleteItems{"test.delete_items", "DELETE FROM items WHERE tenant_id = $1"};
 
@@ -138,8 +138,8 @@ class StorageTest : public ::testing::TestWithParam<std::string> {
 
 TEST(StorageErrorKinds, SqliteFullAndEveryIoErrorHaveTheirKinds) {
   EXPECT_EQ(SqliteErrorKind(SQLITE_FULL), Kind::kStorageFull);
-  for (int code : {SQLITE_IOERR, SQLITE_IOERR_WRITE, SQLITE_IOERR_FSYNC, SQLITE_IOERR_SHORT_READ,
-                   SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_SHMSIZE})
+  for (int code : {SQLITE_IOERR, SQLITE_IOERR_WRITE, SQLITE_IOERR_FSYNC, SQLITE_IOERR_SHORT_READ, SQLITE_IOERR_TRUNCATE,
+                   SQLITE_IOERR_SHMSIZE})
     EXPECT_EQ(SqliteErrorKind(code), Kind::kIoError) << code;
   EXPECT_EQ(SqliteErrorKind(SQLITE_BUSY), Kind::kBusy);
   EXPECT_EQ(SqliteErrorKind(SQLITE_BUSY_SNAPSHOT), Kind::kBusy);
@@ -321,6 +321,37 @@ TEST_P(StorageTest, ParametersMayBeReusedAndReferencedOutOfOrder) {
   EXPECT_EQ(rows[1].Text(0), "r");
 }
 
+// A what-if replay streams its pages through a named statement with
+// parameters: the same rows as Run, and the statement
+// reusable at once (it is reset after each walk).
+TEST_P(StorageTest, SqliteStreamsANamedStatementWithParametersAsRunReadsIt) {
+  Database& db = OpenWithSchema();
+  Session session(db);
+  TenantSession tenant(session, "a");
+  for (auto [id, n] : {std::pair{"p", 10}, {"q", 20}, {"r", 30}, {"s", 40}}) tenant.Run(kInsertShuffled, {id, n});
+  const Param params[] = {std::string_view("a"), 15, 30};
+  if (postgres()) {
+    EXPECT_THROW(ForEachSqliteRow(session.connection(), kFindInRange.name, kFindInRange.postgres, params,
+                                  [](std::span<const SqliteValue>) {}),
+                 std::invalid_argument);
+    return;
+  }
+  for (int walk = 0; walk < 2; ++walk) {
+    std::vector<std::string> ids;
+    ForEachSqliteRow(session.connection(), kFindInRange.name, kFindInRange.sqlite, params,
+                     [&](std::span<const SqliteValue> row) {
+                       ASSERT_EQ(row[0].type, SqliteValue::Type::kText);
+                       ids.emplace_back(row[0].bytes);
+                     });
+    EXPECT_EQ(ids, (std::vector<std::string>{"q", "r"})) << "walk " << walk;
+  }
+  const Param too_few[] = {std::string_view("a")};
+  EXPECT_THROW(ForEachSqliteRow(session.connection(), kFindInRange.name, kFindInRange.sqlite, too_few,
+                                [](std::span<const SqliteValue>) {}),
+               StorageError);
+  EXPECT_EQ(tenant.Run(kFindInRange, {15, 30}).size(), 2u) << "the cached statement still runs";
+}
+
 TEST_P(StorageTest, RowsAccessors) {
   Database& db = OpenWithSchema();
   Session session(db);
@@ -384,8 +415,7 @@ TEST_P(StorageTest, UniqueViolation) {
   EXPECT_EQ(ErrorKindOf([&] { session.Run(kInsertTenant, {"a"}); }), Kind::kUniqueViolation);
   TenantSession tenant(session, "a");
   tenant.Run(kInsertItem, {"dup", 1, 0.0, false, nullptr});
-  EXPECT_EQ(ErrorKindOf([&] { tenant.Run(kInsertItem, {"dup", 2, 0.0, false, nullptr}); }),
-            Kind::kUniqueViolation);
+  EXPECT_EQ(ErrorKindOf([&] { tenant.Run(kInsertItem, {"dup", 2, 0.0, false, nullptr}); }), Kind::kUniqueViolation);
   // The connection is still usable after the error.
   EXPECT_EQ(CountTenants(db), 2);
   EXPECT_EQ(tenant.Run(kGetItem, {"dup"}).front().Int(1), 1);
@@ -394,7 +424,9 @@ TEST_P(StorageTest, UniqueViolation) {
 TEST_P(StorageTest, ForeignKeyViolation) {
   Database& db = OpenWithSchema();
   Session session(db);
-  EXPECT_EQ(ErrorKindOf([&] { TenantSession(session, "ghost").Run(kInsertItem, {"x", 1, 0.0, false, nullptr}); }),
+  EXPECT_EQ(ErrorKindOf([&] {
+              TenantSession(session, "ghost").Run(kInsertItem, {"x", 1, 0.0, false, nullptr});
+            }),
             Kind::kForeignKeyViolation);
   EXPECT_TRUE(TenantSession(session, "ghost").Run(kListItems).empty());
 }
@@ -579,8 +611,8 @@ TEST_P(StorageTest, MigrationsApplyInOrderOnce) {
       {5, "note_author", kNotesColumn, ""},
   };
   EXPECT_EQ(ApplyMigrations(db, migrations), 3);
-  EXPECT_EQ(Recorded(db), (std::vector<std::pair<int64_t, std::string>>{
-                              {1, "notes"}, {2, "first_note"}, {5, "note_author"}}));
+  EXPECT_EQ(Recorded(db),
+            (std::vector<std::pair<int64_t, std::string>>{{1, "notes"}, {2, "first_note"}, {5, "note_author"}}));
   {
     Session session(db);
     Rows notes = session.Run(kNoteBodies);

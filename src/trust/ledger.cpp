@@ -17,6 +17,7 @@
 #include "core/json_text.h"
 #include "integrity/archive_boundary.h"
 #include "storage/session.h"
+#include "storage/sqlite/sqlite_database.h"
 
 namespace credence::trust {
 namespace {
@@ -47,14 +48,15 @@ constexpr TenantQuery kInsertDecision{
     "trust.ledger_insert_decision",
     "INSERT INTO trust_decisions (tenant_id, id, seq, evaluated_at, endpoint, actor_kind, actor_label, actor_type,"
     " action, channel, header, user_id, key_id, app_id, overall, total, allowed, warned, blocked, escalated, evidence,"
-    " prev_hash, hash, hash_format) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,"
-    " $17, $18, $19, $20, $21, $22, $23, $24)"};
+    " prev_hash, hash, hash_format, external_model, language) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,"
+    " $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)"};
 
 // Every column a reader uses (reports, app stats, the decision's answer),
 // so Verify can hold each against the hashed content.
 #define CREDENCE_LEDGER_COLUMNS                                                                                   \
   "id, seq, header, evidence, prev_hash, hash, overall, total, allowed, warned, blocked, escalated, hash_format," \
-  " evaluated_at, endpoint, actor_kind, actor_label, actor_type, action, channel, user_id, key_id, app_id"
+  " evaluated_at, endpoint, actor_kind, actor_label, actor_type, action, channel, user_id, key_id, app_id,"       \
+  " external_model, language"
 
 constexpr int64_t kHashFormat = kNewestHashFormat;  // what appends write (ledger.h)
 
@@ -73,14 +75,27 @@ constexpr TenantQuery kDecisionRange{"trust.ledger_decision_range",
                                      " FROM trust_decisions WHERE tenant_id = $1 AND seq >= $2"
                                      " AND ($3 = 0 OR seq <= $3) ORDER BY seq LIMIT $4"};
 
-// externalModel and language have no column: the header's context from
-// "externalModel" on holds both (ledger.h ReplayRecord). Found here, not
-// with SQL's instr(), which compares byte by byte: it took 80% of a read.
+// Only columns of trust_decisions_replay (migration 510), so SQLite reads
+// the index alone: no row lookup, no header.
 constexpr TenantQuery kReplayPage{
     "trust.ledger_replay_page",
-    "SELECT id, seq, evaluated_at, action, channel, overall, app_id, header, evidence FROM trust_decisions"
-    " WHERE tenant_id = $1 AND seq > $2 AND seq < $3 AND evaluated_at >= $4 AND evaluated_at < $5"
-    " AND (CAST($6 AS TEXT) = '' OR app_id = $6) ORDER BY seq LIMIT $7"};
+    "SELECT seq, evaluated_at, action, channel, overall, app_id, external_model, language, evidence"
+    " FROM trust_decisions WHERE tenant_id = $1 AND seq > $2 AND seq < $3 AND evaluated_at >= $4"
+    " AND evaluated_at < $5 AND (CAST($6 AS TEXT) = '' OR app_id = $6) ORDER BY seq LIMIT $7"};
+
+// Records written before migration 510 have no external_model column: their
+// header has it.
+constexpr TenantQuery kHeadersBySeq{
+    "trust.ledger_headers_by_seq",
+    "SELECT seq, header FROM trust_decisions WHERE tenant_id = $1 AND seq IN (SELECT value FROM json_each($2))",
+    "SELECT seq, header FROM trust_decisions WHERE tenant_id = $1 AND seq IN"
+    " (SELECT CAST(json_array_elements_text(CAST($2 AS JSON)) AS BIGINT))"};
+
+constexpr TenantQuery kIdsBySeq{
+    "trust.ledger_ids_by_seq",
+    "SELECT seq, id FROM trust_decisions WHERE tenant_id = $1 AND seq IN (SELECT value FROM json_each($2))",
+    "SELECT seq, id FROM trust_decisions WHERE tenant_id = $1 AND seq IN"
+    " (SELECT CAST(json_array_elements_text(CAST($2 AS JSON)) AS BIGINT))"};
 
 // Apart: SQLite answers MIN or MAX alone from the index's end, both
 // together by scanning the tenant's whole index.
@@ -248,11 +263,15 @@ const char* ColumnDisagreeing(const storage::Row& r, const LedgerRecord& h) {
   if (!opt(20, h.user_id)) return "user_id";
   if (!opt(21, h.key_id)) return "key_id";
   if (!opt(22, h.app_id)) return "app_id";
+  // NULL: written before the columns existed; readers take the header's.
+  if (!r.IsNull(23) && (r.Int(23) != (h.external_model ? 1 : 0) || !opt(24, h.language))) return "context";
+  if (r.IsNull(23) && !r.IsNull(24)) return "context";
   return nullptr;
 }
 
-std::vector<int64_t> ParseIds(std::string_view text) {
-  std::vector<int64_t> out;
+// Into `out`, which keeps its capacity (a replay reuses its pages).
+void ParseIdsInto(std::string_view text, std::vector<int64_t>& out) {
+  out.clear();
   int64_t v = 0;
   bool any = false;
   for (char c : text) {
@@ -266,6 +285,11 @@ std::vector<int64_t> ParseIds(std::string_view text) {
     }
   }
   if (any) out.push_back(v);
+}
+
+std::vector<int64_t> ParseIds(std::string_view text) {
+  std::vector<int64_t> out;
+  ParseIdsInto(text, out);
   return out;
 }
 
@@ -307,7 +331,15 @@ LedgerRecord RecordFromHeader(const std::string& header) {
   r.actor_type = str("actorType");
   r.action = str("action");
   r.channel = str("channel");
-  if (const auto* c = o.if_contains("context")) r.context_json = json::serialize(*c);
+  if (const auto* c = o.if_contains("context")) {
+    r.context_json = json::serialize(*c);
+    if (c->is_object()) {
+      const auto* external = c->as_object().if_contains("externalModel");
+      r.external_model = external && external->is_bool() && external->as_bool();
+      if (const auto* language = c->as_object().if_contains("language"); language && language->is_string())
+        r.language = std::string(language->as_string());
+    }
+  }
   if (const auto* a = o.if_contains("app")) r.app_json = json::serialize(*a);
   r.user_id = opt("userId");
   r.key_id = opt("keyId");
@@ -459,25 +491,27 @@ PreparedAppend PrepareAppend(storage::TenantSession& tx, const LedgerRecord& rec
   return PreparedAppend{&record, seq, std::move(header), std::move(refs), std::move(prev), std::move(hash)};
 }
 
-// The 23 values of a decision row after its tenant, in kInsertDecision's order.
+// The 25 values of a decision row after its tenant, in kInsertDecision's order.
 void AddRowParams(std::vector<storage::Param>& params, const PreparedAppend& p) {
   const LedgerRecord& r = *p.record;
   const auto& c = r.counts;
-  for (storage::Param v : {storage::Param(r.decision_id), storage::Param(p.seq),        storage::Param(r.evaluated_at),
-                           storage::Param(r.endpoint),    storage::Param(r.actor_kind), storage::Param(r.actor_label),
-                           storage::Param(r.actor_type),  storage::Param(r.action),     storage::Param(r.channel),
-                           storage::Param(p.header),      storage::Param(r.user_id),    storage::Param(r.key_id),
-                           storage::Param(r.app_id),      storage::Param(r.overall),    storage::Param(c.total),
-                           storage::Param(c.allowed),     storage::Param(c.warned),     storage::Param(c.blocked),
-                           storage::Param(c.escalated),   storage::Param(p.refs),       storage::Param(p.prev),
-                           storage::Param(p.hash),        storage::Param(kHashFormat)})
+  for (storage::Param v :
+       {storage::Param(r.decision_id), storage::Param(p.seq),        storage::Param(r.evaluated_at),
+        storage::Param(r.endpoint),    storage::Param(r.actor_kind), storage::Param(r.actor_label),
+        storage::Param(r.actor_type),  storage::Param(r.action),     storage::Param(r.channel),
+        storage::Param(p.header),      storage::Param(r.user_id),    storage::Param(r.key_id),
+        storage::Param(r.app_id),      storage::Param(r.overall),    storage::Param(c.total),
+        storage::Param(c.allowed),     storage::Param(c.warned),     storage::Param(c.blocked),
+        storage::Param(c.escalated),   storage::Param(p.refs),       storage::Param(p.prev),
+        storage::Param(p.hash),        storage::Param(kHashFormat),  storage::Param(r.external_model),
+        storage::Param(r.language)})
     params.push_back(v);
 }
 
-constexpr size_t kRowParams = 23;
+constexpr size_t kRowParams = 25;
 constexpr size_t kMaxRowsPerInsert = 64;
 
-// INSERT INTO trust_decisions ... VALUES ($1, $2..$24), ($1, $25..$47), ...:
+// INSERT INTO trust_decisions ... VALUES ($1, $2..$26), ($1, $27..$51), ...:
 // `rows` decisions of one tenant ($1) in one statement, one round trip to
 // the server instead of one per decision. Built once per row count; the
 // texts live as long as the process (connections cache statements by them).
@@ -488,7 +522,7 @@ std::string_view InsertDecisionsSql(size_t rows) {
       std::string sql =
           "INSERT INTO trust_decisions (tenant_id, id, seq, evaluated_at, endpoint, actor_kind, actor_label,"
           " actor_type, action, channel, header, user_id, key_id, app_id, overall, total, allowed, warned, blocked,"
-          " escalated, evidence, prev_hash, hash, hash_format) VALUES ";
+          " escalated, evidence, prev_hash, hash, hash_format, external_model, language) VALUES ";
       for (size_t row = 0; row < n; ++row) {
         sql += row == 0 ? "($1" : ", ($1";
         for (size_t col = 0; col < kRowParams; ++col) sql += ", $" + std::to_string(2 + row * kRowParams + col);
@@ -541,7 +575,9 @@ AppendOutcome AppendDecision(storage::TenantSession& tx, const LedgerRecord& rec
                            p.refs,
                            p.prev,
                            p.hash,
-                           kHashFormat});
+                           kHashFormat,
+                           record.external_model,
+                           record.language});
   return result;
 }
 
@@ -651,26 +687,87 @@ std::vector<StoredDecision> ReadAppDecisions(storage::TenantSession& tenant, con
   return out;
 }
 
-std::vector<ReplayRecord> ReadReplayPage(storage::TenantSession& tenant, TimeMs from, TimeMs to,
-                                         const std::optional<std::string>& app_id, int64_t after_seq,
-                                         int64_t before_seq, int64_t limit) {
-  std::vector<ReplayRecord> out;
-  out.reserve(static_cast<size_t>(std::max<int64_t>(limit, 0)));
-  for (const auto& r :
-       tenant.Run(kReplayPage, {after_seq, before_seq, from, to, app_id.value_or(std::string()), limit})) {
-    ReplayRecord& d = out.emplace_back();
-    d.decision_id = r.Text(0);
-    d.seq = r.Int(1);
-    d.evaluated_at = r.Int(2);
-    d.action = r.OptText(3).value_or("");
-    d.channel = r.OptText(4).value_or("");
-    d.overall = r.Text(5);
-    d.app_id = r.OptText(6);
-    const std::string_view header = r.TextView(7);
-    if (const size_t at = header.find("\"externalModel\":"); at != std::string_view::npos)
-      d.context_tail = header.substr(at, 100);
-    d.evidence_ids = ParseIds(r.TextView(8));
+void ReadReplayPage(storage::TenantSession& tenant, TimeMs from, TimeMs to, const std::optional<std::string>& app_id,
+                    int64_t after_seq, int64_t before_seq, int64_t limit, std::vector<ReplayRecord>& page) {
+  size_t n = 0;
+  std::unordered_map<int64_t, size_t> legacy;  // seq -> index in page
+  // Assigned over the last page's record: its strings and vector keep their
+  // memory, so a page costs no allocation per record.
+  auto add = [&](int64_t seq, TimeMs at, std::string_view action, std::string_view channel, std::string_view overall,
+                 std::optional<std::string_view> app, std::optional<int64_t> external_model,
+                 std::optional<std::string_view> language, std::string_view evidence) {
+    if (n == page.size()) page.emplace_back();
+    ReplayRecord& d = page[n++];
+    d.seq = seq;
+    d.evaluated_at = at;
+    d.action = action;
+    d.channel = channel;
+    d.overall = overall;
+    if (!app) {
+      d.app_id.reset();
+    } else if (d.app_id) {
+      d.app_id->assign(*app);
+    } else {
+      d.app_id.emplace(*app);
+    }
+    d.external_model = external_model.value_or(0) != 0;
+    if (!external_model) legacy.emplace(seq, n - 1);
+    if (!language) {
+      d.language.reset();
+    } else if (d.language) {
+      d.language->assign(*language);
+    } else {
+      d.language.emplace(*language);
+    }
+    ParseIdsInto(evidence, d.evidence_ids);
+  };
+  const std::string app_filter = app_id.value_or(std::string());
+  if (tenant.session().dialect() == storage::Dialect::kSqlite) {
+    // Streamed: building Rows of a 2,000-record page cost more than
+    // SQLite's own reading (docs/performance.md, "Policy what-if").
+    using Value = storage::SqliteValue;
+    const storage::Param params[] = {std::string_view(tenant.tenant_id()), after_seq, before_seq, from, to,
+                                     std::string_view(app_filter),         limit};
+    auto text = [](const Value& v) -> std::optional<std::string_view> {
+      if (v.type == Value::Type::kNull) return std::nullopt;
+      return v.bytes;
+    };
+    storage::ForEachSqliteRow(
+        tenant.session().connection(), kReplayPage.name, kReplayPage.sqlite, params, [&](std::span<const Value> r) {
+          add(r[0].integer, r[1].integer, r[2].bytes, r[3].bytes, r[4].bytes, text(r[5]),
+              r[6].type == Value::Type::kNull ? std::nullopt : std::optional<int64_t>(r[6].integer), text(r[7]),
+              r[8].bytes);
+        });
+  } else {
+    for (const auto& r : tenant.Run(kReplayPage, {after_seq, before_seq, from, to, app_filter, limit})) {
+      auto text = [&r](int column) -> std::optional<std::string_view> {
+        if (r.IsNull(column)) return std::nullopt;
+        return r.TextView(column);
+      };
+      add(r.Int(0), r.Int(1), r.TextView(2), r.TextView(3), r.TextView(4), text(5), r.OptInt(6), text(7),
+          r.TextView(8));
+    }
   }
+  page.resize(n);
+  if (!legacy.empty()) {
+    json::array seqs;
+    for (const auto& [seq, _] : legacy) seqs.emplace_back(seq);
+    for (const auto& r : tenant.Run(kHeadersBySeq, {json::serialize(seqs)})) {
+      const LedgerRecord header = RecordFromHeader(r.Text(1));
+      ReplayRecord& d = page[legacy.at(r.Int(0))];
+      d.external_model = header.external_model;
+      d.language = header.language;
+    }
+  }
+}
+
+std::unordered_map<int64_t, std::string> ReadDecisionIds(storage::TenantSession& tenant,
+                                                         const std::vector<int64_t>& seqs) {
+  std::unordered_map<int64_t, std::string> out;
+  if (seqs.empty()) return out;
+  json::array list;
+  for (int64_t seq : seqs) list.emplace_back(seq);
+  for (const auto& r : tenant.Run(kIdsBySeq, {json::serialize(list)})) out.emplace(r.Int(0), r.Text(1));
   return out;
 }
 

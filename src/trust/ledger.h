@@ -55,6 +55,11 @@ struct LedgerRecord {
   std::string actor_kind;  // machine | user
   std::string actor_label, actor_type, action, channel;
   std::string context_json = "{}";
+  // The context's externalModel and language again (context_json holds
+  // them too): stored as columns so a what-if replay reads them from an
+  // index, not from the header (what_if.h).
+  bool external_model = false;
+  std::optional<std::string> language;
   std::optional<std::string> user_id, key_id, app_id;
   // The app that made it, as it was then (config.h AppJson), or null.
   std::string app_json = "null";
@@ -168,30 +173,31 @@ std::vector<StoredDecision> ReadAppDecisions(storage::TenantSession& tenant, con
                                              TimeMs to, int64_t after_seq, int64_t limit);
 
 // A record as a replay (what_if.h) reads it: the stored columns the rules'
-// context is rebuilt from and the evidence by row id, without the header's
-// other members or the evidence bodies (read once per replay, not once per
-// record).
+// context is rebuilt from and the evidence by row id, without the header or
+// the evidence bodies (read once per replay, not once per record). SQLite
+// answers it from one covering index (migration 510).
 struct ReplayRecord {
-  std::string decision_id;
   int64_t seq = 0;
   TimeMs evaluated_at = 0;
   std::string action, channel, overall;  // the rules read no more of the actor
   std::optional<std::string> app_id;
-  // The hashed header from its context's "externalModel" member on, at most
-  // 100 characters: externalModel and language, which have no column.
-  std::string context_tail;
+  bool external_model = false;
+  std::optional<std::string> language;
   std::vector<int64_t> evidence_ids;
 };
 // The records of [from, to) (on an app's alone when `app_id` is set) with a
-// sequence in (after_seq, before_seq), oldest first, at most `limit`.
-std::vector<ReplayRecord> ReadReplayPage(storage::TenantSession& tenant, TimeMs from, TimeMs to,
-                                         const std::optional<std::string>& app_id, int64_t after_seq,
-                                         int64_t before_seq, int64_t limit);
+// sequence in (after_seq, before_seq), oldest first, at most `limit`, in
+// `page` (its records are reused: pass the last page back).
+void ReadReplayPage(storage::TenantSession& tenant, TimeMs from, TimeMs to, const std::optional<std::string>& app_id,
+                    int64_t after_seq, int64_t before_seq, int64_t limit, std::vector<ReplayRecord>& page);
 // The sequence of the first record decided at or after `t`, found by
 // bisecting the sequence (there is no index on time alone: migration 505);
 // one past the last record when none is. Decision times follow the sequence
 // up to the nodes' clock skew, so callers widen their window by a margin.
 int64_t FirstSeqAtOrAfter(storage::TenantSession& tenant, TimeMs t);
+// Decision ids by sequence (a replay's examples).
+std::unordered_map<int64_t, std::string> ReadDecisionIds(storage::TenantSession& tenant,
+                                                         const std::vector<int64_t>& seqs);
 // Evidence bodies by row id.
 std::unordered_map<int64_t, std::string> ReadEvidenceBodies(storage::TenantSession& tenant,
                                                             const std::vector<int64_t>& ids);

@@ -373,6 +373,23 @@ CREATE TRIGGER trust_forget_hub AFTER DELETE ON hubs FOR EACH ROW EXECUTE FUNCTI
       // never looked up by it.
       {509, "trust: connected documents by URL through the unique index only",
        "DROP INDEX IF EXISTS connected_documents_url", ""},
+      // A policy what-if replays up to millions of records (docs/what-if.md)
+      // and reads of each only what the rules' context is made of. Two of
+      // those were only in the header; as columns, SQLite answers the replay
+      // from this covering index alone: about an eighth of the bytes of the
+      // rows and no lookup of each row (docs/performance.md, "Policy
+      // what-if"). Older rows keep NULL and are read from their header.
+      // PostgreSQL reads the rows through (tenant_id, seq) as before: its
+      // index-only scans wait on the visibility map, which a ledger
+      // appended to all the time keeps behind, so there the index would cost
+      // every append and save a replay little.
+      {510, "trust: decision context columns and the replay index",
+       "ALTER TABLE trust_decisions ADD COLUMN external_model INTEGER;\n"
+       "ALTER TABLE trust_decisions ADD COLUMN language TEXT;\n"
+       "CREATE INDEX trust_decisions_replay ON trust_decisions (tenant_id, seq, evaluated_at, app_id, overall,"
+       " action, channel, external_model, language, evidence);\n",
+       "ALTER TABLE trust_decisions ADD COLUMN external_model INTEGER;\n"
+       "ALTER TABLE trust_decisions ADD COLUMN language TEXT;\n"},
   };
   return kMigrations;
 }

@@ -11,13 +11,13 @@
 #include <mutex>
 
 #include "core/ids.h"
-#include "trust/admin_service.h"
 #include "core/json_text.h"
 #include "core/text.h"
 #include "identity/authorization.h"
 #include "identity/tenant_service.h"
 #include "storage/session.h"
 #include "telemetry/span.h"
+#include "trust/admin_service.h"
 #include "trust/config.h"
 #include "trust/engine.h"
 #include "trust/source_id.h"
@@ -67,9 +67,7 @@ void AppendResult(std::string& out, const ResolvedSource& rs, const SourceDecisi
     rw.Close();
   }
   reasons += ']';
-  w.Raw("reasons", reasons)
-      .Int("freshnessScore", d.freshness_score)
-      .Str("classification", d.classification);
+  w.Raw("reasons", reasons).Int("freshnessScore", d.freshness_score).Str("classification", d.classification);
   if (s.resolved)
     w.Str("sensitivity", SensitivityName(s.sensitivity));
   else
@@ -311,6 +309,8 @@ void TrustService::Decide(PendingEvaluation& p, const SharedResolution& resoluti
   record.actor_type = input.actor_type;
   record.action = input.action;
   record.channel = input.channel;
+  record.external_model = input.external_model;
+  record.language = input.language.empty() ? std::nullopt : std::optional<std::string>(input.language);
   record.context_json.clear();
   JsonObjectWriter context(record.context_json);
   context.Str("actorType", input.actor_type)
@@ -565,11 +565,11 @@ Result<std::string> TrustService::RecordUsage(const identity::Principal& caller,
   json::array sources;
   for (const auto& s : usage.sources) sources.emplace_back(s);
   const std::string id = NewId();
-  tenant.Run(kInsertUsage, {id, decision, usage.actor_label, usage.action, json::serialize(sources), usage.outcome,
-                            caller.is_user() ? std::optional<std::string>(caller.user_id) : std::nullopt,
-                            caller.is_user() ? std::nullopt : std::optional<std::string>(caller.key_id),
-                            caller.app_id.empty() ? std::nullopt : std::optional<std::string>(caller.app_id),
-                            clock_.Now()});
+  tenant.Run(kInsertUsage,
+             {id, decision, usage.actor_label, usage.action, json::serialize(sources), usage.outcome,
+              caller.is_user() ? std::optional<std::string>(caller.user_id) : std::nullopt,
+              caller.is_user() ? std::nullopt : std::optional<std::string>(caller.key_id),
+              caller.app_id.empty() ? std::nullopt : std::optional<std::string>(caller.app_id), clock_.Now()});
   session.Commit();
   return id;
 }

@@ -1,8 +1,10 @@
 #include "trust/what_if.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
+#include <future>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -202,21 +204,6 @@ struct DecidedPair {
   Outcome before, after;
 };
 
-// externalModel and language from the header's context (ledger.h
-// ReplayRecord::context_tail). The writer escapes every quote inside a
-// string, so `"externalModel":` and `"language":` only match the keys.
-void ReadContextTail(std::string_view tail, bool& external_model, std::optional<std::string>& language) {
-  constexpr std::string_view kExternal = "\"externalModel\":";
-  constexpr std::string_view kLanguage = "\"language\":\"";
-  if (auto at = tail.find(kExternal); at != std::string_view::npos)
-    external_model = tail.substr(at + kExternal.size(), 4) == "true";
-  if (auto at = tail.find(kLanguage); at != std::string_view::npos) {
-    const size_t start = at + kLanguage.size();
-    if (auto end = tail.find('"', start); end != std::string_view::npos)
-      language = std::string(tail.substr(start, end - start));
-  }
-}
-
 std::vector<std::string> CodesOf(ReasonSet set) {
   std::vector<std::string> out;
   for (; set != 0; set &= set - 1) out.emplace_back(RuleOfBit(std::countr_zero(set)).code);
@@ -318,6 +305,15 @@ class Replayer {
       AddExample(r, context, before, after, changed_sources);
   }
 
+  // The examples' decision ids, in a transaction of their own.
+  void NameExamples(storage::TenantSession& tenant) {
+    const auto ids = ReadDecisionIds(tenant, example_seqs_);
+    for (size_t i = 0; i < result_.examples.size(); ++i)
+      if (auto it = ids.find(example_seqs_[i]); it != ids.end()) result_.examples[i].decision_id = it->second;
+    // Archived since it was read: nothing to link to.
+    std::erase_if(result_.examples, [](const WhatIfExample& e) { return e.decision_id.empty(); });
+  }
+
   void Finish() {
     result_.appearing = Shifts(appearing_sources_, appearing_decisions_);
     result_.vanishing = Shifts(vanishing_sources_, vanishing_decisions_);
@@ -342,20 +338,21 @@ class Replayer {
     // Consecutive records mostly share their context: compare with the
     // last one before building a key.
     if (last_context_ && r.action == last_context_record_.action && r.channel == last_context_record_.channel &&
-        r.app_id == last_context_record_.app_id && r.context_tail == last_context_record_.context_tail)
+        r.app_id == last_context_record_.app_id && r.external_model == last_context_record_.external_model &&
+        r.language == last_context_record_.language)
       return *last_context_;
     last_context_record_.action = r.action;
     last_context_record_.channel = r.channel;
     last_context_record_.app_id = r.app_id;
-    last_context_record_.context_tail = r.context_tail;
+    last_context_record_.external_model = r.external_model;
+    last_context_record_.language = r.language;
     last_context_ = ContextOfKey(r);
     return *last_context_;
   }
 
   uint32_t ContextOfKey(const ReplayRecord& r) {
-    bool external_model = false;
-    std::optional<std::string> language;
-    ReadContextTail(r.context_tail, external_model, language);
+    const bool external_model = r.external_model;
+    const std::optional<std::string>& language = r.language;
     std::string key;
     // What the rules read of a context (they read nothing of the actor).
     key.reserve(r.action.size() + r.channel.size() + 64);
@@ -492,7 +489,7 @@ class Replayer {
   void AddExample(const ReplayRecord& r, const KnownContext& context, Decision before, Decision after,
                   const std::vector<std::pair<uint32_t, DecidedPair>>& changed) {
     WhatIfExample e;
-    e.decision_id = r.decision_id;
+    example_seqs_.push_back(r.seq);  // its id is read for the 20 examples alone (Replay)
     e.evaluated_at = r.evaluated_at;
     e.app_id = r.app_id;
     e.channel = context.context.channel;
@@ -514,6 +511,7 @@ class Replayer {
   ContextConfig config_;
   WhatIfResult& result_;
 
+  std::vector<int64_t> example_seqs_;  // of result_.examples, in order
   std::vector<KnownSource> sources_;
   std::unordered_map<int64_t, uint32_t> source_of_id_;
   std::unordered_map<std::string, std::optional<std::string>> hubs_;  // entry id -> hub id
@@ -578,22 +576,42 @@ Result<WhatIfResult> WhatIfService::Replay(const identity::Principal& caller, co
     before_seq = FirstSeqAtOrAfter(tenant, window.end_ms + kClockSkewMargin);
   }
   // One read transaction per page: a replay of millions of records holds
-  // no snapshot open for its whole run.
-  int64_t read = 0;
-  for (;;) {
+  // no snapshot open for its whole run. The next page is read on a second
+  // thread while this one replays the last: reading and replaying cost
+  // about the same, and a replay is the one request here worth two cores
+  // (docs/performance.md, "Policy what-if").
+  // Two pages, filled in turn: a page's records are assigned over, so the
+  // reader allocates nothing per record once both exist.
+  std::array<std::vector<ReplayRecord>, 2> pages;
+  auto read_page = [&, tenant_id = caller.tenant_id](int64_t after, std::vector<ReplayRecord>* page) {
     storage::Session session(db_, storage::TxMode::kRead);
-    storage::TenantSession tenant(session, caller.tenant_id);
-    const auto page =
-        ReadReplayPage(tenant, window.from_ms, window.end_ms, request.app_id, after_seq, before_seq, kPage);
+    storage::TenantSession tenant(session, tenant_id);
+    ReadReplayPage(tenant, window.from_ms, window.end_ms, request.app_id, after, before_seq, kPage, *page);
+  };
+  std::future<void> next = std::async(std::launch::async, read_page, after_seq, &pages[0]);
+  int64_t read = 0;
+  for (size_t current = 0;; current = 1 - current) {
+    next.get();
+    const std::vector<ReplayRecord>& page = pages[current];
     if (page.empty()) break;
     read += static_cast<int64_t>(page.size());
     if (read > kMaxReplayedDecisions)
       return Error::Validation({{"from", "the window holds more than " + std::to_string(kMaxReplayedDecisions) +
                                              " decisions; replay a shorter one"}});
-    replayer->Learn(tenant, page);
+    const bool more = static_cast<int64_t>(page.size()) == kPage;
+    if (more) next = std::async(std::launch::async, read_page, page.back().seq, &pages[1 - current]);
+    {
+      storage::Session session(db_, storage::TxMode::kRead);
+      storage::TenantSession tenant(session, caller.tenant_id);
+      replayer->Learn(tenant, page);
+    }
     for (const auto& r : page) replayer->Replay(r);
-    after_seq = page.back().seq;
-    if (static_cast<int64_t>(page.size()) < kPage) break;
+    if (!more) break;
+  }
+  if (!result.examples.empty()) {
+    storage::Session session(db_, storage::TxMode::kRead);
+    storage::TenantSession tenant(session, caller.tenant_id);
+    replayer->NameExamples(tenant);
   }
   replayer->Finish();
   result.duration_ms =

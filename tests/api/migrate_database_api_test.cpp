@@ -33,6 +33,7 @@
 #include "support/api_fixture.h"
 #include "support/kb_fixture.h"
 #include "support/pg_test_database.h"
+#include "support/store_sql.h"
 
 namespace credence::test {
 namespace {
@@ -51,12 +52,6 @@ int64_t Count(const std::string& url, const std::string& table) {
   auto db = storage::OpenDatabase(url, {});
   storage::Session session(*db);
   return session.connection().Execute("test.count", "SELECT count(*) FROM " + table, {}).front().Int(0);
-}
-
-void RunSql(const std::string& url, const std::string& sql) {
-  auto db = storage::OpenDatabase(url, {});
-  storage::Session session(*db);
-  session.connection().ExecuteScript(sql);
 }
 
 // The source installation: a development server on SQLite with ledger
@@ -287,13 +282,13 @@ TEST_F(MigrateDatabase, RefusesBadInputAndLeavesTheTargetEmpty) {
       << wrong_key.err;
 
   // A table the schema does not have is named, and nothing is copied.
-  RunSql(target.url(), "CREATE TABLE stray_table (id BIGINT)");
+  RunSqlBehindTheServer(target.url(), "CREATE TABLE stray_table (id BIGINT)");
   auto stray = Migrate({"--from", from, "--to", target.url()});
   EXPECT_EQ(stray.exit_code, 1) << stray.err;
   EXPECT_NE(stray.err.find("the table stray_table exists only in the PostgreSQL database"), std::string::npos)
       << stray.err;
   EXPECT_EQ(Count(target.url(), "tenants"), 0);
-  RunSql(target.url(), "DROP TABLE stray_table");
+  RunSqlBehindTheServer(target.url(), "DROP TABLE stray_table");
 
   // A ledger record altered in the SQLite file: the copy is made, its check
   // fails, and the copied rows are deleted again.

@@ -19,18 +19,13 @@
 #include "support/clock_fixture.h"
 #include "support/http_client.h"
 #include "support/server_process.h"
+#include "support/store_sql.h"
 #include "support/temp_dir.h"
 
 namespace credence::test {
 namespace {
 
 namespace json = boost::json;
-
-void RunSql(const std::string& database_url, const std::string& sql) {
-  auto db = storage::OpenDatabase(database_url, {});
-  storage::Session session(*db);
-  session.connection().Execute("test.tamper", sql, {});
-}
 
 std::string Write(const TempDir& dir, const std::string& name, const std::string& content) {
   const std::string path = dir.path + "/" + name;
@@ -273,9 +268,11 @@ TEST_F(Receipts, ARewrittenHistoryBehindAPublishedCheckpointFailsConsistency) {
   const std::string key = Str(client.Get("/api/trust/log", t.token("viewer")).Json(), "verifierKey");
 
   server.Terminate();
-  RunSql(server.database_url(), "DELETE FROM trust_decisions WHERE tenant_id = '" + t.id + "' AND seq >= 3");
+  RunSqlBehindTheServer(server.database_url(),
+                        "DELETE FROM trust_decisions WHERE tenant_id = '" + t.id + "' AND seq >= 3");
   for (const char* table : {"merkle_tiles", "merkle_logs", "merkle_checkpoints"})
-    RunSql(server.database_url(), std::string("DELETE FROM ") + table + " WHERE tenant_id = '" + t.id + "'");
+    RunSqlBehindTheServer(server.database_url(),
+                          std::string("DELETE FROM ") + table + " WHERE tenant_id = '" + t.id + "'");
   server.Restart();
   HttpClient again(server.base_url());
   std::string last;

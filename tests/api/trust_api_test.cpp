@@ -17,18 +17,12 @@
 #include "storage/session.h"
 #include "support/clock_fixture.h"
 #include "support/kb_fixture.h"
+#include "support/store_sql.h"
 
 namespace credence::test {
 namespace {
 
 namespace json = boost::json;
-
-// Changes the store behind the server's back (tamper tests).
-void RunSql(const std::string& database_url, const std::string& sql) {
-  auto db = storage::OpenDatabase(database_url, {});
-  storage::Session session(*db);
-  session.connection().Execute("test.tamper", sql, {});
-}
 
 class Trust : public ClockedApiTest {
  protected:
@@ -470,7 +464,7 @@ TEST_F(Trust, TheLedgerChainVerifiesAndNamesTheFirstAlteredRecord) {
         "UPDATE trust_decisions SET overall = 'allow', header = replace(header, '\"block\"',"
         " '\"allow\"') WHERE id = '" +
         ids[2] + "'";
-    RunSql(server.database_url(), sql);
+    RunSqlBehindTheServer(server.database_url(), sql);
   }
   server.Restart();
   HttpClient again(server.base_url());
@@ -554,7 +548,8 @@ TEST_F(Trust, SignedHeadsAndEveryColumnCatchWhatAnAuditorAltered) {
   // One byte of record 2's key_id, record 3's time back a day, the tail
   // (record 5) cut off.
   server.Terminate();
-  RunSql(server.database_url(), "UPDATE trust_decisions SET key_id = key_id || 'x' WHERE id = '" + ids[1] + "'");
+  RunSqlBehindTheServer(server.database_url(),
+                        "UPDATE trust_decisions SET key_id = key_id || 'x' WHERE id = '" + ids[1] + "'");
   server.Restart();
   HttpClient again(server.base_url());
   auto bad = again.Get("/trust-admin/ledger/verify", t.token("admin"));
@@ -564,11 +559,13 @@ TEST_F(Trust, SignedHeadsAndEveryColumnCatchWhatAnAuditorAltered) {
   EXPECT_NE(Str(bad.Json().at("firstInvalid"), "problem").find("key_id"), std::string::npos) << bad.body;
 
   server.Terminate();
-  RunSql(server.database_url(),
-         "UPDATE trust_decisions SET key_id = substr(key_id, 1, length(key_id) - 1) WHERE id = '" + ids[1] + "'");
-  RunSql(server.database_url(),
-         "UPDATE trust_decisions SET evaluated_at = evaluated_at - 86400000 WHERE id = '" + ids[2] + "'");
-  RunSql(server.database_url(), "DELETE FROM trust_decisions WHERE id = '" + ids[4] + "'");
+  RunSqlBehindTheServer(
+      server.database_url(),
+      "UPDATE trust_decisions SET key_id = substr(key_id, 1, length(key_id) - 1) WHERE id = '" + ids[1] + "'");
+  RunSqlBehindTheServer(
+      server.database_url(),
+      "UPDATE trust_decisions SET evaluated_at = evaluated_at - 86400000 WHERE id = '" + ids[2] + "'");
+  RunSqlBehindTheServer(server.database_url(), "DELETE FROM trust_decisions WHERE id = '" + ids[4] + "'");
   server.Restart();
   HttpClient third(server.base_url());
   auto cut = third.Get("/trust-admin/ledger/verify?" + outside, t.token("admin"));

@@ -3,7 +3,8 @@
 // nothing changes; a hub policy, an app policy and a sensitivity change
 // move exactly the decisions they touch, per app and channel, with the
 // reasons that appear and examples; a policy changed since the decisions
-// is drift, not the change's doing; nothing is written; tenant admins only,
+// is drift, not the change's doing; records older than the context columns
+// replay from their header; nothing is written; tenant admins only,
 // other tenants' decisions, hubs and apps are out of reach, bad input is a
 // 400 naming the field. SQLite and PostgreSQL (CREDENCE_TEST_BACKEND).
 #include <boost/json/parse.hpp>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "support/kb_fixture.h"
+#include "support/server_process.h"
+#include "support/store_sql.h"
 
 namespace credence::test {
 namespace {
@@ -226,6 +229,65 @@ TEST_F(WhatIf, APolicyChangedSinceIsDriftAndTheChangeIsComparedWithToday) {
   result = r.Json();
   EXPECT_EQ(Moves(result.at("moves"), "block", "allow"), 4) << r.body;
   EXPECT_EQ(Str(result.at("reasonsVanishing").at(0), "code"), "not_ai_retrievable");
+}
+
+// externalModel and language are columns since migration 510; rows written
+// before it have NULL there and replay from their hashed header. Verify
+// holds the columns against the header, since a replay believes them.
+TEST_F(WhatIf, RecordsWithoutContextColumnsReplayFromTheirHeaderAndVerifyChecksTheColumns) {
+  ServerProcess server(SharedServerOptions());
+  HttpClient client(server.base_url());
+  const TestTenant t = CreateTenant(client, "whatif-legacy");
+  const std::string source = "entry:" + MakeReviewedEntry(client, t, "kb", "refunds", {"Refunds take 5 days."});
+  std::vector<std::string> ids;
+  for (json::object context :
+       {json::object{{"externalModel", true}, {"language", "es"}}, json::object{{"externalModel", true}},
+        json::object{{"language", "es"}}, json::object{}}) {
+    auto r =
+        client.Post("/api/trust/evaluate", {{"sources", json::array{source}}, {"context", context}}, t.token("admin"));
+    ASSERT_EQ(r.status, 200) << r.body;
+    ids.push_back(Str(r.Json(), "decisionId"));
+  }
+  const json::object forbid{
+      {"changes", json::array{json::object{{"target", "tenant-policy"},
+                                           {"policy", json::object{{"externalModelAllowed", false}}}}}}};
+  // The two decisions for an external model move, named by their ids; the
+  // Spanish ones were warned (no translation), and replay so (no drift).
+  auto expect_external_ones_blocked = [&](HttpClient& c) {
+    auto r = c.Post("/trust-admin/what-if", forbid, t.token("admin"));
+    ASSERT_EQ(r.status, 200) << r.body;
+    const json::value result = r.Json();
+    EXPECT_EQ(result.at("replayed").as_int64(), 4);
+    EXPECT_EQ(result.at("drifted").as_int64(), 0) << r.body;
+    EXPECT_EQ(result.at("changed").as_int64(), 2) << r.body;
+    EXPECT_EQ(Moves(result.at("moves"), "warn", "block"), 1) << r.body;
+    EXPECT_EQ(Moves(result.at("moves"), "allow", "block"), 1) << r.body;
+    ASSERT_EQ(result.at("examples").as_array().size(), 2u) << r.body;
+    EXPECT_EQ(Str(result.at("examples").at(0), "decisionId"), ids[0]);
+    EXPECT_EQ(Str(result.at("examples").at(1), "decisionId"), ids[1]);
+  };
+  expect_external_ones_blocked(client);
+
+  server.Terminate();
+  RunSqlBehindTheServer(server.database_url(), "UPDATE trust_decisions SET external_model = NULL, language = NULL");
+  server.Restart();
+  HttpClient older(server.base_url());
+  expect_external_ones_blocked(older);
+  auto verify = older.Get("/trust-admin/ledger/verify", t.token("admin"));
+  ASSERT_EQ(verify.status, 200) << verify.body;
+  EXPECT_TRUE(verify.Json().at("ok").as_bool()) << verify.body;
+
+  // A column that says otherwise than the header is caught.
+  server.Terminate();
+  RunSqlBehindTheServer(server.database_url(),
+                        "UPDATE trust_decisions SET external_model = 1, language = 'es' WHERE id = '" + ids[3] + "'");
+  server.Restart();
+  HttpClient tampered(server.base_url());
+  verify = tampered.Get("/trust-admin/ledger/verify", t.token("admin"));
+  ASSERT_EQ(verify.status, 200) << verify.body;
+  EXPECT_FALSE(verify.Json().at("ok").as_bool());
+  EXPECT_EQ(Str(verify.Json().at("firstInvalid"), "decisionId"), ids[3]) << verify.body;
+  EXPECT_NE(Str(verify.Json().at("firstInvalid"), "problem").find("context"), std::string::npos) << verify.body;
 }
 
 TEST_F(WhatIf, BadChangesAreRefusedNamingTheFieldAndOnlyTenantAdminsReplay) {

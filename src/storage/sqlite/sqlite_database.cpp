@@ -7,14 +7,14 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
-#include <chrono>
-#include <thread>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -23,18 +23,26 @@ namespace credence::storage {
 StorageError::Kind SqliteErrorKind(int extended) {
   switch (extended) {
     case SQLITE_CONSTRAINT_UNIQUE:
-    case SQLITE_CONSTRAINT_PRIMARYKEY: return StorageError::Kind::kUniqueViolation;
-    case SQLITE_CONSTRAINT_FOREIGNKEY: return StorageError::Kind::kForeignKeyViolation;
-    default: break;
+    case SQLITE_CONSTRAINT_PRIMARYKEY:
+      return StorageError::Kind::kUniqueViolation;
+    case SQLITE_CONSTRAINT_FOREIGNKEY:
+      return StorageError::Kind::kForeignKeyViolation;
+    default:
+      break;
   }
   switch (extended & 0xff) {
     case SQLITE_BUSY:
-    case SQLITE_LOCKED: return StorageError::Kind::kBusy;
-    case SQLITE_CANTOPEN: return StorageError::Kind::kUnavailable;
-    case SQLITE_FULL: return StorageError::Kind::kStorageFull;
+    case SQLITE_LOCKED:
+      return StorageError::Kind::kBusy;
+    case SQLITE_CANTOPEN:
+      return StorageError::Kind::kUnavailable;
+    case SQLITE_FULL:
+      return StorageError::Kind::kStorageFull;
     // Every SQLITE_IOERR_* (write, fsync, truncate, short read, ...).
-    case SQLITE_IOERR: return StorageError::Kind::kIoError;
-    default: return StorageError::Kind::kOther;
+    case SQLITE_IOERR:
+      return StorageError::Kind::kIoError;
+    default:
+      return StorageError::Kind::kOther;
   }
 }
 
@@ -57,8 +65,8 @@ class SqliteConnection final : public Connection {
  public:
   SqliteConnection(const std::string& path, const DatabaseOptions& options, std::shared_ptr<std::mutex> writer)
       : writer_(std::move(writer)) {
-    const int rc = sqlite3_open_v2(path.c_str(), &db_,
-                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+    const int rc =
+        sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
       std::string message = "cannot open " + path + ": " + (db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc));
       sqlite3_close(db_);
@@ -85,31 +93,13 @@ class SqliteConnection final : public Connection {
     // Reset on every exit path so the statement never holds a read lock.
     struct Resetter {
       sqlite3_stmt* s;
-      ~Resetter() { sqlite3_reset(s); sqlite3_clear_bindings(s); }
+      ~Resetter() {
+        sqlite3_reset(s);
+        sqlite3_clear_bindings(s);
+      }
     } resetter{stmt};
 
-    for (size_t i = 1; i < cached.param_slots.size(); ++i) {
-      const int slot = cached.param_slots[i];
-      if (slot < 0 || static_cast<size_t>(slot) >= params.size())
-        throw StorageError(StorageError::Kind::kOther, std::string(name) + ": parameter $" +
-                                                            std::to_string(slot + 1) + " not supplied");
-      int rc = SQLITE_OK;
-      const auto& v = params[static_cast<size_t>(slot)].get();
-      const int index = static_cast<int>(i);
-      switch (v.index()) {
-        case 0: rc = sqlite3_bind_null(stmt, index); break;
-        case 1: rc = sqlite3_bind_int64(stmt, index, std::get<1>(v)); break;
-        case 2: rc = sqlite3_bind_double(stmt, index, std::get<2>(v)); break;
-        case 3: {
-          const std::string_view s = std::get<3>(v);
-          // A null data pointer would bind NULL; an empty string must stay "".
-          rc = sqlite3_bind_text(stmt, index, s.data() != nullptr ? s.data() : "", static_cast<int>(s.size()),
-                                 SQLITE_STATIC);
-          break;
-        }
-      }
-      if (rc != SQLITE_OK) Throw(db_, rc, name);
-    }
+    Bind(cached, name, params);
 
     const int columns = sqlite3_column_count(stmt);
     Rows rows(columns);
@@ -119,9 +109,15 @@ class SqliteConnection final : public Connection {
       if (rc != SQLITE_ROW) Throw(db_, rc, name);
       for (int c = 0; c < columns; ++c) {
         switch (sqlite3_column_type(stmt, c)) {
-          case SQLITE_NULL: rows.Add(std::monostate{}); break;
-          case SQLITE_INTEGER: rows.Add(static_cast<int64_t>(sqlite3_column_int64(stmt, c))); break;
-          case SQLITE_FLOAT: rows.Add(sqlite3_column_double(stmt, c)); break;
+          case SQLITE_NULL:
+            rows.Add(std::monostate{});
+            break;
+          case SQLITE_INTEGER:
+            rows.Add(static_cast<int64_t>(sqlite3_column_int64(stmt, c)));
+            break;
+          case SQLITE_FLOAT:
+            rows.Add(sqlite3_column_double(stmt, c));
+            break;
           default: {
             const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
             rows.Add(std::string(text, static_cast<size_t>(sqlite3_column_bytes(stmt, c))));
@@ -235,38 +231,101 @@ class SqliteConnection final : public Connection {
       const int rc = sqlite3_step(stmt);
       if (rc == SQLITE_DONE) break;
       if (rc != SQLITE_ROW) Throw(db_, rc, "stream");
-      for (int c = 0; c < columns; ++c) {
-        SqliteValue& v = values[static_cast<size_t>(c)];
-        switch (sqlite3_column_type(stmt, c)) {
-          case SQLITE_NULL: v.type = SqliteValue::Type::kNull; break;
-          case SQLITE_INTEGER:
-            v.type = SqliteValue::Type::kInteger;
-            v.integer = sqlite3_column_int64(stmt, c);
-            break;
-          case SQLITE_FLOAT:
-            v.type = SqliteValue::Type::kReal;
-            v.real = sqlite3_column_double(stmt, c);
-            break;
-          case SQLITE_BLOB: {
-            v.type = SqliteValue::Type::kBlob;
-            const void* blob = sqlite3_column_blob(stmt, c);
-            v.bytes = std::string_view(static_cast<const char*>(blob),
-                                       blob != nullptr ? static_cast<size_t>(sqlite3_column_bytes(stmt, c)) : 0);
-            break;
-          }
-          default: {
-            v.type = SqliteValue::Type::kText;
-            const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
-            v.bytes = std::string_view(text != nullptr ? text : "",
-                                       text != nullptr ? static_cast<size_t>(sqlite3_column_bytes(stmt, c)) : 0);
-          }
-        }
+      ReadValues(stmt, values);
+      row(values);
+    }
+  }
+
+  // ForEachSqliteRow with parameters: a named statement from the cache.
+  void StreamRows(std::string_view name, std::string_view sql, std::span<const Param> params,
+                  const std::function<void(std::span<const SqliteValue>)>& row) {
+    CachedStatement& cached = Prepare(name, sql);
+    sqlite3_stmt* stmt = cached.stmt;
+    struct Resetter {
+      sqlite3_stmt* s;
+      ~Resetter() {
+        sqlite3_reset(s);
+        sqlite3_clear_bindings(s);
       }
+    } resetter{stmt};
+    Bind(cached, name, params);
+    std::vector<SqliteValue> values(static_cast<size_t>(sqlite3_column_count(stmt)));
+    while (true) {
+      const int rc = sqlite3_step(stmt);
+      if (rc == SQLITE_DONE) break;
+      if (rc != SQLITE_ROW) Throw(db_, rc, name);
+      ReadValues(stmt, values);
       row(values);
     }
   }
 
  private:
+  void Bind(CachedStatement& cached, std::string_view name, std::span<const Param> params) {
+    sqlite3_stmt* stmt = cached.stmt;
+    for (size_t i = 1; i < cached.param_slots.size(); ++i) {
+      const int slot = cached.param_slots[i];
+      if (slot < 0 || static_cast<size_t>(slot) >= params.size())
+        throw StorageError(StorageError::Kind::kOther,
+                           std::string(name) + ": parameter $" + std::to_string(slot + 1) + " not supplied");
+      int rc = SQLITE_OK;
+      const auto& v = params[static_cast<size_t>(slot)].get();
+      const int index = static_cast<int>(i);
+      switch (v.index()) {
+        case 0:
+          rc = sqlite3_bind_null(stmt, index);
+          break;
+        case 1:
+          rc = sqlite3_bind_int64(stmt, index, std::get<1>(v));
+          break;
+        case 2:
+          rc = sqlite3_bind_double(stmt, index, std::get<2>(v));
+          break;
+        case 3: {
+          const std::string_view s = std::get<3>(v);
+          // A null data pointer would bind NULL; an empty string must stay "".
+          rc = sqlite3_bind_text(stmt, index, s.data() != nullptr ? s.data() : "", static_cast<int>(s.size()),
+                                 SQLITE_STATIC);
+          break;
+        }
+      }
+      if (rc != SQLITE_OK) Throw(db_, rc, name);
+    }
+  }
+
+  // The current row of `stmt` as views into SQLite's buffers.
+  static void ReadValues(sqlite3_stmt* stmt, std::vector<SqliteValue>& values) {
+    const int columns = static_cast<int>(values.size());
+    for (int c = 0; c < columns; ++c) {
+      SqliteValue& v = values[static_cast<size_t>(c)];
+      switch (sqlite3_column_type(stmt, c)) {
+        case SQLITE_NULL:
+          v.type = SqliteValue::Type::kNull;
+          break;
+        case SQLITE_INTEGER:
+          v.type = SqliteValue::Type::kInteger;
+          v.integer = sqlite3_column_int64(stmt, c);
+          break;
+        case SQLITE_FLOAT:
+          v.type = SqliteValue::Type::kReal;
+          v.real = sqlite3_column_double(stmt, c);
+          break;
+        case SQLITE_BLOB: {
+          v.type = SqliteValue::Type::kBlob;
+          const void* blob = sqlite3_column_blob(stmt, c);
+          v.bytes = std::string_view(static_cast<const char*>(blob),
+                                     blob != nullptr ? static_cast<size_t>(sqlite3_column_bytes(stmt, c)) : 0);
+          break;
+        }
+        default: {
+          v.type = SqliteValue::Type::kText;
+          const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
+          v.bytes = std::string_view(text != nullptr ? text : "",
+                                     text != nullptr ? static_cast<size_t>(sqlite3_column_bytes(stmt, c)) : 0);
+        }
+      }
+    }
+  }
+
   // A statement without parameters or rows, prepared once per connection
   // (BEGIN and COMMIT run on every transaction; sqlite3_exec would parse
   // them each time).
@@ -281,8 +340,8 @@ class SqliteConnection final : public Connection {
     auto it = cache_.find(sql);
     if (it != cache_.end()) return it->second;
     sqlite3_stmt* stmt = nullptr;
-    const int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
-                                      &stmt, nullptr);
+    const int rc =
+        sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
     if (rc != SQLITE_OK) Throw(db_, rc, std::string(name) + " (prepare)");
     CachedStatement cached{stmt, {}};
     const int count = sqlite3_bind_parameter_count(stmt);
@@ -430,6 +489,13 @@ void ForEachSqliteRow(Connection& conn, std::string_view sql,
   auto* sqlite = dynamic_cast<SqliteConnection*>(&conn);
   if (sqlite == nullptr) throw std::invalid_argument("ForEachSqliteRow needs a SQLite connection");
   sqlite->StreamRows(sql, row);
+}
+
+void ForEachSqliteRow(Connection& conn, std::string_view name, std::string_view sql, std::span<const Param> params,
+                      const std::function<void(std::span<const SqliteValue>)>& row) {
+  auto* sqlite = dynamic_cast<SqliteConnection*>(&conn);
+  if (sqlite == nullptr) throw std::invalid_argument("ForEachSqliteRow needs a SQLite connection");
+  sqlite->StreamRows(name, sql, params, row);
 }
 
 SqliteBackupStats BackupSqliteSnapshot(Connection& conn, const std::string& dest_path, int pages_per_step,

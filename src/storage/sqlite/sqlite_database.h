@@ -39,6 +39,12 @@ struct SqliteValue {
 // throws ends the walk and reaches the caller.
 void ForEachSqliteRow(Connection& conn, std::string_view sql,
                       const std::function<void(std::span<const SqliteValue>)>& row);
+// The same for a named statement with parameters ($1... as Execute takes
+// them), prepared once per connection: for reads of many rows on a hot path
+// (a policy what-if's pages), where building Rows cost more than SQLite's
+// own work.
+void ForEachSqliteRow(Connection& conn, std::string_view name, std::string_view sql, std::span<const Param> params,
+                      const std::function<void(std::span<const SqliteValue>)>& row);
 
 // What BackupSqliteSnapshot copied.
 struct SqliteBackupStats {
