@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <chrono>
+#include <deque>
 #include <future>
 #include <map>
 #include <set>
@@ -222,14 +223,17 @@ class Replayer {
         result_(result) {}
 
   // Parses the page's evidence not seen yet and looks up the hubs of its
-  // entries, in the page's transaction.
-  void Learn(storage::TenantSession& tenant, const std::vector<ReplayRecord>& page) {
+  // entries, in a read transaction of its own; most pages have none to
+  // read and take no connection.
+  void Learn(storage::Database& db, const std::string& tenant_id, const std::vector<ReplayRecord>& page) {
     if (sources_.size() > kMaxKnownEvidence) Forget();
     std::vector<int64_t> unknown;
     for (const auto& r : page)
       for (int64_t id : r.evidence_ids)
         if (!source_of_id_.contains(id)) unknown.push_back(id);
     if (unknown.empty()) return;
+    storage::Session session(db, storage::TxMode::kRead);
+    storage::TenantSession tenant(session, tenant_id);
     std::vector<std::string> entries;
     for (auto& [id, body] : ReadEvidenceBodies(tenant, unknown)) {
       auto parsed = ParseRecordedSource(body);
@@ -575,38 +579,52 @@ Result<WhatIfResult> WhatIfService::Replay(const identity::Principal& caller, co
     after_seq = FirstSeqAtOrAfter(tenant, window.from_ms - kClockSkewMargin) - 1;
     before_seq = FirstSeqAtOrAfter(tenant, window.end_ms + kClockSkewMargin);
   }
-  // One read transaction per page: a replay of millions of records holds
-  // no snapshot open for its whole run. The next page is read on a second
-  // thread while this one replays the last: reading and replaying cost
-  // about the same, and a replay is the one request here worth two cores
-  // (docs/performance.md, "Policy what-if").
-  // Two pages, filled in turn: a page's records are assigned over, so the
-  // reader allocates nothing per record once both exist.
-  std::array<std::vector<ReplayRecord>, 2> pages;
-  auto read_page = [&, tenant_id = caller.tenant_id](int64_t after, std::vector<ReplayRecord>* page) {
-    storage::Session session(db_, storage::TxMode::kRead);
-    storage::TenantSession tenant(session, tenant_id);
-    ReadReplayPage(tenant, window.from_ms, window.end_ms, request.app_id, after, before_seq, kPage, *page);
+  // Pages are ranges of kPage sequences, one read transaction each: a
+  // replay of millions of records holds no snapshot open for its whole run.
+  // kReadAhead of them are read on threads of their own while the last one
+  // replays: reading and replaying cost about the same, and on a cold cache
+  // the reads wait on the disk, where several at once go faster (an admin's
+  // replay is the one request worth two cores for a few seconds;
+  // docs/performance.md, "Policy what-if"). Two, because the connection
+  // pool holds two more than the HTTP threads (application.cpp): more
+  // readers would make other requests wait for a connection. Each page has
+  // its buffer, its records assigned over, so a reader allocates nothing
+  // per record once the buffers have grown.
+  constexpr size_t kReadAhead = 2;
+  std::array<std::vector<ReplayRecord>, kReadAhead + 1> pages;
+  std::deque<std::pair<std::future<void>, std::vector<ReplayRecord>*>> reading;  // in sequence order
+  int64_t unread_after = after_seq;
+  size_t next_buffer = 0;
+  auto read_next = [&, tenant_id = caller.tenant_id] {
+    if (unread_after + 1 >= before_seq) return;
+    const int64_t after = unread_after, before = std::min(before_seq, after + kPage + 1);
+    std::vector<ReplayRecord>* page = &pages[next_buffer];
+    next_buffer = (next_buffer + 1) % pages.size();
+    unread_after = before - 1;
+    reading.emplace_back(std::async(std::launch::async,
+                                    [&, tenant_id, after, before, page] {
+                                      storage::Session session(db_, storage::TxMode::kRead);
+                                      storage::TenantSession tenant(session, tenant_id);
+                                      ReadReplayPage(tenant, window.from_ms, window.end_ms, request.app_id, after,
+                                                     before, kPage, *page);
+                                    }),
+                         page);
   };
-  std::future<void> next = std::async(std::launch::async, read_page, after_seq, &pages[0]);
+  for (size_t i = 0; i < kReadAhead; ++i) read_next();
   int64_t read = 0;
-  for (size_t current = 0;; current = 1 - current) {
-    next.get();
-    const std::vector<ReplayRecord>& page = pages[current];
-    if (page.empty()) break;
+  while (!reading.empty()) {
+    auto [done, page_ptr] = std::move(reading.front());
+    reading.pop_front();
+    done.get();
+    read_next();  // into the buffer replayed last time round
+    const std::vector<ReplayRecord>& page = *page_ptr;
+    if (page.empty()) continue;
     read += static_cast<int64_t>(page.size());
     if (read > kMaxReplayedDecisions)
       return Error::Validation({{"from", "the window holds more than " + std::to_string(kMaxReplayedDecisions) +
                                              " decisions; replay a shorter one"}});
-    const bool more = static_cast<int64_t>(page.size()) == kPage;
-    if (more) next = std::async(std::launch::async, read_page, page.back().seq, &pages[1 - current]);
-    {
-      storage::Session session(db_, storage::TxMode::kRead);
-      storage::TenantSession tenant(session, caller.tenant_id);
-      replayer->Learn(tenant, page);
-    }
+    replayer->Learn(db_, caller.tenant_id, page);
     for (const auto& r : page) replayer->Replay(r);
-    if (!more) break;
   }
   if (!result.examples.empty()) {
     storage::Session session(db_, storage::TxMode::kRead);
