@@ -23,6 +23,10 @@ namespace json = boost::json;
 
 class WhatIf : public ApiTest {
  protected:
+  // The shared server's, unless a test set its own.
+  HttpClient& client() { return own_client_ != nullptr ? *own_client_ : api(); }
+  HttpClient* own_client_ = nullptr;
+
   struct World {
     TestTenant t;
     std::string entry;        // in hub kb
@@ -30,19 +34,20 @@ class WhatIf : public ApiTest {
   };
 
   World Make(const std::string& prefix) {
-    World w{CreateTenant(api(), prefix), "", "", ""};
-    w.entry = MakeReviewedEntry(api(), w.t, "kb", "refunds", {"Refunds take 5 days."});
-    auto app = api().Post("/trust-admin/apps",
-                          {{"name", "Support bot"},
-                           {"channel", "internal"},
-                           {"risk", "high"},
-                           {"ownerUserId", w.t.user_ids.at("editor")}},
-                          w.t.token("admin"));
+    World w{CreateTenant(client(), prefix), "", "", ""};
+    w.entry = MakeReviewedEntry(client(), w.t, "kb", "refunds", {"Refunds take 5 days."});
+    auto app = client().Post("/trust-admin/apps",
+                             {{"name", "Support bot"},
+                              {"channel", "internal"},
+                              {"risk", "high"},
+                              {"ownerUserId", w.t.user_ids.at("editor")}},
+                             w.t.token("admin"));
     EXPECT_EQ(app.status, 201) << app.body;
     w.app = Str(app.Json(), "id");
-    const TimeMs now = *ParseTimestamp(ServerTime(api()));
-    auto key = api().Post("/trust-admin/apps/" + w.app + "/keys",
-                          {{"name", "prod"}, {"expiresAt", FormatTimestamp(now + 30 * kMsPerDay)}}, w.t.token("admin"));
+    const TimeMs now = *ParseTimestamp(ServerTime(client()));
+    auto key =
+        client().Post("/trust-admin/apps/" + w.app + "/keys",
+                      {{"name", "prod"}, {"expiresAt", FormatTimestamp(now + 30 * kMsPerDay)}}, w.t.token("admin"));
     EXPECT_EQ(key.status, 201) << key.body;
     w.secret = Str(key.Json(), "clientSecret");
     return w;
@@ -54,8 +59,8 @@ class WhatIf : public ApiTest {
     for (const auto& s : sources) list.emplace_back(s);
     json::object context;
     if (!channel.empty()) context["channel"] = channel;
-    auto r =
-        api().Post("/api/trust/evaluate", {{"sources", std::move(list)}, {"context", std::move(context)}}, credential);
+    auto r = client().Post("/api/trust/evaluate", {{"sources", std::move(list)}, {"context", std::move(context)}},
+                           credential);
     EXPECT_EQ(r.status, 200) << r.body;
     return r.status == 200 ? Str(r.Json(), "decisionId") : "";
   }
@@ -73,7 +78,7 @@ class WhatIf : public ApiTest {
 
   Response WhatIfOf(const World& w, json::array changes, json::object extra = {}) {
     extra["changes"] = std::move(changes);
-    return api().Post("/trust-admin/what-if", extra, w.t.token("admin"));
+    return client().Post("/trust-admin/what-if", extra, w.t.token("admin"));
   }
 
   static int64_t Moves(const json::value& moves, const std::string& from, const std::string& to) {
@@ -229,6 +234,40 @@ TEST_F(WhatIf, APolicyChangedSinceIsDriftAndTheChangeIsComparedWithToday) {
   result = r.Json();
   EXPECT_EQ(Moves(result.at("moves"), "block", "allow"), 4) << r.body;
   EXPECT_EQ(Str(result.at("reasonsVanishing").at(0), "code"), "not_ai_retrievable");
+}
+
+// A replay reads the ledger in pages of 2,000 sequences, several at once:
+// across pages every decision is replayed exactly once, in order (the
+// examples are the oldest moved), and an app filter skips the others'.
+TEST_F(WhatIf, ALedgerOfSeveralPagesReplaysEveryDecisionOnce) {
+  // Its own server: 4,500 requests in a row are over the shared one's rate limits.
+  ServerOptions options = SharedServerOptions();
+  for (const char* arg : {"--rate-limit-key-rps", "0", "--rate-limit-user-rps", "0", "--rate-limit-address-rps", "0"})
+    options.extra_args.emplace_back(arg);
+  ServerProcess server(options);
+  HttpClient own(server.base_url());
+  own_client_ = &own;
+  World w = Make("whatif-pages");
+  const std::string source = "entry:" + w.entry;
+  std::vector<std::string> ids;
+  for (int i = 0; i < 4'500; ++i) ids.push_back(Evaluate(i % 3 == 0 ? w.secret : w.t.token("admin"), {source}, ""));
+  auto r = WhatIfOf(
+      w,
+      {json::object{{"target", "hub-policy"}, {"hubKey", "kb"}, {"policy", json::object{{"aiRetrievable", false}}}}});
+  ASSERT_EQ(r.status, 200) << r.body.substr(0, 400);
+  json::value result = r.Json();
+  EXPECT_EQ(result.at("replayed").as_int64(), 4'500);
+  EXPECT_EQ(result.at("changed").as_int64(), 4'500);
+  EXPECT_EQ(result.at("drifted").as_int64(), 0);
+  ASSERT_EQ(result.at("examples").as_array().size(), 20u);
+  for (size_t i = 0; i < 20; ++i) EXPECT_EQ(Str(result.at("examples").at(i), "decisionId"), ids[i]) << i;
+  r = WhatIfOf(
+      w, {json::object{{"target", "hub-policy"}, {"hubKey", "kb"}, {"policy", json::object{{"aiRetrievable", false}}}}},
+      {{"appId", w.app}});
+  ASSERT_EQ(r.status, 200) << r.body.substr(0, 400);
+  result = r.Json();
+  EXPECT_EQ(result.at("replayed").as_int64(), 1'500);
+  EXPECT_EQ(Str(result.at("examples").at(1), "decisionId"), ids[3]);
 }
 
 // externalModel and language are columns since migration 510; rows written
