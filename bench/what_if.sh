@@ -8,7 +8,7 @@
 # source, an app policy that blocks them by sensitivity. Prints decisions
 # replayed, seconds, decisions per second.
 #
-#   SECS=420 ENTRIES=10 RUNS=3 bench/what_if.sh     # ~640,000 decisions on two shared cores
+#   SECS=820 ENTRIES=10 RUNS=2 bench/what_if.sh     # ~1,000,000 decisions on two shared cores
 #
 set -euo pipefail
 [[ -n ${TRACE:-} ]] && set -x
