@@ -687,6 +687,21 @@ std::vector<StoredDecision> ReadAppDecisions(storage::TenantSession& tenant, con
   return out;
 }
 
+namespace {
+
+// Keeps the string's memory when both have a value.
+void AssignOver(std::optional<std::string>& to, std::optional<std::string_view> from) {
+  if (!from) {
+    to.reset();
+  } else if (to) {
+    to->assign(*from);
+  } else {
+    to.emplace(*from);
+  }
+}
+
+}  // namespace
+
 void ReadReplayPage(storage::TenantSession& tenant, TimeMs from, TimeMs to, const std::optional<std::string>& app_id,
                     int64_t after_seq, int64_t before_seq, int64_t limit, std::vector<ReplayRecord>& page) {
   size_t n = 0;
@@ -703,22 +718,10 @@ void ReadReplayPage(storage::TenantSession& tenant, TimeMs from, TimeMs to, cons
     d.action = action;
     d.channel = channel;
     d.overall = overall;
-    if (!app) {
-      d.app_id.reset();
-    } else if (d.app_id) {
-      d.app_id->assign(*app);
-    } else {
-      d.app_id.emplace(*app);
-    }
+    AssignOver(d.app_id, app);
     d.external_model = external_model.value_or(0) != 0;
     if (!external_model) legacy.emplace(seq, n - 1);
-    if (!language) {
-      d.language.reset();
-    } else if (d.language) {
-      d.language->assign(*language);
-    } else {
-      d.language.emplace(*language);
-    }
+    AssignOver(d.language, language);
     ParseIdsInto(evidence, d.evidence_ids);
   };
   const std::string app_filter = app_id.value_or(std::string());

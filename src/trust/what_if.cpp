@@ -355,8 +355,6 @@ class Replayer {
   }
 
   uint32_t ContextOfKey(const ReplayRecord& r) {
-    const bool external_model = r.external_model;
-    const std::optional<std::string>& language = r.language;
     std::string key;
     // What the rules read of a context (they read nothing of the actor).
     key.reserve(r.action.size() + r.channel.size() + 64);
@@ -365,19 +363,19 @@ class Replayer {
       key += '\x1f';
     }
     key += r.app_id.value_or("");
-    key += external_model ? "\x1f"
-                            "1\x1f"
-                          : "\x1f"
-                            "0\x1f";
-    key += language.value_or("");
+    key += r.external_model ? "\x1f"
+                              "1\x1f"
+                            : "\x1f"
+                              "0\x1f";
+    key += r.language.value_or("");
     if (auto it = context_of_key_.find(key); it != context_of_key_.end()) return it->second;
 
     KnownContext known;
     Context& c = known.context;
     c.action = r.action;
     c.channel = r.channel;
-    c.external_model = external_model;
-    c.language = language;
+    c.external_model = r.external_model;
+    c.language = r.language;
     const AppProfile* app = nullptr;
     if (r.app_id)
       if (auto a = apps_.find(*r.app_id); a != apps_.end()) app = &a->second;
@@ -493,7 +491,7 @@ class Replayer {
   void AddExample(const ReplayRecord& r, const KnownContext& context, Decision before, Decision after,
                   const std::vector<std::pair<uint32_t, DecidedPair>>& changed) {
     WhatIfExample e;
-    example_seqs_.push_back(r.seq);  // its id is read for the 20 examples alone (Replay)
+    example_seqs_.push_back(r.seq);  // its id is read for the 20 examples alone (NameExamples)
     e.evaluated_at = r.evaluated_at;
     e.app_id = r.app_id;
     e.channel = context.context.channel;
