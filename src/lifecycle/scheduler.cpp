@@ -44,13 +44,18 @@ constexpr GlobalQuery kReleaseLease{"lifecycle.release_lease",
 
 // The entries whose next check is due, across tenants, through the partial
 // index on next_check_at, with every fact a transition needs.
-constexpr GlobalQuery kDueEntries{
-    "lifecycle.due_entries",
-    "SELECT e.tenant_id, e.id, e.title, e.owner_id, e.status, e.expiry_at, e.paused_at, e.lifecycle_status,"
-    " e.next_check_at, COALESCE(xt.warning_days, 0), COALESCE(xt.grace_days, 0), h.hub_key,"
-    " (SELECT u.email FROM users u JOIN tenant_members m ON m.user_id = u.id"
-    " WHERE u.id = e.owner_id AND m.tenant_id = e.tenant_id AND m.is_active = 1), e.hub_id" CREDENCE_KB_ENTRY_FROM
-    " WHERE e.next_check_at <= $1 ORDER BY e.next_check_at LIMIT $2"};
+#define CREDENCE_DUE_ENTRIES                                                                                     \
+  "SELECT e.tenant_id, e.id, e.title, e.owner_id, e.status, e.expiry_at, e.paused_at, e.lifecycle_status,"       \
+  " e.next_check_at, COALESCE(xt.warning_days, 0), COALESCE(xt.grace_days, 0), h.hub_key,"                       \
+  " (SELECT u.email FROM users u JOIN tenant_members m ON m.user_id = u.id"                                      \
+  " WHERE u.id = e.owner_id AND m.tenant_id = e.tenant_id AND m.is_active = 1), e.hub_id" CREDENCE_KB_ENTRY_FROM \
+  " WHERE e.next_check_at <= $1 ORDER BY e.next_check_at"
+// Passes that overlap on PostgreSQL (a lease taken over from a node whose
+// clock was set back) take the entries in one order, so that one waits for
+// the other instead of both deadlocking. SQLite has one writer at a time.
+constexpr GlobalQuery kDueEntries{"lifecycle.due_entries", CREDENCE_DUE_ENTRIES " LIMIT $2",
+                                  CREDENCE_DUE_ENTRIES ", e.tenant_id, e.id LIMIT $2"};
+#undef CREDENCE_DUE_ENTRIES
 
 // Once per (entry, expiry date, status): a retried or concurrent pass
 // inserts nothing the second time.
@@ -146,6 +151,7 @@ bool ExpiryScheduler::TakeLease() const {
 
 SchedulerRunResult ExpiryScheduler::RunOnce() const {
   SchedulerRunResult result;
+  const std::lock_guard one_pass_at_a_time(pass_);
   if (!TakeLease()) {
     result.lease_held = false;
     return result;

@@ -4,6 +4,7 @@
 // delivery per transition, even when a pass is retried after a crash or runs
 // on several nodes at once.
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 #include "core/clock.h"
@@ -31,7 +32,9 @@ class ExpiryScheduler {
                   const identity::EventSink& events = identity::kNoEvents);
 
   // Takes the scheduler lease, then handles every entry whose next check is
-  // due, in batches, until none is left.
+  // due, in batches, until none is left. Passes of this process (the jobs'
+  // thread, POST /dev/jobs/run) run one after the other: the lease is the
+  // node's, so it cannot keep them apart.
   SchedulerRunResult RunOnce() const;
 
  private:
@@ -41,6 +44,7 @@ class ExpiryScheduler {
   const Clock& clock_;
   std::string node_id_;
   const identity::EventSink& events_;
+  mutable std::mutex pass_;
 };
 
 }  // namespace credence::lifecycle
